@@ -1,0 +1,27 @@
+"""The Kierki rules engine (rozbójnik / odgrywka): pure Python, no Django.
+
+Rule ids (R1–R30) refer to RULES.md. Entry points:
+
+- ``record.load`` / ``record.decode``: a ``kierki-match/1`` record;
+- ``replay(record)``: the summary, or the first violation;
+- ``MatchState``: start a match, deal, offer/decide the lead, play cards;
+- ``DealState.legal_cards(seat)``: the one source of legality.
+"""
+
+from .cards import CARDS, Card, cards_of, mask_of
+from .deal import DealState, LeadOffer, check_hands
+from .errors import KierkiError, RecordFormatError, RulesetError, RuleViolation, VIOLATIONS
+from .match import DealResult, MatchState
+from .record import DealRecord, MatchRecord, SaleRecord
+from .replay import Replay, replay
+from .ruleset import Kind, Ruleset
+from .schedule import Schedule, ScheduledDeal
+from .scoring import Compensation, Settlement
+from .seats import SEATS, Seat
+
+__all__ = [
+    "CARDS", "Card", "cards_of", "mask_of", "DealState", "LeadOffer", "check_hands", "KierkiError",
+    "RecordFormatError", "RulesetError", "RuleViolation", "VIOLATIONS", "DealResult", "MatchState",
+    "DealRecord", "MatchRecord", "SaleRecord", "Replay", "replay", "Kind", "Ruleset", "Schedule",
+    "ScheduledDeal", "Compensation", "Settlement", "SEATS", "Seat",
+]

@@ -1,0 +1,149 @@
+"""The portable match record ``kierki-match/1`` (RECORD_FORMAT.md): decode and encode.
+
+Decoding checks the *shape* only (keys, types, card spellings) and raises
+``RecordFormatError`` naming the field; whether the record is *legal* is replay's job.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .cards import BY_NAME, NAMES, Card
+from .errors import RecordFormatError, RulesetError
+from .ruleset import Ruleset
+from .seats import SEATS, Seat
+
+FORMAT = "kierki-match/1"
+
+
+@dataclass(frozen=True, slots=True)
+class SaleRecord:
+    """R26: the lead right sold; ``buyer`` as written (replay checks it is a seat)."""
+
+    buyer: Any
+    price: Any
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    hands: tuple[tuple[Card, ...], ...]  # seat order N, E, S, W
+    plays: tuple[Card, ...]
+    sale: SaleRecord | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    ruleset: Ruleset
+    players: dict[str, Any]
+    first_dealer: Seat
+    deals: tuple[DealRecord, ...]
+
+
+def load(path: str | Path) -> MatchRecord:
+    """Read and decode one record file."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RecordFormatError(f"not valid JSON: {exc}") from None
+    return decode(data)
+
+
+def decode(data: Any) -> MatchRecord:
+    _expect(data, dict, "")
+    if data.get("format", FORMAT) != FORMAT:
+        raise RecordFormatError(f"unknown format {data['format']!r} (expected {FORMAT!r})", field="format")
+    return MatchRecord(
+        ruleset=_ruleset(_key(data, "ruleset", dict, "")),
+        players=_players(_key(data, "players", dict, "")),
+        first_dealer=_seat(_key(data, "first_dealer", str, ""), "first_dealer"),
+        deals=tuple(_deal(d, f"deals[{i}]") for i, d in enumerate(_key(data, "deals", list, ""))),
+    )
+
+
+def encode(record: MatchRecord) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "ruleset": {"name": record.ruleset.name, "options": record.ruleset.options()},
+        "players": dict(record.players),
+        "first_dealer": record.first_dealer.name,
+        "deals": [encode_deal(d.hands, d.plays, d.sale) for d in record.deals],
+    }
+
+
+def encode_deal(hands, plays, sale: SaleRecord | None = None) -> dict[str, Any]:
+    deal: dict[str, Any] = {"hands": {s.name: [NAMES[c] for c in hands[s]] for s in SEATS}}
+    if sale is not None:
+        deal["sale"] = {"buyer": str(sale.buyer), "price": sale.price}
+    deal["plays"] = [NAMES[c] for c in plays]
+    return deal
+
+
+def _ruleset(data: dict) -> Ruleset:
+    try:
+        return Ruleset.from_options(_key(data, "options", dict, "ruleset", default={}),
+                                    name=data.get("name", "rozbojnik-odgrywka"), version=data.get("version", 1))
+    except RulesetError as exc:
+        raise RecordFormatError(str(exc), field=f"ruleset.{exc.field}") from None
+
+
+def _players(data: dict) -> dict[str, Any]:
+    for seat in SEATS:
+        name = _key(data, seat.name, (str, int), "players")
+        if name == "" or isinstance(name, bool):
+            raise RecordFormatError("must be a player's name or id", field=f"players.{seat.name}")
+    return {seat.name: data[seat.name] for seat in SEATS}
+
+
+def _deal(data: Any, where: str) -> DealRecord:
+    _expect(data, dict, where)
+    hands = _key(data, "hands", dict, where)
+    sale = data.get("sale")
+    if sale is not None:
+        _expect(sale, dict, f"{where}.sale")
+        sale = SaleRecord(_key(sale, "buyer", (str, int), f"{where}.sale"), _key(sale, "price", object, f"{where}.sale"))
+    return DealRecord(
+        hands=tuple(_cards(_key(hands, s.name, list, f"{where}.hands"), f"{where}.hands.{s.name}") for s in SEATS),
+        plays=_cards(_key(data, "plays", list, where), f"{where}.plays"),
+        sale=sale,
+    )
+
+
+def _cards(items: list, where: str) -> tuple[Card, ...]:
+    try:
+        return tuple([BY_NAME[c] for c in items])
+    except (KeyError, TypeError):
+        for i, item in enumerate(items):
+            if not isinstance(item, str) or item not in BY_NAME:
+                raise RecordFormatError(f"not a card: {item!r} (rank 2-9/T/J/Q/K/A then suit S/H/D/C)",
+                                        field=f"{where}[{i}]") from None
+        raise
+
+
+def _seat(value: str, where: str) -> Seat:
+    try:
+        return Seat.parse(value)
+    except ValueError as exc:
+        raise RecordFormatError(str(exc), field=where) from None
+
+
+_MISSING = object()
+
+
+def _key(data: dict, key: str, kind, where: str, default: Any = _MISSING) -> Any:
+    path = f"{where}.{key}" if where else key
+    if key not in data:
+        if default is not _MISSING:
+            return default
+        raise RecordFormatError("missing", field=path)
+    return _expect(data[key], kind, path)
+
+
+def _expect(value: Any, kind, where: str) -> Any:
+    if not isinstance(value, kind):
+        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        names = names.replace("dict", "object").replace("list", "array").replace("str", "string")
+        raise RecordFormatError(f"must be {names}, got {type(value).__name__}", field=where or "record")
+    return value

@@ -1,0 +1,54 @@
+"""The match schedule: which deal is next, its kind, dealer and leader (R4–R7, R23–R25)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .ruleset import Kind, Ruleset
+from .scoring import Compensation
+from .seats import Seat
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledDeal:
+    """A deal due: ``leader`` leads its first trick unless the lead is sold (R26)."""
+
+    number: int
+    kind: Kind
+    dealer: Seat
+    leader: Seat
+    compensating: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """What is still due: the front of ``pending`` is next; compensating deals carry their leader."""
+
+    first_dealer: Seat
+    played: int
+    pending: tuple[tuple[Kind, Seat | None], ...]
+
+    @classmethod
+    def start(cls, ruleset: Ruleset, first_dealer: Seat) -> "Schedule":
+        """R5: the regular deals of the ruleset, in order."""
+        return cls(first_dealer, 0, tuple((kind, None) for kind in ruleset.regular_deals))
+
+    @property
+    def complete(self) -> bool:
+        """R7: the match ends when every regular and compensating deal has been played."""
+        return not self.pending
+
+    def next(self) -> ScheduledDeal | None:
+        if not self.pending:
+            return None
+        kind, designated = self.pending[0]
+        number = self.played + 1
+        dealer = self.first_dealer.next(number - 1)  # R6: n − 1 places clockwise from first_dealer
+        leader = designated if designated is not None else dealer.next()  # R6, R25
+        return ScheduledDeal(number, kind, dealer, leader, designated is not None)
+
+    def after(self, compensations: Sequence[Compensation]) -> "Schedule":
+        """R7: the deal just played is done; the compensating deals it requires come first, in order."""
+        due = tuple((c.kind, c.leader) for c in compensations)
+        return Schedule(self.first_dealer, self.played + 1, due + self.pending[1:])

@@ -1,0 +1,1 @@
+# Standings and rating models arrive with the scoring issue.

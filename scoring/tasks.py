@@ -1,0 +1,1 @@
+"""Celery tasks for scoring: thin wrappers that fetch by id and call a service."""

@@ -1,0 +1,37 @@
+"""Shared test set-up: hypothesis profiles and the PostgreSQL-only marker."""
+import os
+
+import pytest
+from django.conf import settings as django_settings
+from hypothesis import settings
+
+IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+settings.register_profile("ci", deadline=None, max_examples=100)
+settings.register_profile("dev", deadline=None, max_examples=50)
+settings.load_profile("ci" if IN_CI else "dev")
+
+
+def _database_is_postgres() -> bool:
+    return django_settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def require_postgres() -> None:
+    """Skip the calling test on SQLite, except under CI=true, where that is a failure."""
+    if _database_is_postgres():
+        return
+    reason = "needs PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/kierki"
+    if IN_CI:
+        pytest.fail(f"CI=true but the database is not PostgreSQL; {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("postgres"):
+        require_postgres()
+
+
+@pytest.fixture
+def postgres_db(db):
+    """Like pytest-django's `db`, for tests that only make sense on PostgreSQL."""
+    require_postgres()
