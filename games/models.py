@@ -1,2 +1,164 @@
-# Match, deal and event-stream models arrive with the event store; the rules live in
-# games/engine/, which must stay importable without Django.
+"""The event store: players, matches, their append-only event logs, and the read models
+kept in the same transaction as every append (RULES.md governs what an event may be)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Player(models.Model):
+    """A person at the table. ``user`` is empty for a guest filed from a paper score sheet."""
+
+    username = models.CharField(max_length=150, unique=True)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="player")
+
+    def __str__(self) -> str:
+        return self.username
+
+
+class Match(models.Model):
+    class Dealing(models.TextChoices):
+        SERVER = "server"  # the server deals with `secrets` and publishes a commitment
+        RECORDED = "recorded"  # a scorer enters the hands of a physical table
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress"
+        FINISHED = "finished"
+        ABANDONED = "abandoned"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    north = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    east = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    south = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    west = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    first_dealer = models.CharField(max_length=1)
+    ruleset_name = models.CharField(max_length=64)
+    ruleset_version = models.PositiveIntegerField()
+    ruleset_options = models.JSONField(default=dict, blank=True)
+    dealing = models.CharField(max_length=8, choices=Dealing.choices)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True)
+    version = models.PositiveIntegerField(default=0)  # the seq of the last event
+    scorer = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="scored_matches")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                   related_name="created_matches")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "matches"
+
+    SEAT_FIELDS = ("north", "east", "south", "west")  # R1 order N, E, S, W
+
+    def seat_players(self) -> list[Player]:
+        return [getattr(self, name) for name in self.SEAT_FIELDS]
+
+    def seat_player_ids(self) -> list[int]:
+        return [getattr(self, f"{name}_id") for name in self.SEAT_FIELDS]
+
+    def __str__(self) -> str:
+        return f"match {self.id}"
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("match events are append-only: they are never updated")
+
+    def delete(self):
+        raise TypeError("match events are append-only: they are never deleted")
+
+
+class MatchEvent(models.Model):
+    """One immutable event of a match's log; ``hash`` chains it to the one before (see events.py)."""
+
+    class Type(models.TextChoices):
+        MATCH_CREATED = "match_created"
+        DEAL_STARTED = "deal_started"
+        LEAD_OFFERED = "lead_offered"
+        LEAD_SOLD = "lead_sold"
+        LEAD_KEPT = "lead_kept"
+        CARD_PLAYED = "card_played"
+        HANDS_REVEALED = "hands_revealed"
+        MATCH_ABANDONED = "match_abandoned"
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=20, choices=Type.choices)
+    payload = models.JSONField()
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="+")
+    created_at = models.DateTimeField()
+    hash = models.CharField(max_length=64)
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_event_per_seq")]
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("match events are append-only: they are never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("match events are append-only: they are never deleted")
+
+
+class DealSecret(models.Model):
+    """Server-dealt hands and their salt, kept off the log until the deal ends (then revealed)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="secrets")
+    number = models.PositiveIntegerField()
+    hands = models.JSONField()
+    salt = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="one_secret_per_deal")]
+
+
+class MatchProjection(models.Model):
+    """Read model: the engine's snapshot and the replay summary after the last event."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="projection")
+    version = models.PositiveIntegerField()
+    head_hash = models.CharField(max_length=64)  # the hash of event `version`, where the chain goes on
+    snapshot = models.JSONField()  # games.engine.match.snapshot()
+    summary = models.JSONField()  # RECORD_FORMAT.md summary
+
+
+class DealScore(models.Model):
+    """Read model: one row per finished deal per player (what standings are built from)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deal_scores")
+    number = models.PositiveIntegerField()
+    seat = models.CharField(max_length=1)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="deal_scores")
+    kind = models.CharField(max_length=10)
+    compensating = models.BooleanField()
+    multiplier = models.PositiveSmallIntegerField()
+    tricks = models.PositiveSmallIntegerField()
+    points = models.IntegerField()
+    kreski = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["match", "number", "seat"]
+        constraints = [models.UniqueConstraint(fields=["match", "number", "seat"], name="one_score_per_seat")]
+
+
+class IdempotencyKey(models.Model):
+    """A POST's ``Idempotency-Key``: its body's hash and, once done, the response to replay."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField(null=True)  # None while the first request runs
+    response = models.JSONField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_key_per_user")]

@@ -92,7 +92,12 @@ class DealState:
                 and not self.decided and not self.plays)
 
     def hand(self, seat: Seat) -> tuple[Card, ...]:
+        """The cards ``seat`` holds now."""
         return cards_of(self.hands[seat])
+
+    def hand_dealt(self, seat: Seat) -> tuple[Card, ...]:
+        """The cards ``seat`` was dealt."""
+        return cards_of(self.dealt[seat])
 
     def legal_mask(self, seat: Seat) -> int:
         """The one source of legality (R10–R16): the cards ``seat`` may play now, as a bitmask."""

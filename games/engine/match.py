@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 from . import errors
 from .deal import DealState
-from .ruleset import Kind, Ruleset
+from .ruleset import KIND_BY_LETTER, Kind, Ruleset
 from .schedule import Schedule, ScheduledDeal
 from .scoring import Compensation
 from .seats import SEATS, Seat, by_seat
@@ -28,7 +28,7 @@ class DealResult:
     kreski: tuple[int, ...]
     multiplier: int
     compensations: tuple[Compensation, ...]
-    final: DealState = field(repr=False, compare=False)
+    final: DealState | None = field(repr=False, compare=False)  # None when restored from a snapshot
 
     @classmethod
     def of(cls, deal: DealState) -> "DealResult":
@@ -124,3 +124,57 @@ class MatchState:
         result = DealResult.of(deal)
         return replace(self, deal=None, results=self.results + (result,),
                        schedule=self.schedule.after(result.compensations))
+
+
+# --- snapshots: a compact JSON form, so a long match is restored without replaying every deal ---
+def snapshot(state: MatchState) -> dict[str, Any]:
+    """The state as JSON: finished deals as their summaries, the deal in play as its events."""
+    deal = state.deal
+    return {
+        "ruleset": state.ruleset.as_json(),
+        "first_dealer": state.first_dealer.name,
+        "played": state.schedule.played,
+        "pending": [[kind.letter, None if leader is None else leader.name] for kind, leader in state.schedule.pending],
+        "results": [r.as_json() for r in state.results],
+        "deal": None if deal is None else {
+            "hands": [list(map(int, deal.hand_dealt(s))) for s in SEATS],
+            "offers": [[o.buyer.name, o.price] for o in deal.offers],
+            "decided": deal.decided,
+            "accepted": None if deal.sale is None else _accepted_index(deal),
+            "plays": list(deal.plays),
+        },
+    }
+
+
+def restore(data: dict[str, Any]) -> MatchState:
+    """The inverse of ``snapshot``. Restored results carry no ``final`` deal."""
+    options = data["ruleset"]
+    ruleset = Ruleset.from_options(options["options"], name=options["name"], version=options["version"])
+    pending = tuple((KIND_BY_LETTER[k], None if s is None else Seat[s]) for k, s in data["pending"])
+    schedule = Schedule(Seat[data["first_dealer"]], data["played"], pending)
+    results = tuple(_result_from_json(r) for r in data["results"])
+    state = MatchState(ruleset, Seat[data["first_dealer"]], schedule, results)
+    saved = data["deal"]
+    if saved is None:
+        return state
+    state = state.start_deal(saved["hands"])
+    deal = state.deal
+    for buyer, price in saved["offers"]:
+        deal._offer(buyer, price)
+    if saved["decided"]:
+        deal._decide(saved["accepted"], None)
+    for card in saved["plays"]:
+        deal._play(card)
+    return state
+
+
+def _accepted_index(deal: DealState) -> int:
+    buyer, price = deal.sale
+    return next(i for i, o in enumerate(deal.offers) if (o.buyer, o.price) == (buyer, price))
+
+
+def _result_from_json(data: dict[str, Any]) -> DealResult:
+    per_seat = lambda key: tuple(data[key][s.name] for s in SEATS)  # noqa: E731
+    return DealResult(data["number"], Kind(data["kind"]), Seat[data["dealer"]], Seat[data["leader"]],
+                      data["compensating"], per_seat("tricks"), per_seat("points"), per_seat("kreski"),
+                      data["multiplier"], (), None)

@@ -1,0 +1,390 @@
+"""Match commands: each one transaction that locks the match row, decides through the rules
+engine, and appends the resulting events with the next ``seq`` — or stores nothing at all.
+
+Decide, then apply: the ``_decide_*`` functions check through the engine and emit events on
+a ``_Unit``; ``_commit`` writes them (hash chain, read models) in the same transaction.
+"""
+
+from __future__ import annotations
+
+import secrets as secrets_module
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import MatchState, Seat
+from games.engine import record as records
+from games.engine.cards import BY_NAME, NAMES
+from games.engine.errors import RecordFormatError, RulesetError, RuleViolation
+from games.engine.match import restore
+from games.engine.replay import replay
+
+from .events import GENESIS, chain_hash, deal_commitment, event_body
+from .exceptions import InvalidInput, MatchClosed, NotAllowed, NotFound, RuleBroken, VersionConflict
+from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
+from .projections import deal_score_rows, snapshot_of, start_state, summary_of
+
+T = MatchEvent.Type
+User = get_user_model()
+
+
+@dataclass
+class _Unit:
+    """One command's work on one locked match: the engine state and the events it emits."""
+
+    match: Match
+    projection: MatchProjection | None
+    state: MatchState
+    actor: Any
+    events: list[tuple[str, dict]] = field(default_factory=list)
+
+    def emit(self, type: str, payload: dict) -> None:
+        self.events.append((type, payload))
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    match: Match
+    events: list[MatchEvent]
+
+
+# --- players and roles -----------------------------------------------------------------------
+
+def player_for_user(user) -> Player:
+    """The user's player profile, created on first use (a guest profile of the same name is claimed)."""
+    player = getattr(user, "player", None)
+    if player is not None:
+        return player
+    player, _ = Player.objects.get_or_create(username=user.get_username())
+    if player.user_id is None:
+        player.user = user
+        player.save(update_fields=["user"])
+    return player
+
+
+def seat_of(match: Match, user) -> Seat | None:
+    """The seat ``user`` plays at in ``match``, if any."""
+    player = getattr(user, "player", None) if user.is_authenticated else None
+    if player is None:
+        return None
+    for seat, player_id in zip(Seat, match.seat_player_ids()):
+        if player_id == player.id:
+            return seat
+    return None
+
+
+def is_scorer(match: Match, user) -> bool:
+    return user.is_authenticated and match.scorer_id == user.id
+
+
+def _acting_seat(unit: _Unit, requested: str | None, default: Seat | None) -> Seat:
+    """Who may act for which seat: a player for his own seat only; the scorer for any seat."""
+    match, actor = unit.match, unit.actor
+    if is_scorer(match, actor):
+        if requested is None:
+            if default is None:
+                raise InvalidInput("a scorer must name the seat", field="seat")
+            return default
+        return _parse_seat(requested, "seat")
+    own = seat_of(match, actor)
+    if own is None:
+        raise NotAllowed("only the players seated in this match and its scorer may act in it")
+    if requested is not None and _parse_seat(requested, "seat") != own:
+        raise NotAllowed(f"you play seat {own.name}; only the scorer may act for another seat")
+    return own
+
+
+def _parse_seat(value: Any, name: str) -> Seat:
+    try:
+        return Seat.parse(value)
+    except ValueError as exc:
+        raise InvalidInput(str(exc), field=name) from None
+
+
+# --- the unit of work ------------------------------------------------------------------------
+
+def _run(match_id, actor, expected_version: int | None, decide: Callable[[_Unit], None]) -> CommandResult:
+    with transaction.atomic():
+        match = _lock(match_id)
+        if expected_version is not None and expected_version != match.version:
+            raise VersionConflict(f"the match is at version {match.version}, not {expected_version}",
+                                  current_version=match.version)
+        if match.status != Match.Status.IN_PROGRESS:
+            raise MatchClosed(f"the match is {match.status}; nothing more can be recorded")
+        projection = match.projection
+        unit = _Unit(match, projection, restore(projection.snapshot), actor)
+        try:
+            decide(unit)
+        except RuleViolation as violation:
+            raise RuleBroken(violation) from None
+        return CommandResult(match, _commit(unit))
+
+
+def _lock(match_id) -> Match:
+    try:
+        return Match.objects.select_for_update(of=("self",)).select_related("projection").get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise NotFound(f"no match {match_id}") from None
+
+
+def _commit(unit: _Unit) -> list[MatchEvent]:
+    """Append the unit's events (chained), then bring the read models up to date."""
+    match, projection = unit.match, unit.projection
+    previous = projection.head_hash if projection else GENESIS
+    now = timezone.now()
+    actor_name = unit.actor.get_username() if unit.actor is not None else None
+    rows = []
+    for type, payload in unit.events:
+        seq = match.version + 1
+        body = event_body(match_id=match.id, seq=seq, type=type, payload=payload, actor=actor_name, created_at=now)
+        previous = chain_hash(previous, body)
+        rows.append(MatchEvent(match=match, seq=seq, type=type, payload=payload, actor=unit.actor,
+                               created_at=now, hash=previous))
+        match.version = seq
+    MatchEvent.objects.bulk_create(rows)
+    _project(unit, previous)
+    return rows
+
+
+def _project(unit: _Unit, head: str) -> None:
+    match, state = unit.match, unit.state
+    finished_before = len(unit.projection.summary["deals"]) if unit.projection else 0
+    if state.complete and match.status == Match.Status.IN_PROGRESS:
+        match.status = Match.Status.FINISHED
+    Match.objects.filter(pk=match.pk).update(version=match.version, status=match.status)
+    if len(state.results) > finished_before:
+        DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
+    values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state), summary=summary_of(state, match))
+    if unit.projection is None:
+        unit.projection = MatchProjection.objects.create(match=match, **values)
+    else:
+        MatchProjection.objects.filter(pk=match.pk).update(**values)
+        for name, value in values.items():
+            setattr(unit.projection, name, value)
+
+
+# --- commands ------------------------------------------------------------------------------
+
+def match_create(*, actor, seats: dict[str, str], first_dealer: str, dealing: str = Match.Dealing.SERVER,
+                 ruleset: dict | None = None, scorer: str | None = None) -> Match:
+    """A new match: four distinct players by username, the first dealer, the pinned ruleset."""
+    ruleset = ruleset or {}
+    players = _seat_players(seats)
+    dealer = _parse_seat(first_dealer, "first_dealer")
+    if dealing not in Match.Dealing.values:
+        raise InvalidInput(f"dealing must be one of {', '.join(Match.Dealing.values)}", field="dealing")
+    pinned = {"name": ruleset.get("name", "rozbojnik-odgrywka"), "version": ruleset.get("version", 1),
+              "options": ruleset.get("options") or {}}
+    try:
+        state = start_state({"ruleset": pinned, "first_dealer": dealer.name})
+    except RulesetError as exc:
+        raise InvalidInput(str(exc), field=f"ruleset.{exc.field}") from None
+    scorer_user = _scorer(scorer, actor, dealing)
+    with transaction.atomic():
+        match = Match.objects.create(
+            north=players[0], east=players[1], south=players[2], west=players[3], first_dealer=dealer.name,
+            ruleset_name=pinned["name"], ruleset_version=pinned["version"],
+            ruleset_options=state.ruleset.options(), dealing=dealing, scorer=scorer_user, created_by=actor,
+        )
+        unit = _Unit(match, None, state, actor)
+        unit.emit(T.MATCH_CREATED, {
+            "seats": {s.name: p.username for s, p in zip(Seat, players)}, "first_dealer": dealer.name,
+            "ruleset": state.ruleset.as_json(), "dealing": dealing,
+            "scorer": scorer_user.get_username() if scorer_user else None,
+        })
+        _commit(unit)
+    return match
+
+
+def _seat_players(seats: Any, *, create_guests: bool = False) -> list[Player]:
+    if not isinstance(seats, dict) or sorted(seats) != sorted(s.name for s in Seat):
+        raise InvalidInput("seats must name a player for each of N, E, S, W", field="seats")
+    names = [seats[s.name] for s in Seat]
+    if any(not isinstance(n, str) or not n for n in names):
+        raise InvalidInput("each seat needs a player's username", field="seats")
+    if len(set(names)) != 4:
+        raise InvalidInput("four different players are needed", field="seats")
+    found = {p.username: p for p in Player.objects.filter(username__in=names)}
+    users = {u.get_username(): u for u in User.objects.filter(username__in=set(names) - set(found))}
+    players = []
+    for seat, name in zip(Seat, names):
+        if name in found:
+            players.append(found[name])
+        elif name in users:
+            players.append(player_for_user(users[name]))
+        elif create_guests:
+            players.append(Player.objects.create(username=name))
+        else:
+            raise InvalidInput(f"no player named {name!r}", field=f"seats.{seat.name}")
+    return players
+
+
+def _scorer(username: str | None, actor, dealing: str):
+    if username is None:
+        return actor if dealing == Match.Dealing.RECORDED else None
+    try:
+        return User.objects.get(username=username)
+    except User.DoesNotExist:
+        raise InvalidInput(f"no user named {username!r}", field="scorer") from None
+
+
+def deal_start(*, match_id, actor, hands: dict | None = None, expected_version: int | None = None) -> CommandResult:
+    """Deal the next deal due: by the server (secretly, with a published commitment) or as recorded."""
+    def decide(unit: _Unit) -> None:
+        recorded = unit.match.dealing == Match.Dealing.RECORDED
+        if recorded and not is_scorer(unit.match, unit.actor):
+            raise NotAllowed("in a recorded match only its scorer enters the hands")
+        if not recorded:
+            _acting_seat(unit, None, Seat.N)  # any seated player or the scorer
+            if hands is not None:
+                raise InvalidInput("the server deals this match: send no hands", field="hands")
+        _decide_deal(unit, _parse_hands(hands) if recorded else None)
+    return _run(match_id, actor, expected_version, decide)
+
+
+def _parse_hands(hands: Any) -> dict[str, list[str]]:
+    if not isinstance(hands, dict) or sorted(hands) != sorted(s.name for s in Seat):
+        raise InvalidInput("hands must give a list of cards for each of N, E, S, W", field="hands")
+    for seat, cards in hands.items():
+        if not isinstance(cards, list):
+            raise InvalidInput("must be a list of cards", field=f"hands.{seat}")
+        for index, card in enumerate(cards):
+            if card not in BY_NAME:
+                raise InvalidInput(f"not a card: {card!r}", field=f"hands.{seat}[{index}]")
+    return {s.name: list(hands[s.name]) for s in Seat}
+
+
+def _decide_deal(unit: _Unit, hands: dict[str, list[str]] | None) -> None:
+    spec = unit.state.next_deal
+    if spec is None:
+        unit.state.start_deal(())  # raises deal_in_play or match_over, as the rules say
+    payload = {"number": spec.number, "kind": spec.kind.value, "dealer": spec.dealer.name,
+               "leader": spec.leader.name, "compensating": spec.compensating}
+    if hands is None:
+        hands, salt = _shuffle(), secrets_module.token_hex(16)
+        DealSecret.objects.create(match=unit.match, number=spec.number, hands=hands, salt=salt)
+        payload["commitment"] = deal_commitment(hands, salt)
+    else:
+        payload["hands"] = hands
+    unit.state = unit.state.start_deal([[BY_NAME[c] for c in hands[s.name]] for s in Seat])
+    unit.emit(T.DEAL_STARTED, payload)
+
+
+def _shuffle() -> dict[str, list[str]]:
+    deck = list(NAMES)
+    secrets_module.SystemRandom().shuffle(deck)
+    return {s.name: sorted(deck[13 * s:13 * s + 13]) for s in Seat}
+
+
+def card_play(*, match_id, actor, card: str, seat: str | None = None,
+              expected_version: int | None = None) -> CommandResult:
+    def decide(unit: _Unit) -> None:
+        deal = unit.state.deal
+        acting = _acting_seat(unit, seat, deal.to_play if deal else None)
+        _decide_play(unit, acting, card)
+    return _run(match_id, actor, expected_version, decide)
+
+
+def _decide_play(unit: _Unit, seat: Seat, card: Any) -> None:
+    if card not in BY_NAME:
+        raise InvalidInput(f"not a card: {card!r} (rank 2-9/T/J/Q/K/A then suit S/H/D/C)", field="card")
+    deal = unit.state.deal
+    unit.state = unit.state.play(BY_NAME[card], seat=seat)
+    unit.emit(T.CARD_PLAYED, {"seat": seat.name, "card": card})
+    if deal is not None and unit.state.deal is None and unit.match.dealing == Match.Dealing.SERVER:
+        secret = DealSecret.objects.get(match=unit.match, number=deal.spec.number)
+        unit.emit(T.HANDS_REVEALED, {"number": deal.spec.number, "hands": secret.hands, "salt": secret.salt})
+
+
+def lead_offer(*, match_id, actor, price: Any, seat: str | None = None,
+               expected_version: int | None = None) -> CommandResult:
+    """R26, R28: a player (or the scorer for him) offers to buy the lead right for ``price`` tricks."""
+    def decide(unit: _Unit) -> None:
+        _decide_offer(unit, _acting_seat(unit, seat, None), price)
+    return _run(match_id, actor, expected_version, decide)
+
+
+def _decide_offer(unit: _Unit, buyer: Seat, price: Any) -> None:
+    unit.state = unit.state.offer_lead(buyer, price)
+    unit.emit(T.LEAD_OFFERED, {"buyer": buyer.name, "price": price})
+
+
+def lead_decide(*, match_id, actor, offer: int | None = None, keep: bool = False,
+                expected_version: int | None = None) -> CommandResult:
+    """R28: the lead holder accepts the offer made by event ``offer`` (its seq), or keeps the lead."""
+    if keep == (offer is not None):
+        raise InvalidInput('send either {"offer": <event seq>} or {"keep": true}', field="offer")
+
+    def decide(unit: _Unit) -> None:
+        deal = unit.state.deal
+        if deal is not None:  # without a deal the engine says why nothing can be decided
+            if _acting_seat(unit, None, deal.holder) != deal.holder:
+                raise NotAllowed("only the lead holder (or the scorer) decides on the offers")
+        _decide_lead(unit, None if keep else _offer_index(unit, offer))
+    return _run(match_id, actor, expected_version, decide)
+
+
+def _offer_index(unit: _Unit, seq: Any) -> int:
+    """The place among the current deal's offers of the lead_offered event ``seq``."""
+    events = MatchEvent.objects.filter(match=unit.match)
+    dealt_at = events.filter(type=T.DEAL_STARTED).order_by("-seq").values_list("seq", flat=True).first()
+    offers = list(events.filter(type=T.LEAD_OFFERED, seq__gt=dealt_at or 0).order_by("seq")
+                  .values_list("seq", flat=True))
+    if seq not in offers or isinstance(seq, bool):
+        raise InvalidInput(f"{seq!r} is not the seq of a standing lead offer of this deal", field="offer")
+    return offers.index(seq)
+
+
+def _decide_lead(unit: _Unit, index: int | None) -> None:
+    holder = unit.state.deal.holder if unit.state.deal else None
+    unit.state = unit.state.decide_lead(index, seat=holder)
+    if index is None:
+        unit.emit(T.LEAD_KEPT, {})
+    else:
+        offer = unit.state.deal.offers[index]
+        unit.emit(T.LEAD_SOLD, {"offer_index": index, "buyer": offer.buyer.name, "price": offer.price})
+
+
+def match_abandon(*, match_id, actor, reason: str = "", expected_version: int | None = None) -> CommandResult:
+    def decide(unit: _Unit) -> None:
+        if not (is_scorer(unit.match, actor) or actor.is_staff or seat_of(unit.match, actor) is not None):
+            raise NotAllowed("only the seated players, the scorer or staff may abandon a match")
+        unit.emit(T.MATCH_ABANDONED, {"reason": str(reason)[:500]})
+        unit.match.status = Match.Status.ABANDONED
+    return _run(match_id, actor, expected_version, decide)
+
+
+def record_import(*, actor, record: Any) -> Match:
+    """A ``kierki-match/1`` record filed as a recorded match, through the same decisions as live
+    play, all or nothing. Unknown player names become guest profiles."""
+    try:
+        decoded = records.decode(record)
+    except RecordFormatError as exc:
+        raise InvalidInput(exc.reason, field=exc.field or None) from None
+    checked = replay(decoded)
+    if not checked.ok:
+        raise RuleBroken(checked.error)
+    with transaction.atomic():
+        match = _create_for_import(actor, decoded)
+        projection = MatchProjection.objects.get(pk=match.pk)
+        unit = _Unit(match, projection, restore(projection.snapshot), actor)
+        for deal in decoded.deals:
+            _decide_deal(unit, {s.name: [NAMES[c] for c in deal.hands[s]] for s in Seat})
+            if deal.sale is not None:
+                _decide_offer(unit, Seat[deal.sale.buyer], deal.sale.price)
+                _decide_lead(unit, len(unit.state.deal.offers) - 1)
+            for card in deal.plays:
+                _decide_play(unit, unit.state.deal.to_play, NAMES[card])
+        _commit(unit)
+    match.refresh_from_db()
+    return match
+
+
+def _create_for_import(actor, decoded: records.MatchRecord) -> Match:
+    players = _seat_players({s: str(n) for s, n in decoded.players.items()}, create_guests=True)
+    return match_create(actor=actor, seats={s.name: p.username for s, p in zip(Seat, players)},
+                        first_dealer=decoded.first_dealer.name, dealing=Match.Dealing.RECORDED,
+                        ruleset=decoded.ruleset.as_json())
