@@ -32,6 +32,8 @@ class LeadOffer:
 
 def check_hands(hands: Sequence[Sequence[int]]) -> tuple[int, ...]:
     """The four hands as bitmasks, or ``BadHands``: not 4 × 13 distinct cards of one deck (R2)."""
+    if any(not isinstance(c, int) or not 0 <= c < 52 for hand in hands for c in hand):
+        raise errors.BadHands(detail="a hand holds something that is not a card")
     masks = tuple(mask_of(hand) for hand in hands)
     whole = 0
     for mask in masks:

@@ -84,7 +84,8 @@ class Ruleset:
 
 
 def _regular_deals(value: Any) -> tuple[Kind, ...]:
-    if not isinstance(value, list) or not value or any(k not in KIND_BY_LETTER for k in value):
+    if not isinstance(value, list) or not value or any(not isinstance(k, str) or k not in KIND_BY_LETTER
+                                                           for k in value):
         raise RulesetError(f"regular_deals must be a non-empty list of \"R\"/\"O\", got {value!r}",
                            field="regular_deals")
     return tuple(KIND_BY_LETTER[k] for k in value)
