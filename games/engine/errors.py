@@ -162,6 +162,11 @@ class DealInPlay(RuleViolation):
     code, rule = "deal_in_play", "R7"
 
 
+class RulingNotAllowed(RuleViolation):
+    """The ruling does not fit the match: only the latest finished deal can be voided, before the next starts."""
+    code, rule = "ruling_not_allowed", "R7"
+
+
 VIOLATIONS: dict[str, type[RuleViolation]] = {
     cls.code: cls for cls in RuleViolation.__subclasses__()
 }

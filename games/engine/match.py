@@ -29,22 +29,37 @@ class DealResult:
     multiplier: int
     compensations: tuple[Compensation, ...]
     final: DealState | None = field(repr=False, compare=False)  # None when restored from a snapshot
+    holder: Seat | None = None  # who held the lead right before any sale
+    voided: bool = False  # a ruling voided the deal: it no longer counts
+    adjusted: tuple[int, ...] | None = None  # the points a ruling set, beside the played ``points``
 
     @classmethod
     def of(cls, deal: DealState) -> "DealResult":
         settled = deal.settlement()
         spec = deal.spec
         return cls(spec.number, spec.kind, spec.dealer, deal.leader, spec.compensating, tuple(deal.tricks),
-                   settled.points, settled.kreski, settled.multiplier, settled.compensations, deal)
+                   settled.points, settled.kreski, settled.multiplier, settled.compensations, deal, spec.leader)
+
+    @property
+    def counted_points(self) -> tuple[int, ...]:
+        """What the deal adds to the totals once rulings are taken into account."""
+        if self.voided:
+            return (0, 0, 0, 0)
+        return self.adjusted if self.adjusted is not None else self.points
 
     def as_json(self) -> dict[str, Any]:
-        """One entry of the summary's ``deals`` (RECORD_FORMAT.md)."""
-        return {
+        """One entry of the summary's ``deals`` (RECORD_FORMAT.md); a ruled deal adds what was ruled."""
+        data = {
             "number": self.number, "kind": self.kind.value, "dealer": self.dealer.name,
             "leader": self.leader.name, "compensating": self.compensating,
             "tricks": by_seat(self.tricks), "points": by_seat(self.points),
             "kreski": by_seat(self.kreski), "multiplier": self.multiplier,
         }
+        if self.voided:
+            data["voided"] = True
+        if self.adjusted is not None:
+            data["adjusted_points"] = by_seat(self.adjusted)
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +88,7 @@ class MatchState:
     @property
     def totals(self) -> tuple[int, ...]:
         """R9: running totals over the finished deals."""
-        return tuple(sum(r.points[s] for r in self.results) for s in SEATS)
+        return tuple(sum(r.counted_points[s] for r in self.results) for s in SEATS)
 
     @property
     def winners(self) -> tuple[Seat, ...]:
@@ -112,6 +127,27 @@ class MatchState:
     def decide_lead(self, offer: int | None, *, seat: Seat | None = None) -> "MatchState":
         return self._with(self._current().decide_lead(offer, seat=seat))
 
+    # --- rulings: an arbiter's decision, applied as an event, never an edit -----------------------
+    def void_last_deal(self) -> "MatchState":
+        """The latest finished deal no longer counts: its compensating deals are cancelled and a
+        replacement of the same kind, dealer and leader is due next (R7 resumes after it)."""
+        if self.deal is not None or not self.results or self.results[-1].voided:
+            raise errors.RulingNotAllowed(detail="only the latest finished deal can be voided, before the next deal starts")
+        last = self.results[-1]
+        schedule = self.schedule.after_void(last.kind, last.holder if last.compensating else None,
+                                            len(last.compensations))
+        return replace(self, results=self.results[:-1] + (replace(last, voided=True),), schedule=schedule)
+
+    def adjust_deal(self, number: int, points: Sequence[int]) -> "MatchState":
+        """The arbiter's points per seat for finished deal ``number``; the played result stays visible."""
+        index = next((i for i, r in enumerate(self.results) if r.number == number), None)
+        if index is None or self.results[index].voided:
+            raise errors.RulingNotAllowed(detail=f"deal {number} is not a finished deal that counts")
+        if len(points) != 4 or not all(isinstance(p, int) and not isinstance(p, bool) for p in points):
+            raise errors.RulingNotAllowed(detail="an adjustment gives whole points for each of N, E, S, W")
+        adjusted = replace(self.results[index], adjusted=tuple(points))
+        return replace(self, results=self.results[:index] + (adjusted,) + self.results[index + 1:])
+
     def _current(self) -> DealState:
         if self.deal is None:
             raise errors.MatchOver() if self.schedule.complete else errors.NoDealInPlay()
@@ -134,8 +170,9 @@ def snapshot(state: MatchState) -> dict[str, Any]:
         "ruleset": state.ruleset.as_json(),
         "first_dealer": state.first_dealer.name,
         "played": state.schedule.played,
+        "voided": state.schedule.voided,
         "pending": [[kind.letter, None if leader is None else leader.name] for kind, leader in state.schedule.pending],
-        "results": [r.as_json() for r in state.results],
+        "results": [_result_json(r) for r in state.results],
         "deal": None if deal is None else {
             "hands": [list(map(int, deal.hand_dealt(s))) for s in SEATS],
             "offers": [[o.buyer.name, o.price] for o in deal.offers],
@@ -151,7 +188,7 @@ def restore(data: dict[str, Any]) -> MatchState:
     options = data["ruleset"]
     ruleset = Ruleset.from_options(options["options"], name=options["name"], version=options["version"])
     pending = tuple((KIND_BY_LETTER[k], None if s is None else Seat[s]) for k, s in data["pending"])
-    schedule = Schedule(Seat[data["first_dealer"]], data["played"], pending)
+    schedule = Schedule(Seat[data["first_dealer"]], data["played"], pending, data.get("voided", 0))
     results = tuple(_result_from_json(r) for r in data["results"])
     state = MatchState(ruleset, Seat[data["first_dealer"]], schedule, results)
     saved = data["deal"]
@@ -173,8 +210,20 @@ def _accepted_index(deal: DealState) -> int:
     return next(i for i, o in enumerate(deal.offers) if (o.buyer, o.price) == (buyer, price))
 
 
+def _result_json(result: DealResult) -> dict[str, Any]:
+    data = result.as_json()
+    data["holder"] = result.holder.name
+    data["compensations"] = [[c.kind.letter, c.leader.name] for c in result.compensations]
+    return data
+
+
 def _result_from_json(data: dict[str, Any]) -> DealResult:
-    per_seat = lambda key: tuple(data[key][s.name] for s in SEATS)  # noqa: E731
-    return DealResult(data["number"], Kind(data["kind"]), Seat[data["dealer"]], Seat[data["leader"]],
-                      data["compensating"], per_seat("tricks"), per_seat("points"), per_seat("kreski"),
-                      data["multiplier"], (), None)
+    def per_seat(values: dict) -> tuple[int, ...]:
+        return tuple(values[s.name] for s in SEATS)
+
+    adjusted = data.get("adjusted_points")
+    return DealResult(
+        data["number"], Kind(data["kind"]), Seat[data["dealer"]], Seat[data["leader"]], data["compensating"],
+        per_seat(data["tricks"]), per_seat(data["points"]), per_seat(data["kreski"]), data["multiplier"],
+        tuple(Compensation(KIND_BY_LETTER[k], Seat[s]) for k, s in data["compensations"]), None,
+        Seat[data["holder"]], data.get("voided", False), None if adjusted is None else per_seat(adjusted))

@@ -28,6 +28,7 @@ class Schedule:
     first_dealer: Seat
     played: int
     pending: tuple[tuple[Kind, Seat | None], ...]
+    voided: int = 0  # deals voided by a ruling: their replacements take their place in the rotation
 
     @classmethod
     def start(cls, ruleset: Ruleset, first_dealer: Seat) -> "Schedule":
@@ -44,11 +45,17 @@ class Schedule:
             return None
         kind, designated = self.pending[0]
         number = self.played + 1
-        dealer = self.first_dealer.next(number - 1)  # R6: n − 1 places clockwise from first_dealer
+        dealer = self.first_dealer.next(number - 1 - self.voided)  # R6: n − 1 places clockwise from first_dealer
         leader = designated if designated is not None else dealer.next()  # R6, R25
         return ScheduledDeal(number, kind, dealer, leader, designated is not None)
 
     def after(self, compensations: Sequence[Compensation]) -> "Schedule":
         """R7: the deal just played is done; the compensating deals it requires come first, in order."""
         due = tuple((c.kind, c.leader) for c in compensations)
-        return Schedule(self.first_dealer, self.played + 1, due + self.pending[1:])
+        return Schedule(self.first_dealer, self.played + 1, due + self.pending[1:], self.voided)
+
+    def after_void(self, kind: Kind, holder: Seat | None, compensations: int) -> "Schedule":
+        """A ruling voided the deal just played: the ``compensations`` it required are cancelled and a
+        replacement of the same kind, dealer and leader is due next; R7's order resumes after it."""
+        replacement = ((kind, holder),)
+        return Schedule(self.first_dealer, self.played, replacement + self.pending[compensations:], self.voided + 1)
