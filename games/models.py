@@ -91,6 +91,7 @@ class MatchEvent(models.Model):
     payload = models.JSONField()
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                               related_name="+")
+    actor_name = models.CharField(max_length=150, null=True, blank=True)  # as hashed: a rename changes nothing
     created_at = models.DateTimeField()
     hash = models.CharField(max_length=64)
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import secrets as secrets_module
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -26,6 +28,7 @@ from .events import GENESIS, chain_hash, deal_commitment, event_body
 from .exceptions import InvalidInput, MatchClosed, NotAllowed, NotFound, RuleBroken, VersionConflict
 from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
 from .projections import deal_score_rows, snapshot_of, start_state, summary_of
+from .signals import match_result_changed
 
 T = MatchEvent.Type
 User = get_user_model()
@@ -124,10 +127,14 @@ def _run(match_id, actor, expected_version: int | None, decide: Callable[[_Unit]
 
 
 def _lock(match_id) -> Match:
+    """Lock the match row, then read its projection: a separate statement, so that a client that
+    waited for the lock sees what the previous one committed (READ COMMITTED re-reads per statement)."""
     try:
-        return Match.objects.select_for_update(of=("self",)).select_related("projection").get(pk=match_id)
-    except (Match.DoesNotExist, ValueError, TypeError):
+        match = Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
         raise NotFound(f"no match {match_id}") from None
+    match.projection = MatchProjection.objects.get(pk=match.pk)
+    return match
 
 
 def _commit(unit: _Unit) -> list[MatchEvent]:
@@ -142,7 +149,7 @@ def _commit(unit: _Unit) -> list[MatchEvent]:
         body = event_body(match_id=match.id, seq=seq, type=type, payload=payload, actor=actor_name, created_at=now)
         previous = chain_hash(previous, body)
         rows.append(MatchEvent(match=match, seq=seq, type=type, payload=payload, actor=unit.actor,
-                               created_at=now, hash=previous))
+                               actor_name=actor_name, created_at=now, hash=previous))
         match.version = seq
     MatchEvent.objects.bulk_create(rows)
     _project(unit, previous)
@@ -155,6 +162,9 @@ def _project(unit: _Unit, head: str) -> None:
     if state.complete and match.status == Match.Status.IN_PROGRESS:
         match.status = Match.Status.FINISHED
     Match.objects.filter(pk=match.pk).update(version=match.version, status=match.status)
+    if match.status != Match.Status.IN_PROGRESS:  # commands only run on matches in progress: it ends now
+        transaction.on_commit(partial(match_result_changed.send, sender=Match, match_id=match.pk,
+                                      status=match.status))
     if len(state.results) > finished_before:
         DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
     values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state), summary=summary_of(state, match))
@@ -349,10 +359,13 @@ def _decide_lead(unit: _Unit, index: int | None) -> None:
 
 
 def match_abandon(*, match_id, actor, reason: str = "", expected_version: int | None = None) -> CommandResult:
+    if not isinstance(reason, str) or len(reason) > 500 or "\x00" in reason:
+        raise InvalidInput("reason must be text of at most 500 characters, without NUL", field="reason")
+
     def decide(unit: _Unit) -> None:
         if not (is_scorer(unit.match, actor) or actor.is_staff or seat_of(unit.match, actor) is not None):
             raise NotAllowed("only the seated players, the scorer or staff may abandon a match")
-        unit.emit(T.MATCH_ABANDONED, {"reason": str(reason)[:500]})
+        unit.emit(T.MATCH_ABANDONED, {"reason": reason})
         unit.match.status = Match.Status.ABANDONED
     return _run(match_id, actor, expected_version, decide)
 

@@ -1,4 +1,6 @@
-"""On PostgreSQL, a trigger rejects UPDATE and DELETE on the event log: append-only even for raw SQL."""
+"""On PostgreSQL, a trigger rejects UPDATE and DELETE on the event log: append-only even for raw SQL.
+
+TRUNCATE (a table-level privilege; the test runner empties tables with it) is left to grants."""
 
 from django.db import migrations
 
@@ -10,7 +12,7 @@ BEGIN
 END;
 $$ LANGUAGE plpgsql;
 CREATE TRIGGER games_matchevent_append_only
-    BEFORE UPDATE OR DELETE OR TRUNCATE ON games_matchevent
+    BEFORE UPDATE OR DELETE ON games_matchevent
     FOR EACH STATEMENT EXECUTE FUNCTION games_matchevent_append_only();
 """
 DROP = """
@@ -21,7 +23,7 @@ DROP FUNCTION IF EXISTS games_matchevent_append_only();
 
 def forwards(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(CREATE)
+        schema_editor.execute(CREATE, params=None)  # no params: the % in RAISE is not a placeholder
 
 
 def backwards(apps, schema_editor):

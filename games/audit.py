@@ -1,0 +1,167 @@
+"""Audits of a stored match, recomputed from its event rows alone.
+
+- ``chain_check``: the hash chain (events.py) over the rows in the order they were stored,
+  plus the tail the chain alone cannot vouch for (the match's version, the read model's head);
+- ``rules_check``: every event replayed through the engine (R30), as commands decided it;
+- ``commitments_check``: every server-dealt deal's published commitment against the hands
+  and salt revealed when the deal ended.
+
+Each returns a value naming the first failure; none raises on a bad match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+from games.engine.errors import RuleViolation
+
+from . import events, projections
+from .models import DealSecret, Match, MatchEvent, MatchProjection
+
+T = MatchEvent.Type
+
+
+# --- the hash chain ----------------------------------------------------------------------------
+
+def chain_check(match: Match) -> events.ChainCheck:
+    """The first event (by seq) where the stored chain breaks, and why.
+
+    Rows are read in the order they were stored (primary key), not by ``seq``: two events
+    whose ``seq`` values were swapped, or a row inserted later with a lower ``seq``, show up
+    as a break in the seq sequence instead of being silently put back in order.
+    """
+    rows = list(match.events.order_by("id"))
+    checked = events.verify_chain((_body(row), row.hash) for row in rows)
+    if not checked.ok:
+        return _explain_gap(checked, rows)
+    return _check_tail(match, rows)
+
+
+def _body(row: MatchEvent) -> dict:
+    actor = row.actor_name
+    return events.event_body(match_id=row.match_id, seq=row.seq, type=row.type, payload=row.payload,
+                             actor=actor, created_at=row.created_at)
+
+
+def _explain_gap(checked: events.ChainCheck, rows: list[MatchEvent]) -> events.ChainCheck:
+    """A seq "missing" where it should be but stored further on was moved or inserted there."""
+    if not checked.reason.startswith("missing event"):
+        return checked
+    if any(row.seq == checked.first_bad_seq for row in rows):
+        return events.ChainCheck(False, checked.first_bad_seq,
+                                 f"event out of order: seq {checked.first_bad_seq} is stored after later events "
+                                 "(moved or inserted)")
+    return checked
+
+
+def _check_tail(match: Match, rows: list[MatchEvent]) -> events.ChainCheck:
+    """A removed last event leaves a valid chain: the match's version and head hash tell."""
+    last_seq = rows[-1].seq if rows else 0
+    version = Match.objects.filter(pk=match.pk).values_list("version", flat=True).first()
+    if version is not None and version > last_seq:
+        return events.ChainCheck(False, last_seq + 1,
+                                 f"missing event: the match is at version {version}, the log ends at seq {last_seq}")
+    if version is not None and version < last_seq:
+        return events.ChainCheck(False, version + 1,
+                                 f"extra event: the match is at version {version}, the log goes on to seq {last_seq}")
+    head = MatchProjection.objects.filter(pk=match.pk).values_list("head_hash", flat=True).first()
+    if rows and head is not None and head != rows[-1].hash:
+        return events.ChainCheck(False, last_seq, "hash mismatch: the last event's hash is not the recorded head")
+    return events.ChainCheck(True)
+
+
+# --- the rules --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RulesCheck:
+    ok: bool
+    first_bad_seq: int | None = None
+    error: dict[str, Any] | None = None  # the R30 error object of RECORD_FORMAT.md
+
+
+class _Cursor:
+    """Walks the events for ``fold`` and remembers where it is: the event, the deal, the play."""
+
+    def __init__(self, rows: Iterable[MatchEvent]):
+        self.rows, self.event, self.deal, self.play_index = rows, None, None, None
+
+    def __iter__(self) -> Iterator[MatchEvent]:
+        for self.event in self.rows:
+            if self.event.type == T.DEAL_STARTED:
+                self.deal, self.play_index = self.event.payload.get("number"), -1
+            elif self.event.type == T.CARD_PLAYED and self.play_index is not None:
+                self.play_index += 1
+            yield self.event
+
+    def locate(self, violation: RuleViolation) -> dict[str, Any]:
+        play_index = self.play_index if self.event.type == T.CARD_PLAYED else None
+        return violation.located(deal=self.deal, play_index=play_index).as_json()
+
+    def malformed(self, exc: Exception) -> dict[str, Any]:
+        """The error object's shape for an event the engine cannot even read (or a missing secret)."""
+        return {"code": "malformed_event", "deal": self.deal, "play_index": None, "seat": None, "card": None,
+                "detail": repr(exc)}
+
+
+def rules_check(match: Match) -> RulesCheck:
+    """Replay every event (by seq) through the engine; the first one it rejects.
+
+    Server-dealt hands come from the ``hands_revealed`` event once a deal has ended (what
+    ``commitments_check`` vouches for) and from ``DealSecret`` for the deal still in play.
+    """
+    rows = list(match.events.order_by("seq"))
+    cursor = _Cursor(rows)
+    try:
+        projections.fold(cursor, _hands_by_deal(match, rows))
+    except RuleViolation as violation:
+        return RulesCheck(False, cursor.event.seq, cursor.locate(violation))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a payload the engine cannot read
+        return RulesCheck(False, cursor.event.seq if cursor.event else None, cursor.malformed(exc))
+    return RulesCheck(True)
+
+
+def _hands_by_deal(match: Match, rows: list[MatchEvent]) -> dict[int, dict]:
+    hands = dict(DealSecret.objects.filter(match=match).values_list("number", "hands"))
+    hands.update(_revealed(rows))
+    return hands
+
+
+def _revealed(rows: Iterable[MatchEvent]) -> dict[int, dict]:
+    return {row.payload.get("number"): row.payload["hands"] for row in rows
+            if row.type == T.HANDS_REVEALED and isinstance(row.payload.get("hands"), dict)}
+
+
+# --- the deal commitments ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CommitmentCheck:
+    ok: bool
+    first_bad_deal: int | None = None
+    reason: str | None = None
+
+
+def commitments_check(match: Match) -> CommitmentCheck:
+    """Each committed deal's revealed hands and salt hash to its commitment; every committed
+    deal but the last (possibly still in play) has been revealed."""
+    rows = list(match.events.filter(type__in=[T.DEAL_STARTED, T.HANDS_REVEALED]).order_by("seq"))
+    reveals = {row.payload.get("number"): row.payload for row in rows if row.type == T.HANDS_REVEALED}
+    committed = [row.payload for row in rows if row.type == T.DEAL_STARTED and "commitment" in row.payload]
+    last_deal = max((row.payload.get("number", 0) for row in rows if row.type == T.DEAL_STARTED), default=0)
+    for deal in committed:
+        failure = _commitment_failure(deal, reveals.get(deal["number"]), is_last=deal["number"] == last_deal)
+        if failure:
+            return CommitmentCheck(False, deal["number"], failure)
+    return CommitmentCheck(True)
+
+
+def _commitment_failure(deal: dict, reveal: dict | None, *, is_last: bool) -> str | None:
+    if reveal is None:
+        return None if is_last else "the deal ended but its hands were never revealed"
+    try:
+        computed = events.deal_commitment(reveal["hands"], reveal["salt"])
+    except (KeyError, TypeError, AttributeError):
+        return "the revealed hands or salt are malformed"
+    if computed != deal["commitment"]:
+        return "the revealed hands and salt do not hash to the published commitment"
+    return None

@@ -1,0 +1,9 @@
+"""Signals the match commands send; other apps listen (data flows out of games, never in).
+
+``match_result_changed`` is sent after the transaction commits, whenever a command leaves a
+match finished or abandoned (``match_id``: the match's UUID, ``status``: its new status).
+"""
+
+from django.dispatch import Signal
+
+match_result_changed = Signal()

@@ -1,0 +1,76 @@
+"""Helpers for the event-store tests: sample records, reading a match's state, a scorer that
+plays legal cards, and a way to tamper with stored rows."""
+import contextlib
+import json
+from pathlib import Path
+
+from django.db import connection
+
+from games import services
+from games.engine.match import restore
+from games.engine import MatchState
+from games.models import Match, MatchEvent, MatchProjection
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
+SEATS = ("N", "E", "S", "W")
+SEATED = dict(zip(SEATS, ("north", "east", "south", "west")))  # usernames of the conftest users
+
+
+def sample(name: str) -> dict:
+    return json.loads((EXAMPLES / f"{name}.record.json").read_text())
+
+
+def expected(name: str) -> dict:
+    return json.loads((EXAMPLES / f"{name}.expected.json").read_text())
+
+
+def state_of(match) -> MatchState:
+    """The engine state from the match's read model."""
+    return restore(MatchProjection.objects.get(pk=match.pk).snapshot)
+
+
+def legal_play(match) -> tuple[str, str]:
+    """(seat, card): the seat on turn and its first legal card."""
+    deal = state_of(match).deal
+    seat = deal.to_play
+    return seat.name, str(deal.legal_cards(seat)[0])
+
+
+def play_legal_cards(match, actor, count: int) -> None:
+    for _ in range(count):
+        seat, card = legal_play(match)
+        services.card_play(match_id=match.pk, actor=actor, card=card, seat=seat)
+
+
+def stored_state(match) -> dict:
+    """Everything a command may write for one match, to compare before and after."""
+    projection = MatchProjection.objects.get(pk=match.pk)
+    return {
+        "events": list(MatchEvent.objects.filter(match=match).order_by("seq").values_list("seq", "hash")),
+        "version": Match.objects.get(pk=match.pk).version,
+        "projection": (projection.version, projection.head_hash, projection.snapshot, projection.summary),
+        "deal_scores": list(match.deal_scores.order_by("number", "seat").values()),
+    }
+
+
+@contextlib.contextmanager
+def tamperable():
+    """Raw writes to the event table: on PostgreSQL the append-only trigger is switched off
+    for the block (inside the test's transaction), on SQLite there is none. The deferred
+    foreign-key checks are run first: ALTER TABLE refuses while trigger events are pending."""
+    postgres = connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        if postgres:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("ALTER TABLE games_matchevent DISABLE TRIGGER games_matchevent_append_only")
+        try:
+            yield cursor
+        finally:
+            if postgres:
+                cursor.execute("ALTER TABLE games_matchevent ENABLE TRIGGER games_matchevent_append_only")
+                cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
+def json_param() -> str:
+    """The placeholder for a JSON text parameter written by raw SQL."""
+    return "%s::jsonb" if connection.vendor == "postgresql" else "%s"
