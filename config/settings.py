@@ -8,7 +8,11 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
+from corsheaders.defaults import default_headers as cors_default_headers
 from django.core.exceptions import ImproperlyConfigured
+
+from config.logging import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -42,6 +46,17 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
 
 
+def env_rate(name: str, default: str) -> str | None:
+    """A DRF throttle rate such as ``20/minute``; empty means no throttle."""
+    raw = os.environ.get(name, default).strip()
+    if not raw:
+        return None
+    number, _, period = raw.partition("/")
+    if not number.isdigit() or not period or period[0] not in "smhd":
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a rate like 20/minute (or empty for none)")
+    return raw
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:
@@ -67,6 +82,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "corsheaders",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -77,7 +93,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.RequestIDMiddleware",  # first: every log line of the request carries its id
+    "config.health.HealthCheckMiddleware",  # /healthz, /readyz: before host checks and the HTTPS redirect
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.BodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -130,9 +151,26 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+# collectstatic (at image build) compresses and fingerprints; WhiteNoise serves them. Not strict,
+# so that pages still render where collectstatic never ran (embedded mode, tests).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+WHITENOISE_MANIFEST_STRICT = False
 
 # --- REST API ---------------------------------------------------------------------------
+
+# Throttles: the token endpoint per client address (password guessing); optionally every
+# request per user. Empty disables one.
+API_THROTTLE_AUTH = env_rate("API_THROTTLE_AUTH", "30/minute")
+API_THROTTLE_USER = env_rate("API_THROTTLE_USER", "")
+# Anonymous requests per client address (e.g. 100/minute); empty: no limit.
+API_THROTTLE_ANON = env_rate("API_THROTTLE_ANON", "")
+# The client address is REMOTE_ADDR, or with N proxies in front the N-th address from the right
+# of X-Forwarded-For (set it to 1 behind one TLS proxy, or every client shares its address).
+API_NUM_PROXIES = env_int("API_NUM_PROXIES", 0)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -144,11 +182,43 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "api.problems.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": (["rest_framework.throttling.UserRateThrottle"] if API_THROTTLE_USER else [])
+    + (["rest_framework.throttling.AnonRateThrottle"] if API_THROTTLE_ANON else []),
+    "DEFAULT_THROTTLE_RATES": {"auth": API_THROTTLE_AUTH, "user": API_THROTTLE_USER, "anon": API_THROTTLE_ANON},
+    "NUM_PROXIES": API_NUM_PROXIES,
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+
+# Idempotency-Key rows are kept (and honoured) this long; `manage.py purge_idempotency_keys`.
+IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Kierki match records API",
     "VERSION": "1.0.0",
+    "DESCRIPTION": (
+        "Run and file matches of Kierki (rozbójnik / odgrywka) under RULES.md. Authenticate with "
+        "`Authorization: Token <key>` (POST /api/v1/auth/token/) or a session. Match and state responses "
+        "carry `ETag: \"<version>\"`; POSTs take `If-Match` (stale → 412) and `Idempotency-Key`. "
+        "Errors are application/problem+json (RFC 9457) with `code` and, for rule violations, `rule` and "
+        "`error` (the R30 error object). Card lists in examples are placeholders."
+    ),
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "TAGS": [
+        {"name": "auth", "description": "Tokens."},
+        {"name": "matches", "description": "Create, list and read matches; import records."},
+        {"name": "commands", "description": "Deal, offer and decide the lead, play: each appends events."},
+        {"name": "problems", "description": "The problem types errors refer to."},
+    ],
+    "ENUM_NAME_OVERRIDES": {
+        "Seat": ["N", "E", "S", "W"],
+        "DealKind": ["rozbojnik", "odgrywka"],
+        "MatchStatus": "games.models.Match.Status",
+        "Dealing": "games.models.Match.Dealing",
+        "EventType": "games.models.MatchEvent.Type",
+    },
 }
 
 # --- Celery -----------------------------------------------------------------------------
@@ -163,3 +233,48 @@ CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
 
 # Redis for the project's own uses (tests, locks); optional.
 REDIS_URL = env_str("REDIS_URL")
+
+# Standings (scoring/): a finished match waits this long for others of its season to join one
+# recompute (debounced on Redis; unused in the embedded mode), and Celery beat rebuilds every
+# open season nightly as a safety net.
+SCORING_DEBOUNCE_SECONDS = env_int("SCORING_DEBOUNCE_SECONDS", 5)
+CELERY_BEAT_SCHEDULE = {
+    "rebuild-open-seasons-nightly": {
+        "task": "scoring.tasks.rebuild_open_seasons",
+        "schedule": crontab(hour=3, minute=30),
+    },
+}
+
+# --- Deployment: CORS, request size, HTTPS, logging ---------------------------------------
+
+# Browser clients on other origins (e.g. https://app.example.org), comma-separated; none by default.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
+CORS_ALLOW_HEADERS = (*cors_default_headers, "if-match", "idempotency-key", "x-request-id")
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "X-Request-ID", "Idempotent-Replayed", "Location"]
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# A request body over this is 413 (config.middleware.BodySizeLimitMiddleware).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if not DEBUG:
+    # Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips a client's own).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+
+# One JSON object per line on stderr, with the request id (config/logging.py); Celery too.
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").strip().upper()
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(f"LOG_LEVEL={LOG_LEVEL!r} is not one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
+LOG_FORMAT = env_str("LOG_FORMAT", "json").strip().lower()
+if LOG_FORMAT not in {"json", "text"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r}: use json or text")
+LOGGING = logging_config(level=LOG_LEVEL, fmt=LOG_FORMAT)

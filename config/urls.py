@@ -2,9 +2,17 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config import health
+
 urlpatterns = [
+    # Answered by config.health.HealthCheckMiddleware first; routed for reverse() and completeness.
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("api.urls")),
 ]
+
+handler404 = "api.problems.page_not_found"
+handler500 = "api.problems.server_error"

@@ -30,6 +30,7 @@ from games.engine.match import restore
 from games.engine.record import FORMAT, SaleRecord, encode_deal
 from games.engine.seats import by_seat
 
+from .events import timestamp
 from .exceptions import NotFound
 from .models import DealSecret, Match, MatchEvent, MatchProjection
 from .services import CommandResult, is_scorer, seat_of
@@ -220,9 +221,9 @@ def _deal_in_play(snapshot: dict[str, Any]) -> int | None:
 def match_events(*, match: Match, viewer: Viewer, after: int = 0, limit: int = 1000) -> dict[str, Any]:
     """The events after ``seq`` ``after`` (at most ``limit``), redacted for ``viewer``."""
     rows = (MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")
-            .values("seq", "type", "payload", "actor__username", "created_at", "hash")[:limit])
-    events = [_event_dict(r["seq"], r["type"], r["payload"], r["actor__username"], r["created_at"], r["hash"])
-              for r in rows]
+            .values("seq", "type", "payload", "actor_name", "actor__username", "created_at", "hash")[:limit])
+    events = [_event_dict(r["seq"], r["type"], r["payload"], _actor(r["actor_name"], r["actor__username"]),
+                          r["created_at"], r["hash"]) for r in rows]
     hidden_from = _hidden_from(match, viewer, _deal_in_play(match.projection.snapshot))
     return {"version": match.version, "after": after, "events": _redact(events, viewer, hidden_from)}
 
@@ -230,7 +231,8 @@ def match_events(*, match: Match, viewer: Viewer, after: int = 0, limit: int = 1
 def command_events(result: CommandResult, viewer: Viewer) -> dict[str, Any]:
     """What a command appended, as its actor may see it (the response to a POST)."""
     match = result.match
-    events = [_event_dict(e.seq, e.type, e.payload, e.actor.get_username() if e.actor is not None else None,
+    events = [_event_dict(e.seq, e.type, e.payload,
+                          _actor(e.actor_name, e.actor.get_username() if e.actor is not None else None),
                           e.created_at, e.hash) for e in result.events]
     in_play = _deal_in_play(match.projection.snapshot) if hasattr(match, "projection") else None
     hidden_from = None
@@ -239,8 +241,15 @@ def command_events(result: CommandResult, viewer: Viewer) -> dict[str, Any]:
     return {"version": match.version, "status": match.status, "events": _redact(events, viewer, hidden_from)}
 
 
+def _actor(hashed: str | None, current: str | None) -> str | None:
+    """The actor's name as the hash chain has it (a later rename changes nothing)."""
+    return hashed if hashed is not None else current
+
+
 def _event_dict(seq, type, payload, actor, created_at, hash) -> dict[str, Any]:
-    return {"seq": seq, "type": type, "payload": payload, "actor": actor, "created_at": created_at,
+    """An event as the API shows it: ``actor`` and ``created_at`` exactly as hashed, so that
+    anyone may recompute the chain (README) from the events endpoint."""
+    return {"seq": seq, "type": type, "payload": payload, "actor": actor, "created_at": timestamp(created_at),
             "hash": hash, "redacted": False}
 
 

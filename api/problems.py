@@ -1,0 +1,173 @@
+"""Errors as ``application/problem+json`` (RFC 9457): the one exception handler of the API.
+
+Every error body carries ``type``, ``title``, ``status``, ``detail`` and ``code``; ``type`` is
+``/api/v1/problems/<code>/`` (a relative URI, resolved against the API's host; it is served:
+``GET`` it for the problem's description). Extensions:
+
+- ``rule`` and ``error`` when a rule was broken (``error`` is the R30 error object of
+  RECORD_FORMAT.md: ``code``, ``deal``, ``play_index``, ``seat``, ``card``);
+- ``field`` (the offending input, e.g. ``card``, ``deals[2].plays[17]``, ``If-Match``) and
+  ``errors`` (``{field: [messages]}``) for bad input;
+- ``current_version`` for ``412``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, JsonResponse
+from django.views import defaults
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.engine.errors import VIOLATIONS
+from games.exceptions import CommandError, RuleBroken
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+PROBLEM_BASE = "/api/v1/problems/"
+
+
+def problem_type(code: str) -> str:
+    return f"{PROBLEM_BASE}{code}/"
+
+
+# code -> (status, title, description). Rule violations (422) are added from the engine below.
+PROBLEMS: dict[str, tuple[int, str, str]] = {
+    "invalid": (400, "Invalid request", "The request body, a query parameter or a header is malformed; "
+                                         "`field` names it and `errors` maps fields to messages."),
+    "parse_error": (400, "Malformed request", "The body is not valid JSON (or not of its content type)."),
+    "not_authenticated": (401, "Not authenticated", "Send `Authorization: Token <key>` (see /api/v1/auth/token/) "
+                                                    "or log in for a session."),
+    "authentication_failed": (401, "Authentication failed", "The token or the credentials are wrong."),
+    "permission_denied": (403, "Permission denied", "Your role does not allow this request."),
+    "not_allowed": (403, "Not allowed", "Your role in this match does not allow this action (a player acts "
+                                        "for his own seat, the scorer for any seat; staff only read)."),
+    "not_found": (404, "Not found", "No such resource, or none you may see."),
+    "method_not_allowed": (405, "Method not allowed", "This endpoint does not take that HTTP method."),
+    "not_acceptable": (406, "Not acceptable", "No representation matches the Accept header."),
+    "match_closed": (409, "The match is over", "The match is finished or abandoned; nothing more can be recorded."),
+    "idempotency_in_progress": (409, "Request in progress", "A request with this Idempotency-Key is still "
+                                                            "running; retry later to get its response."),
+    "version_mismatch": (412, "Precondition failed", "If-Match named a version that is no longer current; "
+                                                     "`current_version` is the match's version now."),
+    "unsupported_media_type": (415, "Unsupported media type", "Send the body as application/json."),
+    "idempotency_key_reused": (422, "Idempotency-Key reused", "This Idempotency-Key was used with a different "
+                                                              "request (method, path or body)."),
+    "rule_violation": (422, "Illegal under the rules", "The engine rejected the event (R30)."),
+    "throttled": (429, "Too many requests", "Slow down; Retry-After says for how many seconds."),
+    "server_error": (500, "Internal server error", "A fault on the server. A POST sent with an Idempotency-Key "
+                                                   "may be retried with the same key."),
+}
+RULES: dict[str, str] = {}
+for _code, _cls in VIOLATIONS.items():
+    PROBLEMS[_code] = (422, _code.replace("_", " ").capitalize(), _cls.__doc__.strip().splitlines()[0])
+    RULES[_code] = _cls.rule
+
+
+def problem(code: str, *, status: int | None = None, title: str | None = None, detail: str = "",
+            **extensions: Any) -> dict[str, Any]:
+    known = PROBLEMS.get(code)
+    body = {
+        "type": problem_type(code) if known else "about:blank",
+        "title": title or (known[1] if known else "Error"),
+        "status": status or (known[0] if known else 400),
+        "detail": detail,
+        "code": code,
+    }
+    body.update({k: v for k, v in extensions.items() if v is not None})
+    return body
+
+
+def exception_handler(exc: Exception, context: dict) -> Response | None:
+    """DRF's EXCEPTION_HANDLER: domain errors and DRF's own, as problem+json. Unhandled → None (500)."""
+    if isinstance(exc, CommandError):
+        response = Response(_command_problem(exc), status=exc.status)
+        if "current_version" in exc.extra:
+            response["ETag"] = f'"{exc.extra["current_version"]}"'
+    else:
+        response = drf_exception_handler(exc, context)
+        if response is None:
+            return None
+        response.data = _drf_problem(exc, response.status_code)
+    request = context.get("request")
+    renderer = getattr(request, "accepted_renderer", None)
+    if renderer is None or getattr(renderer, "format", "json") == "json":
+        response.content_type = PROBLEM_CONTENT_TYPE
+    return response
+
+
+def _command_problem(exc: CommandError) -> dict[str, Any]:
+    extensions: dict[str, Any] = dict(exc.extra)
+    if exc.field:
+        extensions["field"] = exc.field
+        extensions["errors"] = {exc.field: [exc.detail]}
+    if isinstance(exc, RuleBroken):
+        extensions["rule"] = exc.rule
+        extensions["error"] = exc.violation.as_json()
+        known = PROBLEMS.get(exc.code)
+        return problem(exc.code, status=exc.status, title=known[1] if known else exc.title, detail=exc.detail,
+                       **extensions)
+    return problem(exc.code, status=exc.status, title=exc.title, detail=exc.detail, **extensions)
+
+
+def _drf_problem(exc: Exception, status: int) -> dict[str, Any]:
+    if isinstance(exc, Http404):
+        return problem("not_found", status=404, detail="Not found.")
+    if isinstance(exc, DjangoPermissionDenied):
+        return problem("permission_denied", status=403, detail="You do not have permission to perform this action.")
+    if isinstance(exc, exceptions.ValidationError):
+        errors = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        return problem("invalid", status=status, detail=_first_message(errors) or "Invalid input.",
+                       field=_first_field(errors), errors=errors)
+    if isinstance(exc, exceptions.APIException):
+        code = exc.default_code if exc.default_code in PROBLEMS else "invalid" if status == 400 else exc.default_code
+        return problem(code, status=status, detail=str(exc.detail))
+    return problem("invalid", status=status, detail=str(exc))
+
+
+def _first_field(errors: Any, prefix: str = "") -> str | None:
+    """The dotted path of the first offending field (``seats.N``), when there is one."""
+    if not isinstance(errors, dict) or not errors:
+        return prefix or None
+    key, value = next(iter(errors.items()))
+    if key == "non_field_errors":
+        return prefix or None
+    path = f"{prefix}.{key}" if prefix else str(key)
+    return _first_field(value, path) if isinstance(value, dict) else path
+
+
+def _first_message(errors: Any) -> str | None:
+    if isinstance(errors, dict):
+        for value in errors.values():
+            found = _first_message(value)
+            if found:
+                return found
+        return None
+    if isinstance(errors, list):
+        for value in errors:
+            found = _first_message(value)
+            if found:
+                return found
+        return None
+    return str(errors)
+
+
+# --- Django's own 404 and 500 (outside DRF views): problem+json under /api/ -------------------------
+
+def page_not_found(request, exception=None):
+    """``handler404``: an unknown URL under /api/ is a problem too (with DEBUG off)."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(problem("not_found", status=404, detail=f"no endpoint {request.path}"), status=404,
+                            content_type=PROBLEM_CONTENT_TYPE)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request):
+    """``handler500``: nothing about the failure leaks; the log has it."""
+    if request.path.startswith("/api/"):
+        body = problem("server_error", status=500, title="Internal server error",
+                       detail="Something went wrong on our side.")
+        return JsonResponse(body, status=500, content_type=PROBLEM_CONTENT_TYPE)
+    return defaults.server_error(request)

@@ -1,0 +1,313 @@
+"""Input and output serializers: one pair per operation, shapes only (no business logic).
+
+Input serializers check JSON types; what a value means (a seat, a card, a ruleset option, a
+legal play) is the services' and the engine's to decide, with their own error codes. Output
+serializers render what ``games.selectors`` returns and document it in the OpenAPI schema.
+Examples use placeholder cards: nobody's real hand.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.engine import Seat
+from games.engine.ruleset import Kind
+from games.models import Match, MatchEvent
+
+SEATS = [s.name for s in Seat]
+KINDS = [k.value for k in Kind]
+CARD_PATTERN = r"^[2-9TJQKA][SHDC]$"
+CARD_HELP = "A card: rank 2-9/T/J/Q/K/A then suit S/H/D/C, e.g. `QS`, `TH`."
+
+
+def card_field(**kwargs) -> serializers.RegexField:
+    return serializers.RegexField(CARD_PATTERN, max_length=2, help_text=CARD_HELP, **kwargs)
+
+
+def seat_field(**kwargs) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=SEATS, **kwargs)
+
+
+def _per_seat(name: str, make, doc: str) -> type[serializers.Serializer]:
+    """A serializer with one field per seat N, E, S, W."""
+    fields = {seat: make() for seat in SEATS}
+    fields["__doc__"] = doc
+    return type(name, (serializers.Serializer,), fields)
+
+
+SeatNames = _per_seat("SeatNames", lambda: serializers.CharField(max_length=150), "A username per seat.")
+SeatInts = _per_seat("SeatInts", serializers.IntegerField, "A number per seat.")
+SeatHands = _per_seat("SeatHands", lambda: serializers.ListField(child=card_field()), "Thirteen cards per seat.")
+
+
+# --- shared pieces ----------------------------------------------------------------------------
+
+class RulesetSerializer(serializers.Serializer):
+    name = serializers.CharField(default="rozbojnik-odgrywka")
+    version = serializers.IntegerField(default=1)
+    options = serializers.DictField(
+        default=dict,
+        help_text='Only what differs from RULES.md\'s defaults: `regular_deals` (list of "R"/"O"), '
+                  '`heart_discard` ("king_first" | "descending"), `last_tricks` (two trick numbers 1-13).',
+    )
+
+
+class NextDealSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=KINDS)
+    dealer = seat_field()
+    leader = seat_field()
+    compensating = serializers.BooleanField()
+
+
+class DealSummarySerializer(serializers.Serializer):
+    """One finished deal of the replay summary (RECORD_FORMAT.md, R29)."""
+
+    number = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=KINDS)
+    dealer = seat_field()
+    leader = seat_field(help_text="Who led the first trick (after a sale: the buyer).")
+    compensating = serializers.BooleanField()
+    tricks = SeatInts()
+    points = SeatInts()
+    kreski = SeatInts()
+    multiplier = serializers.IntegerField()
+
+
+class SummarySerializer(serializers.Serializer):
+    """The replay summary of RECORD_FORMAT.md, with the next deal due and the match status."""
+
+    complete = serializers.BooleanField()
+    deals = DealSummarySerializer(many=True)
+    totals = SeatInts()
+    winners = serializers.ListField(child=seat_field())
+    next_deal = NextDealSerializer(allow_null=True)
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+
+
+# --- matches ------------------------------------------------------------------------------------
+
+class MatchCreateInput(serializers.Serializer):
+    seats = SeatNames(help_text="The four players by username; each must be a user or a known player.")
+    first_dealer = seat_field()
+    dealing = serializers.ChoiceField(choices=Match.Dealing.choices, default=Match.Dealing.SERVER,
+                                      help_text="`server`: the server deals (secretly, with a published "
+                                                "commitment); `recorded`: the scorer enters the hands.")
+    ruleset = RulesetSerializer(required=False)
+    scorer = serializers.CharField(
+        required=False, allow_null=True, max_length=150,
+        help_text="The scorer's username. Default: the creator for a recorded match, nobody for a "
+                  "server-dealt one. Only staff may appoint someone else; the scorer of a "
+                  "server-dealt match may not sit at it (he would see every hand).",
+    )
+
+
+class MatchSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    version = serializers.IntegerField(help_text="The seq of the last event; also the ETag.")
+    dealing = serializers.ChoiceField(choices=Match.Dealing.choices)
+    first_dealer = seat_field()
+    seats = SeatNames()
+    scorer = serializers.CharField(allow_null=True)
+    ruleset = RulesetSerializer()
+    created_at = serializers.DateTimeField()
+    complete = serializers.BooleanField()
+    deals = DealSummarySerializer(many=True)
+    totals = SeatInts()
+    winners = serializers.ListField(child=seat_field())
+    next_deal = NextDealSerializer(allow_null=True, help_text="The deal due next (null while one is in play).")
+
+
+# --- the state ------------------------------------------------------------------------------------
+
+class TrickCardSerializer(serializers.Serializer):
+    seat = seat_field()
+    card = card_field()
+
+
+class LastTrickSerializer(serializers.Serializer):
+    winner = seat_field()
+    cards = TrickCardSerializer(many=True)
+
+
+class OfferSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The seq of its lead_offered event: what lead-decision takes.")
+    buyer = seat_field()
+    price = serializers.IntegerField()
+
+
+class SaleSerializer(serializers.Serializer):
+    buyer = seat_field()
+    price = serializers.IntegerField()
+
+
+class LeadSaleSerializer(serializers.Serializer):
+    can_sell = serializers.BooleanField(help_text="R26/R28: offers and a decision are possible now.")
+    holder = seat_field(help_text="Who holds the lead right before any sale.")
+    decided = serializers.BooleanField()
+    offers = OfferSerializer(many=True)
+    sale = SaleSerializer(allow_null=True)
+
+
+class DealStateSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=KINDS)
+    dealer = seat_field()
+    leader = seat_field()
+    compensating = serializers.BooleanField()
+    hand = serializers.ListField(child=card_field(), allow_null=True,
+                                 help_text="The viewer's own cards (null when not seated).")
+    hands = SeatHands(allow_null=True, help_text="Every hand: for the scorer and staff only, else null.")
+    trick = TrickCardSerializer(many=True, help_text="The cards of the trick in play.")
+    last_trick = LastTrickSerializer(allow_null=True)
+    tricks = SeatInts(help_text="Tricks taken so far per seat.")
+    tricks_completed = serializers.IntegerField()
+    plays = serializers.IntegerField(help_text="Cards played so far in this deal.")
+    to_play = seat_field(allow_null=True)
+    legal_cards = serializers.ListField(
+        child=card_field(),
+        help_text="A player: his legal cards when on turn (else empty). Scorer/staff: the seat on turn's.")
+    lead_sale = LeadSaleSerializer()
+
+
+class StateSerializer(serializers.Serializer):
+    match = serializers.UUIDField()
+    version = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    role = serializers.ChoiceField(choices=["scorer", "player", "staff"])
+    seat = seat_field(allow_null=True)
+    complete = serializers.BooleanField()
+    totals = SeatInts()
+    next_deal = NextDealSerializer(allow_null=True)
+    deal = DealStateSerializer(allow_null=True, help_text="The deal in play, null between deals.")
+
+
+# --- commands and events ------------------------------------------------------------------------------
+
+class DealInput(serializers.Serializer):
+    hands = SeatHands(required=False, help_text="Recorded matches only: the four hands as dealt.")
+
+
+class PlayInput(serializers.Serializer):
+    card = card_field()
+    seat = seat_field(required=False, help_text="Who plays: the scorer's choice (default: the seat on turn); "
+                                                "a player may only name his own seat.")
+
+
+class LeadOfferInput(serializers.Serializer):
+    price = serializers.IntegerField(help_text="Tricks offered for the lead right, 1-13 (R26).")
+    seat = seat_field(required=False, help_text="The buyer: the scorer must name it; a player offers for himself.")
+
+
+class LeadDecisionInput(serializers.Serializer):
+    offer = serializers.IntegerField(required=False, help_text="Accept the offer with this event seq.")
+    keep = serializers.BooleanField(required=False, help_text="Keep the lead (send `true` instead of `offer`).")
+
+
+@extend_schema_field(OpenApiTypes.OBJECT)
+class PayloadField(serializers.JSONField):
+    pass
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.ChoiceField(choices=MatchEvent.Type.choices)
+    payload = PayloadField(help_text="As stored, except redacted parts (see `redacted`).")
+    actor = serializers.CharField(allow_null=True, help_text="The acting user's username (as hashed).")
+    created_at = serializers.CharField(help_text="ISO 8601 in UTC with microseconds, exactly as hashed, "
+                                                 "e.g. `2025-05-01T18:02:03.123456+00:00`.")
+    hash = serializers.CharField(allow_null=True, help_text="SHA-256 over the previous event's hash and this "
+                                                            "event's canonical JSON (README); null while redacted.")
+    redacted = serializers.BooleanField(
+        help_text="True while a recorded deal is in play and the viewer is a player: the deal_started "
+                  "hands show only his own seat, and hashes (which cover the hidden hands) are withheld.")
+
+
+class EventsSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    after = serializers.IntegerField()
+    events = EventSerializer(many=True)
+
+
+class CommandResultSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="The match version after the command; also the ETag.")
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    events = EventSerializer(many=True, help_text="The events the command appended.")
+
+
+# --- records ------------------------------------------------------------------------------------
+
+class RecordRulesetSerializer(serializers.Serializer):
+    name = serializers.CharField(default="rozbojnik-odgrywka")
+    options = serializers.DictField(default=dict)
+
+
+class RecordDealSerializer(serializers.Serializer):
+    hands = SeatHands()
+    sale = SaleSerializer(required=False, help_text="R26: the lead right sold in a compensating odgrywka.")
+    plays = serializers.ListField(child=card_field(), help_text="Cards in the order played; 52 when finished.")
+
+
+class RecordSerializer(serializers.Serializer):
+    """A ``kierki-match/1`` record (RECORD_FORMAT.md)."""
+
+    format = serializers.ChoiceField(choices=["kierki-match/1"])
+    ruleset = RecordRulesetSerializer()
+    players = SeatNames(help_text="Names (usernames) per seat; an unknown name becomes a guest player.")
+    first_dealer = seat_field()
+    deals = RecordDealSerializer(many=True)
+
+
+class ImportResultSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    version = serializers.IntegerField()
+    summary = SummarySerializer()
+
+
+# --- auth and errors --------------------------------------------------------------------------------
+
+class TokenInput(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"})
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")
+
+
+class RuleErrorSerializer(serializers.Serializer):
+    """The R30 error object of RECORD_FORMAT.md."""
+
+    code = serializers.CharField()
+    deal = serializers.IntegerField(allow_null=True, help_text="1-based.")
+    play_index = serializers.IntegerField(allow_null=True, help_text="0-based within the deal's plays.")
+    seat = seat_field(allow_null=True)
+    card = serializers.CharField(allow_null=True)
+
+
+class ProblemSerializer(serializers.Serializer):
+    """An error, as ``application/problem+json`` (RFC 9457)."""
+
+    type = serializers.CharField(help_text="`/api/v1/problems/<code>/` (GET it for a description).")
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    detail = serializers.CharField()
+    code = serializers.CharField(help_text="An R30 code (e.g. `must_follow_suit`) or a request-level one "
+                                           "(`invalid`, `not_allowed`, `version_mismatch`, ...).")
+    rule = serializers.CharField(required=False, help_text="The rule id broken (e.g. `R11`).")
+    error = RuleErrorSerializer(required=False)
+    field = serializers.CharField(required=False, help_text="The offending input, e.g. `card`, `deals[2].plays[17]`.")
+    errors = serializers.DictField(required=False, help_text="Field → messages, for bad input.")
+    current_version = serializers.IntegerField(required=False, help_text="On 412: the match's version now.")
+
+
+class ProblemTypeSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    type = serializers.CharField()
+    status = serializers.IntegerField()
+    title = serializers.CharField()
+    rule = serializers.CharField(allow_null=True)
+    description = serializers.CharField()

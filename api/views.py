@@ -1,0 +1,346 @@
+"""The REST API under ``/api/v1/``: thin views — parse, call a service or a selector, serialise.
+
+Who may read a match, and what of it, is ``games.selectors``'s; who may act is
+``games.services``'s. Errors become problem+json in ``api.problems``; ``If-Match`` and the
+ETag are ``api.preconditions``'s; ``Idempotency-Key`` is ``api.idempotency``'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers as drf_serializers
+from rest_framework import status, viewsets
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.decorators import action
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.exceptions import NotFound, RuleBroken
+from games.models import Match
+
+from . import serializers as s
+from .filters import MatchFilter
+from .idempotency import HEADER as IDEMPOTENCY_HEADER
+from .idempotency import REPLAYED_HEADER, idempotent
+from .permissions import CanImportRecords, check_scorer_appointment
+from .preconditions import IF_MATCH, expected_version, with_version
+from .problems import PROBLEM_CONTENT_TYPE, PROBLEMS, RULES, problem_type
+from .throttles import AuthTokenThrottle
+
+# --- schema helpers ---------------------------------------------------------------------------
+
+_ERROR_TEXT = {
+    400: "Malformed input (`code: invalid`, `field`, `errors`).",
+    401: "Not authenticated.",
+    403: "Not allowed for your role.",
+    404: "No such match, or one you may not see.",
+    409: "The match is over (`match_closed`), or this Idempotency-Key's first request is still running "
+         "(`idempotency_in_progress`).",
+    412: "If-Match is stale; `current_version` says the version now.",
+    422: "Illegal under the rules (`code`: the R30 code, `rule`, `error`: the R30 error object), or an "
+         "Idempotency-Key reused with another request (`idempotency_key_reused`).",
+    429: "Throttled; see Retry-After.",
+}
+
+
+def _errors(*statuses: int) -> dict:
+    return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(s.ProblemSerializer, description=_ERROR_TEXT[code])
+            for code in statuses}
+
+
+_ETAG = OpenApiParameter("ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[200, 201, 412],
+                         description='The match version, quoted: `"7"`.')
+_REPLAYED = OpenApiParameter(REPLAYED_HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, response=True,
+                             description="`true` when this response replays an earlier request with the same "
+                                         "Idempotency-Key.")
+_IF_MATCH = OpenApiParameter(IF_MATCH, OpenApiTypes.STR, OpenApiParameter.HEADER,
+                             description='Run only if the match is at this version (its ETag, e.g. `"7"`); '
+                                         'else 412.')
+_IDEMPOTENCY_KEY = OpenApiParameter(
+    IDEMPOTENCY_HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER,
+    description="Up to 255 characters, unique per request you mean (kept 24 h per user). A retry with the "
+                "same key and body gets the original response; another body → 422; while the first runs → 409.")
+_PROBLEM_EXAMPLE = OpenApiExample(
+    "A rule broken", response_only=True, status_codes=["422"],
+    value={"type": "/api/v1/problems/must_follow_suit/", "title": "Must follow suit", "status": 422,
+           "detail": "A player holding the led suit must play a card of it.", "code": "must_follow_suit",
+           "rule": "R11", "error": {"code": "must_follow_suit", "deal": 3, "play_index": 17, "seat": "W",
+                                    "card": "QS"}},
+)
+
+
+def _command_schema(*, operation_id: str, summary: str, description: str, request,
+                    examples: list | None = None) -> Callable:
+    return extend_schema(
+        operation_id=operation_id, summary=summary, description=description, tags=["commands"], request=request,
+        parameters=[_IF_MATCH, _IDEMPOTENCY_KEY, _ETAG, _REPLAYED],
+        responses={201: OpenApiResponse(s.CommandResultSerializer, description="The events appended; the new version."),
+                   **_errors(400, 401, 403, 404, 409, 412, 422)},
+        examples=(examples or []) + [_PROBLEM_EXAMPLE], filters=False,
+    )
+
+
+def _valid(serializer_class, data) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class EventsQuery(drf_serializers.Serializer):
+    after = drf_serializers.IntegerField(min_value=0, default=0, help_text="Only events with seq greater than this.")
+    limit = drf_serializers.IntegerField(min_value=1, max_value=1000, default=1000, help_text="At most this many.")
+
+
+# --- matches -------------------------------------------------------------------------------------
+
+class MatchViewSet(viewsets.GenericViewSet):
+    """Matches: create, list and read them; deal, offer, decide and play through the commands."""
+
+    parser_classes = [JSONParser]
+    serializer_class = s.MatchSerializer
+    filterset_class = MatchFilter
+    queryset = Match.objects.none()
+
+    def get_serializer_class(self):
+        """The input of a command (the browsable API's form, OPTIONS), else the match."""
+        return _INPUTS.get(self.action, s.MatchSerializer)
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Match.objects.none()
+        return selectors.match_list(user=self.request.user)
+
+    # --- reading ---
+    @extend_schema(operation_id="matches_list", summary="List the matches you may read", tags=["matches"],
+                   description="Staff see every match; others the matches they sit in or score.",
+                   responses={200: s.MatchSerializer(many=True), **_errors(400, 401)})
+    def list(self, request):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        data = s.MatchSerializer([selectors.match_detail(m) for m in page], many=True).data
+        return self.get_paginated_response(data)
+
+    @extend_schema(operation_id="matches_retrieve", summary="A match: seats, status, version and its replay summary",
+                   tags=["matches"], parameters=[_ETAG], responses={200: s.MatchSerializer, **_errors(401, 404)})
+    def retrieve(self, request, pk=None):
+        match, _ = selectors.match_get(match_id=pk, user=request.user)
+        return with_version(Response(s.MatchSerializer(selectors.match_detail(match)).data), match.version)
+
+    @extend_schema(
+        operation_id="matches_state", summary="The deal in play as you may see it", tags=["matches"],
+        parameters=[_ETAG], filters=False,
+        description="A player gets his own `hand` (`hands` is null) and `legal_cards` when on turn; the scorer "
+                    "and staff get every hand and the legal cards of the seat on turn.",
+        responses={200: s.StateSerializer, **_errors(401, 404)},
+        examples=[OpenApiExample("A player's view (placeholder cards)", response_only=True, value={
+            "match": "9b2f6f0e-0000-4000-8000-000000000000", "version": 9, "status": "in_progress",
+            "role": "player", "seat": "S", "complete": False, "totals": {"N": 0, "E": 0, "S": 0, "W": 0},
+            "next_deal": None, "deal": {
+                "number": 1, "kind": "rozbojnik", "dealer": "N", "leader": "E", "compensating": False,
+                "hand": ["2S", "9H", "KD"], "hands": None, "trick": [{"seat": "E", "card": "5C"}],
+                "last_trick": None, "tricks": {"N": 0, "E": 0, "S": 0, "W": 0}, "tricks_completed": 0,
+                "plays": 1, "to_play": "S", "legal_cards": ["2S", "9H", "KD"],
+                "lead_sale": {"can_sell": False, "holder": "E", "decided": False, "offers": [], "sale": None}}})],
+    )
+    @action(detail=True, methods=["get"])
+    def state(self, request, pk=None):
+        match, viewer = selectors.match_get(match_id=pk, user=request.user)
+        data = s.StateSerializer(selectors.match_state(match=match, viewer=viewer)).data
+        return with_version(Response(data), match.version)
+
+    @extend_schema(
+        operation_id="matches_events", summary="The event log, as you may see it", tags=["matches"],
+        parameters=[EventsQuery, _ETAG], filters=False,
+        description="Events after `seq` `after`. While a recorded deal is in play a player sees only his own hand "
+                    "in its `deal_started`, and no hashes from that event on (`redacted: true`). Server-dealt "
+                    "hands are never in `deal_started` (a commitment is); they come as `hands_revealed` when "
+                    "the deal ends.",
+        responses={200: s.EventsSerializer, **_errors(400, 401, 404)},
+    )
+    @action(detail=True, methods=["get"])
+    def events(self, request, pk=None):
+        match, viewer = selectors.match_get(match_id=pk, user=request.user)
+        query = _valid(EventsQuery, request.query_params)
+        data = s.EventsSerializer(selectors.match_events(match=match, viewer=viewer, **query)).data
+        return with_version(Response(data), match.version)
+
+    @extend_schema(
+        operation_id="matches_record", summary="The kierki-match/1 record", tags=["matches"],
+        parameters=[_ETAG], filters=False,
+        description="Every finished deal; the deal in play too for the scorer and staff.",
+        responses={200: s.RecordSerializer, **_errors(401, 404)},
+    )
+    @action(detail=True, methods=["get"])
+    def record(self, request, pk=None):
+        match, viewer = selectors.match_get(match_id=pk, user=request.user)
+        return with_version(Response(selectors.match_record(match=match, viewer=viewer)), match.version)
+
+    # --- commands ---
+    @extend_schema(
+        operation_id="matches_create", summary="Create a match", tags=["matches"], request=s.MatchCreateInput,
+        parameters=[_IDEMPOTENCY_KEY, _ETAG, _REPLAYED],
+        responses={201: s.MatchSerializer, **_errors(400, 401, 403, 409, 422)},
+        examples=[OpenApiExample("A server-dealt match", request_only=True, value={
+            "seats": {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"}, "first_dealer": "N",
+            "dealing": "server", "ruleset": {"options": {}}})],
+    )
+    @idempotent
+    def create(self, request):
+        body = _valid(s.MatchCreateInput, request.data)
+        seats = dict(body["seats"])
+        check_scorer_appointment(request.user, scorer=body.get("scorer"), dealing=body["dealing"], seats=seats)
+        created = services.match_create(actor=request.user, seats=seats, first_dealer=body["first_dealer"],
+                                        dealing=body["dealing"], ruleset=body.get("ruleset"),
+                                        scorer=body.get("scorer"))
+        match = selectors.match_load(created.pk)  # the creator reads it only if seated, scorer or staff
+        location = reverse("match-detail", args=[match.pk], request=request)
+        response = Response(s.MatchSerializer(selectors.match_detail(match)).data, status=status.HTTP_201_CREATED,
+                            headers={"Location": location})
+        return with_version(response, match.version)
+
+    @_command_schema(
+        operation_id="matches_deal", summary="Start the next deal", request=s.DealInput,
+        description="Server-dealt matches: any seated player or the scorer; send no hands — the server deals "
+                    "with `secrets` and publishes a commitment (SHA-256 over the hands and a salt), revealed "
+                    "with the hands when the deal ends. Recorded matches: the scorer sends the four hands.",
+        examples=[OpenApiExample("Server-dealt", request_only=True, value={}),
+                  OpenApiExample("Recorded (placeholder hands, 13 cards each)", request_only=True,
+                                 value={"hands": {"N": ["2S", "..."], "E": ["3S", "..."], "S": ["4S", "..."],
+                                                  "W": ["5S", "..."]}})],
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def deals(self, request, pk=None):
+        return self._command(request, pk, DEAL, s.DealInput, lambda body: {"hands": body.get("hands")})
+
+    @_command_schema(operation_id="matches_play", summary="Play a card", request=s.PlayInput,
+                     description="A player plays for his own seat; the scorer for any (`seat`, default the seat "
+                                 "on turn). A card you do not hold is `card_not_in_hand` wherever it is.",
+                     examples=[OpenApiExample("A player", request_only=True, value={"card": "QS"}),
+                               OpenApiExample("A scorer", request_only=True, value={"card": "QS", "seat": "W"})])
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def plays(self, request, pk=None):
+        return self._command(request, pk, PLAY, s.PlayInput, lambda body: dict(body))
+
+    @_command_schema(operation_id="matches_lead_offer", summary="Offer to buy the lead right (R26, R28)",
+                     request=s.LeadOfferInput,
+                     description="In a compensating odgrywka, before the holder decides and before the first "
+                                 "card, any player but the holder may offer (the scorer names the buyer's seat).",
+                     examples=[OpenApiExample("Two tricks", request_only=True, value={"price": 2})])
+    @action(detail=True, methods=["post"], url_path="lead-offers")
+    @idempotent
+    def lead_offers(self, request, pk=None):
+        return self._command(request, pk, OFFER, s.LeadOfferInput, lambda body: dict(body))
+
+    @_command_schema(operation_id="matches_lead_decision", summary="Accept an offer or keep the lead (R28)",
+                     request=s.LeadDecisionInput,
+                     description="The lead holder (or the scorer) accepts the offer made by event `offer` (its "
+                                 "seq, as listed in the state's `lead_sale.offers`) or keeps the lead.",
+                     examples=[OpenApiExample("Accept", request_only=True, value={"offer": 12}),
+                               OpenApiExample("Keep", request_only=True, value={"keep": True})])
+    @action(detail=True, methods=["post"], url_path="lead-decision")
+    @idempotent
+    def lead_decision(self, request, pk=None):
+        return self._command(request, pk, DECISION, s.LeadDecisionInput,
+                             lambda body: {"offer": body.get("offer"), "keep": body.get("keep", False)})
+
+    @extend_schema(
+        operation_id="matches_import", summary="Import a kierki-match/1 record", tags=["matches"],
+        request=s.RecordSerializer,
+        description="For staff and members of the `scorers` group. The record is replayed under the rules, "
+                    "all or nothing; an illegal one → 422 with `error`, the R30 error object, and nothing "
+                    "stored. Unknown player names become guest players.",
+        parameters=[_IDEMPOTENCY_KEY, _ETAG, _REPLAYED], filters=False,
+        responses={201: s.ImportResultSerializer, **_errors(400, 401, 403, 422)},
+        examples=[_PROBLEM_EXAMPLE],
+    )
+    @action(detail=False, methods=["post"], url_path="import",
+            permission_classes=[IsAuthenticated, CanImportRecords])
+    @idempotent
+    def import_record(self, request):
+        match = services.record_import(actor=request.user, record=request.data)
+        location = reverse("match-detail", args=[match.pk], request=request)
+        response = Response(s.ImportResultSerializer(selectors.import_summary(match)).data,
+                            status=status.HTTP_201_CREATED, headers={"Location": location})
+        return with_version(response, match.version)
+
+    def _command(self, request, pk, command: "_Command", input_class, arguments: Callable) -> Response:
+        """Read access first (outsiders get 404), then the input, then the service."""
+        match, viewer = selectors.match_get(match_id=pk, user=request.user, detail=False)
+        body = _valid(input_class, request.data)
+        expected = expected_version(request)
+        try:
+            result = command.run(match_id=match.pk, actor=request.user, expected_version=expected,
+                                 **arguments(body))
+        except RuleBroken as exc:
+            violation = selectors.locate_violation(exc.violation, match_id=match.pk, command=command.name)
+            if violation.code == "not_your_turn" and command.name == PLAY.name:
+                exc.detail = f"It is not your turn: seat {violation.seat} is on turn."
+            raise
+        data = s.CommandResultSerializer(selectors.command_events(result, viewer)).data
+        return with_version(Response(data, status=status.HTTP_201_CREATED), result.match.version)
+
+
+_INPUTS = {"create": s.MatchCreateInput, "deals": s.DealInput, "plays": s.PlayInput, "lead_offers": s.LeadOfferInput,
+           "lead_decision": s.LeadDecisionInput, "import_record": s.RecordSerializer}
+
+
+class _Command:
+    def __init__(self, name: str, run: Callable):
+        self.name, self.run = name, run
+
+
+DEAL = _Command("deal", services.deal_start)
+PLAY = _Command("play", services.card_play)
+OFFER = _Command("offer", services.lead_offer)
+DECISION = _Command("decision", services.lead_decide)
+
+
+# --- auth ----------------------------------------------------------------------------------------
+
+class TokenView(ObtainAuthToken):
+    """``POST /api/v1/auth/token/``: a username and password for the user's API token."""
+
+    throttle_classes = [AuthTokenThrottle]
+
+    @extend_schema(operation_id="auth_token", summary="Get your API token", tags=["auth"], request=s.TokenInput,
+                   auth=[], responses={200: s.TokenSerializer, **_errors(400, 429)})
+    def post(self, request, *args, **kwargs):
+        return super().post(request, *args, **kwargs)
+
+
+# --- problem types -----------------------------------------------------------------------------------
+
+def _problem_type(code: str) -> dict[str, Any]:
+    status_code, title, description = PROBLEMS[code]
+    return {"code": code, "type": problem_type(code), "status": status_code, "title": title,
+            "rule": RULES.get(code), "description": description}
+
+
+class ProblemTypeListView(APIView):
+    """Every problem ``type`` the API returns, with its status and meaning."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="problems_list", summary="The problem types", tags=["problems"], auth=[],
+                   responses={200: s.ProblemTypeSerializer(many=True)})
+    def get(self, request):
+        return Response(s.ProblemTypeSerializer([_problem_type(c) for c in sorted(PROBLEMS)], many=True).data)
+
+
+class ProblemTypeView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="problems_retrieve", summary="One problem type", tags=["problems"], auth=[],
+                   responses={200: s.ProblemTypeSerializer, **_errors(404)})
+    def get(self, request, code: str):
+        if code not in PROBLEMS:
+            raise NotFound(f"no problem type {code!r}")
+        return Response(s.ProblemTypeSerializer(_problem_type(code)).data)

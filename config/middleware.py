@@ -1,0 +1,90 @@
+"""Request plumbing for every URL: the request id, the access log line, the body size limit."""
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.core.signals import request_finished
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from api.problems import PROBLEM_CONTENT_TYPE, problem
+
+from .logging import request_id_var
+
+access_log = logging.getLogger("kierki.request")
+
+REQUEST_ID_HEADER = "X-Request-ID"
+_SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,200}")
+QUIET_PATHS = frozenset({"/healthz", "/readyz"})  # probes: no access line when they succeed
+
+
+def request_id_for(request: HttpRequest) -> str:
+    """The client's ``X-Request-ID`` when it is sane (≤ 200 of ``[A-Za-z0-9._-]``), else a new one."""
+    incoming = request.headers.get(REQUEST_ID_HEADER, "")
+    return incoming if _SANE_REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
+
+
+class RequestIDMiddleware:
+    """First in MIDDLEWARE. Sets ``request.request_id`` and the logging context variable, echoes
+    the id as ``X-Request-ID`` and writes one access line per request. The variable stays set
+    until ``request_finished`` (after Django's own ``django.request`` line)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        request.request_id = request_id_for(request)
+        request_id_var.set(request.request_id)
+        started = time.perf_counter()
+        response = self.get_response(request)
+        response[REQUEST_ID_HEADER] = request.request_id
+        if not (request.path in QUIET_PATHS and response.status_code < 400):
+            elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
+            access_log.info("%s %s %s", request.method, request.get_full_path(), response.status_code,
+                            extra={"method": request.method, "path": request.path,
+                                   "status": response.status_code, "duration_ms": elapsed_ms})
+        return response
+
+
+def _clear_request_id(**kwargs) -> None:
+    request_id_var.set(None)
+
+
+request_finished.connect(_clear_request_id, dispatch_uid="kierki.clear_request_id")
+
+
+class BodySizeLimitMiddleware:
+    """A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (``API_MAX_BODY_BYTES``) is ``413`` with a
+    problem+json body, before anything reads it. DRF reads JSON bodies from the stream, past
+    Django's own check, so the declared length is checked here; a ``RequestDataTooBig`` that
+    Django raises anyway (a form read through ``request.body``) gets the same answer."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None:
+            try:
+                length = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                length = 0
+            if length > limit:
+                return payload_too_large(limit, length)
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, RequestDataTooBig):
+            return payload_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE, None)
+        return None
+
+
+def payload_too_large(limit: int | None, length: int | None) -> JsonResponse:
+    size = f"The request body is {length} bytes" if length is not None else "The request body is too large"
+    body = problem("payload_too_large", status=413, title="Payload too large",
+                   detail=f"{size}; the limit is {limit} bytes.", limit=limit)
+    return JsonResponse(body, status=413, content_type=PROBLEM_CONTENT_TYPE)
