@@ -18,10 +18,13 @@ from __future__ import annotations
 import logging
 import time
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from .middleware import Middleware
 
 log = logging.getLogger(__name__)
 
@@ -119,14 +122,15 @@ def _not_allowed() -> HttpResponse:
 PROBES = {"/healthz": healthz, "/readyz": readyz}
 
 
-class HealthCheckMiddleware:
+class HealthCheckMiddleware(Middleware):
     """Answers the probes before anything else runs (see the module docstring)."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def handle(self, request, get_response):
         probe = PROBES.get(request.path_info)
-        if probe is not None:
-            return probe(request)
-        return self.get_response(request)
+        return probe(request) if probe is not None else get_response(request)
+
+    async def ahandle(self, request, get_response):
+        probe = PROBES.get(request.path_info)
+        if probe is None:
+            return await get_response(request)
+        return await sync_to_async(probe)(request)  # the database checks block: in a thread

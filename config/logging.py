@@ -29,7 +29,8 @@ request_id_var: ContextVar[str | None] = ContextVar("request_id", default=None)
 REQUEST_ID_HEADER = "request_id"  # the Celery message header
 
 # Attributes every LogRecord has; anything else on a record came from ``extra=``.
-_STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime", "taskName"}
+_STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {
+    "message", "asctime", "taskName", "color_message"}  # uvicorn's ANSI-coloured copy of the message
 
 
 def current_request_id() -> str | None:
@@ -54,6 +55,8 @@ class JsonFormatter(logging.Formatter):
             entry["task_name"] = task.name
         for key, value in vars(record).items():
             if key not in _STANDARD and key not in entry and not key.startswith("_"):
+                if key == "data" and isinstance(value, dict) and "traceback" in value:
+                    value = {k: v for k, v in value.items() if k != "traceback"}  # Celery's: it is in "exc"
                 entry[key] = value
         if record.exc_info:
             entry["exc"] = self.formatException(record.exc_info)
@@ -97,6 +100,10 @@ def logging_config(*, level: str = "INFO", fmt: str = "json") -> dict[str, Any]:
             "celery": {"handlers": [], "level": level, "propagate": True},
             "celery.task": {"handlers": [], "propagate": True},
             "gunicorn.error": {"handlers": [], "level": level, "propagate": True},
+            # Under uvicorn (config.asgi): its lines as JSON too; the access line is ours.
+            "uvicorn": {"handlers": [], "level": level, "propagate": True},
+            "uvicorn.error": {"handlers": [], "level": level, "propagate": True},
+            "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": True},
         },
     }
 

@@ -6,12 +6,11 @@ import re
 import time
 import uuid
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse, JsonResponse
-
-from api.problems import PROBLEM_CONTENT_TYPE, problem
 
 from .logging import request_id_var
 
@@ -28,19 +27,55 @@ def request_id_for(request: HttpRequest) -> str:
     return incoming if _SANE_REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
 
 
-class RequestIDMiddleware:
+class Middleware:
+    """A middleware that runs as it is called: synchronously under WSGI, as a coroutine under
+    ASGI (no thread hop for the async views of api/streams.py)."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest):
+        if self.is_async:
+            return self._acall(request)
+        return self.handle(request, self.get_response)
+
+    async def _acall(self, request: HttpRequest) -> HttpResponse:
+        return await self.ahandle(request, self.get_response)
+
+    def handle(self, request: HttpRequest, get_response) -> HttpResponse:
+        raise NotImplementedError
+
+    async def ahandle(self, request: HttpRequest, get_response) -> HttpResponse:
+        raise NotImplementedError
+
+
+class RequestIDMiddleware(Middleware):
     """First in MIDDLEWARE. Sets ``request.request_id`` and the logging context variable, echoes
     the id as ``X-Request-ID`` and writes one access line per request. The variable stays set
     until ``request_finished`` (after Django's own ``django.request`` line)."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
+    def handle(self, request, get_response):
+        started = self._start(request)
+        return self._finish(request, get_response(request), started)
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    async def ahandle(self, request, get_response):
+        started = self._start(request)
+        return self._finish(request, await get_response(request), started)
+
+    @staticmethod
+    def _start(request: HttpRequest) -> float:
         request.request_id = request_id_for(request)
         request_id_var.set(request.request_id)
-        started = time.perf_counter()
-        response = self.get_response(request)
+        return time.perf_counter()
+
+    @staticmethod
+    def _finish(request: HttpRequest, response: HttpResponse, started: float) -> HttpResponse:
         response[REQUEST_ID_HEADER] = request.request_id
         if not (request.path in QUIET_PATHS and response.status_code < 400):
             elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
@@ -57,25 +92,30 @@ def _clear_request_id(**kwargs) -> None:
 request_finished.connect(_clear_request_id, dispatch_uid="kierki.clear_request_id")
 
 
-class BodySizeLimitMiddleware:
+class BodySizeLimitMiddleware(Middleware):
     """A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (``API_MAX_BODY_BYTES``) is ``413`` with a
     problem+json body, before anything reads it. DRF reads JSON bodies from the stream, past
     Django's own check, so the declared length is checked here; a ``RequestDataTooBig`` that
     Django raises anyway (a form read through ``request.body``) gets the same answer."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
+    def handle(self, request, get_response):
+        refusal = self._refusal(request)
+        return refusal if refusal is not None else get_response(request)
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    async def ahandle(self, request, get_response):
+        refusal = self._refusal(request)
+        return refusal if refusal is not None else await get_response(request)
+
+    @staticmethod
+    def _refusal(request: HttpRequest) -> HttpResponse | None:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        if limit is not None:
-            try:
-                length = int(request.META.get("CONTENT_LENGTH") or 0)
-            except ValueError:
-                length = 0
-            if length > limit:
-                return payload_too_large(limit, length)
-        return self.get_response(request)
+        if limit is None:
+            return None
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return None
+        return payload_too_large(limit, length) if length > limit else None
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, RequestDataTooBig):
@@ -84,7 +124,11 @@ class BodySizeLimitMiddleware:
 
 
 def payload_too_large(limit: int | None, length: int | None) -> JsonResponse:
+    from api.problems import PROBLEM_CONTENT_TYPE, PROBLEMS, problem  # the API's builder (imports DRF, models)
+
     size = f"The request body is {length} bytes" if length is not None else "The request body is too large"
-    body = problem("payload_too_large", status=413, title="Payload too large",
-                   detail=f"{size}; the limit is {limit} bytes.", limit=limit)
+    # The API's problem types may list this one (then its type and title are used), or not.
+    title = None if "payload_too_large" in PROBLEMS else "Payload too large"
+    body = problem("payload_too_large", status=413, title=title, detail=f"{size}; the limit is {limit} bytes.",
+                   limit=limit)
     return JsonResponse(body, status=413, content_type=PROBLEM_CONTENT_TYPE)

@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "games",
     "scoring",
     "api",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -130,10 +131,20 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=60,
+        # Seconds a connection is reused; 0 under ASGI (config/asgi.py), where each request's
+        # synchronous code runs in a thread of its own that a kept connection would outlive.
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
         conn_health_checks=True,
     )
 }
+# PostgreSQL: once a connection has run a statement this many times, psycopg prepares it (the
+# parameters bound on the server), so that the hot ones (the token, the match lock, the event
+# append) are no longer parsed and planned on every request. 0: client-side binding, nothing
+# prepared (needed behind PgBouncer in transaction mode, which cannot keep prepared statements).
+DATABASE_PREPARE_THRESHOLD = env_int("DATABASE_PREPARE_THRESHOLD", 0)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABASE_PREPARE_THRESHOLD > 0:
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=DATABASE_PREPARE_THRESHOLD)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth, i18n, static -----------------------------------------------------------------
@@ -193,6 +204,13 @@ REST_FRAMEWORK = {
 # Idempotency-Key rows are kept (and honoured) this long; `manage.py purge_idempotency_keys`.
 IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 
+# Live updates (api/streams.py, served by uvicorn): how often a process reads the versions of the
+# matches its streams and long-polls wait for, and the SSE keep-alive comment's interval.
+LIVE_POLL_INTERVAL_MS = env_int("LIVE_POLL_INTERVAL_MS", 250)
+LIVE_KEEPALIVE_SECONDS = env_int("LIVE_KEEPALIVE_SECONDS", 15)
+if LIVE_POLL_INTERVAL_MS < 10 or LIVE_KEEPALIVE_SECONDS < 1:
+    raise ImproperlyConfigured("LIVE_POLL_INTERVAL_MS must be at least 10 and LIVE_KEEPALIVE_SECONDS at least 1")
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Kierki match records API",
     "VERSION": "1.0.0",
@@ -211,6 +229,10 @@ SPECTACULAR_SETTINGS = {
         {"name": "matches", "description": "Create, list and read matches; import records."},
         {"name": "commands", "description": "Deal, offer and decide the lead, play: each appends events."},
         {"name": "problems", "description": "The problem types errors refer to."},
+        {"name": "clubs", "description": "Clubs and their members (club admins manage them)."},
+        {"name": "leagues", "description": "A club's leagues and their default ruleset."},
+        {"name": "seasons", "description": "Seasons of a league and their standings (JSON or CSV)."},
+        {"name": "players", "description": "Players: matches, season balances, ratings and their history."},
     ],
     "ENUM_NAME_OVERRIDES": {
         "Seat": ["N", "E", "S", "W"],
@@ -218,6 +240,10 @@ SPECTACULAR_SETTINGS = {
         "MatchStatus": "games.models.Match.Status",
         "Dealing": "games.models.Match.Dealing",
         "EventType": "games.models.MatchEvent.Type",
+        "RulingType": "games.projections.RULING_TYPES",
+        "DisputeStatus": "games.models.Dispute.Status",
+        "SeasonStatus": "scoring.models.Season.Status",
+        "ClubRole": "scoring.models.Membership.Role",
     },
 }
 
@@ -245,11 +271,33 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# Audits (games/): Celery beat verifies every match's hash chain, rules and commitments nightly
+# (failures are logged at ERROR) and signs a checkpoint of all match heads. The Ed25519 key is
+# the base64 of a raw 32-byte private key (`manage.py checkpoint --generate-key`); unset, DEBUG
+# uses an insecure key derived from SECRET_KEY and production refuses to sign. Checkpoints (and
+# their heads files) are written to CHECKPOINT_DIR when set.
+CHECKPOINT_SIGNING_KEY = env_str("CHECKPOINT_SIGNING_KEY").strip()
+if CHECKPOINT_SIGNING_KEY:
+    import base64
+    import binascii
+
+    try:
+        _key_bytes = len(base64.b64decode(CHECKPOINT_SIGNING_KEY, validate=True))
+    except (binascii.Error, ValueError):
+        _key_bytes = -1
+    if _key_bytes != 32:
+        raise ImproperlyConfigured("CHECKPOINT_SIGNING_KEY must be the base64 of a raw 32-byte Ed25519 private key")
+CHECKPOINT_DIR = env_str("CHECKPOINT_DIR").strip()
+CELERY_BEAT_SCHEDULE.update({
+    "audit-matches-nightly": {"task": "games.tasks.audit_matches", "schedule": crontab(hour=2, minute=30)},
+    "checkpoint-hourly": {"task": "games.tasks.take_checkpoint", "schedule": crontab(minute=5)},
+})
+
 # --- Deployment: CORS, request size, HTTPS, logging ---------------------------------------
 
 # Browser clients on other origins (e.g. https://app.example.org), comma-separated; none by default.
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
-CORS_ALLOW_HEADERS = (*cors_default_headers, "if-match", "idempotency-key", "x-request-id")
+CORS_ALLOW_HEADERS = (*cors_default_headers, "if-match", "idempotency-key", "x-request-id", "last-event-id")
 CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "X-Request-ID", "Idempotent-Replayed", "Location"]
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("api.urls")),
+    path("", include("web.urls")),  # the pages: score sheets, deal viewer, standings, login
 ]
 
 handler404 = "api.problems.page_not_found"

@@ -35,3 +35,11 @@ def pytest_runtest_setup(item):
 def postgres_db(db):
     """Like pytest-django's `db`, for tests that only make sense on PostgreSQL."""
     require_postgres()
+
+
+@pytest.fixture(autouse=True)
+def _unhashed_static_files(settings):
+    """collectstatic never runs for the tests: the manifest storage used with DEBUG off would find
+    no manifest and fail in ``{% static %}``, so pages link the files by their plain names."""
+    settings.STORAGES = {**settings.STORAGES,
+                         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}

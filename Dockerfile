@@ -1,0 +1,34 @@
+# The one image for web (gunicorn), live (uvicorn), worker and beat (celery) and the migrate job; see
+# docker-compose.yml and the README's "Production deployment".
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PYTHONPATH=/app \
+    DJANGO_STATIC_ROOT=/app/staticfiles
+
+WORKDIR /app
+
+# The dependencies first: this layer is rebuilt only when pyproject.toml changes.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" \
+        > /tmp/requirements.txt \
+    && pip install -r /tmp/requirements.txt \
+    && rm /tmp/requirements.txt
+
+# The project itself (also installs the `kierki` command), then the static files for WhiteNoise.
+# collectstatic needs no database or secret: with none set, settings are the embedded defaults.
+COPY . .
+RUN pip install --no-deps . \
+    && rm -rf build *.egg-info \
+    && python manage.py collectstatic --noinput \
+    && groupadd --system --gid 1000 kierki \
+    && useradd --system --uid 1000 --gid kierki --home-dir /app --no-create-home --shell /usr/sbin/nologin kierki \
+    && mkdir -p /var/lib/kierki/beat /var/lib/kierki/checkpoints \
+    && chown -R kierki:kierki /var/lib/kierki
+
+USER kierki
+EXPOSE 8000
+CMD ["gunicorn", "--config", "docker/gunicorn.conf.py", "config.wsgi"]
