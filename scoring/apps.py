@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "scoring"
+
+    def ready(self) -> None:
+        from games.signals import match_result_changed
+
+        from .receivers import on_match_result_changed
+
+        match_result_changed.connect(on_match_result_changed, dispatch_uid="scoring.match_result_changed")

@@ -1,0 +1,259 @@
+"""League endpoints: clubs (and their members), leagues, seasons with their standings, and
+players. Thin views: parse, call ``scoring.services`` or ``scoring.selectors``, serialise.
+
+Reading is open to every authenticated user; writing is for the club's admins (the services
+check it and raise ``NotAllowed``, which ``api.problems`` turns into a 403).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import django_filters
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema,
+                                   extend_schema_view)
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.filters import OrderingFilter
+from rest_framework.permissions import BasePermission
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.response import Response
+
+from games.exceptions import NotFound
+from games.models import Player
+from scoring import selectors, services
+from scoring.models import Club, League, Membership, Season
+
+from . import league_serializers as s
+from .problems import PROBLEM_CONTENT_TYPE
+from .serializers import ProblemSerializer
+
+
+def _errors(*statuses: int) -> dict:
+    text = {400: "Malformed input (`code: invalid`, `field`, `errors`).", 401: "Not authenticated.",
+            403: "Not an admin of the club.", 404: "No such resource.",
+            409: "The club would lose its last admin (`last_admin`)."}
+    return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=text[code])
+            for code in statuses}
+
+
+def _valid(serializer_class, data) -> dict:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class _ReadMixin(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    filter_backends = [DjangoFilterBackend, OrderingFilter]
+
+
+# --- seasons on the match endpoints (used by api.views) -----------------------------------------------
+
+SEASON_FILING = OpenApiParameter(
+    "season", OpenApiTypes.INT, OpenApiParameter.QUERY,
+    description="File the record into this open season: the club's scorers, arbiters and admins may, and the "
+                "record's four players must be club members (no guests). 404 no such season, 409 closed.")
+
+
+class FilesIntoASeason(BasePermission):
+    """``?season=<id>``: the club's roles decide (``scoring.services.season_record_import`` checks them)."""
+
+    def has_permission(self, request, view) -> bool:
+        return "season" in request.query_params
+
+
+# --- clubs -------------------------------------------------------------------------------------------
+
+class ClubFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains", help_text="Part of the club's name.")
+    member = django_filters.CharFilter(field_name="memberships__user__username", help_text="Clubs of this username.")
+
+    class Meta:
+        model = Club
+        fields = ["slug", "name", "member"]
+
+
+@extend_schema(tags=["clubs"])
+@extend_schema_view(list=extend_schema(summary="List clubs"), retrieve=extend_schema(summary="Read a club"))
+class ClubViewSet(_ReadMixin):
+    """Clubs and their members. Anyone signed in may found a club and becomes its first admin."""
+
+    queryset = Club.objects.all()
+    serializer_class = s.ClubSerializer
+    filterset_class = ClubFilter
+    ordering_fields = ["name", "slug", "created_at"]
+
+    @extend_schema(summary="Found a club", request=s.ClubInput, responses={201: s.ClubSerializer, **_errors(400, 401)},
+                   examples=[OpenApiExample("A club", value={"name": "Klub Kierkowy", "slug": "kk"},
+                                            request_only=True)])
+    def create(self, request):
+        club = services.club_create(actor=request.user, **_valid(s.ClubInput, request.data))
+        return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Rename a club (its admins)", request=s.ClubUpdateInput,
+                   responses={200: s.ClubSerializer, **_errors(400, 401, 403, 404)})
+    def partial_update(self, request, pk=None):
+        club = services.club_update(actor=request.user, club_id=pk, **_valid(s.ClubUpdateInput, request.data))
+        return Response(s.ClubSerializer(club).data)
+
+    @extend_schema(methods=["GET"], summary="List a club's members", responses={200: s.MembershipSerializer(many=True),
+                                                                              **_errors(401, 404)})
+    @extend_schema(methods=["POST"], summary="Add a member or change his role (club admins)",
+                   request=s.MembershipInput,
+                   responses={201: s.MembershipSerializer, **_errors(400, 401, 403, 404, 409)},
+                   examples=[OpenApiExample("A scorer", value={"user": "ala", "role": "scorer"}, request_only=True)])
+    @action(detail=True, methods=["get", "post"], filter_backends=[], pagination_class=None)
+    def members(self, request, pk=None):
+        club = self.get_object()
+        if request.method == "GET":
+            members = Membership.objects.filter(club=club).select_related("user").order_by("user__username")
+            return Response(s.MembershipSerializer(members, many=True).data)
+        data = _valid(s.MembershipInput, request.data)
+        membership = services.membership_set(actor=request.user, club_id=club.pk, username=data["user"],
+                                             role=data["role"])
+        return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(methods=["PATCH"], summary="Change a member's role (club admins)", request=s.MembershipRoleInput,
+                   responses={200: s.MembershipSerializer, **_errors(400, 401, 403, 404, 409)})
+    @extend_schema(methods=["DELETE"], summary="Remove a member (club admins)", request=None,
+                   responses={204: None, **_errors(401, 403, 404, 409)})
+    @action(detail=True, methods=["patch", "delete"], url_path=r"members/(?P<username>[^/]+)", filter_backends=[])
+    def member(self, request, pk=None, username=None):
+        club = self.get_object()
+        if request.method == "DELETE":
+            services.membership_remove(actor=request.user, club_id=club.pk, username=username)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        if not Membership.objects.filter(club=club, user__username=username).exists():
+            raise NotFound(f"{username!r} is not a member of {club.name}")
+        membership = services.membership_set(actor=request.user, club_id=club.pk, username=username,
+                                             **_valid(s.MembershipRoleInput, request.data))
+        return Response(s.MembershipSerializer(membership).data)
+
+
+# --- leagues ------------------------------------------------------------------------------------------
+
+@extend_schema(tags=["leagues"])
+@extend_schema_view(list=extend_schema(summary="List leagues"), retrieve=extend_schema(summary="Read a league"))
+class LeagueViewSet(_ReadMixin):
+    """Leagues of a club, each with a default ruleset for its matches."""
+
+    queryset = League.objects.all()
+    serializer_class = s.LeagueSerializer
+    filterset_fields = ["club"]
+    ordering_fields = ["name", "created_at"]
+
+    @extend_schema(summary="Create a league (club admins)", request=s.LeagueInput,
+                   responses={201: s.LeagueSerializer, **_errors(400, 401, 403, 404)},
+                   examples=[OpenApiExample("Classic last tricks", request_only=True, value={
+                       "club": 1, "name": "Liga czwartkowa", "ruleset": {"options": {"last_tricks": [7, 13]}}})])
+    def create(self, request):
+        data = _valid(s.LeagueInput, request.data)
+        league = services.league_create(actor=request.user, club_id=data["club"], name=data["name"],
+                                        ruleset=data.get("ruleset"))
+        return Response(s.LeagueSerializer(league).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Rename a league or change its default ruleset (club admins)", request=s.LeagueUpdateInput,
+                   responses={200: s.LeagueSerializer, **_errors(400, 401, 403, 404)})
+    def partial_update(self, request, pk=None):
+        league = services.league_update(actor=request.user, league_id=pk, **_valid(s.LeagueUpdateInput, request.data))
+        return Response(s.LeagueSerializer(league).data)
+
+
+# --- seasons and standings -----------------------------------------------------------------------------
+
+class SeasonFilter(django_filters.FilterSet):
+    club = django_filters.NumberFilter(field_name="league__club", help_text="Seasons of this club's leagues.")
+
+    class Meta:
+        model = Season
+        fields = ["league", "club", "status"]
+
+
+class StandingsCSVRenderer(BaseRenderer):
+    """The standings as CSV: one header line, then one line per row (``?format=csv`` or
+    ``Accept: text/csv``)."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        if isinstance(data, dict) and "rows" in data:
+            writer.writerow(s.CSV_COLUMNS)
+            writer.writerows(s.csv_row(row) for row in data["rows"])
+        elif isinstance(data, dict):  # an error: its problem fields, one per line
+            writer.writerows(data.items())
+        return out.getvalue().encode(self.charset)
+
+
+@extend_schema(tags=["seasons"])
+@extend_schema_view(list=extend_schema(summary="List seasons"), retrieve=extend_schema(summary="Read a season"))
+class SeasonViewSet(_ReadMixin):
+    """Seasons of a league; matches join an open season (see POST /matches/ and /matches/import/)."""
+
+    queryset = Season.objects.select_related("league")
+    serializer_class = s.SeasonSerializer
+    filterset_class = SeasonFilter
+    ordering_fields = ["name", "start_date", "end_date", "created_at"]
+
+    @extend_schema(summary="Create a season (club admins)", request=s.SeasonInput,
+                   responses={201: s.SeasonSerializer, **_errors(400, 401, 403, 404)},
+                   examples=[OpenApiExample("A season", request_only=True,
+                                            value={"league": 1, "name": "Wiosna 2025", "min_matches": 5})])
+    def create(self, request):
+        data = _valid(s.SeasonInput, request.data)
+        season = services.season_create(actor=request.user, league_id=data.pop("league"), **data)
+        return Response(s.SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Change or close a season (club admins)", request=s.SeasonUpdateInput,
+                   responses={200: s.SeasonSerializer, **_errors(400, 401, 403, 404)})
+    def partial_update(self, request, pk=None):
+        season = services.season_update(actor=request.user, season_id=pk, **_valid(s.SeasonUpdateInput, request.data))
+        return Response(s.SeasonSerializer(season).data)
+
+    @extend_schema(
+        summary="The season's standings",
+        description="Recomputed after every finished or abandoned match of the season (abandoned matches count "
+                    "for nothing). Ranking: total balance, balance per match, matches won, head-to-head balance "
+                    "among the tied players; below `min_matches` a player is listed unranked at the end. "
+                    "`?format=csv` or `Accept: text/csv` for CSV (columns as in JSON, with `placements` as "
+                    "`first`…`fourth` and `rating` as `mu`, `sigma`, `ordinal`).",
+        parameters=[OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"], required=False)],
+        responses={(200, "application/json"): s.StandingsSerializer,
+                   (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The same rows as CSV."),
+                   **_errors(401, 404)},
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None,
+            renderer_classes=[JSONRenderer, BrowsableAPIRenderer, StandingsCSVRenderer])
+    def standings(self, request, pk=None, format=None):
+        season = self.get_object()
+        data = s.StandingsSerializer({"season": season.pk, "computed_at": season.computed_at,
+                                      "rows": selectors.standing_rows(season.pk)}).data
+        response = Response(data)
+        if getattr(request.accepted_renderer, "format", None) == "csv":
+            response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-standings.csv"'
+        return response
+
+
+# --- players -----------------------------------------------------------------------------------------
+
+@extend_schema(tags=["players"])
+@extend_schema_view(list=extend_schema(summary="List players"))
+class PlayerViewSet(_ReadMixin):
+    """Players (users who play, and guests filed from paper score sheets)."""
+
+    queryset = Player.objects.order_by("username")
+    serializer_class = s.PlayerSerializer
+    filterset_fields = ["username"]
+    ordering_fields = ["username"]
+
+    @extend_schema(summary="A player: latest matches, season balances, ratings with their history",
+                   responses={200: s.PlayerDetailSerializer, **_errors(401, 404)})
+    def retrieve(self, request, pk=None):
+        return Response(s.PlayerDetailSerializer(selectors.player_profile(self.get_object())).data)
+
