@@ -1,13 +1,16 @@
-"""The ``kierki`` command: verify, benchmark and simulate match records.
+"""The ``kierki`` command: verify, benchmark and simulate match records; verify checkpoints.
 
 It imports the rules engine only — no Django, no database — so it runs anywhere the
 package is installed, e.g. by an arbiter checking an exported record offline.
+``verify-checkpoint`` adds ``games.checkpoints`` (the standard library and ``cryptography``).
+``play`` adds ``games.bot``: a seat of a live match played through the REST API (``urllib``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -49,7 +52,49 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, required=True, metavar="S")
     sim.add_argument("out_dir", metavar="OUT_DIR")
     sim.set_defaults(run=run_simulate)
+
+    check = commands.add_parser(
+        "verify-checkpoint", help="check a signed checkpoint and its heads file offline; exit 1 if anything fails",
+        description="Verify CHECKPOINT's Ed25519 signature and that HEADS recomputes to its heads_hash; with "
+                    "--audit, that each exported log (GET /matches/{id}/audit/) chains and still holds the "
+                    "checkpointed head; with --record, that the record's finished deals are the log's.")
+    check.add_argument("checkpoint", metavar="CHECKPOINT.json")
+    check.add_argument("heads", metavar="HEADS.json")
+    check.add_argument("--public-key", metavar="KEY", help="the club's pinned public key (base64, or @FILE); "
+                                                           "without it the key named in the checkpoint is used")
+    check.add_argument("--audit", action="append", default=[], metavar="AUDIT.json",
+                       help="an exported audit of one match (repeatable)")
+    check.add_argument("--record", metavar="RECORD.json", help="a kierki-match/1 record of the (single) --audit match")
+    check.set_defaults(run=run_verify_checkpoint)
+
+    play = commands.add_parser("play", help="play a seat of a match through the REST API until it ends",
+                               description="A bot for the token's seat: follows the match (long-poll), plays "
+                                           "legal cards, deals when due (North, or --deal), offers for and "
+                                           "sells the lead now and then. Exit 0 when the match is over.")
+    play.add_argument("--server", required=True, metavar="URL", help="e.g. http://127.0.0.1:8000")
+    play.add_argument("--token", default=os.environ.get("KIERKI_TOKEN"), metavar="TOKEN",
+                      help="the player's API token (default: $KIERKI_TOKEN, which keeps it out of `ps`)")
+    play.add_argument("--match", required=True, metavar="ID")
+    play.add_argument("--strategy", choices=["random", "low", "high"], default="random",
+                      help="which legal card: at random, the lowest or the highest rank (default random)")
+    play.add_argument("--seed", type=int, metavar="S", help="seed the bot's choices")
+    play.add_argument("--deal", action="store_true", help="deal when due even when not sitting North")
+    play.add_argument("--offer-rate", type=_rate, default=0.3, metavar="P",
+                      help="chance of offering for the lead in a compensating odgrywka (default 0.3)")
+    play.add_argument("--accept-rate", type=_rate, default=0.5, metavar="P",
+                      help="chance, as lead holder, of accepting the best offer rather than keeping (default 0.5)")
+    play.add_argument("--offer-wait", type=float, default=2.0, metavar="SECONDS",
+                      help="how long the lead holder waits for offers (default 2)")
+    play.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    play.set_defaults(run=run_play)
     return parser
+
+
+def _rate(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {value}")
+    return value
 
 
 def _positive(text: str) -> int:
@@ -136,6 +181,72 @@ def run_simulate(args: argparse.Namespace) -> int:
         target = out / f"sim-{args.seed}-{number:05d}.record.json"
         target.write_text(json.dumps(match, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {args.matches} records to {out}")
+    return EXIT_OK
+
+
+def run_verify_checkpoint(args: argparse.Namespace) -> int:
+    from games import checkpoints  # the engine's neighbour: standard library and cryptography, no Django
+
+    if args.record and len(args.audit) != 1:
+        print("--record needs exactly one --audit (the log of the same match)", file=sys.stderr)
+        return EXIT_UNREADABLE
+    try:
+        checkpoint, heads = _read_json(args.checkpoint), _read_json(args.heads)
+        audits = [(path, _read_json(path)) for path in args.audit]
+        record = _read_json(args.record) if args.record else None
+        public_key = args.public_key
+        if public_key and public_key.startswith("@"):
+            public_key = Path(public_key[1:]).read_text(encoding="utf-8").strip()
+    except (OSError, ValueError) as exc:
+        print(f"unreadable: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    results = [(args.checkpoint, checkpoints.verify_checkpoint(checkpoint, heads, public_key=public_key))]
+    if public_key is None:
+        print("note: no --public-key given: the signature is checked against the key the checkpoint names",
+              file=sys.stderr)
+    for path, exported in audits:
+        match_id = exported.get("match") if isinstance(exported, dict) else None
+        log = exported.get("events") if isinstance(exported, dict) else None
+        if match_id is None or not isinstance(log, list):
+            results.append((path, checkpoints.Check(False, "not an audit export: no match and events")))
+            continue
+        results.append((path, checkpoints.verify_log(match_id, log, heads)))
+        if record is not None:
+            results.append((args.record, checkpoints.verify_record(record, log)))
+    for name, check in results:
+        print(f"{name}: {'ok' if check.ok else 'FAILED'}{f' ({check.reason})' if check.reason else ''}")
+    return EXIT_OK if all(check.ok for _, check in results) else EXIT_ILLEGAL
+
+
+def _read_json(path: str):
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise OSError(f"{path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not JSON: {exc}") from None
+
+
+EXIT_GAVE_UP = 1  # kierki play: the server refused the bot (e.g. 401, 403, 404) or stayed unreachable
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from games import bot  # urllib only for the command that talks HTTP
+
+    if not args.token:
+        print("kierki play: give --token or set KIERKI_TOKEN", file=sys.stderr)
+        return EXIT_UNREADABLE
+    policy = bot.Policy(strategy=args.strategy, deal=True if args.deal else None, offer_rate=args.offer_rate,
+                        accept_rate=args.accept_rate, offer_wait=args.offer_wait)
+    try:
+        final = bot.play(args.server, args.token, args.match, policy=policy, seed=args.seed, quiet=args.quiet)
+    except (bot.ApiError, bot.BotError, OSError) as error:
+        print(f"kierki play: {error}", file=sys.stderr)
+        return EXIT_GAVE_UP
+    except KeyboardInterrupt:
+        return 130
+    _print_json({"match": final["id"], "status": final["status"], "totals": final["totals"],
+                 "winners": final["winners"]})
     return EXIT_OK
 
 

@@ -84,6 +84,7 @@ class MatchEvent(models.Model):
         CARD_PLAYED = "card_played"
         HANDS_REVEALED = "hands_revealed"
         MATCH_ABANDONED = "match_abandoned"
+        RULING_RECORDED = "ruling_recorded"  # an arbiter's ruling on a dispute (games/disputes.py)
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()
@@ -163,3 +164,30 @@ class IdempotencyKey(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_key_per_user")]
+
+
+class Dispute(models.Model):
+    """A deal flagged by a seated player or the scorer, for the club's arbiters to rule on.
+
+    The ruling itself is a ``ruling_recorded`` event in the match's log (never an edit of this
+    row's history): ``ruling_seq`` is the seq of the latest one, the one in force."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        RULED = "ruled"
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="disputes")
+    deal = models.PositiveIntegerField()  # 1-based deal number
+    play_index = models.PositiveSmallIntegerField(null=True, blank=True)  # 0-based within the deal's plays
+    statement = models.TextField()
+    raised_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=5, choices=Status.choices, default=Status.OPEN, db_index=True)
+    ruling_seq = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["match", "deal"], name="dispute_match_deal")]
+
+    def __str__(self) -> str:
+        return f"dispute {self.pk} on deal {self.deal} of {self.match_id}"

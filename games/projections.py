@@ -7,7 +7,10 @@ from typing import Any, Iterable
 
 from games.engine import MatchState, Ruleset, Seat
 from games.engine.cards import BY_NAME
+from games.engine.errors import RulingNotAllowed
 from games.engine.match import snapshot
+
+from .events import timestamp
 
 from .models import DealScore, Match, MatchEvent
 
@@ -40,7 +43,30 @@ def apply(state: MatchState | None, type: str, payload: dict[str, Any], *, hands
         return state.decide_lead(None)
     if type == T.CARD_PLAYED:
         return state.play(BY_NAME[payload["card"]], seat=Seat[payload["seat"]])
+    if type == T.RULING_RECORDED:
+        return apply_ruling(state, payload)
     return state  # hands_revealed, match_abandoned: nothing for the rules to do
+
+
+# The ruling types of a ``ruling_recorded`` event (games/disputes.py decides them).
+NO_CHANGE, DEAL_VOIDED, SCORE_ADJUSTED = "no_change", "deal_voided", "score_adjusted"
+RULING_TYPES = (NO_CHANGE, DEAL_VOIDED, SCORE_ADJUSTED)
+
+
+def apply_ruling(state: MatchState, payload: dict[str, Any]) -> MatchState:
+    """A ruling through the engine: ``deal_voided`` voids the latest finished deal (which must be
+    the one named), ``score_adjusted`` sets the deal's points, ``no_change`` changes nothing."""
+    ruling, number = payload["ruling"], payload["deal"]
+    if ruling == DEAL_VOIDED:
+        if not state.results or state.results[-1].number != number:
+            raise RulingNotAllowed(detail=f"deal {number} is not the latest finished deal: only that one can be voided")
+        return state.void_last_deal()
+    if ruling == SCORE_ADJUSTED:
+        points = payload["points"]
+        return state.adjust_deal(number, [points[s.name] for s in Seat])
+    if ruling == NO_CHANGE:
+        return state
+    raise ValueError(f"unknown ruling {ruling!r}")
 
 
 def fold(events: Iterable[MatchEvent], secrets: dict[int, dict]) -> MatchState | None:
@@ -54,9 +80,12 @@ def fold(events: Iterable[MatchEvent], secrets: dict[int, dict]) -> MatchState |
     return state
 
 
-def summary_of(state: MatchState, match: Match) -> dict[str, Any]:
-    """The replay summary of RECORD_FORMAT.md plus the next deal due and the match status."""
+def summary_of(state: MatchState, match: Match, rulings: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The replay summary of RECORD_FORMAT.md plus the next deal due, the match status and the
+    arbiters' rulings (``rulings_of``; a ruled deal's entry also says ``voided`` or
+    ``adjusted_points`` beside its played ``points``, and ``totals`` count what was ruled)."""
     summary = state.summary()
+    summary["rulings"] = rulings or []
     due = state.next_deal
     summary["next_deal"] = None if due is None or match.status != Match.Status.IN_PROGRESS else {
         "number": due.number, "kind": due.kind.value, "dealer": due.dealer.name,
@@ -70,13 +99,35 @@ def snapshot_of(state: MatchState) -> dict[str, Any]:
     return snapshot(state)
 
 
-def deal_score_rows(match: Match, state: MatchState, first_number: int) -> list[DealScore]:
-    """The per-player rows of every finished deal numbered ``first_number`` or later."""
+def deal_score_rows(match: Match, state: MatchState, first_number: int, last_number: int | None = None
+                    ) -> list[DealScore]:
+    """The per-player rows of every finished deal numbered ``first_number`` to ``last_number``
+    (default: the last). Rulings count: a voided deal has no rows, an adjusted deal's ``points``
+    are the arbiter's (its tricks and kreski stay as played)."""
     players = match.seat_player_ids()
     return [
         DealScore(match=match, number=r.number, seat=seat.name, player_id=players[seat], kind=r.kind.value,
                   compensating=r.compensating, multiplier=r.multiplier, tricks=r.tricks[seat],
-                  points=r.points[seat], kreski=r.kreski[seat])
-        for r in state.results[first_number - 1:]
+                  points=r.counted_points[seat], kreski=r.kreski[seat])
+        for r in state.results[first_number - 1:last_number]
+        if not r.voided
         for seat in Seat
     ]
+
+
+def rulings_of(events: Iterable[MatchEvent], earlier: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The summary's ``rulings``: ``earlier`` (a stored summary's) and those among ``events``, in
+    log order, each its payload with ``seq``, ``time`` and ``superseded_by`` (the seq of the next
+    ruling on the same dispute, which replaced it; None for the ruling in force)."""
+    rulings = [dict(r) for r in earlier or []]
+    for event in events:
+        if event.type == T.RULING_RECORDED:
+            rulings.append({**event.payload, "seq": event.seq, "time": timestamp(event.created_at),
+                            "superseded_by": None})
+    previous: dict[Any, dict[str, Any]] = {}
+    for ruling in rulings:
+        ruling["superseded_by"] = None
+        if ruling.get("dispute") in previous:
+            previous[ruling.get("dispute")]["superseded_by"] = ruling["seq"]
+        previous[ruling.get("dispute")] = ruling
+    return rulings

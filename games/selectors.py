@@ -133,6 +133,7 @@ def match_detail(match: Match) -> dict[str, Any]:
         "totals": summary["totals"],
         "winners": summary["winners"],
         "next_deal": summary.get("next_deal"),
+        "rulings": summary.get("rulings", []),
     }
 
 
@@ -219,8 +220,10 @@ def _deal_in_play(snapshot: dict[str, Any]) -> int | None:
 # --- events --------------------------------------------------------------------------------------
 
 def match_events(*, match: Match, viewer: Viewer, after: int = 0, limit: int = 1000) -> dict[str, Any]:
-    """The events after ``seq`` ``after`` (at most ``limit``), redacted for ``viewer``."""
-    rows = (MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")
+    """The events after ``seq`` ``after`` (at most ``limit``), redacted for ``viewer``. None past
+    ``match.version``: the redaction is decided from the projection read with the match, so an
+    event appended since (a recorded deal's hands) must wait for the next read."""
+    rows = (MatchEvent.objects.filter(match=match, seq__gt=after, seq__lte=match.version).order_by("seq")
             .values("seq", "type", "payload", "actor_name", "actor__username", "created_at", "hash")[:limit])
     events = [_event_dict(r["seq"], r["type"], r["payload"], _actor(r["actor_name"], r["actor__username"]),
                           r["created_at"], r["hash"]) for r in rows]

@@ -27,7 +27,7 @@ from games.engine.replay import replay
 from .events import GENESIS, chain_hash, deal_commitment, event_body
 from .exceptions import InvalidInput, MatchClosed, NotAllowed, NotFound, RuleBroken, VersionConflict
 from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
-from .projections import deal_score_rows, snapshot_of, start_state, summary_of
+from .projections import deal_score_rows, rulings_of, snapshot_of, start_state, summary_of
 from .signals import match_result_changed
 
 T = MatchEvent.Type
@@ -109,9 +109,14 @@ def _parse_seat(value: Any, name: str) -> Seat:
 
 # --- the unit of work ------------------------------------------------------------------------
 
-def _run(match_id, actor, expected_version: int | None, decide: Callable[[_Unit], None]) -> CommandResult:
+def _run(match_id, actor, expected_version: int | None, decide: Callable[[_Unit], None],
+         admit: Callable[[Match], None] | None = None) -> CommandResult:
+    """``admit``, when given, sees the locked match before anything else is checked and raises to
+    refuse (the API's read-access check: outsiders get 404), so that the match is read only once."""
     with transaction.atomic():
         match = _lock(match_id)
+        if admit is not None:
+            admit(match)
         if expected_version is not None and expected_version != match.version:
             raise VersionConflict(f"the match is at version {match.version}, not {expected_version}",
                                   current_version=match.version)
@@ -127,14 +132,16 @@ def _run(match_id, actor, expected_version: int | None, decide: Callable[[_Unit]
 
 
 def _lock(match_id) -> Match:
-    """Lock the match row, then read its projection: a separate statement, so that a client that
-    waited for the lock sees what the previous one committed (READ COMMITTED re-reads per statement)."""
+    """Lock the match row and its projection's, and read both, in one statement. ``FOR UPDATE OF``
+    both takes the locks in that order (the match first, as every writer does), and a client that
+    waited for them gets the rows as the previous one committed them: READ COMMITTED re-reads the
+    latest version of every row it locks. (``projection__isnull=False`` makes the join an inner
+    one: PostgreSQL locks no row on the nullable side of an outer join.)"""
     try:
-        match = Match.objects.select_for_update().get(pk=match_id)
+        return (Match.objects.select_for_update(of=("self", "projection")).select_related("projection")
+                .get(pk=match_id, projection__isnull=False))
     except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
         raise NotFound(f"no match {match_id}") from None
-    match.projection = MatchProjection.objects.get(pk=match.pk)
-    return match
 
 
 def _commit(unit: _Unit) -> list[MatchEvent]:
@@ -152,11 +159,11 @@ def _commit(unit: _Unit) -> list[MatchEvent]:
                                actor_name=actor_name, created_at=now, hash=previous))
         match.version = seq
     MatchEvent.objects.bulk_create(rows)
-    _project(unit, previous)
+    _project(unit, previous, rows)
     return rows
 
 
-def _project(unit: _Unit, head: str) -> None:
+def _project(unit: _Unit, head: str, rows: list[MatchEvent]) -> None:
     match, state = unit.match, unit.state
     finished_before = len(unit.projection.summary["deals"]) if unit.projection else 0
     if state.complete and match.status == Match.Status.IN_PROGRESS:
@@ -167,13 +174,24 @@ def _project(unit: _Unit, head: str) -> None:
                                       status=match.status))
     if len(state.results) > finished_before:
         DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
-    values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state), summary=summary_of(state, match))
+    values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state))
+    if unit.projection is None or not _summary_unchanged(unit, finished_before):
+        rulings = rulings_of(rows, unit.projection.summary.get("rulings") if unit.projection else None)
+        values["summary"] = summary_of(state, match, rulings)
     if unit.projection is None:
         unit.projection = MatchProjection.objects.create(match=match, **values)
     else:
         MatchProjection.objects.filter(pk=match.pk).update(**values)
         for name, value in values.items():
             setattr(unit.projection, name, value)
+
+
+def _summary_unchanged(unit: _Unit, finished_before: int) -> bool:
+    """Cards played in a deal that goes on change nothing the summary holds (finished deals,
+    totals, winners, the next deal due, status, rulings): most plays keep it as stored."""
+    return (unit.state.deal is not None and len(unit.state.results) == finished_before
+            and unit.match.status == Match.Status.IN_PROGRESS
+            and all(type == T.CARD_PLAYED for type, _ in unit.events))
 
 
 # --- commands ------------------------------------------------------------------------------
@@ -241,7 +259,8 @@ def _scorer(username: str | None, actor, dealing: str):
         raise InvalidInput(f"no user named {username!r}", field="scorer") from None
 
 
-def deal_start(*, match_id, actor, hands: dict | None = None, expected_version: int | None = None) -> CommandResult:
+def deal_start(*, match_id, actor, hands: dict | None = None, expected_version: int | None = None,
+               admit: Callable[[Match], None] | None = None) -> CommandResult:
     """Deal the next deal due: by the server (secretly, with a published commitment) or as recorded."""
     def decide(unit: _Unit) -> None:
         recorded = unit.match.dealing == Match.Dealing.RECORDED
@@ -252,7 +271,7 @@ def deal_start(*, match_id, actor, hands: dict | None = None, expected_version: 
             if hands is not None:
                 raise InvalidInput("the server deals this match: send no hands", field="hands")
         _decide_deal(unit, _parse_hands(hands) if recorded else None)
-    return _run(match_id, actor, expected_version, decide)
+    return _run(match_id, actor, expected_version, decide, admit)
 
 
 def _parse_hands(hands: Any) -> dict[str, list[str]]:
@@ -290,12 +309,12 @@ def _shuffle() -> dict[str, list[str]]:
 
 
 def card_play(*, match_id, actor, card: str, seat: str | None = None,
-              expected_version: int | None = None) -> CommandResult:
+              expected_version: int | None = None, admit: Callable[[Match], None] | None = None) -> CommandResult:
     def decide(unit: _Unit) -> None:
         deal = unit.state.deal
         acting = _acting_seat(unit, seat, deal.to_play if deal else None)
         _decide_play(unit, acting, card)
-    return _run(match_id, actor, expected_version, decide)
+    return _run(match_id, actor, expected_version, decide, admit)
 
 
 def _decide_play(unit: _Unit, seat: Seat, card: Any) -> None:
@@ -310,11 +329,11 @@ def _decide_play(unit: _Unit, seat: Seat, card: Any) -> None:
 
 
 def lead_offer(*, match_id, actor, price: Any, seat: str | None = None,
-               expected_version: int | None = None) -> CommandResult:
+               expected_version: int | None = None, admit: Callable[[Match], None] | None = None) -> CommandResult:
     """R26, R28: a player (or the scorer for him) offers to buy the lead right for ``price`` tricks."""
     def decide(unit: _Unit) -> None:
         _decide_offer(unit, _acting_seat(unit, seat, None), price)
-    return _run(match_id, actor, expected_version, decide)
+    return _run(match_id, actor, expected_version, decide, admit)
 
 
 def _decide_offer(unit: _Unit, buyer: Seat, price: Any) -> None:
@@ -323,7 +342,7 @@ def _decide_offer(unit: _Unit, buyer: Seat, price: Any) -> None:
 
 
 def lead_decide(*, match_id, actor, offer: int | None = None, keep: bool = False,
-                expected_version: int | None = None) -> CommandResult:
+                expected_version: int | None = None, admit: Callable[[Match], None] | None = None) -> CommandResult:
     """R28: the lead holder accepts the offer made by event ``offer`` (its seq), or keeps the lead."""
     if keep == (offer is not None):
         raise InvalidInput('send either {"offer": <event seq>} or {"keep": true}', field="offer")
@@ -334,7 +353,7 @@ def lead_decide(*, match_id, actor, offer: int | None = None, keep: bool = False
             if _acting_seat(unit, None, deal.holder) != deal.holder:
                 raise NotAllowed("only the lead holder (or the scorer) decides on the offers")
         _decide_lead(unit, None if keep else _offer_index(unit, offer))
-    return _run(match_id, actor, expected_version, decide)
+    return _run(match_id, actor, expected_version, decide, admit)
 
 
 def _offer_index(unit: _Unit, seq: Any) -> int:

@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
-from games.projections import deal_score_rows, fold, snapshot_of, summary_of
+from games.projections import deal_score_rows, fold, rulings_of, snapshot_of, summary_of
 
 T = MatchEvent.Type
 
@@ -50,7 +50,7 @@ def rebuild_match(match_id) -> str:
         DealScore.objects.bulk_create(deal_score_rows(match, state, 1))
         MatchProjection.objects.update_or_create(match=match, defaults=dict(
             version=match.version, head_hash=rows[-1].hash, snapshot=snapshot_of(state),
-            summary=summary_of(state, match)))
+            summary=summary_of(state, match, rulings_of(rows))))
     return f"match {match.pk}: version {match.version}, {match.status}, {len(state.results)} finished deal(s)"
 
 

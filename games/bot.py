@@ -1,0 +1,265 @@
+"""The reference bot: plays one seat of a match through the public REST API (``kierki play``).
+
+Like the rest of the ``kierki`` command it imports the rules engine and the standard library
+only — no Django — and talks plain HTTP (``urllib``) to any Kierki server:
+
+- it follows the match with the long-poll ``GET events/?after=<version>&wait=25`` and reads
+  ``GET state/`` (its hand, ``legal_cards``, the lead sale) after every change;
+- it plays a card of ``legal_cards`` chosen by a strategy of ``games.engine.simulate``
+  (``random``, ``low``, ``high``); deals the next deal of a server-dealt match when it is due, if
+  it sits North or was told to (``--deal``); in a compensating odgrywka it offers to buy the lead
+  now and then, and as the lead holder waits a moment for offers, then accepts one or keeps;
+- every POST carries ``If-Match`` (the version it decided on) and an ``Idempotency-Key``:
+  ``412`` (someone moved first) means read the state again; a network error, ``429``, ``5xx``
+  or ``409 idempotency_in_progress`` is retried with exponential backoff, with the same key;
+- it returns when the match is over (``kierki play`` then exits 0).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from http.client import HTTPException
+from typing import Any, Callable
+
+from games.engine.cards import Card
+from games.engine.simulate import STRATEGIES
+
+USER_AGENT = "kierki-bot/1"
+LONG_POLL = 25  # seconds the server may hold a long-poll
+TRANSIENT = {429, 500, 502, 503, 504}
+
+
+class ApiError(Exception):
+    """An answer the bot cannot retry its way out of: the status and the problem+json body."""
+
+    def __init__(self, status: int, body: Any):
+        self.status, self.body = status, body
+        code = body.get("code") if isinstance(body, dict) else None
+        detail = body.get("detail") if isinstance(body, dict) else None
+        super().__init__(f"HTTP {status} {code or ''}: {detail or body}".strip())
+
+    @property
+    def code(self) -> str | None:
+        return self.body.get("code") if isinstance(self.body, dict) else None
+
+
+class BotError(Exception):
+    """The bot cannot play this match (not seated, not a player's token)."""
+
+
+def api_base(server: str) -> str:
+    """``http://host:8000`` or ``http://host:8000/api/v1`` → the API root, ending in ``/``."""
+    base = server.rstrip("/")
+    if not base.endswith("/api/v1"):
+        base += "/api/v1"
+    return base + "/"
+
+
+class Api:
+    """JSON over HTTP with a token; transient failures retried with exponential backoff."""
+
+    def __init__(self, server: str, token: str, *, retries: int = 8, backoff: float = 0.5, max_backoff: float = 15.0,
+                 timeout: float = LONG_POLL + 15, sleep: Callable[[float], None] = time.sleep,
+                 log: Callable[[str], None] = lambda message: None):
+        self.base, self.token = api_base(server), token
+        self.retries, self.backoff, self.max_backoff, self.timeout = retries, backoff, max_backoff, timeout
+        self.sleep, self.log = sleep, log
+
+    def get(self, path: str, **query: Any) -> tuple[Any, dict[str, str]]:
+        if query:
+            path += "?" + urllib.parse.urlencode(query)
+        return self.request("GET", path)
+
+    def post(self, path: str, body: dict, *, version: int | None = None) -> tuple[Any, dict[str, str]]:
+        headers = {"Idempotency-Key": uuid.uuid4().hex}  # one per action: its retries are replays
+        if version is not None:
+            headers["If-Match"] = f'"{version}"'
+        return self.request("POST", path, body, headers)
+
+    def request(self, method: str, path: str, body: dict | None = None,
+                headers: dict[str, str] | None = None) -> tuple[Any, dict[str, str]]:
+        all_headers = {"Authorization": f"Token {self.token}", "Accept": "application/json",
+                       "User-Agent": USER_AGENT, **(headers or {})}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            all_headers["Content-Type"] = "application/json"
+        for attempt in range(self.retries + 1):
+            request = urllib.request.Request(self.base + path, data=data, headers=all_headers, method=method)
+            try:
+                with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                    return _json(response.read()), dict(response.headers)
+            except urllib.error.HTTPError as error:
+                answer, retry_after = _json(error.read()), error.headers.get("Retry-After")
+                if not _transient(error.code, answer) or attempt == self.retries:
+                    raise ApiError(error.code, answer) from None
+                reason = f"HTTP {error.code}"
+            except (urllib.error.URLError, HTTPException, OSError) as error:  # refused, reset, timed out
+                if attempt == self.retries:
+                    raise
+                reason, retry_after = f"{type(error).__name__}: {error}", None
+            delay = self._delay(attempt, retry_after)
+            self.log(f"{method} {path}: {reason}; retrying in {delay:.1f} s")
+            self.sleep(delay)
+        raise AssertionError("unreachable")
+
+    def _delay(self, attempt: int, retry_after: str | None) -> float:
+        if retry_after is not None and retry_after.strip().isdigit():
+            return float(retry_after)
+        return min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.75, 1.25)
+
+
+def _transient(status: int, answer: Any) -> bool:
+    code = answer.get("code") if isinstance(answer, dict) else None
+    return status in TRANSIENT or (status == 409 and code == "idempotency_in_progress")
+
+
+def _json(raw: bytes) -> Any:
+    try:
+        return json.loads(raw) if raw else None
+    except ValueError:
+        return raw.decode(errors="replace")
+
+
+@dataclass
+class Policy:
+    """How the bot plays. ``deal``: None → only when seated North."""
+
+    strategy: str = "random"
+    deal: bool | None = None
+    offer_rate: float = 0.3  # a player but the holder offers for the lead this often…
+    max_price: int = 3  # …a price of 1 to this many tricks
+    accept_rate: float = 0.5  # the holder accepts the best standing offer this often, else keeps
+    offer_wait: float = 2.0  # seconds the holder waits for offers (less once all three offered)
+
+    def __post_init__(self):
+        if self.strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {self.strategy!r} (one of {', '.join(STRATEGIES)})")
+
+
+@dataclass
+class Bot:
+    api: Api
+    match: str
+    policy: Policy = field(default_factory=Policy)
+    rng: random.Random = field(default_factory=random.Random)
+    log: Callable[[str], None] = lambda message: None
+    long_poll: int = LONG_POLL
+    _considered: set = field(default_factory=set)  # deals whose lead sale this bot has weighed
+    _sale_open: dict = field(default_factory=dict)  # deal → when the holder first saw it open
+    _deadline: float | None = None
+    _conflicts: int = 0  # 409/412/422 answers in a row
+
+    MAX_CONFLICTS = 50  # then something is wrong with the bot, not a race
+
+    def run(self) -> dict[str, Any]:
+        """Play until the match is over; the match (``GET matches/{id}/``) as it ended."""
+        detail, _ = self.api.get(self._path())
+        server_dealt = detail["dealing"] == "server"
+        while True:
+            state, _ = self.api.get(self._path("state"))
+            if state["status"] != "in_progress":
+                final, _ = self.api.get(self._path())
+                self.log(f"the match is {final['status']}: totals {final['totals']}, winners {final['winners']}")
+                return final
+            if state["role"] != "player":
+                raise BotError(f"this token's user is {state['role']!r} to the match, not a seated player")
+            self._deadline = None
+            try:
+                acted = self.step(state, server_dealt)
+            except ApiError as error:
+                # Someone moved first (412), the sale or the match just closed (422, 409): look again.
+                if error.status not in (409, 412, 422) or self._conflicts >= self.MAX_CONFLICTS:
+                    raise
+                self._conflicts += 1
+                self.log(f"{error}; reading the state again")
+                continue
+            self._conflicts = 0
+            if not acted:
+                self.wait(state["version"])
+
+    def step(self, state: dict[str, Any], server_dealt: bool) -> bool:
+        """Do what is due for this seat, if anything; True when a command was sent."""
+        seat, version, deal = state["seat"], state["version"], state["deal"]
+        if deal is None:
+            dealer = self.policy.deal if self.policy.deal is not None else seat == "N"
+            if server_dealt and dealer and state["next_deal"] is not None:
+                self.api.post(self._path("deals"), {}, version=version)
+                self.log(f"dealt deal {state['next_deal']['number']}")
+                return True
+            return False
+        number, sale = deal["number"], deal["lead_sale"]
+        if sale["can_sell"]:
+            if sale["holder"] == seat:
+                if self._decide_sale(number, sale, version):
+                    return True
+                if self._deadline is not None:
+                    return False  # still waiting for offers
+            elif number not in self._considered:
+                self._considered.add(number)
+                if self.rng.random() < self.policy.offer_rate:
+                    price = self.rng.randint(1, self.policy.max_price)
+                    # No If-Match: others' offers do not change this one (a closed sale is a 422).
+                    self.api.post(self._path("lead-offers"), {"price": price})
+                    self.log(f"deal {number}: offered {price} for the lead")
+                    return True
+        if deal["to_play"] == seat and deal["legal_cards"]:
+            legal = tuple(Card.parse(name) for name in deal["legal_cards"])
+            card = str(STRATEGIES[self.policy.strategy](self.rng, legal))
+            self.api.post(self._path("plays"), {"card": card}, version=version)
+            self.log(f"deal {number}: played {card}")
+            return True
+        return False
+
+    def _decide_sale(self, number: int, sale: dict[str, Any], version: int) -> bool:
+        """As the lead holder: wait for offers (until all three players offered or ``offer_wait``
+        passed), then accept the best with ``accept_rate``, else keep. With no offer at all the
+        first card closes the sale (R28), nothing to send."""
+        opened = self._sale_open.setdefault(number, time.monotonic())
+        offers = sale["offers"]
+        if len({offer["buyer"] for offer in offers}) < 3 and time.monotonic() < opened + self.policy.offer_wait:
+            self._deadline = opened + self.policy.offer_wait
+            return False
+        if not offers:
+            return False
+        if self.rng.random() < self.policy.accept_rate:
+            best = max(offers, key=lambda offer: (offer["price"], -offer["seq"]))
+            self.api.post(self._path("lead-decision"), {"offer": best["seq"]}, version=version)
+            self.log(f"deal {number}: sold the lead to {best['buyer']} for {best['price']}")
+        else:
+            self.api.post(self._path("lead-decision"), {"keep": True}, version=version)
+            self.log(f"deal {number}: kept the lead")
+        return True
+
+    def wait(self, version: int) -> None:
+        """Until the match moves past ``version`` (long-poll), or this seat's own deadline."""
+        wait = self.long_poll
+        if self._deadline is not None:
+            wait = max(1, min(wait, math.ceil(self._deadline - time.monotonic())))
+        started = time.monotonic()
+        answer, _ = self.api.get(self._path("events"), after=version, wait=wait, limit=1)
+        if not answer["events"] and time.monotonic() - started < min(wait, 1):
+            time.sleep(min(wait, 1))  # a server without long-poll: do not spin
+
+    def _path(self, what: str = "") -> str:
+        return f"matches/{self.match}/" + (f"{what}/" if what else "")
+
+
+def play(server: str, token: str, match: str, *, policy: Policy, seed: int | None = None,
+         quiet: bool = False) -> dict[str, Any]:
+    """``kierki play``: one seat of ``match`` until it ends; the match as it ended."""
+    def log(message: str) -> None:
+        if not quiet:
+            print(f"[{match[:8]}] {message}", file=sys.stderr, flush=True)
+
+    bot = Bot(Api(server, token, log=log), match, policy, random.Random(seed), log)
+    return bot.run()

@@ -1,0 +1,277 @@
+"""Disputes and the arbiters' rulings on them: rulings are events in the match log, never edits.
+
+Who is who (``authority``):
+
+- an **arbiter** of a match is a staff user, or a user with the ``arbiter`` role in the club
+  whose league the match's season belongs to (``scoring``: SeasonMatch → Season → League →
+  Club, Membership). A match in no season has staff as its only arbiters;
+- a dispute is raised by a player seated in the match or by its scorer.
+
+Rulings (``ruling_record``) are ``ruling_recorded`` events (payload: ``dispute``, ``ruling``,
+``deal``, ``points``, ``reason``, ``arbiter``), decided here and applied by the same fold as
+every event (``projections.apply_ruling`` → the engine), so a rebuild and the audit replay
+them. The three rulings:
+
+- ``no_change``: the deal stands as played;
+- ``score_adjusted``: the arbiter's points per seat count for the deal instead of the played
+  ones (which stay visible beside them); the deal must be finished and not voided;
+- ``deal_voided``: only the latest finished deal, while no later deal has started, and not in
+  an abandoned match: it no longer counts, the compensating deals it required are cancelled,
+  and a replacement of the same kind, dealer and leader is due next. A finished match whose
+  last deal is voided is **re-opened** (``in_progress``): the replacement deal is due.
+
+A later ruling on the same dispute supersedes the earlier one (the summary marks it
+``superseded_by``). Rulings only move forward, so that no ruling ever has to be undone: after a
+``score_adjusted`` a later ruling may adjust again or void the deal, but not go back to
+``no_change`` (to restore the played points, adjust to them); after ``deal_voided`` nothing
+more can be ruled on that dispute — a voided deal stays voided.
+
+Read models follow in the same transaction: the voided deal's ``DealScore`` rows are removed
+(the replacement deal has rows of its own), an adjusted deal's rows carry the arbiter's points.
+``match_result_changed`` is sent after commit whenever a ruling touches a finished or abandoned
+match, and when a void re-opens a finished one (then with ``status="in_progress"``).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Iterable
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import QuerySet
+
+from games.engine import Seat
+from games.engine.errors import RuleViolation, RulingNotAllowed
+from games.engine.match import restore
+from scoring.models import Club, Membership, SeasonMatch
+
+from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
+from .models import DealScore, Dispute, Match, MatchEvent
+from .projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply_ruling, deal_score_rows
+from .services import CommandResult, _commit, _lock, _Unit, is_scorer, seat_of
+from .signals import match_result_changed
+
+T = MatchEvent.Type
+ARBITER = Membership.Role.ARBITER
+MAX_STATEMENT, MAX_REASON = 5000, 2000
+
+
+# --- who is who -----------------------------------------------------------------------------------
+
+def club_of_match(match_id) -> int | None:
+    """The club whose season the match was played in, if any."""
+    return (SeasonMatch.objects.filter(match_id=match_id).values_list("season__league__club_id", flat=True)
+            .first())
+
+
+def is_arbiter(match: Match, user) -> bool:
+    """Staff, or an arbiter of the match's club."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    club = club_of_match(match.pk)
+    return club is not None and is_club_arbiter(user, club)
+
+
+def is_club_arbiter(user, club_id) -> bool:
+    return bool(user.is_authenticated and Membership.objects.filter(club_id=club_id, user=user, role=ARBITER)
+                .exists())
+
+
+def may_raise(match: Match, user) -> bool:
+    return is_scorer(match, user) or seat_of(match, user) is not None
+
+
+def may_read_disputes(match: Match, user) -> bool:
+    """The match's disputes: its seated players and scorer, and its arbiters."""
+    return may_raise(match, user) or is_arbiter(match, user)
+
+
+# --- raising a dispute ----------------------------------------------------------------------------
+
+def dispute_raise(*, match_id, actor, deal: Any, statement: Any, play_index: Any = None) -> Dispute:
+    """A seated player or the scorer flags deal ``deal`` (1-based; dealt already), optionally at
+    ``play_index`` (0-based among the deal's plays so far)."""
+    match = _match(match_id)
+    if not may_raise(match, actor):
+        raise NotAllowed("only the players seated in this match and its scorer may raise a dispute")
+    if not isinstance(statement, str) or not statement.strip() or len(statement) > MAX_STATEMENT \
+            or "\x00" in statement:
+        raise InvalidInput(f"the statement must be text of 1 to {MAX_STATEMENT} characters, without NUL",
+                           field="statement")
+    plays = _plays_per_deal(match)
+    if not _is_int(deal) or not 1 <= deal <= len(plays):
+        raise InvalidInput(f"deal must be the number of a deal dealt in this match (1 to {len(plays)})",
+                           field="deal")
+    if play_index is not None and (not _is_int(play_index) or not 0 <= play_index < plays[deal - 1]):
+        raise InvalidInput(f"play_index must be one of the deal's plays so far (0 to {plays[deal - 1] - 1})",
+                           field="play_index")
+    return Dispute.objects.create(match=match, deal=deal, play_index=play_index, statement=statement,
+                                  raised_by=actor)
+
+
+def _plays_per_deal(match: Match) -> list[int]:
+    """How many cards have been played in each deal dealt so far, in order."""
+    counts: list[int] = []
+    for type in MatchEvent.objects.filter(match=match, type__in=[T.DEAL_STARTED, T.CARD_PLAYED]) \
+            .order_by("seq").values_list("type", flat=True):
+        if type == T.DEAL_STARTED:
+            counts.append(0)
+        elif counts:
+            counts[-1] += 1
+    return counts
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _match(match_id) -> Match:
+    try:
+        return Match.objects.get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
+        raise NotFound(f"no match {match_id}") from None
+
+
+# --- ruling on it -----------------------------------------------------------------------------------
+
+def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = None,
+                  expected_version: int | None = None) -> tuple[Dispute, CommandResult]:
+    """An arbiter's ruling on a dispute, appended to the match log as ``ruling_recorded``."""
+    _check_ruling_input(ruling, reason, points)
+    with transaction.atomic():
+        dispute = Dispute.objects.select_for_update().filter(pk=dispute_id).first() \
+            if str(dispute_id).isdigit() else None
+        if dispute is None:
+            raise NotFound(f"no dispute {dispute_id}")
+        match = _lock(dispute.match_id)
+        if not is_arbiter(match, actor):
+            if not may_read_disputes(match, actor):
+                raise NotFound(f"no dispute {dispute_id}")
+            raise NotAllowed("only an arbiter of the match's club (or staff) rules on its disputes")
+        if expected_version is not None and expected_version != match.version:
+            raise VersionConflict(f"the match is at version {match.version}, not {expected_version}",
+                                  current_version=match.version)
+        previous = _ruling_in_force(dispute)
+        status_before = match.status
+        unit = _Unit(match, match.projection, restore(match.projection.snapshot), actor)
+        try:
+            _decide_ruling(unit, dispute, previous, ruling, reason, points)
+        except RuleViolation as violation:
+            raise RuleBroken(violation.located(deal=dispute.deal)) from None
+        rows = _commit(unit)
+        _rewrite_deal_scores(unit, dispute.deal)
+        dispute.status, dispute.ruling_seq = Dispute.Status.RULED, rows[-1].seq
+        dispute.save(update_fields=["status", "ruling_seq"])
+        if status_before == Match.Status.FINISHED and match.status == Match.Status.IN_PROGRESS:
+            transaction.on_commit(partial(match_result_changed.send, sender=Match, match_id=match.pk,
+                                          status=match.status))
+    return dispute, CommandResult(match, rows)
+
+
+def _check_ruling_input(ruling: Any, reason: Any, points: Any) -> None:
+    if ruling not in RULING_TYPES:
+        raise InvalidInput(f"type must be one of {', '.join(RULING_TYPES)}", field="type")
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON or "\x00" in reason:
+        raise InvalidInput(f"a ruling needs a reason: text of 1 to {MAX_REASON} characters, without NUL",
+                           field="reason")
+    if ruling == SCORE_ADJUSTED:
+        seats = [s.name for s in Seat]
+        if not isinstance(points, dict) or sorted(points) != sorted(seats) \
+                or not all(_is_int(points[s]) for s in seats):
+            raise InvalidInput("score_adjusted needs whole points for each of N, E, S, W", field="points")
+    elif points is not None:
+        raise InvalidInput(f"only score_adjusted takes points, not {ruling}", field="points")
+
+
+def _ruling_in_force(dispute: Dispute) -> str | None:
+    if dispute.ruling_seq is None:
+        return None
+    return MatchEvent.objects.filter(match_id=dispute.match_id, seq=dispute.ruling_seq) \
+        .values_list("payload__ruling", flat=True).first()
+
+
+def _decide_ruling(unit: _Unit, dispute: Dispute, previous: str | None, ruling: str, reason: str,
+                   points: dict | None) -> None:
+    """Check the ruling against the dispute's history and the match, through the engine."""
+    if previous == DEAL_VOIDED:
+        raise RulingNotAllowed(detail="the deal was voided by this dispute's ruling: a voided deal stays voided")
+    if previous == SCORE_ADJUSTED and ruling == NO_CHANGE:
+        raise RulingNotAllowed(detail="an adjusted score is not undone by no_change: adjust it to the played points")
+    if ruling == DEAL_VOIDED and unit.match.status == Match.Status.ABANDONED:
+        raise RulingNotAllowed(detail="a deal of an abandoned match cannot be voided: no replacement can follow")
+    payload = {"dispute": dispute.pk, "ruling": ruling, "deal": dispute.deal,
+               "points": {s.name: points[s.name] for s in Seat} if ruling == SCORE_ADJUSTED else None,
+               "reason": reason, "arbiter": unit.actor.get_username()}
+    unit.state = apply_ruling(unit.state, payload)  # the same code the fold runs
+    unit.emit(T.RULING_RECORDED, payload)
+    if ruling == DEAL_VOIDED and unit.match.status == Match.Status.FINISHED:
+        unit.match.status = Match.Status.IN_PROGRESS  # re-opened: the replacement deal is due
+
+
+def _rewrite_deal_scores(unit: _Unit, number: int) -> None:
+    """The ruled deal's DealScore rows as the ruling left them (none once voided)."""
+    if number > len(unit.state.results):
+        return  # the deal in play: it has no rows yet
+    DealScore.objects.filter(match=unit.match, number=number).delete()
+    DealScore.objects.bulk_create(deal_score_rows(unit.match, unit.state, number, number))
+
+
+# --- reading them -------------------------------------------------------------------------------------
+
+def dispute_get(*, dispute_id, user) -> Dispute:
+    dispute = Dispute.objects.select_related("match", "raised_by").filter(pk=dispute_id).first() \
+        if str(dispute_id).isdigit() else None
+    if dispute is None or not may_read_disputes(dispute.match, user):
+        raise NotFound(f"no dispute {dispute_id}")
+    return dispute
+
+
+def disputes_of_match(*, match: Match) -> QuerySet[Dispute]:
+    return Dispute.objects.filter(match=match).select_related("raised_by")
+
+
+def disputes_for_arbiter(*, user, club_id: Any = None, status: str | None = None) -> QuerySet[Dispute]:
+    """The disputes of ``club_id``'s season matches (an arbiter of that club, or staff), or without
+    a club those of every club the user arbitrates (every dispute for staff)."""
+    disputes = Dispute.objects.select_related("raised_by")
+    if club_id is not None:
+        if not str(club_id).isdigit() or not Club.objects.filter(pk=club_id).exists():
+            raise NotFound(f"no club {club_id}")
+        if not (user.is_staff or is_club_arbiter(user, club_id)):
+            raise NotAllowed("only the club's arbiters (and staff) list its disputes")
+        disputes = disputes.filter(match__season_match__season__league__club_id=club_id)
+    elif not user.is_staff:
+        clubs = Membership.objects.filter(user=user, role=ARBITER).values("club_id")
+        disputes = disputes.filter(match__season_match__season__league__club_id__in=clubs)
+    if status is not None:
+        disputes = disputes.filter(status=status)
+    return disputes
+
+
+def dispute_views(disputes: Iterable[Dispute]) -> list[dict[str, Any]]:
+    """Disputes as the API shows them, each with its rulings (from the log), the one in force last."""
+    disputes = list(disputes)
+    rulings: dict[int, list[dict[str, Any]]] = {}
+    if disputes:
+        rows = (MatchEvent.objects.filter(match_id__in={d.match_id for d in disputes}, type=T.RULING_RECORDED)
+                .order_by("match_id", "seq").values_list("seq", "payload", "created_at"))
+        wanted = {d.pk for d in disputes}
+        for seq, payload, created_at in rows:
+            if payload.get("dispute") in wanted:
+                rulings.setdefault(payload["dispute"], []).append(_ruling_view(seq, payload, created_at))
+    return [_dispute_view(d, rulings.get(d.pk, [])) for d in disputes]
+
+
+def _ruling_view(seq: int, payload: dict, created_at) -> dict[str, Any]:
+    return {"seq": seq, "type": payload["ruling"], "deal": payload["deal"], "points": payload.get("points"),
+            "reason": payload["reason"], "arbiter": payload["arbiter"], "time": created_at}
+
+
+def _dispute_view(dispute: Dispute, rulings: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"id": dispute.pk, "match": dispute.match_id, "deal": dispute.deal, "play_index": dispute.play_index,
+            "statement": dispute.statement, "raised_by": dispute.raised_by.get_username(),
+            "created_at": dispute.created_at, "status": dispute.status, "ruling_seq": dispute.ruling_seq,
+            "ruling": rulings[-1] if rulings else None, "rulings": rulings}

@@ -1,0 +1,145 @@
+"""Reads for arbiters: the audit of a match and its state at any point of its log (time travel).
+
+Who may look (``inspector``), beyond who may read the match at all:
+
+- **arbiters** (staff, and the arbiters of the match's club: ``disputes.is_arbiter``): the
+  audit, and the state after any event;
+- the match's **scorer**: the state after any event (he sees every hand live anyway), not the
+  audit;
+- its seated **players**: the audit once the match has ended (finished or abandoned); the
+  state after an event only where it hides nothing still hidden now: between deals, or inside
+  a deal that has finished since (up to and including the event that completed it and its
+  ``hands_revealed``). A point inside a deal still in play, or in a deal an abandonment cut
+  short, is 403;
+- anyone else: 404, as for every match they may not read.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import Seat
+from games.engine.errors import RuleViolation
+from games.engine.seats import by_seat
+
+from . import audit, projections
+from .disputes import is_arbiter
+from .events import timestamp
+from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken
+from .models import Match, MatchEvent, MatchProjection
+from .services import is_scorer, seat_of
+
+T = MatchEvent.Type
+ENDED = (Match.Status.FINISHED, Match.Status.ABANDONED)
+
+
+@dataclass(frozen=True)
+class Inspector:
+    role: str  # "arbiter" | "scorer" | "player"
+    seat: Seat | None = None
+
+    ARBITER, SCORER, PLAYER = "arbiter", "scorer", "player"
+
+
+def inspector(match: Match, user) -> Inspector:
+    """What ``user`` is to ``match`` here; NotFound for anyone who may not read it."""
+    if is_arbiter(match, user):
+        return Inspector(Inspector.ARBITER, seat_of(match, user))
+    if is_scorer(match, user):
+        return Inspector(Inspector.SCORER, seat_of(match, user))
+    seat = seat_of(match, user)
+    if seat is not None:
+        return Inspector(Inspector.PLAYER, seat)
+    raise NotFound(f"no match {match.pk}")
+
+
+def match_for_inspection(*, match_id: Any, user) -> tuple[Match, Inspector]:
+    try:
+        match = Match.objects.filter(pk=uuid.UUID(str(match_id))).first()
+    except ValueError:
+        match = None
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    return match, inspector(match, user)
+
+
+# --- the audit ---------------------------------------------------------------------------------------
+
+def match_audit(*, match: Match, who: Inspector) -> dict[str, Any]:
+    if who.role == Inspector.SCORER or (who.role == Inspector.PLAYER and match.status not in ENDED):
+        raise NotAllowed("the audit is for the club's arbiters and staff, and for the seated players once "
+                         "the match has ended")
+    return audit.audit_report(match)
+
+
+# --- time travel -------------------------------------------------------------------------------------
+
+def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
+    """The state right after event ``seq``, with every hand as it stood then."""
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= match.version:
+        raise InvalidInput(f"at must be the seq of one of the match's events (1 to {match.version})", field="at")
+    rows = list(match.events.order_by("seq"))
+    prefix = [row for row in rows if row.seq <= seq]
+    try:
+        state = projections.fold(prefix, audit._hands_by_deal(match, rows))
+    except RuleViolation as violation:
+        raise RuleBroken(violation) from None
+    deal = state.deal
+    if who.role == Inspector.PLAYER and deal is not None and not _finished_since(match, deal.spec.number):
+        raise NotAllowed(f"deal {deal.spec.number} was in play after event {seq} and has not finished: "
+                         "players see a point inside a deal only once it is over")
+    event = prefix[-1]
+    summary = state.summary()
+    due = state.next_deal
+    return {
+        "match": match.pk, "at": seq, "version": match.version, "role": who.role,
+        "seat": who.seat.name if who.seat is not None else None,
+        "event": {"seq": event.seq, "type": event.type, "actor": event.actor_name,
+                  "created_at": timestamp(event.created_at), "payload": event.payload, "hash": event.hash},
+        "complete": summary["complete"], "totals": summary["totals"], "deals": summary["deals"],
+        "next_deal": None if due is None else {"number": due.number, "kind": due.kind.value,
+                                               "dealer": due.dealer.name, "leader": due.leader.name,
+                                               "compensating": due.compensating},
+        "deal": None if deal is None else _deal_view(deal, prefix),
+    }
+
+
+def _finished_since(match: Match, number: int) -> bool:
+    summary = MatchProjection.objects.filter(pk=match.pk).values_list("summary", flat=True).first() or {}
+    return number <= len(summary.get("deals", []))
+
+
+def _deal_view(deal, prefix: list[MatchEvent]) -> dict[str, Any]:
+    to_play = deal.to_play
+    completed = deal.completed_tricks()
+    last = completed[-1] if completed else None
+    return {
+        "number": deal.spec.number, "kind": deal.kind.value, "dealer": deal.spec.dealer.name,
+        "leader": deal.leader.name, "compensating": deal.spec.compensating,
+        "hands": {s.name: _names(deal.hand(s)) for s in Seat},
+        "dealt": {s.name: _names(deal.hand_dealt(s)) for s in Seat},
+        "trick": [{"seat": s.name, "card": str(c)} for s, c in deal.current_trick()],
+        "last_trick": None if last is None else {
+            "winner": last[0].name, "cards": [{"seat": s.name, "card": str(c)} for s, c in last[1]]},
+        "tricks": by_seat(deal.tricks), "tricks_completed": len(deal.winners), "plays": len(deal.plays),
+        "to_play": to_play.name if to_play is not None else None,
+        "legal_cards": _names(deal.legal_cards(to_play)) if to_play is not None else [],
+        "lead_sale": {
+            "can_sell": deal.can_sell_lead, "holder": deal.holder.name, "decided": deal.decided,
+            "offers": _offers(prefix),
+            "sale": None if deal.sale is None else {"buyer": deal.sale[0].name, "price": deal.sale[1]},
+        },
+    }
+
+
+def _offers(prefix: list[MatchEvent]) -> list[dict[str, Any]]:
+    """The lead_offered events of the deal in play at the end of ``prefix``, with their seq."""
+    dealt_at = max((row.seq for row in prefix if row.type == T.DEAL_STARTED), default=0)
+    return [{"seq": row.seq, "buyer": row.payload["buyer"], "price": row.payload["price"]}
+            for row in prefix if row.type == T.LEAD_OFFERED and row.seq > dealt_at]
+
+
+def _names(cards) -> list[str]:
+    return [str(c) for c in cards]

@@ -1,0 +1,183 @@
+"""Read side of the live views (``api/streams.py``): what changed since a client last looked.
+
+Plain synchronous selectors like those of ``selectors.py`` (which decides what a viewer may
+see; nothing here decides it again). The streams call them in short bursts between waits and
+never keep a transaction open across a wait.
+
+Two feeds:
+
+- a match's events (``match_batch``): the events after a ``seq``, redacted as ``events/`` does;
+- a player's own feed (``feed_start``, ``feed_next``): notices derived from the events of the
+  matches he sits in — ``match_started``, ``your_turn``, ``lead_decision`` (an offer awaits his
+  decision as lead holder) and ``match_finished``. Each notice's ``id`` is the primary key of
+  the ``MatchEvent`` that caused it: one global, increasing id a client resumes from.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from django.db.models import F, Q, QuerySet
+
+from games.engine import Seat
+
+from . import selectors
+from .models import Match, MatchEvent, Player
+from .selectors import Viewer
+
+T = MatchEvent.Type
+IN_PROGRESS = Match.Status.IN_PROGRESS
+BATCH = 200  # events per read; a stream that is further behind reads again at once
+
+
+# --- one match ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Batch:
+    events: list[dict[str, Any]]  # as selectors.match_events gives them
+    version: int  # the match's version when read
+    status: str
+
+    @property
+    def over(self) -> bool:
+        return self.status != IN_PROGRESS
+
+
+def match_batch(*, match_id: Any, user, after: int, limit: int = BATCH) -> Batch:
+    """The events after seq ``after`` that ``user`` may see (``NotFound`` as for ``events/``), at most
+    ``limit``, none past the version read with the match: the redaction is decided from that
+    version's projection, so it must cover every event returned."""
+    match, viewer = selectors.match_get(match_id=match_id, user=user)
+    count = min(limit, match.version - after)
+    events = selectors.match_events(match=match, viewer=viewer, after=after, limit=count)["events"] if count > 0 else []
+    return Batch(events, match.version, match.status)
+
+
+def match_version(*, match_id: Any, user) -> tuple[int, str]:
+    """The match's version and status, if ``user`` may read it (else ``NotFound``)."""
+    match, _ = selectors.match_get(match_id=match_id, user=user, detail=False)
+    return match.version, match.status
+
+
+def match_versions(match_ids: Iterable[uuid.UUID], *, in_progress: bool) -> dict[uuid.UUID, tuple[int, str]]:
+    """Version and status of the given matches, and of every match in progress if asked (one query)."""
+    wanted = Q(pk__in=list(match_ids))
+    if in_progress:
+        wanted |= Q(status=IN_PROGRESS)
+    return {pk: (version, status) for pk, version, status
+            in Match.objects.filter(wanted).values_list("pk", "version", "status")}
+
+
+def seated_users(match_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, frozenset[int]]:
+    """The ids of the users seated in each match (guests have none)."""
+    fields = [f"{name}__user_id" for name in Match.SEAT_FIELDS]
+    return {pk: frozenset(u for u in users if u is not None)
+            for pk, *users in Match.objects.filter(pk__in=list(match_ids)).values_list("pk", *fields)}
+
+
+# --- a player's own feed ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Notice:
+    id: int  # the MatchEvent primary key that caused it
+    type: str  # match_started | your_turn | lead_decision | match_finished
+    data: dict[str, Any]
+
+
+@dataclass
+class Feed:
+    notices: list[Notice] = field(default_factory=list)
+    seen: dict[uuid.UUID, int] = field(default_factory=dict)  # his matches in progress → version read
+
+
+def feed_start(*, user, after_id: int | None) -> Feed:
+    """On (re)connecting: with ``after_id`` (the last id the client saw) the ``match_started`` and
+    ``match_finished`` notices after it; then, always, what each match in progress he sits in
+    expects of him now (``your_turn`` / ``lead_decision``). Those repeat on every connect, with
+    the id they had: clients drop ids they have handled."""
+    feed = Feed()
+    player = _player(user)
+    if player is None:
+        return feed
+    mine = _seated(player)
+    if after_id is not None:
+        created = (MatchEvent.objects.filter(id__gt=after_id, type=T.MATCH_CREATED, match__in=mine)
+                   .values_list("id", "match_id"))
+        feed.notices += [Notice(pk, "match_started", {"match": match_id}) for pk, match_id in created]
+        ended = (MatchEvent.objects.filter(id__gt=after_id, seq=F("match__version"),
+                                           match__in=mine.exclude(status=IN_PROGRESS))
+                 .select_related("match__projection"))
+        feed.notices += [_finished(event.id, event.match) for event in ended]
+    for match in mine.filter(status=IN_PROGRESS).select_related(*_DETAIL):
+        feed.seen[match.pk] = match.version
+        notice = _obligation(match, player, _event_id(match, match.version))
+        if notice is not None:
+            feed.notices.append(notice)
+    feed.notices.sort(key=lambda notice: notice.id)
+    return feed
+
+
+def feed_next(*, user, seen: dict[uuid.UUID, int]) -> Feed:
+    """The notices since ``seen`` (each of his matches → the version last read): matches that moved,
+    and matches in progress he sits in that ``seen`` does not know (``match_started`` first)."""
+    feed = Feed()
+    player = _player(user)
+    if player is None:
+        return feed
+    matches = _seated(player).filter(Q(status=IN_PROGRESS) | Q(pk__in=list(seen))).select_related(*_DETAIL)
+    for match in matches:
+        before = seen.get(match.pk)
+        if match.status == IN_PROGRESS:
+            feed.seen[match.pk] = match.version
+        if before == match.version:
+            continue
+        if before is None:
+            feed.notices.append(Notice(_event_id(match, 1), "match_started", {"match": match.pk}))
+        last = _event_id(match, match.version)
+        notice = _finished(last, match) if match.status != IN_PROGRESS else _obligation(match, player, last)
+        if notice is not None:
+            feed.notices.append(notice)
+    feed.notices.sort(key=lambda notice: notice.id)
+    return feed
+
+
+_DETAIL = ("north", "east", "south", "west", "scorer", "projection")
+
+
+def _player(user) -> Player | None:
+    return Player.objects.filter(user=user).first() if user.is_authenticated else None
+
+
+def _seated(player: Player) -> QuerySet[Match]:
+    return Match.objects.filter(Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player))
+
+
+def _event_id(match: Match, seq: int) -> int:
+    return MatchEvent.objects.filter(match=match, seq=seq).values_list("id", flat=True).get()
+
+
+def _obligation(match: Match, player: Player, event_id: int) -> Notice | None:
+    """What the match expects of ``player`` now: a decision on lead offers, or a card."""
+    seat = next(seat for seat, pid in zip(Seat, match.seat_player_ids()) if pid == player.pk)
+    state = selectors.match_state(match=match, viewer=Viewer(Viewer.PLAYER, seat))
+    deal = state["deal"]
+    if deal is None:
+        return None
+    common = {"match": match.pk, "version": match.version, "seat": seat.name, "deal": deal["number"]}
+    sale = deal["lead_sale"]
+    holder = sale["holder"] == seat.name
+    if sale["can_sell"] and holder and sale["offers"]:
+        return Notice(event_id, "lead_decision", {**common, "offers": sale["offers"]})
+    if deal["to_play"] == seat.name:
+        return Notice(event_id, "your_turn", {**common, "legal_cards": deal["legal_cards"],
+                                              "can_sell": sale["can_sell"] and holder})
+    return None
+
+
+def _finished(event_id: int, match: Match) -> Notice:
+    summary = match.projection.summary
+    return Notice(event_id, "match_finished", {"match": match.pk, "status": match.status, "version": match.version,
+                                               "totals": summary["totals"], "winners": summary["winners"]})
+

@@ -1,0 +1,107 @@
+"""Helpers for the audit tests: simulated records played live, URLs, raw tampering."""
+import contextlib
+import random
+from dataclasses import dataclass
+
+from django.db import connection
+
+from games import services as games
+from games.engine import Ruleset, Seat
+from games.engine.cards import NAMES
+from games.engine.match import restore
+from games.engine.simulate import deal_hands, simulate_match
+from games.models import MatchEvent, MatchProjection
+
+PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
+SEATS = ("N", "E", "S", "W")
+SHORT = {"regular_deals": ["R", "O"]}  # two regular deals (and what they make due): quick to play
+PROBLEM = "application/problem+json"
+
+
+@dataclass
+class World:
+    users: dict
+    club: object
+    other_club: object
+    league: object
+    season: object
+
+
+def simulated(seed: int) -> dict:
+    """A finished SHORT match between PLAYERS, first dealer N."""
+    return simulate_match(random.Random(seed), players=dict(zip(SEATS, PLAYERS)), first_dealer=Seat.N,
+                          ruleset=Ruleset.from_options(SHORT))
+
+
+def play_record(match, record: dict, actor, *, deals: int | None = None) -> None:
+    """The scorer enters ``record``'s deals (the first ``deals`` of them) through the live commands."""
+    for deal in record["deals"][:deals]:
+        games.deal_start(match_id=match.pk, actor=actor, hands=deal["hands"])
+        if "sale" in deal:
+            offered = games.lead_offer(match_id=match.pk, actor=actor, price=deal["sale"]["price"],
+                                       seat=deal["sale"]["buyer"])
+            games.lead_decide(match_id=match.pk, actor=actor, offer=offered.events[0].seq)
+        for card in deal["plays"]:
+            games.card_play(match_id=match.pk, actor=actor, card=card)
+
+
+def state_of(match):
+    return restore(MatchProjection.objects.get(pk=match.pk).snapshot)
+
+
+def play_next_deal(match, actor, rng: random.Random, *, cards: int = 52) -> None:
+    """Deal fresh random hands (a recorded match) and play ``cards`` legal cards of them."""
+    hands = deal_hands(rng)
+    games.deal_start(match_id=match.pk, actor=actor,
+                     hands={seat: [NAMES[c] for c in hand] for seat, hand in zip(SEATS, hands)})
+    for _ in range(cards):
+        deal = state_of(match).deal
+        seat = deal.to_play
+        games.card_play(match_id=match.pk, actor=actor, card=str(deal.legal_cards(seat)[0]), seat=seat.name)
+
+
+def url(match_id, what: str = "") -> str:
+    return f"/api/v1/matches/{match_id}/" + (f"{what}/" if what else "")
+
+
+def rule(client, dispute_id, body: dict, **headers):
+    return client.post(f"/api/v1/disputes/{dispute_id}/ruling/", body, format="json", headers=headers or None)
+
+
+def dispute(client, match_id, body: dict):
+    return client.post(url(match_id, "disputes"), body, format="json")
+
+
+@contextlib.contextmanager
+def tamperable():
+    """Raw writes to the event table: on PostgreSQL the append-only trigger is off for the block
+    (inside the test's transaction; tests/store/store_helpers.py does the same)."""
+    postgres = connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        if postgres:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("ALTER TABLE games_matchevent DISABLE TRIGGER games_matchevent_append_only")
+        try:
+            yield cursor
+        finally:
+            if postgres:
+                cursor.execute("ALTER TABLE games_matchevent ENABLE TRIGGER games_matchevent_append_only")
+                cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
+def json_param() -> str:
+    return "%s::jsonb" if connection.vendor == "postgresql" else "%s"
+
+
+def db_id(match) -> object:
+    """The match id as the database stores it (a uuid on PostgreSQL, 32 hex digits on SQLite)."""
+    return MatchEvent._meta.get_field("match").get_db_prep_value(match.pk, connection)
+
+
+def play_to_the_end(match, actor, rng: random.Random) -> int:
+    """Deal and play random legal deals until the match is over; how many deals that took."""
+    played = 0
+    while state_of(match).next_deal is not None:
+        play_next_deal(match, actor, rng)
+        played += 1
+    return played
