@@ -1,0 +1,103 @@
+"""Helpers for the page tests: sample records seated with our users, the engine as the oracle
+for what the deal viewer must show, and readers for the rendered pages."""
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from games.engine import MatchState, Ruleset, Seat
+from games.engine.cards import BY_NAME
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's package: the browser tests download none
+EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
+SEATS = ("N", "E", "S", "W")
+PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
+
+
+def sample(name: str, players=PLAYERS) -> dict:
+    """A sample record with ``players`` seated N, E, S, W."""
+    record = json.loads((EXAMPLES / f"{name}.record.json").read_text())
+    record["players"] = dict(zip(SEATS, players))
+    return record
+
+
+def expected(name: str) -> dict:
+    return json.loads((EXAMPLES / f"{name}.expected.json").read_text())
+
+
+def oracle(record: dict, number: int) -> list[dict]:
+    """What the engine says of deal ``number``, card by card: before each play the hands, the
+    seat on turn and his legal cards; after it, the trick's winner when the play completed one."""
+    options = record["ruleset"].get("options") or {}
+    state = MatchState.start(Ruleset.from_options(options), Seat[record["first_dealer"]])
+    for index, deal in enumerate(record["deals"][:number], 1):
+        state = state.start_deal([[BY_NAME[c] for c in deal["hands"][s]] for s in SEATS])
+        if deal.get("sale"):
+            state = state.offer_lead(deal["sale"]["buyer"], deal["sale"]["price"]).decide_lead(0)
+        if index == number:
+            break
+        for card in deal["plays"]:
+            state = state.play(BY_NAME[card])
+    deal = state.deal
+    seen = []
+    for card in record["deals"][number - 1]["plays"]:
+        seat = deal.to_play
+        before = {s.name: sorted(str(c) for c in deal.hand(s)) for s in Seat}
+        legal = sorted(str(c) for c in deal.legal_cards(seat))
+        deal = deal.play(BY_NAME[card])
+        winner = Seat(deal.winners[-1]).name if len(deal.plays) % 4 == 0 else None
+        seen.append({"seat": seat.name, "card": card, "hands_before": before, "legal": legal, "winner": winner,
+                     "tricks": {s.name: deal.tricks[s] for s in Seat}})
+    return seen
+
+
+def deal_data(response) -> dict:
+    """The step list a deal page embeds (``json_script`` #deal-data)."""
+    html = response.content.decode()
+    found = re.search(r'<script id="deal-data" type="application/json">(.*?)</script>', html, re.S)
+    assert found, "the page embeds no #deal-data"
+    return json.loads(found.group(1))
+
+
+class _Sheet(HTMLParser):
+    """Collects the score sheet's cells, nested ones too: {deal: {(seat or None, field): data-value
+    or text}}, and the totals row's {seat: value}."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows, self.totals, self.deal, self.open = {}, {}, None, []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "tr" and "data-deal" in attrs:
+            self.deal = int(attrs["data-deal"])
+            self.rows[self.deal] = {}
+        field = None
+        if "data-field" in attrs:
+            field = (attrs.get("data-seat"), attrs["data-field"], attrs.get("data-value"))
+        self.open.append([tag, field, ""])
+
+    def handle_data(self, data):
+        for element in self.open:
+            element[2] += data
+
+    def handle_endtag(self, tag):
+        while self.open:
+            name, field, text = self.open.pop()
+            if field is not None:
+                seat, key, value = field
+                shown = value if value is not None else text.strip()
+                if key == "total":
+                    self.totals[seat] = shown
+                elif self.deal is not None:
+                    self.rows[self.deal][(seat, key)] = shown
+            if name == tag:
+                break
+        if tag == "tr":
+            self.deal = None
+
+
+def score_sheet(response) -> tuple[dict, dict]:
+    parser = _Sheet()
+    parser.feed(response.content.decode())
+    return parser.rows, parser.totals

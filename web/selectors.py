@@ -1,0 +1,360 @@
+"""What the pages show: the score sheet of a match, the step list of one of its deals, a
+season's standings, and a pasted record's deal. Reads only.
+
+Who may read a match, and what of it, is ``games.selectors``'s (``match_get``/``Viewer``), with
+the arbiters of the match's club reading it as staff do (``match_for_page``); the functions below
+take that ``Viewer`` and only narrow further — a player sees the table view of finished deals
+only; the scorer, staff and arbiters also that of the deal in play. A seated arbiter is a player
+at his own table.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from typing import Any
+
+from django.apps import apps
+from django.urls import reverse
+from django.utils.dateparse import parse_datetime
+
+from games import projections
+from games import selectors as games_selectors
+from games.engine import DealState, Seat
+from games.engine import record as records
+from games.engine.cards import BY_NAME
+from games.engine.errors import RecordFormatError, RuleViolation
+from games.engine.match import restore
+from games.engine.replay import replay
+from games.exceptions import InvalidInput, NotFound
+from games.models import DealSecret, Match, MatchEvent
+from games.selectors import Viewer, match_list
+from scoring import selectors as scoring_selectors
+from scoring.models import Membership, Season
+
+from .steps import deal_steps
+
+try:
+    from games.disputes import is_arbiter
+except ImportError:  # without the disputes module, staff are the only arbiters
+    def is_arbiter(match: Match, user) -> bool:
+        return bool(user is not None and user.is_authenticated and user.is_staff)
+
+T = MatchEvent.Type
+SEATS = tuple(seat.name for seat in Seat)
+KIND_LABELS = {"rozbojnik": "rozbójnik", "odgrywka": "odgrywka"}
+RULING_LABELS = {"no_change": "no change", "deal_voided": "deal voided", "score_adjusted": "points adjusted"}
+CARDS_PER_DEAL = 52
+
+
+# --- who is looking -------------------------------------------------------------------------------
+
+def match_for_page(*, match_id: Any, user) -> tuple[Match, Viewer, str]:
+    """The match, the ``Viewer`` it is shown to, and what to call him: ``games.selectors.match_get``
+    (players, scorer, staff), and besides the arbiters of the match's club, who read a match as
+    staff do (``games.disputes.is_arbiter``). ``NotFound`` for anyone else."""
+    try:
+        match, viewer = games_selectors.match_get(match_id=match_id, user=user)
+    except NotFound:
+        match = _load(match_id)
+        if match is None or not is_arbiter(match, user):
+            raise
+        return match, Viewer(Viewer.STAFF), "arbiter"
+    if viewer.role == Viewer.STAFF:
+        return match, viewer, "staff (arbiter)"
+    return match, viewer, viewer.role + (f" ({viewer.seat.name})" if viewer.seat is not None else "")
+
+
+def _load(match_id: Any) -> Match | None:
+    try:
+        return games_selectors.match_load(uuid.UUID(str(match_id)))
+    except (ValueError, Match.DoesNotExist):
+        return None
+
+
+# --- the score sheet (zapis) ----------------------------------------------------------------------
+
+def score_sheet(*, match: Match, viewer: Viewer) -> dict[str, Any]:
+    """One row per finished deal as the replay summary has it, the totals and the winners; the
+    deal in play (its table view only for viewers who see every hand)."""
+    summary = match.projection.summary
+    names = _seat_names(match)
+    disputed = _disputes_by_deal(match)
+    rows = []
+    for deal in summary["deals"]:
+        adjusted = deal.get("adjusted_points")
+        rows.append({
+            "number": deal["number"],
+            "kind": deal["kind"],
+            "kind_label": KIND_LABELS.get(deal["kind"], deal["kind"]),
+            "dealer": deal["dealer"],
+            "leader": deal["leader"],
+            "compensating": deal["compensating"],
+            "multiplier": deal["multiplier"],
+            "voided": bool(deal.get("voided")),
+            "adjusted": adjusted is not None,
+            "disputes": len(disputed.get(deal["number"], ())),
+            "seats": [{
+                "seat": seat,
+                "tricks": deal["tricks"][seat],
+                "points": deal["points"][seat],
+                "kreski": deal["kreski"][seat],
+                "strokes": "|" * deal["kreski"][seat],
+                "adjusted": adjusted[seat] if adjusted is not None else None,
+            } for seat in SEATS],
+            "url": deal_url(match, deal["number"]),
+        })
+    in_play = _in_play(match)
+    if in_play is not None:
+        in_play["url"] = deal_url(match, in_play["number"]) if viewer.sees_all_hands else None
+    winners = summary.get("winners") or []
+    rulings = [{
+        "deal": ruling.get("deal"),
+        "label": RULING_LABELS.get(ruling.get("ruling"), ruling.get("ruling")),
+        "points": ([{"seat": seat, "points": ruling["points"][seat]} for seat in SEATS]
+                   if ruling.get("points") else None),
+        "reason": ruling.get("reason", ""),
+        "arbiter": ruling.get("arbiter", ""),
+        "time": parse_datetime(ruling["time"]) if isinstance(ruling.get("time"), str) else ruling.get("time"),
+        "superseded_by": ruling.get("superseded_by"),
+    } for ruling in summary.get("rulings") or []]
+    return {
+        "rulings": rulings,
+        "seats": [{"seat": seat, "name": names[seat]} for seat in SEATS],
+        "rows": rows,
+        "totals": [{"seat": seat, "points": summary["totals"][seat], "winner": seat in winners} for seat in SEATS],
+        "winners": [{"seat": seat, "name": names[seat]} for seat in winners],
+        "complete": summary["complete"],
+        "in_play": in_play,
+        "next_deal": summary.get("next_deal"),
+    }
+
+
+def deal_url(match: Match, number: int) -> str:
+    return reverse("web:deal", kwargs={"match_id": match.pk, "number": number})
+
+
+def _seat_names(match: Match) -> dict[str, str]:
+    return {seat: player.username for seat, player in zip(SEATS, match.seat_players())}
+
+
+def _in_play(match: Match) -> dict[str, Any] | None:
+    """The deal in play, from the read model's snapshot (None between deals and after the end)."""
+    snapshot = match.projection.snapshot
+    if snapshot.get("deal") is None:
+        return None
+    deal = restore(snapshot).deal
+    spec = deal.spec
+    return {"number": spec.number, "kind": spec.kind.value, "kind_label": KIND_LABELS[spec.kind.value],
+            "dealer": spec.dealer.name, "leader": deal.leader.name, "compensating": spec.compensating,
+            "plays": len(deal.plays)}
+
+
+# --- one deal, card by card ------------------------------------------------------------------------
+
+def deal_view(*, match: Match, viewer: Viewer, number: int) -> dict[str, Any]:
+    """The deal's table view: its facts and the step list (``steps.deal_steps``), or ``NotFound``
+    for a deal the viewer may not replay (not dealt; in play, for a player)."""
+    summary = match.projection.summary
+    results = {deal["number"]: deal for deal in summary["deals"]}
+    in_play = _in_play(match)
+    in_play_number = in_play["number"] if in_play is not None else None
+    if number not in results and not (number == in_play_number and viewer.sees_all_hands):
+        raise NotFound(f"no deal {number} to show in match {match.pk}")
+    deal, plays = _deal_from_events(match, number)
+    disputes = _disputes_by_deal(match).get(number, [])
+    by_play: dict[int, list[dict[str, Any]]] = {}
+    for dispute in disputes:
+        if dispute["play_index"] is not None:
+            by_play.setdefault(dispute["play_index"], []).append(dispute)
+    names = _seat_names(match)
+    shown = sorted(results) + ([in_play_number] if in_play_number is not None and viewer.sees_all_hands else [])
+    position = shown.index(number)
+    steps = deal_steps(deal, plays, disputes=by_play)
+    return {
+        "number": number,
+        "facts": _facts(deal, finished=number in results),
+        "result": _result(results.get(number), names),
+        "disputes": [d for d in disputes if d["play_index"] is None],
+        "previous": deal_url(match, shown[position - 1]) if position > 0 else None,
+        "next": deal_url(match, shown[position + 1]) if position + 1 < len(shown) else None,
+        "tricks": trick_rows(steps),
+        "data": {"seats": [{"seat": seat, "name": names[seat]} for seat in SEATS], "steps": steps, "start": 0},
+    }
+
+
+def trick_rows(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The deal's plays trick by trick (the list beside the table): each card with the step
+    that shows it, the trick's leader and winner."""
+    rows: dict[int, dict[str, Any]] = {}
+    for position, step in enumerate(steps):
+        play = step["play"]
+        if play is None:
+            continue
+        row = rows.setdefault(play["trick_no"], {"number": play["trick_no"], "leader": play["seat"], "winner": None,
+                                                 "cells": {}})
+        row["cells"][play["seat"]] = {"card": play["card"], "step": position, "index": play["index"],
+                                      "illegal": play["violation"] is not None, "disputed": bool(play["disputes"])}
+        if step["winner"] is not None and play["applied"]:
+            row["winner"] = step["winner"]
+    return [{**row, "cells": [{"seat": seat, **row["cells"][seat]} if seat in row["cells"] else {"seat": seat}
+                              for seat in SEATS]} for _, row in sorted(rows.items())]
+
+
+def _deal_from_events(match: Match, number: int) -> tuple[DealState, list[int]]:
+    """Deal ``number`` as it stood before its first card, and its cards, from the match's
+    events folded through the engine (``projections.apply``, the fold every read model uses)."""
+    rows = list(MatchEvent.objects.filter(match=match).order_by("seq").values_list("type", "payload"))
+    hidden = _server_hands(match, rows)
+    state = None
+    started = False
+    plays: list[int] = []
+    for type, payload in rows:
+        if not started:
+            hands = hidden.get(payload.get("number")) if type == T.DEAL_STARTED and "hands" not in payload else None
+            state = projections.apply(state, type, payload, hands=hands)
+            started = type == T.DEAL_STARTED and payload.get("number") == number
+        elif type == T.DEAL_STARTED:
+            break
+        elif type == T.CARD_PLAYED:
+            plays.append(BY_NAME[payload["card"]])
+            if len(plays) == CARDS_PER_DEAL:
+                break
+        elif type in (T.LEAD_OFFERED, T.LEAD_SOLD, T.LEAD_KEPT) and not plays:
+            state = projections.apply(state, type, payload)
+    if not started or state is None or state.deal is None:
+        raise NotFound(f"deal {number} was never dealt in match {match.pk}")
+    return state.deal, plays
+
+
+def _server_hands(match: Match, rows: list[tuple[str, dict]]) -> dict[int, dict]:
+    """Server-dealt hands: as revealed once each deal ended; the deal in play's from its secret
+    (only scorers and staff get that far, ``deal_view`` decides)."""
+    if match.dealing != Match.Dealing.SERVER:
+        return {}
+    hands = dict(DealSecret.objects.filter(match=match).values_list("number", "hands"))
+    hands.update({payload["number"]: payload["hands"] for type, payload in rows if type == T.HANDS_REVEALED})
+    return hands
+
+
+def _facts(deal: DealState, *, finished: bool) -> dict[str, Any]:
+    spec = deal.spec
+    return {
+        "kind": spec.kind.value,
+        "kind_label": KIND_LABELS[spec.kind.value],
+        "dealer": spec.dealer.name,
+        "holder": deal.holder.name,
+        "leader": deal.leader.name,
+        "compensating": spec.compensating,
+        "sale": None if deal.sale is None else {"buyer": deal.sale[0].name, "price": deal.sale[1]},
+        "finished": finished,
+    }
+
+
+def _result(row: dict[str, Any] | None, names: dict[str, str]) -> dict[str, Any] | None:
+    if row is None:
+        return None
+    adjusted = row.get("adjusted_points")
+    return {
+        "multiplier": row["multiplier"],
+        "voided": bool(row.get("voided")),
+        "adjusted": adjusted is not None,
+        "seats": [{"seat": seat, "name": names[seat], "tricks": row["tricks"][seat], "points": row["points"][seat],
+                   "kreski": row["kreski"][seat], "strokes": "|" * row["kreski"][seat],
+                   "adjusted": adjusted[seat] if adjusted is not None else None} for seat in SEATS],
+    }
+
+
+# --- disputes (games.models.Dispute, when that model exists) -------------------------------------------
+
+def _disputes_by_deal(match: Match) -> dict[int, list[dict[str, Any]]]:
+    """The match's disputes by deal number: ``{"id", "play_index", "statement", "status"}``.
+    Empty while no ``Dispute`` model is installed."""
+    try:
+        model = apps.get_model("games", "Dispute")
+    except LookupError:
+        return {}
+    fields = {field.name for field in model._meta.get_fields()}
+    deal_field = next((name for name in ("deal", "deal_number", "number") if name in fields), None)
+    if "match" not in fields or deal_field is None:
+        return {}
+    found: dict[int, list[dict[str, Any]]] = {}
+    disputes = model.objects.filter(match=match).order_by("pk")
+    if "raised_by" in fields:
+        disputes = disputes.select_related("raised_by")
+    for dispute in disputes:
+        found.setdefault(getattr(dispute, deal_field), []).append({
+            "id": dispute.pk,
+            "play_index": getattr(dispute, "play_index", None),
+            "statement": str(getattr(dispute, "statement", "") or ""),
+            "status": str(getattr(dispute, "status", "") or ""),
+            "raised_by": dispute.raised_by.get_username() if getattr(dispute, "raised_by", None) else "",
+        })
+    return found
+
+
+# --- a pasted record (what an imported record, legal or not, would look like) --------------------------
+
+def record_deal_view(*, data: Any, number: int | None = None) -> dict[str, Any]:
+    """Deal ``number`` of a ``kierki-match/1`` record (default: the deal of its first violation,
+    else the first), replayed through ``deal_steps``: an illegal play shows the rule it breaks
+    and the viewer starts there. ``InvalidInput`` when the record cannot be read or the deal
+    cannot be dealt."""
+    try:
+        decoded = records.decode(data)
+    except RecordFormatError as exc:
+        raise InvalidInput(str(exc), field=exc.field or None) from None
+    error = replay(decoded).error
+    if number is None:
+        number = error.deal if error is not None and error.deal else 1
+    if not 1 <= number <= len(decoded.deals):
+        raise InvalidInput(f"the record has no deal {number} (it has {len(decoded.deals)})", field="deal")
+    before = replay(replace(decoded, deals=decoded.deals[:number - 1]))
+    if before.error is not None:
+        raise InvalidInput(f"deal {number} is never reached: {before.error}", field="deal")
+    spec = before.state.next_deal
+    if spec is None:
+        raise InvalidInput(f"deal {number} is one deal too many: the match was over", field="deal")
+    dealt = decoded.deals[number - 1]
+    try:
+        deal = DealState(spec, decoded.ruleset, dealt.hands)
+        if dealt.sale is not None:
+            deal = deal.offer_lead(dealt.sale.buyer, dealt.sale.price).decide_lead(0)
+    except RuleViolation as violation:
+        raise InvalidInput(f"deal {number} cannot be dealt: {violation.located(deal=number)}", field="deal") from None
+    steps = deal_steps(deal, dealt.plays)
+    start = next((i for i, step in enumerate(steps) if step["play"] and step["play"]["violation"]), 0)
+    names = {seat: str(decoded.players.get(seat, seat)) for seat in SEATS}
+    return {
+        "number": number,
+        "deals": len(decoded.deals),
+        "error": error.as_json() | {"rule": error.rule, "detail": error.detail} if error is not None else None,
+        "facts": _facts(deal, finished=len(dealt.plays) == CARDS_PER_DEAL),
+        "tricks": trick_rows(steps),
+        "data": {"seats": [{"seat": seat, "name": names[seat]} for seat in SEATS], "steps": steps, "start": start},
+    }
+
+
+# --- seasons ----------------------------------------------------------------------------------------------
+
+def season_get(*, season_id: Any, user) -> Season:
+    """The season, for the members of its club and staff; ``NotFound`` alike for a missing
+    season and one the user may not read."""
+    season = Season.objects.select_related("league__club").filter(pk=season_id).first()
+    if season is None or not (user.is_staff or Membership.objects.filter(
+            club_id=season.league.club_id, user=user).exists()):
+        raise NotFound(f"no season {season_id}")
+    return season
+
+
+def season_standings(*, season: Season, user) -> dict[str, Any]:
+    """The stored standings (``scoring``'s read model) and the season's matches the user may read."""
+    rows = list(scoring_selectors.standing_rows(season.pk))
+    matches = list(match_list(user=user).filter(season_match__season=season).order_by("-created_at")[:100])
+    return {
+        "season": season,
+        "ranked": [row for row in rows if row.ranked],
+        "unranked": [row for row in rows if not row.ranked],
+        "matches": [{"match": m, "seats": [{"seat": seat, "name": name, "total": m.projection.summary["totals"][seat]}
+                                           for seat, name in _seat_names(m).items()]} for m in matches],
+    }

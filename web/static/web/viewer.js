@@ -1,0 +1,264 @@
+/* The deal viewer: shows one step of the step list the server computed with the rules engine
+   and embedded in the page (#deal-data). Step 0 is the deal as dealt, step k the table after
+   the k-th card. Buttons and keys (Home, ←, →, End) move between steps; the plays in the list
+   of tricks jump to theirs. No framework, no network: everything shown comes from the data. */
+(function () {
+  "use strict";
+
+  var source = document.getElementById("deal-data");
+  var viewer = document.getElementById("viewer");
+  if (!source || !viewer) {
+    return;
+  }
+  var data = JSON.parse(source.textContent);
+  var steps = data.steps;
+  var last = steps.length - 1;
+  var current = 0;
+
+  var SEATS = ["N", "E", "S", "W"];
+  var SUITS = ["S", "H", "D", "C"];
+  var RANKS = "23456789TJQKA";
+  var SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  var SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  var RANK_NAME = { T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
+  var FACE = { T: "10" };
+  var names = {};
+  data.seats.forEach(function (seat) { names[seat.seat] = seat.name; });
+
+  function $(id) { return document.getElementById(id); }
+
+  function label(card) {
+    return (RANK_NAME[card[0]] || card[0]) + " of " + SUIT_NAME[card[1]];
+  }
+
+  function who(seat) {
+    return seat + " (" + names[seat] + ")";
+  }
+
+  function cardNode(card, classes) {
+    var node = document.createElement("span");
+    node.className = "card suit-" + card[1] + (classes ? " " + classes : "");
+    node.setAttribute("data-card", card);
+    node.title = label(card);
+    node.appendChild(document.createTextNode(FACE[card[0]] || card[0]));
+    var suit = document.createElement("span");
+    suit.className = "suit";
+    suit.textContent = SYMBOL[card[1]];
+    node.appendChild(suit);
+    return node;
+  }
+
+  function byRankDown(a, b) {
+    return RANKS.indexOf(b[0]) - RANKS.indexOf(a[0]);
+  }
+
+  function clear(node) {
+    while (node.firstChild) {
+      node.removeChild(node.firstChild);
+    }
+  }
+
+  /* One hand, a row per suit, highest first. The player on turn's legal cards are marked
+     "legal", his others "not-legal". */
+  function renderHand(seat, step) {
+    var hand = $("hand-" + seat);
+    clear(hand);
+    var onTurn = step.to_play === seat;
+    var cards = step.hands[seat];
+    SUITS.forEach(function (suit) {
+      var row = document.createElement("div");
+      row.className = "suit-row";
+      row.setAttribute("role", "listitem");
+      var inSuit = cards.filter(function (c) { return c[1] === suit; }).sort(byRankDown);
+      var words = [];
+      inSuit.forEach(function (card) {
+        var legal = onTurn && step.legal.indexOf(card) >= 0;
+        row.appendChild(cardNode(card, onTurn ? (legal ? "legal" : "not-legal") : ""));
+        words.push((FACE[card[0]] || card[0]) + (legal ? " (legal)" : ""));
+      });
+      if (!inSuit.length) {
+        var none = document.createElement("span");
+        none.className = "void";
+        none.textContent = "\u2014";
+        row.appendChild(none);
+      }
+      row.setAttribute("aria-label", SUIT_NAME[suit] + ": " + (words.length ? words.join(", ") : "none"));
+      hand.appendChild(row);
+    });
+    var section = $("seat-" + seat);
+    section.classList.toggle("on-turn", onTurn);
+    section.querySelector(".on-turn-mark").hidden = !onTurn;
+    $("tricks-" + seat).textContent = step.tricks[seat];
+  }
+
+  function renderTrick(step) {
+    var play = step.play;
+    SEATS.forEach(function (seat) {
+      var slot = $("trick-" + seat);
+      clear(slot);
+      slot.className = "slot slot-" + seat;
+    });
+    step.trick.forEach(function (placed) {
+      var slot = $("trick-" + placed.seat);
+      slot.appendChild(cardNode(placed.card));
+      if (play && play.applied && play.seat === placed.seat) {
+        slot.classList.add("last");
+        if (play.violation) {
+          slot.classList.add("illegal");
+        }
+      }
+    });
+    var caption = "Trick " + step.trick_no;
+    if (step.winner) {
+      $("trick-" + step.winner).classList.add("winner");
+      caption += ": won by " + who(step.winner);
+    } else if (step.to_play) {
+      caption += ": " + who(step.to_play) + (step.trick.length ? " to play" : " to lead");
+    }
+    $("trick-caption").textContent = caption;
+  }
+
+  function renderPlay(step, index) {
+    var play = step.play;
+    var text = $("play-text");
+    var legalLine = $("play-legal");
+    var violationBox = $("play-violation");
+    var disputesBox = $("play-disputes");
+    clear(legalLine);
+    clear(violationBox);
+    clear(disputesBox);
+    violationBox.hidden = true;
+    disputesBox.hidden = true;
+    if (!play) {
+      text.textContent = "The hands as dealt. " + (step.to_play ? who(step.to_play) + " leads." : "");
+      return;
+    }
+    var sentence = "Play " + (play.index + 1) + " (trick " + play.trick_no + "): " + who(play.seat) +
+      (play.applied ? " plays the " : " cannot play the ") + label(play.card) + ".";
+    if (step.winner) {
+      sentence += " " + who(step.winner) + " wins trick " + step.trick_no + ".";
+    }
+    if (play.violation) {
+      sentence += " Illegal: " + play.violation.code + " (" + play.violation.rule + ").";
+    }
+    text.textContent = sentence;
+
+    var intro = document.createElement("span");
+    intro.className = "legal-intro";
+    intro.textContent = play.seat + " could play " + play.legal.length + " card" +
+      (play.legal.length === 1 ? "" : "s") + ": ";
+    legalLine.appendChild(intro);
+    var list = document.createElement("span");
+    list.className = "legal-cards";
+    list.setAttribute("role", "list");
+    list.setAttribute("aria-label", "Legal cards for " + play.seat);
+    play.legal.slice().sort(function (a, b) {
+      return SUITS.indexOf(a[1]) - SUITS.indexOf(b[1]) || byRankDown(a, b);
+    }).forEach(function (card) {
+      var node = cardNode(card, card === play.card ? "played" : "");
+      node.setAttribute("role", "listitem");
+      node.setAttribute("aria-label", label(card) + (card === play.card ? " (played)" : ""));
+      list.appendChild(node);
+    });
+    legalLine.appendChild(list);
+
+    if (play.violation) {
+      var title = document.createElement("strong");
+      title.textContent = "Breaks " + play.violation.rule + " (" + play.violation.code + "): ";
+      violationBox.appendChild(title);
+      violationBox.appendChild(document.createTextNode(play.violation.detail +
+        (play.applied ? "" : " The card cannot be put on the table: the record stops here.")));
+      violationBox.hidden = false;
+    }
+    if (play.disputes.length) {
+      var head = document.createElement("strong");
+      head.textContent = "Disputed play" + (play.violation ? "" : " \u2014 no rule broken: it was legal") + ". ";
+      disputesBox.appendChild(head);
+      play.disputes.forEach(function (dispute) {
+        var item = document.createElement("q");
+        item.textContent = dispute.statement;
+        disputesBox.appendChild(item);
+        var by = dispute.raised_by ? " \u2014 " + dispute.raised_by : "";
+        var status = dispute.status ? " (" + dispute.status + ")" : "";
+        disputesBox.appendChild(document.createTextNode(by + status + " "));
+      });
+      disputesBox.hidden = false;
+    }
+  }
+
+  function renderControls(index) {
+    $("step-counter").textContent = index === 0 ? "Dealt \u00b7 0 / " + last : "Play " + index + " / " + last;
+    [["go-first", index === 0], ["go-back", index === 0], ["go-forward", index === last], ["go-last", index === last]]
+      .forEach(function (pair) {
+        $(pair[0]).setAttribute("aria-disabled", pair[1] ? "true" : "false");
+      });
+    var jumps = viewer.querySelectorAll("button.jump");
+    for (var i = 0; i < jumps.length; i++) {
+      var here = Number(jumps[i].getAttribute("data-step")) === index;
+      jumps[i].classList.toggle("current", here);
+      if (here) {
+        jumps[i].setAttribute("aria-current", "step");
+      } else {
+        jumps[i].removeAttribute("aria-current");
+      }
+    }
+  }
+
+  function render() {
+    var step = steps[current];
+    viewer.setAttribute("data-step", String(current));
+    SEATS.forEach(function (seat) { renderHand(seat, step); });
+    renderTrick(step);
+    renderPlay(step, current);
+    renderControls(current);
+  }
+
+  function go(index) {
+    var next = Math.max(0, Math.min(last, index));
+    if (next === current && viewer.hasAttribute("data-step")) {
+      return;
+    }
+    current = next;
+    render();
+    if (window.history && window.history.replaceState) {
+      window.history.replaceState(null, "", "#step-" + current);
+    }
+  }
+
+  var moves = {
+    first: function () { go(0); },
+    back: function () { go(current - 1); },
+    forward: function () { go(current + 1); },
+    last: function () { go(last); }
+  };
+
+  viewer.addEventListener("click", function (event) {
+    var button = event.target.closest("button");
+    if (!button || !viewer.contains(button)) {
+      return;
+    }
+    if (button.hasAttribute("data-go")) {
+      moves[button.getAttribute("data-go")]();
+    } else if (button.hasAttribute("data-step")) {
+      go(Number(button.getAttribute("data-step")));
+    }
+  });
+
+  var KEYS = { Home: "first", ArrowLeft: "back", ArrowRight: "forward", End: "last" };
+  document.addEventListener("keydown", function (event) {
+    var move = KEYS[event.key];
+    if (!move || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) {
+      return;
+    }
+    var target = event.target;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) {
+      return;
+    }
+    event.preventDefault();
+    moves[move]();
+  });
+
+  var fromHash = /^#step-(\d+)$/.exec(window.location.hash);
+  current = Math.max(0, Math.min(last, fromHash ? Number(fromHash[1]) : (data.start || 0)));
+  render();
+})();
