@@ -57,6 +57,8 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
                                                               "request (method, path or body)."),
     "rule_violation": (422, "Illegal under the rules", "The engine rejected the event (R30)."),
     "throttled": (429, "Too many requests", "Slow down; Retry-After says for how many seconds."),
+    "streaming_unavailable": (501, "Streaming unavailable", "Event streams (`/stream/`) are served by the ASGI "
+                                                            "server (uvicorn); this one runs the API under WSGI."),
     "server_error": (500, "Internal server error", "A fault on the server. A POST sent with an Idempotency-Key "
                                                    "may be retried with the same key."),
 }

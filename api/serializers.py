@@ -74,6 +74,25 @@ class DealSummarySerializer(serializers.Serializer):
     points = SeatInts()
     kreski = SeatInts()
     multiplier = serializers.IntegerField()
+    voided = serializers.BooleanField(required=False, help_text="Present (true) when a ruling voided the deal: "
+                                                                "it no longer counts.")
+    adjusted_points = SeatInts(required=False, help_text="Present when a ruling set the points that count for the "
+                                                         "deal; `points` stays the played result.")
+
+
+class SummaryRulingSerializer(serializers.Serializer):
+    """An arbiter's ruling as the match summary lists it (a ``ruling_recorded`` event)."""
+
+    seq = serializers.IntegerField()
+    time = serializers.CharField()
+    dispute = serializers.IntegerField()
+    ruling = serializers.ChoiceField(choices=["no_change", "deal_voided", "score_adjusted"])
+    deal = serializers.IntegerField()
+    points = SeatInts(allow_null=True)
+    reason = serializers.CharField()
+    arbiter = serializers.CharField()
+    superseded_by = serializers.IntegerField(allow_null=True, help_text="The seq of a later ruling on the same "
+                                                                        "dispute; null for the ruling in force.")
 
 
 class SummarySerializer(serializers.Serializer):
@@ -85,6 +104,7 @@ class SummarySerializer(serializers.Serializer):
     winners = serializers.ListField(child=seat_field())
     next_deal = NextDealSerializer(allow_null=True)
     status = serializers.ChoiceField(choices=Match.Status.choices)
+    rulings = SummaryRulingSerializer(many=True, default=list)
 
 
 # --- matches ------------------------------------------------------------------------------------
@@ -101,6 +121,12 @@ class MatchCreateInput(serializers.Serializer):
         help_text="The scorer's username. Default: the creator for a recorded match, nobody for a "
                   "server-dealt one. Only staff may appoint someone else; the scorer of a "
                   "server-dealt match may not sit at it (he would see every hand).",
+    )
+    season = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="Join this open season: the four players must be members of its club, and the creator its "
+                  "scorer, arbiter or admin, or a member seated at the table; the league's ruleset is the "
+                  "default. 404 no such season, 409 closed.",
     )
 
 
@@ -119,6 +145,7 @@ class MatchSerializer(serializers.Serializer):
     totals = SeatInts()
     winners = serializers.ListField(child=seat_field())
     next_deal = NextDealSerializer(allow_null=True, help_text="The deal due next (null while one is in play).")
+    rulings = SummaryRulingSerializer(many=True, default=list, help_text="The arbiters' rulings, in log order.")
 
 
 # --- the state ------------------------------------------------------------------------------------

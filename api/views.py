@@ -7,12 +7,14 @@ ETag are ``api.preconditions``'s; ``Idempotency-Key`` is ``api.idempotency``'s.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers as drf_serializers
 from rest_framework import status, viewsets
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.parsers import JSONParser
@@ -24,11 +26,15 @@ from rest_framework.views import APIView
 from games import selectors, services
 from games.exceptions import NotFound, RuleBroken
 from games.models import Match
+from scoring.services import season_match_create, season_record_import
 
+from . import audit_views
 from . import serializers as s
+from .authentication import PlayerTokenAuthentication
 from .filters import MatchFilter
 from .idempotency import HEADER as IDEMPOTENCY_HEADER
 from .idempotency import REPLAYED_HEADER, idempotent
+from .leagues import SEASON_FILING, FilesIntoASeason
 from .permissions import CanImportRecords, check_scorer_appointment
 from .preconditions import IF_MATCH, expected_version, with_version
 from .problems import PROBLEM_CONTENT_TYPE, PROBLEMS, RULES, problem_type
@@ -96,6 +102,9 @@ def _valid(serializer_class, data) -> dict[str, Any]:
 class EventsQuery(drf_serializers.Serializer):
     after = drf_serializers.IntegerField(min_value=0, default=0, help_text="Only events with seq greater than this.")
     limit = drf_serializers.IntegerField(min_value=1, max_value=1000, default=1000, help_text="At most this many.")
+    wait = drf_serializers.IntegerField(min_value=0, max_value=30, default=0, help_text=(
+        "Long-poll: with no event after `after` yet, wait up to this many seconds for one and answer as "
+        "soon as it is stored (0: answer at once). Or follow `stream/` (Server-Sent Events)."))
 
 
 # --- matches -------------------------------------------------------------------------------------
@@ -104,6 +113,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     """Matches: create, list and read them; deal, offer, decide and play through the commands."""
 
     parser_classes = [JSONParser]
+    authentication_classes = [PlayerTokenAuthentication, SessionAuthentication]  # the settings', player read too
     serializer_class = s.MatchSerializer
     filterset_class = MatchFilter
     queryset = Match.objects.none()
@@ -134,7 +144,7 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         operation_id="matches_state", summary="The deal in play as you may see it", tags=["matches"],
-        parameters=[_ETAG], filters=False,
+        parameters=[_ETAG, audit_views.AT_PARAMETER], filters=False,
         description="A player gets his own `hand` (`hands` is null) and `legal_cards` when on turn; the scorer "
                     "and staff get every hand and the legal cards of the seat on turn.",
         responses={200: s.StateSerializer, **_errors(401, 404)},
@@ -150,6 +160,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["get"])
     def state(self, request, pk=None):
+        if "at" in request.query_params:  # time travel (issue 5): the state after event `at`
+            return audit_views.state_at(request, pk)
         match, viewer = selectors.match_get(match_id=pk, user=request.user)
         data = s.StateSerializer(selectors.match_state(match=match, viewer=viewer)).data
         return with_version(Response(data), match.version)
@@ -167,6 +179,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def events(self, request, pk=None):
         match, viewer = selectors.match_get(match_id=pk, user=request.user)
         query = _valid(EventsQuery, request.query_params)
+        query.pop("wait")  # already waited for, in api.streams.events_long_poll
         data = s.EventsSerializer(selectors.match_events(match=match, viewer=viewer, **query)).data
         return with_version(Response(data), match.version)
 
@@ -185,7 +198,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @extend_schema(
         operation_id="matches_create", summary="Create a match", tags=["matches"], request=s.MatchCreateInput,
         parameters=[_IDEMPOTENCY_KEY, _ETAG, _REPLAYED],
-        responses={201: s.MatchSerializer, **_errors(400, 401, 403, 409, 422)},
+        responses={201: s.MatchSerializer, **_errors(400, 401, 403, 404, 409, 422)},
         examples=[OpenApiExample("A server-dealt match", request_only=True, value={
             "seats": {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"}, "first_dealer": "N",
             "dealing": "server", "ruleset": {"options": {}}})],
@@ -195,9 +208,10 @@ class MatchViewSet(viewsets.GenericViewSet):
         body = _valid(s.MatchCreateInput, request.data)
         seats = dict(body["seats"])
         check_scorer_appointment(request.user, scorer=body.get("scorer"), dealing=body["dealing"], seats=seats)
-        created = services.match_create(actor=request.user, seats=seats, first_dealer=body["first_dealer"],
-                                        dealing=body["dealing"], ruleset=body.get("ruleset"),
-                                        scorer=body.get("scorer"))
+        create = services.match_create if body.get("season") is None else \
+            partial(season_match_create, season_id=body["season"])
+        created = create(actor=request.user, seats=seats, first_dealer=body["first_dealer"],
+                         dealing=body["dealing"], ruleset=body.get("ruleset"), scorer=body.get("scorer"))
         match = selectors.match_load(created.pk)  # the creator reads it only if seated, scorer or staff
         location = reverse("match-detail", args=[match.pk], request=request)
         response = Response(s.MatchSerializer(selectors.match_detail(match)).data, status=status.HTTP_201_CREATED,
@@ -257,34 +271,51 @@ class MatchViewSet(viewsets.GenericViewSet):
         description="For staff and members of the `scorers` group. The record is replayed under the rules, "
                     "all or nothing; an illegal one → 422 with `error`, the R30 error object, and nothing "
                     "stored. Unknown player names become guest players.",
-        parameters=[_IDEMPOTENCY_KEY, _ETAG, _REPLAYED], filters=False,
-        responses={201: s.ImportResultSerializer, **_errors(400, 401, 403, 422)},
+        parameters=[_IDEMPOTENCY_KEY, _ETAG, _REPLAYED, SEASON_FILING], filters=False,
+        responses={201: s.ImportResultSerializer, **_errors(400, 401, 403, 404, 409, 422)},
         examples=[_PROBLEM_EXAMPLE],
     )
     @action(detail=False, methods=["post"], url_path="import",
-            permission_classes=[IsAuthenticated, CanImportRecords])
+            permission_classes=[IsAuthenticated, CanImportRecords | FilesIntoASeason])
     @idempotent
     def import_record(self, request):
-        match = services.record_import(actor=request.user, record=request.data)
+        season = request.query_params.get("season")
+        match = services.record_import(actor=request.user, record=request.data) if season is None else \
+            season_record_import(actor=request.user, season_id=season, record=request.data)
         location = reverse("match-detail", args=[match.pk], request=request)
         response = Response(s.ImportResultSerializer(selectors.import_summary(match)).data,
                             status=status.HTTP_201_CREATED, headers={"Location": location})
         return with_version(response, match.version)
 
     def _command(self, request, pk, command: "_Command", input_class, arguments: Callable) -> Response:
-        """Read access first (outsiders get 404), then the input, then the service."""
-        match, viewer = selectors.match_get(match_id=pk, user=request.user, detail=False)
-        body = _valid(input_class, request.data)
-        expected = expected_version(request)
+        """Read access first (outsiders get 404), then the input, then the service. The match is read
+        once, by the service, which locks it and calls ``admit`` with it before anything else; a
+        request refused before that (bad input) reads it here, so that outsiders still get 404."""
+        viewer = None
+
+        def admit(match: Match) -> None:
+            nonlocal viewer
+            viewer = selectors.viewer_role(match, request.user)
+            if not viewer.may_read:
+                raise NotFound(f"no match {pk}")
+
         try:
-            result = command.run(match_id=match.pk, actor=request.user, expected_version=expected,
-                                 **arguments(body))
+            body = _valid(input_class, request.data)
+            result = command.run(match_id=pk, actor=request.user, expected_version=expected_version(request),
+                                 admit=admit, **arguments(body))
         except RuleBroken as exc:
-            violation = selectors.locate_violation(exc.violation, match_id=match.pk, command=command.name)
+            violation = selectors.locate_violation(exc.violation, match_id=pk, command=command.name)
             if violation.code == "not_your_turn" and command.name == PLAY.name:
                 exc.detail = f"It is not your turn: seat {violation.seat} is on turn."
             raise
-        data = s.CommandResultSerializer(selectors.command_events(result, viewer)).data
+        except Exception:
+            if viewer is None:  # refused before the match was read: may the user know it exists?
+                selectors.match_get(match_id=pk, user=request.user, detail=False)
+            raise
+        # Already in its JSON form: ``s.CommandResultSerializer`` documents it (the schema, and a test
+        # checks that it would give the same). Running it on every command deep-copies its nested
+        # fields, a tenth of a card play's CPU.
+        data = selectors.command_events(result, viewer)
         return with_version(Response(data, status=status.HTTP_201_CREATED), result.match.version)
 
 
@@ -314,6 +345,20 @@ class TokenView(ObtainAuthToken):
                    auth=[], responses={200: s.TokenSerializer, **_errors(400, 429)})
     def post(self, request, *args, **kwargs):
         return super().post(request, *args, **kwargs)
+
+
+# --- ping ------------------------------------------------------------------------------------------
+
+class PingView(APIView):
+    """``GET /api/v1/ping/``: the cheapest authenticated request (a client's credentials check, and the
+    baseline of ``benchmarks/api_plays.py``). No database work beyond authentication."""
+
+    @extend_schema(operation_id="ping", summary="Check your credentials", tags=["auth"],
+                   description='`{"ok": true}` when the request is authenticated (e.g. a token works); else 401.',
+                   responses={200: inline_serializer("Ping", {"ok": drf_serializers.BooleanField()}),
+                              **_errors(401)})
+    def get(self, request):
+        return Response({"ok": True})
 
 
 # --- problem types -----------------------------------------------------------------------------------

@@ -1,0 +1,368 @@
+"""Live updates: Server-Sent Events of a match and of a player's own feed, and the long-poll of
+``events/``. Async Django views, served by the ASGI server (``uvicorn config.asgi:application``).
+
+- ``GET /api/v1/matches/{id}/stream/``: the match's events as the viewer may see them (the JSON of
+  ``events/``), ``id:`` = ``seq``, ``event:`` = the type; from ``Last-Event-ID`` (or ``?after=``)
+  on, replayed from the database; ``event: end`` and the connection closes once the match is
+  over; a reconnect after that gets ``204`` (which tells an ``EventSource`` to stop).
+- ``GET /api/v1/me/stream/``: ``games.live``'s notices for the matches the user sits in, ``id:`` =
+  the causing event's primary key.
+- ``GET /api/v1/matches/{id}/events/?after=N&wait=S``: waits up to S seconds (≤ 30) for an event
+  after N, then the ``events`` action of ``api.views`` answers, exactly as without ``wait``.
+
+How new events are noticed: one ``_Watch`` per event loop (per uvicorn worker) reads, every
+``LIVE_POLL_INTERVAL_MS`` while anyone waits, the versions of the watched matches (and, for
+feeds, of the matches in progress) in one indexed query, and wakes the clients whose match
+moved; they then read their events. So the cost is one small query per interval per process
+plus a few queries per client per event — not a query per client per interval. Every database
+burst runs in a worker thread and closes its connection when done: no waiting client holds a
+database connection (a pooler such as PgBouncer makes the reconnects cheap), nor a worker —
+only the parked thread Django keeps for each open request under ASGI.
+
+Authentication as in the rest of the API (``Authorization: Token …`` or a session); tokens in the
+query string are refused on purpose (they end up in access logs, proxies and browser history).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+import uuid
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Callable
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+
+from games import live
+from games.exceptions import CommandError, InvalidInput
+
+from . import serializers as s
+from .problems import PROBLEM_CONTENT_TYPE, exception_handler, problem
+from .views import MatchViewSet
+
+log = logging.getLogger(__name__)
+
+RETRY_MS = 3000  # the SSE `retry:` an EventSource waits before reconnecting
+MAX_WAIT = 30  # long-poll seconds (the events action validates `wait` with the same bound)
+EVENT_STREAM = "text/event-stream"
+_render = JSONRenderer().render
+
+
+# --- the views ---------------------------------------------------------------------------------
+
+async def match_stream(request: HttpRequest, pk: str) -> HttpResponse:
+    refused = _refuse(request)
+    if refused is not None:
+        return refused
+    try:
+        after = _resume_point(request)
+        user = await _db(_authenticate, request)
+        batch = await _db(live.match_batch, match_id=pk, user=user, after=after or 0)
+    except Exception as exc:  # noqa: BLE001 - problems answered, the rest re-raised
+        return _problem_or_raise(exc)
+    if batch.over and not batch.events:
+        return HttpResponse(status=204)  # nothing more will come: EventSource stops reconnecting
+    return _event_stream(_match_frames(pk, user, after or 0, batch))
+
+
+async def me_stream(request: HttpRequest) -> HttpResponse:
+    refused = _refuse(request)
+    if refused is not None:
+        return refused
+    try:
+        after = _resume_point(request)
+        user = await _db(_authenticate, request)
+        feed = await _db(live.feed_start, user=user, after_id=after)
+    except Exception as exc:  # noqa: BLE001
+        return _problem_or_raise(exc)
+    return _event_stream(_feed_frames(user, feed, after or 0))
+
+
+_events_action = MatchViewSet.as_view({"get": "events"})
+
+
+@csrf_exempt  # as DRF's own views: session writes are checked by DRF (this one only reads)
+async def events_long_poll(request: HttpRequest, pk: str) -> HttpResponse:
+    """Routed ahead of the ``events`` action: with ``?wait=S`` first waits (at most S seconds) for
+    an event after ``after``; any error is left for the action to answer, so that the response
+    (body, ETag, problem) is the action's in every case."""
+    wait = _int(request.GET.get("wait"))
+    after = _int(request.GET.get("after", "0"))
+    if request.method == "GET" and wait and 0 < wait <= MAX_WAIT and after is not None and after >= 0:
+        try:
+            user = await _db(_authenticate, request)
+            await _wait_for_event(pk, user, after, wait)
+        except (CommandError, exceptions.APIException):
+            pass
+    return await sync_to_async(_events_action)(request, pk=pk)
+
+
+# --- SSE -----------------------------------------------------------------------------------------
+
+def _event_stream(frames: AsyncIterator[str]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(frames, content_type=EVENT_STREAM)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
+    return response
+
+
+def _frame(data: Any, *, event: str | None = None, id: int | None = None) -> str:
+    lines = [] if id is None else [f"id: {id}"]
+    if event is not None:
+        lines.append(f"event: {event}")
+    lines.append("data: " + _render(data).decode())  # compact JSON: one line
+    return "\n".join(lines) + "\n\n"
+
+
+KEEP_ALIVE = ": keep-alive\n\n"
+
+
+async def _match_frames(pk: str, user, after: int, batch: live.Batch) -> AsyncIterator[str]:
+    key = uuid.UUID(pk)  # match_batch has parsed it already
+    pace = _Pace()
+    yield f"retry: {RETRY_MS}\n\n"
+    async with _watching({key: batch.version}) as subscription:
+        while True:
+            for event in batch.events:
+                yield _frame(s.EventSerializer(event).data, event=event["type"], id=event["seq"])
+                after = event["seq"]
+                pace.sent()
+            if batch.over and after >= batch.version:
+                yield _frame({"status": batch.status, "version": batch.version}, event="end")
+                return
+            if after >= batch.version:  # caught up: wait for the match to move
+                subscription.versions[key] = batch.version
+                if not await subscription.wait(pace.remaining()):
+                    yield KEEP_ALIVE
+                    pace.sent()
+            subscription.clear()
+            try:
+                batch = await _db(live.match_batch, match_id=pk, user=user, after=after)
+            except CommandError:  # no longer readable by this user
+                return
+
+
+async def _feed_frames(user, feed: live.Feed, cursor: int) -> AsyncIterator[str]:
+    """``id:`` is the highest event id covered so far, so that it never goes down (a notice
+    repeated on connecting has an older one); each notice's own event id is ``data.id``."""
+    pace = _Pace()
+    yield f"retry: {RETRY_MS}\n\n"
+    async with _watching(dict(feed.seen), user_id=user.pk) as subscription:
+        while True:
+            for notice in feed.notices:
+                cursor = max(cursor, notice.id)
+                yield _frame({"id": notice.id, "type": notice.type, **notice.data}, event=notice.type, id=cursor)
+                pace.sent()
+            subscription.versions = dict(feed.seen)
+            if not await subscription.wait(pace.remaining()):
+                yield KEEP_ALIVE
+                pace.sent()
+            subscription.clear()
+            feed = await _db(live.feed_next, user=user, seen=feed.seen)
+
+
+class _Pace:
+    """A keep-alive comment is due ``LIVE_KEEPALIVE_SECONDS`` after the last bytes sent (wake-ups
+    that send nothing do not count: proxies drop idle connections)."""
+
+    def __init__(self):
+        self.sent()
+
+    def sent(self) -> None:
+        self.last = time.monotonic()
+
+    def remaining(self) -> float:
+        return max(0.0, self.last + float(settings.LIVE_KEEPALIVE_SECONDS) - time.monotonic())
+
+
+# --- long-poll -----------------------------------------------------------------------------------
+
+async def _wait_for_event(pk: str, user, after: int, wait: float) -> None:
+    """Return once the match has an event after ``after``, is over, or ``wait`` seconds passed."""
+    version, status = await _db(live.match_version, match_id=pk, user=user)
+    deadline = time.monotonic() + wait
+    key = uuid.UUID(pk)  # match_version has parsed it already
+    async with _watching({key: version}) as subscription:
+        while version <= after and status == live.IN_PROGRESS:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not await subscription.wait(remaining):
+                return
+            subscription.clear()
+            version, status = await _db(live.match_version, match_id=pk, user=user)
+            subscription.versions[key] = version
+
+
+# --- the watcher -----------------------------------------------------------------------------------
+
+class Subscription:
+    """A client waiting for some matches (``versions``: match → the version it has read) and, for a
+    player's feed (``user_id``), for any new match in progress that seats him."""
+
+    def __init__(self, versions: dict, user_id: int | None = None):
+        self.versions = versions
+        self.user_id = user_id
+        self._moved = asyncio.Event()
+
+    def wake(self) -> None:
+        self._moved.set()
+
+    def clear(self) -> None:
+        self._moved.clear()
+
+    async def wait(self, timeout: float) -> bool:
+        """True when woken, False after ``timeout`` seconds."""
+        try:
+            await asyncio.wait_for(self._moved.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
+class _Watch:
+    """One per event loop; runs only while someone subscribes."""
+
+    def __init__(self):
+        self.subscriptions: set[Subscription] = set()
+        self.seated: dict[Any, frozenset[int]] = {}  # matches in progress → their users (feeds only)
+        self.task: asyncio.Task | None = None
+
+    async def run(self, loop: asyncio.AbstractEventLoop) -> None:
+        failing = False
+        try:
+            while self.subscriptions:
+                await asyncio.sleep(settings.LIVE_POLL_INTERVAL_MS / 1000)
+                if not self.subscriptions:
+                    break
+                try:
+                    await self.tick()
+                    failing = False
+                except Exception:  # a database hiccup: say so once, try again next time
+                    if not failing:
+                        log.exception("live updates: reading the match versions failed; retrying")
+                    failing = True
+        finally:
+            if _WATCHES.get(loop) is self:
+                del _WATCHES[loop]
+
+    async def tick(self) -> None:
+        subscriptions = list(self.subscriptions)
+        watched = {pk for subscription in subscriptions for pk in subscription.versions}
+        feeds = any(subscription.user_id is not None for subscription in subscriptions)
+        rows = await _db(live.match_versions, watched, in_progress=feeds)
+        live_matches = set()
+        if feeds:
+            live_matches = {pk for pk, (_, status) in rows.items() if status == live.IN_PROGRESS}
+            unknown = live_matches - self.seated.keys()
+            if unknown:
+                self.seated.update(await _db(live.seated_users, unknown))
+            self.seated = {pk: users for pk, users in self.seated.items() if pk in live_matches}
+        for subscription in subscriptions:
+            if any(pk in rows and rows[pk][0] != version for pk, version in subscription.versions.items()):
+                subscription.wake()
+            elif subscription.user_id is not None and any(
+                    pk not in subscription.versions and subscription.user_id in self.seated.get(pk, ())
+                    for pk in live_matches):
+                subscription.wake()
+
+
+_WATCHES: dict[asyncio.AbstractEventLoop, _Watch] = {}
+
+
+@asynccontextmanager
+async def _watching(versions: dict, user_id: int | None = None) -> AsyncIterator[Subscription]:
+    loop = asyncio.get_running_loop()
+    watch = _WATCHES.get(loop)
+    if watch is None:
+        watch = _WATCHES[loop] = _Watch()
+    subscription = Subscription(versions, user_id)
+    watch.subscriptions.add(subscription)
+    if watch.task is None or watch.task.done():
+        watch.task = loop.create_task(watch.run(loop))
+    try:
+        yield subscription
+    finally:
+        watch.subscriptions.discard(subscription)
+
+
+# --- plumbing --------------------------------------------------------------------------------------
+
+async def _db(function: Callable, /, *args, **kwargs):
+    """Run a synchronous database function in a worker thread; its connection is closed when it
+    returns, so that nothing holds one while a client waits."""
+    return await sync_to_async(_closing(function), thread_sensitive=False)(*args, **kwargs)
+
+
+def _closing(function: Callable) -> Callable:
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connection.close()
+    return run
+
+
+def _authenticate(request: HttpRequest):
+    """The user, by the API's own authentication classes (token header, session); else the 401 DRF
+    would answer."""
+    drf_request = Request(request, authenticators=[cls() for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES])
+    user = drf_request.user
+    if user is None or not user.is_authenticated:
+        raise exceptions.NotAuthenticated()
+    return user
+
+
+def _refuse(request: HttpRequest) -> HttpResponse | None:
+    if request.method != "GET":
+        response = _problem(exceptions.MethodNotAllowed(request.method))
+        response["Allow"] = "GET"
+        return response
+    if not isinstance(request, ASGIRequest):
+        body = problem("streaming_unavailable", detail="Event streams are served by the ASGI server "
+                       "(uvicorn config.asgi:application); this one runs the API under WSGI.")
+        return JsonResponse(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
+    return None
+
+
+def _resume_point(request: HttpRequest) -> int | None:
+    """``Last-Event-ID`` (an EventSource reconnecting), else ``?after=``, else None."""
+    for name, raw in (("Last-Event-ID", request.headers.get("Last-Event-ID")), ("after", request.GET.get("after"))):
+        if raw is None or raw.strip() == "":
+            continue
+        value = _int(raw.strip())
+        if value is None or value < 0:
+            raise InvalidInput(f"{name} must be a whole number, an event id; got {raw!r}", field=name)
+        return value
+    return None
+
+
+def _int(raw: str | None) -> int | None:
+    if raw is None or not raw.isascii() or not raw.isdigit():
+        return None
+    return int(raw)
+
+
+def _problem_or_raise(exc: Exception) -> HttpResponse:
+    if isinstance(exc, (CommandError, exceptions.APIException)):
+        return _problem(exc)
+    raise exc
+
+
+def _problem(exc: Exception) -> JsonResponse:
+    """The problem+json the API's exception handler makes of ``exc`` (401 with its challenge)."""
+    answer = exception_handler(exc, {})
+    response = JsonResponse(answer.data, status=answer.status_code, content_type=PROBLEM_CONTENT_TYPE)
+    if answer.status_code == 401:
+        response["WWW-Authenticate"] = "Token"
+    return response

@@ -1,0 +1,78 @@
+"""GET /api/v1/matches/{id}/events/?after=N&wait=S: the long-poll fallback of the streams."""
+import threading
+import time
+
+from django.test import Client
+from live_helpers import get
+
+from games import services
+
+
+def events_url(server, match, query: str) -> str:
+    return f"{server.url}/api/v1/matches/{match.pk}/events/?{query}"
+
+
+def test_a_long_poll_returns_as_soon_as_an_event_is_appended(asgi_server, server_match, user, token):
+    match = server_match()
+    threading.Timer(0.5, lambda: services.deal_start(match_id=match.pk, actor=user("ala"))).start()
+
+    started = time.monotonic()
+    status, headers, body = get(events_url(asgi_server, match, "after=1&wait=20"), token("bartek"))
+    elapsed = time.monotonic() - started
+
+    assert status == 200 and 0.4 < elapsed < 3
+    assert [e["type"] for e in body["events"]] == ["deal_started"]
+    assert body["version"] == 2 and headers["ETag"] == '"2"'
+
+
+def test_with_nothing_new_it_answers_empty_after_wait_seconds(asgi_server, server_match, token):
+    match = server_match()
+
+    started = time.monotonic()
+    status, headers, body = get(events_url(asgi_server, match, "after=1&wait=1"), token("ala"))
+    elapsed = time.monotonic() - started
+
+    assert status == 200 and body["events"] == [] and headers["ETag"] == '"1"'
+    assert 0.9 < elapsed < 3
+
+
+def test_it_does_not_wait_when_newer_events_exist_or_the_match_is_over(asgi_server, server_match, user, token):
+    match = server_match()
+    services.deal_start(match_id=match.pk, actor=user("ala"))
+
+    started = time.monotonic()
+    behind = get(events_url(asgi_server, match, "after=0&wait=20"), token("ala"))
+    services.match_abandon(match_id=match.pk, actor=user("ala"))
+    over = get(events_url(asgi_server, match, "after=3&wait=20"), token("ala"))
+    elapsed = time.monotonic() - started
+
+    assert [e["seq"] for e in behind[2]["events"]] == [1, 2]
+    assert over[0] == 200 and over[2]["events"] == []
+    assert elapsed < 3
+
+
+def test_errors_come_at_once_and_as_the_events_action_words_them(asgi_server, server_match, token):
+    match = server_match()
+
+    started = time.monotonic()
+    too_long = get(events_url(asgi_server, match, "after=1&wait=31"), token("ala"))
+    anonymous = get(events_url(asgi_server, match, "after=1&wait=20"))
+    outsider = get(events_url(asgi_server, match, "after=1&wait=20"), token("outsider"))
+    elapsed = time.monotonic() - started
+
+    assert too_long[0] == 400 and too_long[2]["field"] == "wait"
+    assert anonymous[0] == 401 and anonymous[2]["code"] == "not_authenticated"
+    assert outsider[0] == 404 and outsider[2]["code"] == "not_found"
+    assert elapsed < 3
+
+
+def test_under_wsgi_it_waits_too_holding_the_worker(server_match, user):
+    match = server_match()
+    client = Client()
+    client.force_login(user("ala"))
+    threading.Timer(0.3, lambda: services.deal_start(match_id=match.pk, actor=user("ala"))).start()
+
+    response = client.get(f"/api/v1/matches/{match.pk}/events/", {"after": 1, "wait": 10})
+
+    assert response.status_code == 200
+    assert [e["type"] for e in response.json()["events"]] == ["deal_started"]
