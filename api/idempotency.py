@@ -94,7 +94,6 @@ def _claim(user, key: str, fingerprint: str) -> tuple[IdempotencyKey | None, Res
     for _ in range(3):
         try:
             with transaction.atomic():
-                _commit_without_waiting_for_the_disk()
                 return IdempotencyKey.objects.create(user=user, key=key, request_hash=fingerprint), None
         except IntegrityError:
             pass
@@ -110,17 +109,6 @@ def _claim(user, key: str, fingerprint: str) -> tuple[IdempotencyKey | None, Res
             raise IdempotencyInProgress(f"the first request with {HEADER} {key!r} is still running", field=HEADER)
         return None, _replay(existing)
     raise IdempotencyInProgress(f"the {HEADER} {key!r} is contended; retry", field=HEADER)
-
-
-def _commit_without_waiting_for_the_disk() -> None:
-    """The running row is a marker for concurrent requests, not a record: on PostgreSQL its commit
-    need not wait for the WAL to reach the disk (one fsync less per request). A crash can lose it
-    only with everything after it in the WAL: the command's own commit, which does wait, makes the
-    row durable first. A lost row lets a retry run, as if the first request had never come."""
-    connection = transaction.get_connection()
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")  # this transaction only
 
 
 def _run_once(row: IdempotencyKey, view, handler: Callable, request, args, kwargs) -> Response:

@@ -1,0 +1,92 @@
+"""The card-play hot path (benchmarks/api_plays.py): its query budget, and what the shortcuts
+taken for it must keep — the same responses, the same order of refusals. Plus the ping."""
+import pytest
+from api_helpers import PROBLEM, post, state, url
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from api.serializers import CommandResultSerializer
+from games.models import MatchProjection
+
+pytestmark = pytest.mark.django_db
+
+DATA_STATEMENTS = ("SELECT", "INSERT", "UPDATE", "DELETE")
+
+
+def _token_client(user) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    return client
+
+
+def test_ping_answers_an_authenticated_client_and_no_one_else(users):
+    response = _token_client(users["ala"]).get("/api/v1/ping/")
+    assert response.status_code == 200 and response.json() == {"ok": True}
+
+    anonymous = APIClient().get("/api/v1/ping/")
+    assert anonymous.status_code == 401 and anonymous["Content-Type"] == PROBLEM
+
+
+def test_a_card_play_costs_seven_statements_with_token_if_match_and_idempotency_key(dealt_match, clients, users):
+    bartek = _token_client(users["bartek"])  # E leads the first deal
+    view = state(clients["bartek"], dealt_match)
+    headers = {"If-Match": f'"{view["version"]}"', "Idempotency-Key": "hot-path"}
+
+    with CaptureQueriesContext(connection) as queries:
+        response = post(bartek, dealt_match, "plays", {"card": view["deal"]["legal_cards"][0]}, **headers)
+
+    assert response.status_code == 201, response.content
+    data = [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().upper().startswith(DATA_STATEMENTS)]
+    # the token (with the user and his player), the idempotency claim, the match locked with its
+    # projection, the event, the match's version, the projection, the stored response
+    assert len(data) == 7, "\n".join(data)
+    assert sum("games_player" in sql for sql in data) == 1  # read with the token, not on its own
+
+
+def test_a_play_within_a_deal_keeps_the_stored_summary_and_the_last_card_rewrites_it(dealt_match, clients):
+    summary = MatchProjection.objects.get(pk=dealt_match).summary
+    seats = {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"}
+    for _ in range(51):
+        on_turn = state(clients["ala"], dealt_match)["deal"]["to_play"]
+        client = clients[seats[on_turn]]
+        assert post(client, dealt_match, "plays", {"card": state(client, dealt_match)["deal"]["legal_cards"][0]}
+                    ).status_code == 201
+        assert MatchProjection.objects.get(pk=dealt_match).summary == summary
+
+    on_turn = state(clients["ala"], dealt_match)["deal"]["to_play"]
+    client = clients[seats[on_turn]]
+    assert post(client, dealt_match, "plays", {"card": state(client, dealt_match)["deal"]["legal_cards"][0]}
+                ).status_code == 201
+    after = MatchProjection.objects.get(pk=dealt_match).summary
+    assert len(after["deals"]) == 1 and after["next_deal"]["number"] == 2
+
+
+def test_command_responses_are_what_their_documented_serializer_gives(server_match, clients):
+    dealt = post(clients["ala"], server_match, "deals")
+    played = post(clients["bartek"], server_match, "plays",
+                  {"card": state(clients["bartek"], server_match)["deal"]["legal_cards"][0]})
+
+    for response in (dealt, played):
+        assert response.status_code == 201, response.content
+        assert response.json() == CommandResultSerializer(response.json()).data
+
+
+@pytest.mark.parametrize("body, headers", [({"card": "ZZ"}, {}), ({}, {}),
+                                           ({"card": "2C"}, {"If-Match": "seven"})])
+def test_bad_input_from_an_outsider_is_404_and_from_a_player_400(dealt_match, clients, body, headers):
+    outsider = post(clients["outsider"], dealt_match, "plays", body, **headers)
+    player = post(clients["bartek"], dealt_match, "plays", body, **headers)
+
+    assert outsider.status_code == 404 and outsider.json()["code"] == "not_found"
+    assert player.status_code == 400 and player.json()["code"] == "invalid"
+
+
+def test_a_lead_decision_naming_both_or_neither_is_404_for_an_outsider(dealt_match, clients):
+    outsider = post(clients["outsider"], dealt_match, "lead-decision", {"offer": 3, "keep": True})
+    player = post(clients["bartek"], dealt_match, "lead-decision", {"offer": 3, "keep": True})
+
+    assert outsider.status_code == 404
+    assert player.status_code == 400 and player.json()["field"] == "offer"
+    assert clients["bartek"].get(url(dealt_match))["ETag"] == '"2"'  # nothing stored
