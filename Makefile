@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml | $(PY)
 
 run: $(STAMP)
 	$(PY) manage.py migrate
+	$(PY) manage.py seed_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: $(STAMP)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import django_filters
+from django.http import StreamingHttpResponse
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema,
@@ -22,10 +24,11 @@ from rest_framework.permissions import BasePermission
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
+from games import selectors as games_selectors
 from games.exceptions import NotFound
 from games.models import Player
 from scoring import selectors, services
-from scoring.models import Club, League, Membership, Season
+from scoring.models import Club, League, Membership, Season, SeasonMatch
 
 from . import league_serializers as s
 from .problems import PROBLEM_CONTENT_TYPE
@@ -191,6 +194,13 @@ class StandingsCSVRenderer(BaseRenderer):
         return out.getvalue().encode(self.charset)
 
 
+class NDJSONRenderer(JSONRenderer):
+    """``Accept: application/x-ndjson`` for the records export (its errors: one JSON line)."""
+
+    media_type = "application/x-ndjson"
+    format = "ndjson"
+
+
 @extend_schema(tags=["seasons"])
 @extend_schema_view(list=extend_schema(summary="List seasons"), retrieve=extend_schema(summary="Read a season"))
 class SeasonViewSet(_ReadMixin):
@@ -237,6 +247,34 @@ class SeasonViewSet(_ReadMixin):
         response = Response(data)
         if getattr(request.accepted_renderer, "format", None) == "csv":
             response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-standings.csv"'
+        return response
+
+    @extend_schema(
+        summary="Export the season's matches as kierki-match/1 records (NDJSON)",
+        description="Streams every match of the season, in the order they were filed, as `application/x-ndjson`: "
+                    "one `kierki-match/1` record (as `GET /matches/{id}/record/` gives a player: finished deals "
+                    "only) per line. For the members of the season's club and staff; 404 for anyone else.",
+        parameters=[OpenApiParameter("format", exclude=True)],
+        responses={(200, "application/x-ndjson"): OpenApiResponse(
+                       OpenApiTypes.STR, description="One kierki-match/1 JSON record per line."),
+                   **_errors(401, 404)},
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None,
+            renderer_classes=[JSONRenderer, NDJSONRenderer])
+    def records(self, request, pk=None):
+        season = self.get_object()
+        if not (request.user.is_staff or selectors.club_role(request.user, season.league.club_id)):
+            raise NotFound(f"no season {pk}")
+        viewer = games_selectors.Viewer(games_selectors.Viewer.PLAYER)  # finished deals only
+
+        def lines():
+            filed = SeasonMatch.objects.filter(season=season).select_related("match").order_by("pk")
+            for season_match in filed.iterator(chunk_size=100):
+                record = games_selectors.match_record(match=season_match.match, viewer=viewer)
+                yield json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+        response = StreamingHttpResponse(lines(), content_type="application/x-ndjson")
+        response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-records.ndjson"'
         return response
 
 
