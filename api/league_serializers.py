@@ -11,6 +11,8 @@ from scoring.services import league_ruleset
 
 from .serializers import RulesetSerializer
 
+MAX_MIN_MATCHES = 10_000  # a season option, far below any database's integer limit
+
 ROLES = Membership.Role.choices
 
 
@@ -87,7 +89,7 @@ class SeasonInput(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     start_date = serializers.DateField(required=False, allow_null=True)
     end_date = serializers.DateField(required=False, allow_null=True)
-    min_matches = serializers.IntegerField(min_value=0, default=0,
+    min_matches = serializers.IntegerField(min_value=0, max_value=MAX_MIN_MATCHES, default=0,
                                            help_text="Players with fewer finished matches are listed unranked.")
     status = serializers.ChoiceField(choices=Season.Status.choices, default=Season.Status.OPEN)
 
@@ -96,13 +98,15 @@ class SeasonUpdateInput(serializers.Serializer):
     name = serializers.CharField(max_length=100, required=False)
     start_date = serializers.DateField(required=False, allow_null=True)
     end_date = serializers.DateField(required=False, allow_null=True)
-    min_matches = serializers.IntegerField(min_value=0, required=False)
+    min_matches = serializers.IntegerField(min_value=0, max_value=MAX_MIN_MATCHES, required=False)
     status = serializers.ChoiceField(choices=Season.Status.choices, required=False,
                                      help_text="closed: no more matches may join.")
 
 
 class SeasonSerializer(serializers.ModelSerializer):
     club = serializers.IntegerField(source="league.club_id", read_only=True)
+    # Declared, not derived: a model integer's bounds differ by database, and the schema must not.
+    min_matches = serializers.IntegerField(read_only=True)
 
     class Meta:
         model = Season
