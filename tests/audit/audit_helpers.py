@@ -1,5 +1,4 @@
 """Helpers for the audit tests: simulated records played live, URLs, raw tampering."""
-import contextlib
 import random
 from dataclasses import dataclass
 
@@ -70,27 +69,6 @@ def rule(client, dispute_id, body: dict, **headers):
 
 def dispute(client, match_id, body: dict):
     return client.post(url(match_id, "disputes"), body, format="json")
-
-
-@contextlib.contextmanager
-def tamperable():
-    """Raw writes to the event table: on PostgreSQL the append-only trigger is off for the block
-    (inside the test's transaction; tests/store/store_helpers.py does the same)."""
-    postgres = connection.vendor == "postgresql"
-    with connection.cursor() as cursor:
-        if postgres:
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE games_matchevent DISABLE TRIGGER games_matchevent_append_only")
-        try:
-            yield cursor
-        finally:
-            if postgres:
-                cursor.execute("ALTER TABLE games_matchevent ENABLE TRIGGER games_matchevent_append_only")
-                cursor.execute("SET CONSTRAINTS ALL DEFERRED")
-
-
-def json_param() -> str:
-    return "%s::jsonb" if connection.vendor == "postgresql" else "%s"
 
 
 def db_id(match) -> object:

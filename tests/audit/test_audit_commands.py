@@ -2,7 +2,7 @@
 from io import StringIO
 
 import pytest
-from audit_helpers import json_param, tamperable
+from event_table import json_param, tamperable
 from django.core.management import CommandError, call_command
 
 from games import events, tasks

@@ -1,6 +1,7 @@
 """GET /api/v1/matches/{id}/audit/: who may see it, and tampering caught at the right seq."""
 import pytest
-from audit_helpers import PROBLEM, db_id, json_param, play_next_deal, tamperable, url
+from audit_helpers import PROBLEM, db_id, play_next_deal, url
+from event_table import json_param, tamperable
 
 from games import events, services as games
 from games.models import Match, MatchEvent

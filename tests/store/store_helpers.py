@@ -1,10 +1,7 @@
 """Helpers for the event-store tests: sample records, reading a match's state, a scorer that
-plays legal cards, and a way to tamper with stored rows."""
-import contextlib
+plays legal cards. Raw tampering with stored rows is tests/event_table.py's."""
 import json
 from pathlib import Path
-
-from django.db import connection
 
 from games import services
 from games.engine.match import restore
@@ -53,24 +50,3 @@ def stored_state(match) -> dict:
     }
 
 
-@contextlib.contextmanager
-def tamperable():
-    """Raw writes to the event table: on PostgreSQL the append-only trigger is switched off
-    for the block (inside the test's transaction), on SQLite there is none. The deferred
-    foreign-key checks are run first: ALTER TABLE refuses while trigger events are pending."""
-    postgres = connection.vendor == "postgresql"
-    with connection.cursor() as cursor:
-        if postgres:
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE games_matchevent DISABLE TRIGGER games_matchevent_append_only")
-        try:
-            yield cursor
-        finally:
-            if postgres:
-                cursor.execute("ALTER TABLE games_matchevent ENABLE TRIGGER games_matchevent_append_only")
-                cursor.execute("SET CONSTRAINTS ALL DEFERRED")
-
-
-def json_param() -> str:
-    """The placeholder for a JSON text parameter written by raw SQL."""
-    return "%s::jsonb" if connection.vendor == "postgresql" else "%s"

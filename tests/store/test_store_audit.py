@@ -1,7 +1,8 @@
 """Replaying the stored events through the engine (audit.rules_check) and checking the deal
 commitments of server-dealt matches (audit.commitments_check)."""
 import pytest
-from store_helpers import json_param, play_legal_cards, state_of, tamperable
+from event_table import json_param, tamperable
+from store_helpers import play_legal_cards, state_of
 
 from games import audit, events, services
 from games.models import MatchEvent

@@ -2,7 +2,7 @@
 (games.audit.chain_check), at the first seq that no longer holds."""
 import pytest
 from django.db import connection
-from store_helpers import json_param, tamperable
+from event_table import json_param, tamperable
 
 from games import audit, events
 from games.models import MatchEvent
