@@ -34,7 +34,6 @@ match, and when a void re-opens a finished one (then with ``status="in_progress"
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any, Iterable
 
 from django.core.exceptions import ValidationError
@@ -50,7 +49,7 @@ from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionC
 from .models import DealScore, Dispute, Match, MatchEvent
 from .projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply_ruling, deal_score_rows
 from .services import CommandResult, _commit, _lock, _Unit, is_scorer, seat_of
-from .signals import match_result_changed
+from .signals import announce_result
 
 T = MatchEvent.Type
 ARBITER = Membership.Role.ARBITER
@@ -166,8 +165,7 @@ def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = 
         dispute.status, dispute.ruling_seq = Dispute.Status.RULED, rows[-1].seq
         dispute.save(update_fields=["status", "ruling_seq"])
         if status_before == Match.Status.FINISHED and match.status == Match.Status.IN_PROGRESS:
-            transaction.on_commit(partial(match_result_changed.send, sender=Match, match_id=match.pk,
-                                          status=match.status))
+            announce_result(Match, match_id=match.pk, status=match.status)
     return dispute, CommandResult(match, rows)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import secrets as secrets_module
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, Callable
 
 from django.contrib.auth import get_user_model
@@ -28,7 +27,7 @@ from .events import GENESIS, chain_hash, deal_commitment, event_body
 from .exceptions import InvalidInput, MatchClosed, NotAllowed, NotFound, RuleBroken, VersionConflict
 from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
 from .projections import deal_score_rows, rulings_of, snapshot_of, start_state, summary_of
-from .signals import match_result_changed
+from .signals import announce_result, events_appended
 
 T = MatchEvent.Type
 User = get_user_model()
@@ -160,6 +159,7 @@ def _commit(unit: _Unit) -> list[MatchEvent]:
         match.version = seq
     MatchEvent.objects.bulk_create(rows)
     _project(unit, previous, rows)
+    events_appended.send(sender=Match, match=match, events=rows)
     return rows
 
 
@@ -170,8 +170,7 @@ def _project(unit: _Unit, head: str, rows: list[MatchEvent]) -> None:
         match.status = Match.Status.FINISHED
     Match.objects.filter(pk=match.pk).update(version=match.version, status=match.status)
     if match.status != Match.Status.IN_PROGRESS:  # commands only run on matches in progress: it ends now
-        transaction.on_commit(partial(match_result_changed.send, sender=Match, match_id=match.pk,
-                                      status=match.status))
+        announce_result(Match, match_id=match.pk, status=match.status)
     if len(state.results) > finished_before:
         DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
     values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state))

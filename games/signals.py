@@ -1,11 +1,30 @@
 """Signals the match commands send; other apps listen (data flows out of games, never in).
 
-``match_result_changed`` is sent after the transaction commits, whenever a command leaves a
-match finished or abandoned (``match_id``: the match's UUID, ``status``: its new status) — an
-arbiter's ruling on a finished or abandoned match included — and when a ruling voids the last
-deal of a finished match, re-opening it (``status`` then ``in_progress``; games/disputes.py).
+- ``events_appended`` is sent *inside* the command's transaction, after its events and read
+  models are written (``match``: the locked ``Match``; ``events``: the new ``MatchEvent`` rows).
+  A receiver that writes (an outbox row, a webhook delivery) commits or rolls back with the
+  events. It runs on every card play: a receiver must decide from its arguments alone whether
+  it cares before it touches the database.
+- ``match_result_changing`` is sent inside the transaction and ``match_result_changed`` after it
+  commits, whenever a command leaves a match finished or abandoned (``match_id``: the match's
+  UUID, ``status``: its new status) — an arbiter's ruling on a finished or abandoned match
+  included — and when a ruling voids the last deal of a finished match, re-opening it
+  (``status`` then ``in_progress``; games/disputes.py). The first is for work that must not be
+  lost (an outbox row in the same transaction); the second for work that may be (a broker
+  message).
 """
 
+from functools import partial
+
+from django.db import transaction
 from django.dispatch import Signal
 
+events_appended = Signal()
+match_result_changing = Signal()
 match_result_changed = Signal()
+
+
+def announce_result(sender, *, match_id, status) -> None:
+    """Send ``match_result_changing`` now and ``match_result_changed`` once the transaction commits."""
+    match_result_changing.send(sender=sender, match_id=match_id, status=status)
+    transaction.on_commit(partial(match_result_changed.send, sender=sender, match_id=match_id, status=status))
