@@ -4,20 +4,25 @@ Decorate a view's POST handler with ``@idempotent``. A request that carries the 
 (at most 255 characters) from an authenticated user is run at most once per (user, key):
 
 1. Its fingerprint is SHA-256 over the method, the path and the canonical JSON of the body.
-2. A row (user, key, fingerprint, ``status_code`` NULL) is inserted in its own, immediately
-   committed transaction. If the key exists already (and has not expired):
-   - a different fingerprint → ``422`` ``idempotency_key_reused``;
-   - still running (``status_code`` NULL) → ``409`` ``idempotency_in_progress``;
+2. One transaction runs the whole request. It first takes a transaction-level advisory lock on
+   (user, key) — PostgreSQL's ``pg_try_advisory_xact_lock``, in the statement that looks the key
+   up. If another request with the key holds the lock, it is still running: ``409``
+   ``idempotency_in_progress``. If the key was used before (and has not expired):
+   - with a different fingerprint → ``422`` ``idempotency_key_reused``;
    - completed → its stored status, body and headers are replayed with
      ``Idempotent-Replayed: true``; nothing new is stored.
-3. The handler runs in one transaction with the storing of its response, so a command's events
-   and the response that reports them commit together. 2xx and 4xx responses are stored;
-   on an unhandled exception (or a 5xx) the row is deleted so that a retry can run.
+3. Otherwise the handler runs in that transaction (a command's own ``atomic`` is a savepoint
+   within it), and its response is stored under the key before the commit: the events and the
+   response that reports them commit together, in one commit. 2xx and 4xx responses are stored;
+   on an unhandled exception (or a 5xx, or a lost connection) nothing is, so a retry runs anew.
+   Two requests with one key that slip past the lock (the second looked before the first
+   committed) meet at the key's unique constraint: the second is rolled back whole and replays
+   the first's response.
 
-Keys are kept ``IDEMPOTENCY_KEY_TTL_HOURS`` (24 h by default): lookups ignore older rows, and
-``purge_expired_keys`` (``manage.py purge_idempotency_keys``) deletes them.
-Requests without the header, and anonymous ones, run as usual. The claim must be visible to
-concurrent requests at once, so this relies on ``ATOMIC_REQUESTS`` being off (as it is).
+SQLite has no advisory locks; it runs one writer at a time, so a second request waits for the
+first and then replays it. Keys are kept ``IDEMPOTENCY_KEY_TTL_HOURS`` (24 h by default): lookups
+ignore older rows, and ``purge_expired_keys`` (``manage.py purge_idempotency_keys``) deletes them.
+Requests without the header, and anonymous ones, run as usual.
 """
 
 from __future__ import annotations
@@ -29,11 +34,12 @@ import json
 from typing import Any, Callable
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
+from games import compiled
 from games.exceptions import CommandError, InvalidInput
 from games.models import IdempotencyKey
 
@@ -81,60 +87,82 @@ def idempotent(handler: Callable) -> Callable:
         if not key or len(key) > MAX_KEY_LENGTH:
             raise InvalidInput(f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters, got {len(key)}", field=HEADER)
         fingerprint = request_fingerprint(request.method, request.get_full_path(), request.data)
-        row, replay = _claim(request.user, key, fingerprint)
-        if replay is not None:
-            return replay
-        return _run_once(row, view, handler, request, args, kwargs)
+        for _ in range(3):
+            try:
+                return _run_once(request.user, key, fingerprint, lambda: _handle(view, handler, request, args, kwargs))
+            except _KeyTaken:
+                continue  # a request with this key committed meanwhile: look again, and replay it
+        raise IdempotencyInProgress(f"the {HEADER} {key!r} is contended; retry", field=HEADER)
 
     return wrapper
 
 
-def _claim(user, key: str, fingerprint: str) -> tuple[IdempotencyKey | None, Response | None]:
-    """Insert the running row, or find why not: reused, in progress, or done (→ the replay)."""
-    for _ in range(3):
-        try:
-            with transaction.atomic():
-                return IdempotencyKey.objects.create(user=user, key=key, request_hash=fingerprint), None
-        except IntegrityError:
-            pass
-        existing = IdempotencyKey.objects.filter(user=user, key=key).first()
-        if existing is None:
-            continue  # deleted meanwhile (a failed first request, or the purge): try again
-        if existing.created_at < timezone.now() - ttl():
-            IdempotencyKey.objects.filter(pk=existing.pk, created_at=existing.created_at).delete()
-            continue  # expired: as if it had never been
-        if existing.request_hash != fingerprint:
-            raise IdempotencyKeyReused(f"the {HEADER} {key!r} was used with a different request", field=HEADER)
-        if existing.status_code is None:
-            raise IdempotencyInProgress(f"the first request with {HEADER} {key!r} is still running", field=HEADER)
-        return None, _replay(existing)
-    raise IdempotencyInProgress(f"the {HEADER} {key!r} is contended; retry", field=HEADER)
+class _KeyTaken(Exception):
+    """The key's row was inserted by a concurrent request that committed first."""
 
 
-def _run_once(row: IdempotencyKey, view, handler: Callable, request, args, kwargs) -> Response:
-    stored = False
+def _handle(view, handler: Callable, request, args, kwargs) -> Response:
     try:
-        with transaction.atomic():
-            try:
-                response = handler(view, request, *args, **kwargs)
-            except Exception as exc:  # noqa: BLE001 - handled errors become their 4xx response
-                response = view.handle_exception(exc)  # re-raises what the API does not handle
-            if response.status_code < 500:
-                _store(row, response)
-                stored = True
-    finally:
-        if not stored:
-            IdempotencyKey.objects.filter(pk=row.pk).delete()
-    return response
+        return handler(view, request, *args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - handled errors become their 4xx response
+        return view.handle_exception(exc)  # re-raises what the API does not handle
 
 
-def _store(row: IdempotencyKey, response: Response) -> None:
+def _run_once(user, key: str, fingerprint: str, handle: Callable[[], Response]) -> Response:
+    with transaction.atomic():
+        existing = _lock_and_find(user, key)
+        if existing is not None:
+            if existing.created_at >= timezone.now() - ttl():
+                return _answer_for(existing, key, fingerprint)
+            existing.delete()  # expired: as if it had never been
+        response = handle()
+        if response.status_code < 500:
+            _store(user, key, fingerprint, response)
+        return response
+
+
+def _answer_for(existing: IdempotencyKey, key: str, fingerprint: str) -> Response:
+    if existing.request_hash != fingerprint:
+        raise IdempotencyKeyReused(f"the {HEADER} {key!r} was used with a different request", field=HEADER)
+    if existing.status_code is None:  # a row claimed by an older release, whose request still runs
+        raise IdempotencyInProgress(f"the first request with {HEADER} {key!r} is still running", field=HEADER)
+    return _replay(existing)
+
+
+def _lock_and_find(user, key: str) -> IdempotencyKey | None:
+    """The key's row, if any, once this transaction holds the key's advisory lock (PostgreSQL)."""
+    if connection.vendor != "postgresql":
+        return IdempotencyKey.objects.filter(user=user, key=key).first()
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_and_find_sql(), [_lock_id(user.pk, key), user.pk, key])
+        locked, *row = cursor.fetchone()
+    if not locked:
+        raise IdempotencyInProgress(f"the first request with {HEADER} {key!r} is still running", field=HEADER)
+    return compiled.instance(IdempotencyKey, "k", row) if row[0] is not None else None
+
+
+@functools.cache
+def _lock_and_find_sql() -> str:
+    t, col = compiled.table(IdempotencyKey), functools.partial(compiled.column, IdempotencyKey)
+    return (f"SELECT pg_try_advisory_xact_lock(%s), {compiled.columns(IdempotencyKey, 'k')} "
+            f"FROM (SELECT 1) AS one LEFT JOIN {t} k ON k.{col('user')} = %s AND k.{col('key')} = %s")
+
+
+def _lock_id(user_id: int, key: str) -> int:
+    """A signed 64-bit advisory lock id for (user, key)."""
+    digest = hashlib.sha256(f"idempotency:{user_id}:{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def _store(user, key: str, fingerprint: str, response: Response) -> None:
     body = json.loads(json.dumps(response.data, cls=JSONEncoder))
     headers = {name: response[name] for name in STORED_HEADERS if response.has_header(name)}
-    IdempotencyKey.objects.filter(pk=row.pk).update(
-        status_code=response.status_code,
-        response={"body": body, "headers": headers, "content_type": response.content_type},
-    )
+    try:  # the violation aborts the transaction: _KeyTaken leaves it, and it rolls back whole
+        compiled.insert(IdempotencyKey(
+            user=user, key=key, request_hash=fingerprint, status_code=response.status_code,
+            response={"body": body, "headers": headers, "content_type": response.content_type}))
+    except IntegrityError:
+        raise _KeyTaken from None
 
 
 def _replay(row: IdempotencyKey) -> Response:

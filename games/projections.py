@@ -95,8 +95,8 @@ def summary_of(state: MatchState, match: Match, rulings: list[dict[str, Any]] | 
     return summary
 
 
-def snapshot_of(state: MatchState) -> dict[str, Any]:
-    return snapshot(state)
+def snapshot_of(state: MatchState, results: list | None = None) -> dict[str, Any]:
+    return snapshot(state, results)
 
 
 def deal_score_rows(match: Match, state: MatchState, first_number: int, last_number: int | None = None

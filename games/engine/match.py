@@ -11,7 +11,7 @@ from .deal import DealState
 from .ruleset import KIND_BY_LETTER, Kind, Ruleset
 from .schedule import Schedule, ScheduledDeal
 from .scoring import Compensation
-from .seats import SEATS, Seat, by_seat
+from .seats import SEAT_NAMES, SEATS, Seat, by_seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +163,10 @@ class MatchState:
 
 
 # --- snapshots: a compact JSON form, so a long match is restored without replaying every deal ---
-def snapshot(state: MatchState) -> dict[str, Any]:
-    """The state as JSON: finished deals as their summaries, the deal in play as its events."""
+def snapshot(state: MatchState, results: list | None = None) -> dict[str, Any]:
+    """The state as JSON: finished deals as their summaries, the deal in play as its events.
+    ``results``, when given, is the JSON of ``state.results`` already at hand (a card play that
+    ends no deal leaves them as they were: no need to encode them again)."""
     deal = state.deal
     return {
         "ruleset": state.ruleset.as_json(),
@@ -172,7 +174,7 @@ def snapshot(state: MatchState) -> dict[str, Any]:
         "played": state.schedule.played,
         "voided": state.schedule.voided,
         "pending": [[kind.letter, None if leader is None else leader.name] for kind, leader in state.schedule.pending],
-        "results": [_result_json(r) for r in state.results],
+        "results": [_result_json(r) for r in state.results] if results is None else results,
         "deal": None if deal is None else {
             "hands": [list(map(int, deal.hand_dealt(s))) for s in SEATS],
             "offers": [[o.buyer.name, o.price] for o in deal.offers],
@@ -219,7 +221,7 @@ def _result_json(result: DealResult) -> dict[str, Any]:
 
 def _result_from_json(data: dict[str, Any]) -> DealResult:
     def per_seat(values: dict) -> tuple[int, ...]:
-        return tuple(values[s.name] for s in SEATS)
+        return tuple(values[name] for name in SEAT_NAMES)
 
     adjusted = data.get("adjusted_points")
     return DealResult(

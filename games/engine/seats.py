@@ -32,8 +32,9 @@ class Seat(enum.IntEnum):
 
 
 SEATS: tuple[Seat, ...] = (Seat.N, Seat.E, Seat.S, Seat.W)
+SEAT_NAMES: tuple[str, ...] = tuple(seat.name for seat in SEATS)  # read on every snapshot: no enum lookups
 
 
 def by_seat(values) -> dict[str, object]:
     """Four per-seat values as the ``{"N": …, "E": …, "S": …, "W": …}`` of the record format."""
-    return {seat.name: values[seat] for seat in SEATS}
+    return {name: values[index] for index, name in enumerate(SEAT_NAMES)}

@@ -51,3 +51,35 @@ def test_eight_retries_of_one_idempotent_request_run_it_once(dealt_match, client
     assert len(originals) == 1
     assert MatchEvent.objects.filter(match_id=dealt_match).count() == 3
     assert IdempotencyKey.objects.get(key="once").status_code == 201
+
+
+def test_a_retry_while_the_first_request_runs_is_409_and_after_it_commits_a_replay(dealt_match, clients,
+                                                                                   monkeypatch):
+    from api import views
+
+    card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
+    inside, release = threading.Event(), threading.Event()
+    real = views.PLAY.run
+
+    def slow(**kwargs):  # the first request holds its transaction open until the retry has been answered
+        inside.set()
+        assert release.wait(30)
+        return real(**kwargs)
+
+    monkeypatch.setattr(views.PLAY, "run", slow)
+    send = lambda: post(clients["bartek"], dealt_match, "plays", {"card": card},  # noqa: E731
+                        **{"Idempotency-Key": "in-flight"})
+
+    with ThreadPoolExecutor(1) as pool:
+        first = pool.submit(lambda: (send(), connection.close())[0])
+        assert inside.wait(30)
+        monkeypatch.setattr(views.PLAY, "run", real)
+        during = send()
+        release.set()
+        first = first.result(30)
+    after = send()
+
+    assert during.status_code == 409 and during.json()["code"] == "idempotency_in_progress"
+    assert first.status_code == after.status_code == 201 and after["Idempotent-Replayed"] == "true"
+    assert after.json() == first.json()
+    assert MatchEvent.objects.filter(match_id=dealt_match).count() == 3
