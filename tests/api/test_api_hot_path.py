@@ -39,8 +39,9 @@ def test_a_card_play_costs_seven_statements_with_token_if_match_and_idempotency_
 
     assert response.status_code == 201, response.content
     data = [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().upper().startswith(DATA_STATEMENTS)]
-    # the token (with the user and his player), the idempotency claim, the match locked with its
-    # projection, the event, the match's version, the projection, the stored response
+    # the token (with the user and his player), the key looked up (under its advisory lock on
+    # PostgreSQL), the match locked with its projection, the event, the match's version, the
+    # projection, the key stored with the response — all in one transaction
     assert len(data) == 7, "\n".join(data)
     assert sum("games_player" in sql for sql in data) == 1  # read with the token, not on its own
 

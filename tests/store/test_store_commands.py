@@ -103,6 +103,7 @@ def test_an_import_failing_half_way_leaves_nothing_not_even_its_guests(users, mo
     assert not Player.objects.filter(username__startswith="p1-").exists()
 
 
+@pytest.mark.django_db(transaction=True)  # the command's transaction is the outermost, as in a request
 def test_a_deal_ending_card_failing_while_its_scores_are_written_stores_neither_card_nor_reveal(
         server_match, users, monkeypatch):
     play_legal_cards(server_match, users["scorer"], 51)
