@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from games import disputes, inspection
 from games.models import Dispute
+from scoring import arbiters
 
 from . import audit_serializers as s
 from .idempotency import idempotent
@@ -122,7 +123,7 @@ class DisputeListView(GenericAPIView):
                    responses={200: s.DisputeSerializer(many=True), **_errors(400, 401, 403, 404)})
     def get(self, request):
         query = _valid(s.DisputeListQuery, request.query_params)
-        found = disputes.disputes_for_arbiter(user=request.user, club_id=query.get("club"),
+        found = arbiters.disputes_for_arbiter(user=request.user, club_id=query.get("club"),
                                               status=query.get("status"))
         page = self.paginate_queryset(found)
         return self.get_paginated_response(s.DisputeSerializer(disputes.dispute_views(page), many=True).data)

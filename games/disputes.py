@@ -2,9 +2,10 @@
 
 Who is who (``authority``):
 
-- an **arbiter** of a match is a staff user, or a user with the ``arbiter`` role in the club
-  whose league the match's season belongs to (``scoring``: SeasonMatch → Season → League →
-  Club, Membership). A match in no season has staff as its only arbiters;
+- an **arbiter** of a match is a staff user, or whoever a registered check admits: ``scoring``
+  registers one at start-up (``scoring.arbiters``: the users with the ``arbiter`` role in the
+  club whose league the match's season belongs to), so that this module knows no clubs. A match
+  in no season has staff as its only arbiters;
 - a dispute is raised by a player seated in the match or by its scorer.
 
 Rulings (``ruling_record``) are ``ruling_recorded`` events (payload: ``dispute``, ``ruling``,
@@ -34,7 +35,7 @@ match, and when a void re-opens a finished one (then with ``status="in_progress"
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -43,7 +44,6 @@ from django.db.models import QuerySet
 from games.engine import Seat
 from games.engine.errors import RuleViolation, RulingNotAllowed
 from games.engine.match import restore
-from scoring.models import Club, Membership, SeasonMatch
 
 from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
 from .models import DealScore, Dispute, Match, MatchEvent
@@ -52,31 +52,25 @@ from .services import CommandResult, _commit, _lock, _Unit, is_scorer, seat_of
 from .signals import announce_result
 
 T = MatchEvent.Type
-ARBITER = Membership.Role.ARBITER
 MAX_STATEMENT, MAX_REASON = 5000, 2000
 
 
 # --- who is who -----------------------------------------------------------------------------------
 
-def club_of_match(match_id) -> int | None:
-    """The club whose season the match was played in, if any."""
-    return (SeasonMatch.objects.filter(match_id=match_id).values_list("season__league__club_id", flat=True)
-            .first())
+_ARBITER_CHECKS: list[Callable[[Match, Any], bool]] = []
+
+
+def register_arbiter_check(check: Callable[[Match, Any], bool]) -> None:
+    """Let ``check(match, user)`` admit arbiters besides staff (``scoring`` admits club arbiters)."""
+    if check not in _ARBITER_CHECKS:
+        _ARBITER_CHECKS.append(check)
 
 
 def is_arbiter(match: Match, user) -> bool:
-    """Staff, or an arbiter of the match's club."""
+    """Staff, or an arbiter by a registered check (an arbiter of the match's club)."""
     if user is None or not user.is_authenticated:
         return False
-    if user.is_staff:
-        return True
-    club = club_of_match(match.pk)
-    return club is not None and is_club_arbiter(user, club)
-
-
-def is_club_arbiter(user, club_id) -> bool:
-    return bool(user.is_authenticated and Membership.objects.filter(club_id=club_id, user=user, role=ARBITER)
-                .exists())
+    return user.is_staff or any(check(match, user) for check in _ARBITER_CHECKS)
 
 
 def may_raise(match: Match, user) -> bool:
@@ -229,24 +223,6 @@ def dispute_get(*, dispute_id, user) -> Dispute:
 
 def disputes_of_match(*, match: Match) -> QuerySet[Dispute]:
     return Dispute.objects.filter(match=match).select_related("raised_by")
-
-
-def disputes_for_arbiter(*, user, club_id: Any = None, status: str | None = None) -> QuerySet[Dispute]:
-    """The disputes of ``club_id``'s season matches (an arbiter of that club, or staff), or without
-    a club those of every club the user arbitrates (every dispute for staff)."""
-    disputes = Dispute.objects.select_related("raised_by")
-    if club_id is not None:
-        if not str(club_id).isdigit() or not Club.objects.filter(pk=club_id).exists():
-            raise NotFound(f"no club {club_id}")
-        if not (user.is_staff or is_club_arbiter(user, club_id)):
-            raise NotAllowed("only the club's arbiters (and staff) list its disputes")
-        disputes = disputes.filter(match__season_match__season__league__club_id=club_id)
-    elif not user.is_staff:
-        clubs = Membership.objects.filter(user=user, role=ARBITER).values("club_id")
-        disputes = disputes.filter(match__season_match__season__league__club_id__in=clubs)
-    if status is not None:
-        disputes = disputes.filter(status=status)
-    return disputes
 
 
 def dispute_views(disputes: Iterable[Dispute]) -> list[dict[str, Any]]:

@@ -6,8 +6,12 @@ class ScoringConfig(AppConfig):
     name = "scoring"
 
     def ready(self) -> None:
+        from games.disputes import register_arbiter_check
         from games.signals import match_result_changed
 
+        from .arbiters import arbitrates
         from .receivers import on_match_result_changed
+
+        register_arbiter_check(arbitrates)  # club arbiters rule on their season matches' disputes
 
         match_result_changed.connect(on_match_result_changed, dispatch_uid="scoring.match_result_changed")

@@ -34,11 +34,7 @@ from scoring.models import Membership, Season
 
 from .steps import deal_steps
 
-try:
-    from games.disputes import is_arbiter
-except ImportError:  # without the disputes module, staff are the only arbiters
-    def is_arbiter(match: Match, user) -> bool:
-        return bool(user is not None and user.is_authenticated and user.is_staff)
+from games.disputes import is_arbiter
 
 T = MatchEvent.Type
 SEATS = tuple(seat.name for seat in Seat)
