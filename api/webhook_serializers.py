@@ -54,6 +54,10 @@ class WebhookDeliveryQuery(serializers.Serializer):
 
 class WebhookDeliverySerializer(serializers.ModelSerializer):
     data = serializers.JSONField(source="payload", help_text="The body's `data`.")
+    # declared: the model's positive integer fields have bounds that differ between databases
+    attempts = serializers.IntegerField(help_text="Attempts so far.")
+    last_status_code = serializers.IntegerField(allow_null=True, help_text="The last answer's HTTP status "
+                                                                           "(null: none, e.g. a timeout).")
     next_attempt_at = serializers.SerializerMethodField(help_text="When it is sent next (pending only).")
 
     class Meta:

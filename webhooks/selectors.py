@@ -29,9 +29,8 @@ def club_for_admin(*, actor, club_id) -> Club:
     return club
 
 
-def endpoint_for_admin(*, actor, endpoint_id, lock: bool = False) -> Endpoint:
-    endpoints = Endpoint.objects.select_for_update() if lock else Endpoint.objects
-    endpoint = endpoints.filter(pk=endpoint_id).first() if str(endpoint_id).isdigit() else None
+def endpoint_for_admin(*, actor, endpoint_id) -> Endpoint:
+    endpoint = Endpoint.objects.filter(pk=endpoint_id).first() if str(endpoint_id).isdigit() else None
     if endpoint is None or not may_manage(actor, endpoint.club_id):
         raise NotFound(f"no webhook {endpoint_id}")
     return endpoint

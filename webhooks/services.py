@@ -54,16 +54,14 @@ def endpoint_create(*, actor, club_id, url: str, event_types: Any, secret: str |
 
 def endpoint_update(*, actor, endpoint_id, **fields: Any) -> Endpoint:
     """Change ``url``, ``event_types``, ``secret`` or ``active``."""
+    endpoint = selectors.endpoint_for_admin(actor=actor, endpoint_id=endpoint_id)  # 404 before any check
     checks = {"url": _checked_url, "event_types": _checked_types, "secret": _checked_secret, "active": bool}
     unknown = sorted(set(fields) - set(checks))
     if unknown:
         raise InvalidInput(f"a webhook has no field {unknown[0]!r}", field=unknown[0])
-    checked = {name: checks[name](value) for name, value in fields.items()}
-    with transaction.atomic():
-        endpoint = selectors.endpoint_for_admin(actor=actor, endpoint_id=endpoint_id, lock=True)
-        for name, value in checked.items():
-            setattr(endpoint, name, value)
-        endpoint.save(update_fields=list(checked) or None)
+    for name, value in fields.items():
+        setattr(endpoint, name, checks[name](value))
+    endpoint.save(update_fields=list(fields) or None)
     return endpoint
 
 
@@ -130,7 +128,7 @@ def match_events_announce(*, match: Match, events_appended: list[MatchEvent]) ->
 def season_match_announce(*, season_match: SeasonMatch) -> list[Delivery]:
     """A match that joins a season with events already played (a record filed into it) is
     announced as if its events had just been appended: each finished deal, then its end."""
-    match = Match.objects.get(pk=season_match.match_id)
+    match = season_match.match  # as the filing service holds it (no query)
     if match.version <= 1:
         return []  # only match_created: nothing to tell yet
     logged = list(MatchEvent.objects.filter(match=match).order_by("seq"))
