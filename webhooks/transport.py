@@ -8,6 +8,7 @@ network step (connect, send, each read) has ``TIMEOUT`` seconds.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import httpx
@@ -17,6 +18,9 @@ from .addresses import Target
 TIMEOUT = 5.0
 ERROR_BYTES = 200  # of a refusing receiver's answer, kept in the delivery log
 USER_AGENT = "Kierki-Webhooks/1"
+
+# httpx logs every request's full URL at INFO; a receiver's URL may carry a token of its own.
+logging.getLogger("httpx").setLevel(logging.WARNING)
 
 
 @dataclass(frozen=True)
