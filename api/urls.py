@@ -3,7 +3,7 @@ from rest_framework import routers
 from rest_framework.permissions import AllowAny
 from rest_framework.reverse import reverse
 
-from . import audit_views, streams
+from . import audit_views, streams, webhooks
 from .leagues import ClubViewSet, LeagueViewSet, PlayerViewSet, SeasonViewSet
 from .views import MatchViewSet, PingView, ProblemTypeListView, ProblemTypeView, TokenView
 
@@ -49,5 +49,12 @@ urlpatterns = [
     path("disputes/", audit_views.DisputeListView.as_view(), name="dispute-list"),
     path("disputes/<str:pk>/", audit_views.DisputeDetailView.as_view(), name="dispute-detail"),
     path("disputes/<str:pk>/ruling/", audit_views.RulingView.as_view(), name="dispute-ruling"),
+    # Webhooks of a club (api/webhooks.py)
+    path("clubs/<str:pk>/webhooks/", webhooks.ClubWebhooksView.as_view(), name="club-webhooks"),
+    path("webhooks/<str:pk>/", webhooks.WebhookView.as_view(), name="webhook-detail"),
+    path("webhooks/<str:pk>/ping/", webhooks.WebhookPingView.as_view(), name="webhook-ping"),
+    path("webhooks/<str:pk>/deliveries/", webhooks.WebhookDeliveriesView.as_view(), name="webhook-deliveries"),
+    path("webhooks/<str:pk>/deliveries/<str:delivery_id>/redeliver/", webhooks.RedeliverView.as_view(),
+         name="webhook-redeliver"),
     *router.urls,
 ]

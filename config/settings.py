@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "games",
     "scoring",
+    "webhooks",
     "api",
     "web",
 ]
@@ -244,6 +245,8 @@ SPECTACULAR_SETTINGS = {
         "DisputeStatus": "games.models.Dispute.Status",
         "SeasonStatus": "scoring.models.Season.Status",
         "ClubRole": "scoring.models.Membership.Role",
+        "DeliveryStatus": "webhooks.models.Delivery.Status",
+        "WebhookEventType": "webhooks.events.EVENT_TYPES",
     },
 }
 
@@ -292,6 +295,12 @@ CELERY_BEAT_SCHEDULE.update({
     "audit-matches-nightly": {"task": "games.tasks.audit_matches", "schedule": crontab(hour=2, minute=30)},
     "checkpoint-hourly": {"task": "games.tasks.take_checkpoint", "schedule": crontab(minute=5)},
 })
+
+# Webhooks (webhooks/): deliveries are sent after the commit that wrote them, and Celery beat
+# sends the due ones (retries, any the broker missed) every minute. Receivers on loopback,
+# private, link-local and other non-public addresses are refused unless this is on (SSRF).
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", False)
+CELERY_BEAT_SCHEDULE["deliver-webhooks-every-minute"] = {"task": "webhooks.tasks.sweep", "schedule": 60.0}
 
 # --- Deployment: CORS, request size, HTTPS, logging ---------------------------------------
 

@@ -45,6 +45,7 @@ from . import rating as ratings
 from . import selectors
 from .exceptions import LastAdmin, SeasonClosed
 from .scheduling import schedule_recompute
+from .signals import standings_changed
 from .models import (Club, League, MatchLine, Membership, RatedMatch, Rating, RatingChange, Season, SeasonMatch,
                      StandingRow)
 from .standings import rank
@@ -316,6 +317,9 @@ def standings_recompute(*, season_id: int, full: bool = False) -> Recompute | No
             _write_standings(other, touched[other.pk])
         Season.objects.filter(pk__in=others).update(computed_at=timezone.now())
         Season.objects.filter(pk=season.pk).update(computed_at=timezone.now(), recomputes=F("recomputes") + 1)
+        # webhooks announce it: the season asked for (after a full rebuild only if it changed) and the others
+        rewritten = others | ({season.pk} if not full or season.pk in touched else set())
+        standings_changed.send(sender=Season, season_ids=sorted(rewritten))
     return Recompute(season_id, rows, scored.count, rated, others)
 
 

@@ -1,0 +1,87 @@
+"""Where a webhook may be sent (SSRF): http or https only, and — unless the setting
+``WEBHOOKS_ALLOW_PRIVATE`` is on — only to public addresses.
+
+A URL is checked when it is registered and again before every attempt (DNS may have changed
+since), and the attempt connects to the very address checked here (``Target.address``), so a
+name cannot resolve to a public address for the check and to a private one for the connection.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+MAX_URL_LENGTH = 2000
+SCHEMES = {"http": 80, "https": 443}
+
+
+class UnsafeURL(ValueError):
+    """The URL is malformed, does not resolve, or points at an address webhooks may not reach."""
+
+
+@dataclass(frozen=True)
+class Target:
+    url: str  # as registered
+    scheme: str
+    host: str  # the name (or literal address) of the URL, for the Host header, SNI and the certificate
+    port: int
+    address: str  # the checked IP address to connect to
+
+
+def parse(url: str) -> Target:
+    """The URL's parts (``address`` not yet resolved), or UnsafeURL saying what is wrong."""
+    if not isinstance(url, str) or not url or len(url) > MAX_URL_LENGTH:
+        raise UnsafeURL(f"the URL must be 1 to {MAX_URL_LENGTH} characters")
+    if any(ord(c) < 33 or ord(c) == 127 for c in url):
+        raise UnsafeURL("the URL must not contain spaces or control characters")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise UnsafeURL(f"not a URL: {exc}") from None
+    scheme = parts.scheme.lower()
+    if scheme not in SCHEMES:
+        raise UnsafeURL("only http:// and https:// URLs are allowed")
+    if not parts.hostname:
+        raise UnsafeURL("the URL has no host")
+    if parts.username is not None or parts.password is not None:
+        raise UnsafeURL("the URL must not carry credentials: check the X-Kierki-Signature header instead")
+    return Target(url=url, scheme=scheme, host=parts.hostname, port=port or SCHEMES[scheme], address="")
+
+
+def resolve(url: str, *, allow_private: bool | None = None) -> Target:
+    """``parse`` plus the address to connect to. Every address the host resolves to must be
+    public (not only the first: a name may hold a public and a private record), unless
+    ``allow_private`` (default: the setting)."""
+    target = parse(url)
+    if allow_private is None:
+        allow_private = settings.WEBHOOKS_ALLOW_PRIVATE
+    try:
+        found = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise UnsafeURL(f"the host {target.host} does not resolve: {exc}") from None
+    addresses = list(dict.fromkeys(info[4][0] for info in found))
+    if not allow_private:
+        for address in addresses:
+            why = not_public(address)
+            if why:
+                raise UnsafeURL(f"the host {target.host} resolves to {address}, a {why} address: webhooks are "
+                                "only sent to public addresses")
+    return Target(url=url, scheme=target.scheme, host=target.host, port=target.port, address=addresses[0])
+
+
+def not_public(address: str) -> str | None:
+    """What kind of non-public address ``address`` is (None: a public one)."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone id
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped  # ::ffff:127.0.0.1 is 127.0.0.1
+    for kind, flag in (("unspecified", ip.is_unspecified), ("loopback", ip.is_loopback),
+                       ("link-local", ip.is_link_local), ("multicast", ip.is_multicast),
+                       ("reserved", ip.is_reserved), ("private", ip.is_private)):  # private covers some above
+        if flag:
+            return kind
+    return None if ip.is_global else "non-global"

@@ -1,0 +1,105 @@
+"""The webhook events and their ``data``, derived from the match events a command appended.
+
+Plain functions over plain values (the events, the stored summary): which deals a batch of
+events finished, whether it finished or abandoned the match, which rulings it recorded.
+``may_matter`` decides from its arguments alone, with no query: ``events_appended`` runs on
+every card play.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from games.models import Match, MatchEvent
+
+T = MatchEvent.Type
+
+MATCH_FINISHED = "match.finished"
+MATCH_ABANDONED = "match.abandoned"
+DEAL_FINISHED = "deal.finished"
+RULING_RECORDED = "ruling.recorded"
+STANDINGS_UPDATED = "standings.updated"
+PING = "ping"  # sent on request (POST /webhooks/{id}/ping/), whatever the endpoint subscribed to
+
+EVENT_TYPES = (MATCH_FINISHED, MATCH_ABANDONED, DEAL_FINISHED, RULING_RECORDED, STANDINGS_UPDATED)
+MATCH_EVENT_TYPES = frozenset({MATCH_FINISHED, MATCH_ABANDONED, DEAL_FINISHED, RULING_RECORDED})
+SEATS = ("N", "E", "S", "W")
+
+_TELLING = frozenset({T.HANDS_REVEALED, T.MATCH_ABANDONED, T.RULING_RECORDED})
+
+
+def may_matter(match: Match, events: list[MatchEvent]) -> bool:
+    """Whether ``events`` can announce anything (a deal or the match ended, a ruling), decided
+    without touching the database. A server-dealt deal ends with ``hands_revealed``; a recorded
+    one on the card after which the (cached, just updated) projection holds no deal in play."""
+    if match.status != Match.Status.IN_PROGRESS or any(e.type in _TELLING for e in events):
+        return True
+    if match.dealing != Match.Dealing.RECORDED or not any(e.type == T.CARD_PLAYED for e in events):
+        return False
+    if not Match.projection.is_cached(match):
+        return True  # cannot tell for free: let the caller look
+    return match.projection.snapshot.get("deal") is None
+
+
+def announcements(*, status: str, dealing: str, events: Iterable[MatchEvent], summary: dict[str, Any],
+                  deal_in_play: bool) -> list[tuple[str, dict[str, Any]]]:
+    """The webhook events a batch of match events makes, in order, each ``(type, data)`` with the
+    data that depends on the batch (the caller adds the match, its season and players)."""
+    events = list(events)
+    found = [(DEAL_FINISHED, deal_data(summary, number))
+             for number in ended_deals(dealing, events, summary, deal_in_play)]
+    found += [(RULING_RECORDED, ruling_data(e.payload, summary, status)) for e in events
+              if e.type == T.RULING_RECORDED]
+    if status == Match.Status.FINISHED and any(e.type == T.CARD_PLAYED for e in events):
+        found.append((MATCH_FINISHED, result_data(summary)))
+    for event in events:
+        if event.type == T.MATCH_ABANDONED:
+            found.append((MATCH_ABANDONED, {**result_data(summary), "reason": event.payload.get("reason", "")}))
+    return found
+
+
+def ended_deals(dealing: str, events: list[MatchEvent], summary: dict[str, Any], deal_in_play: bool) -> list[int]:
+    """The numbers of the deals ``events`` finished."""
+    revealed = [e.payload["number"] for e in events if e.type == T.HANDS_REVEALED]
+    if dealing == Match.Dealing.SERVER or not any(e.type == T.CARD_PLAYED for e in events):
+        return revealed
+    started = [e.payload["number"] for e in events if e.type == T.DEAL_STARTED]
+    done = {deal["number"] for deal in summary["deals"]}
+    if started:  # a record filed at once: every deal it holds that finished
+        return [number for number in started if number in done]
+    return [summary["deals"][-1]["number"]] if summary["deals"] and not deal_in_play else []
+
+
+def counted(deal: dict[str, Any]) -> dict[str, int]:
+    """A finished deal's points as they count: none if voided, the arbiter's if adjusted."""
+    if deal.get("voided"):
+        return dict.fromkeys(SEATS, 0)
+    return deal.get("adjusted_points") or deal["points"]
+
+
+def totals_through(summary: dict[str, Any], index: int) -> dict[str, int]:
+    """The match totals after the summary's deal ``index`` (0-based)."""
+    totals = dict.fromkeys(SEATS, 0)
+    for deal in summary["deals"][:index + 1]:
+        for seat, points in counted(deal).items():
+            totals[seat] += points
+    return totals
+
+
+def deal_data(summary: dict[str, Any], number: int) -> dict[str, Any]:
+    index = max(i for i, deal in enumerate(summary["deals"]) if deal["number"] == number)
+    deal = summary["deals"][index]
+    return {"deal": number, "kind": deal["kind"], "compensating": deal["compensating"],
+            "multiplier": deal["multiplier"], "tricks": deal["tricks"], "points": counted(deal),
+            "kreski": deal["kreski"], "totals": totals_through(summary, index)}
+
+
+def result_data(summary: dict[str, Any]) -> dict[str, Any]:
+    return {"deals": sum(not deal.get("voided") for deal in summary["deals"]), "totals": summary["totals"],
+            "winners": summary["winners"]}
+
+
+def ruling_data(payload: dict[str, Any], summary: dict[str, Any], status: str) -> dict[str, Any]:
+    return {"dispute": payload["dispute"], "ruling": payload["ruling"], "deal": payload["deal"],
+            "points": payload.get("points"), "reason": payload["reason"], "arbiter": payload["arbiter"],
+            "status": status, "totals": summary["totals"]}
