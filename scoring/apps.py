@@ -6,8 +6,9 @@ class ScoringConfig(AppConfig):
     name = "scoring"
 
     def ready(self) -> None:
-        from games.signals import match_result_changed
+        from games.signals import match_result_changed, match_result_changing
 
-        from .receivers import on_match_result_changed
+        from .receivers import on_match_result_changed, on_match_result_changing
 
+        match_result_changing.connect(on_match_result_changing, dispatch_uid="scoring.match_result_changing")
         match_result_changed.connect(on_match_result_changed, dispatch_uid="scoring.match_result_changed")
