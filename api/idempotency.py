@@ -13,6 +13,10 @@ Decorate a view's POST handler with ``@idempotent``. A request that carries the 
 3. The handler runs in one transaction with the storing of its response, so a command's events
    and the response that reports them commit together. 2xx and 4xx responses are stored;
    on an unhandled exception (or a 5xx) the row is deleted so that a retry can run.
+4. A claim still running after ``IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS`` (120 s; a request under
+   gunicorn is killed after ``GUNICORN_TIMEOUT``) is abandoned: its process died, or the database
+   went away before the row could be deleted. The next request with the key takes it over (a
+   conditional ``UPDATE``, so only one does) instead of getting ``409`` until the key expires.
 
 Keys are kept ``IDEMPOTENCY_KEY_TTL_HOURS`` (24 h by default): lookups ignore older rows, and
 ``purge_expired_keys`` (``manage.py purge_idempotency_keys``) deletes them.
@@ -53,6 +57,10 @@ class IdempotencyInProgress(CommandError):
 
 def ttl() -> dt.timedelta:
     return dt.timedelta(hours=getattr(settings, "IDEMPOTENCY_KEY_TTL_HOURS", 24))
+
+
+def claim_timeout() -> dt.timedelta:
+    return dt.timedelta(seconds=getattr(settings, "IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS", 120))
 
 
 def purge_expired_keys(*, now: dt.datetime | None = None) -> int:
@@ -106,9 +114,20 @@ def _claim(user, key: str, fingerprint: str) -> tuple[IdempotencyKey | None, Res
         if existing.request_hash != fingerprint:
             raise IdempotencyKeyReused(f"the {HEADER} {key!r} was used with a different request", field=HEADER)
         if existing.status_code is None:
-            raise IdempotencyInProgress(f"the first request with {HEADER} {key!r} is still running", field=HEADER)
+            if existing.created_at >= timezone.now() - claim_timeout():
+                raise IdempotencyInProgress(f"the first request with {HEADER} {key!r} is still running",
+                                            field=HEADER)
+            if _take_over(existing):
+                return existing, None
+            continue  # another request took it over, or it finished meanwhile
         return None, _replay(existing)
     raise IdempotencyInProgress(f"the {HEADER} {key!r} is contended; retry", field=HEADER)
+
+
+def _take_over(abandoned: IdempotencyKey) -> bool:
+    """Claim an abandoned running row for this request: only if nobody changed it since it was read."""
+    return bool(IdempotencyKey.objects.filter(pk=abandoned.pk, created_at=abandoned.created_at,
+                                              status_code__isnull=True).update(created_at=timezone.now()))
 
 
 def _run_once(row: IdempotencyKey, view, handler: Callable, request, args, kwargs) -> Response:

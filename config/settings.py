@@ -203,6 +203,9 @@ REST_FRAMEWORK = {
 
 # Idempotency-Key rows are kept (and honoured) this long; `manage.py purge_idempotency_keys`.
 IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
+# A key whose first request is still "running" after this long is taken over by the next request
+# with it (that request died with its process or its database connection); above GUNICORN_TIMEOUT.
+IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS = env_int("IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS", 120)
 
 # Live updates (api/streams.py, served by uvicorn): how often a process reads the versions of the
 # matches its streams and long-polls wait for, and the SSE keep-alive comment's interval.
@@ -222,6 +225,8 @@ SPECTACULAR_SETTINGS = {
         "`error` (the R30 error object). Card lists in examples are placeholders."
     ),
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "api.problems.document_database_unavailable"],  # 503 on every operation
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
     "TAGS": [
