@@ -269,9 +269,11 @@ REDIS_URL = env_str("REDIS_URL")
 # and REDIS_URL) gives up after REDIS_CONNECT_TIMEOUT seconds, a reply after REDIS_SOCKET_TIMEOUT,
 # and a task is published with one quick retry; what was not sent waits in the outbox.
 REDIS_CONNECT_TIMEOUT = env_int("REDIS_CONNECT_TIMEOUT", 1)
-REDIS_SOCKET_TIMEOUT = env_int("REDIS_SOCKET_TIMEOUT", 5)
-if REDIS_CONNECT_TIMEOUT < 1 or REDIS_SOCKET_TIMEOUT < 1:
-    raise ImproperlyConfigured("REDIS_CONNECT_TIMEOUT and REDIS_SOCKET_TIMEOUT must be at least 1 (seconds)")
+REDIS_SOCKET_TIMEOUT = env_int("REDIS_SOCKET_TIMEOUT", 2)
+if REDIS_CONNECT_TIMEOUT < 1:
+    raise ImproperlyConfigured("REDIS_CONNECT_TIMEOUT must be at least 1 (second)")
+if REDIS_SOCKET_TIMEOUT < 2:  # a worker's BRPOP waits up to 1 s for a task
+    raise ImproperlyConfigured("REDIS_SOCKET_TIMEOUT must be at least 2 (seconds)")
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
                                     "interval_max": 0.2}

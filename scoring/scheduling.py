@@ -15,8 +15,9 @@ season's ``min_matches`` changed; and by the outbox's sweep for a request nobody
   only bounds how long a lost message could hold triggers back (the outbox's sweep mends that).
 
 Redis being down must not hold a request up: the client gives up connecting after
-``REDIS_CONNECT_TIMEOUT`` seconds and waiting for a reply after ``REDIS_SOCKET_TIMEOUT``, and
-retries once, at once (a pooled connection Redis dropped when it restarted).
+``REDIS_CONNECT_TIMEOUT`` seconds and waiting for a reply after ``REDIS_SOCKET_TIMEOUT``. It
+retries a broken connection once, at once (a pooled connection that Redis dropped when it
+restarted), but not a timeout, which would only double the wait.
 """
 
 from __future__ import annotations
@@ -68,4 +69,4 @@ def redis_client() -> redis.Redis:
 @functools.lru_cache(maxsize=4)
 def _client(url: str, connect_timeout: float, timeout: float) -> redis.Redis:
     return redis.Redis.from_url(url, socket_connect_timeout=connect_timeout, socket_timeout=timeout,
-                                retry=Retry(NoBackoff(), 1))
+                                retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)))
