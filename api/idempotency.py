@@ -11,9 +11,9 @@ Decorate a view's POST handler with ``@idempotent``. A request that carries the 
    - with a different fingerprint → ``422`` ``idempotency_key_reused``;
    - completed → its stored status, body and headers are replayed with
      ``Idempotent-Replayed: true``; nothing new is stored.
-3. Otherwise the handler runs in that transaction (a command's own ``atomic`` is a savepoint
-   within it), and its response is stored under the key before the commit: the events and the
-   response that reports them commit together, in one commit. 2xx and 4xx responses are stored;
+3. Otherwise the handler runs in that transaction, and its response is stored under the key
+   before the commit: the events and the response that reports them commit together, in one
+   commit (a command refuses before it writes, so a refusal's 4xx is stored the same way). 2xx and 4xx responses are stored;
    on an unhandled exception (or a 5xx, or a lost connection) nothing is, so a retry runs anew.
    Two requests with one key that slip past the lock (the second looked before the first
    committed) meet at the key's unique constraint: the second is rolled back whole and replays

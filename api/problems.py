@@ -9,13 +9,22 @@ Every error body carries ``type``, ``title``, ``status``, ``detail`` and ``code`
 - ``field`` (the offending input, e.g. ``card``, ``deals[2].plays[17]``, ``If-Match``) and
   ``errors`` (``{field: [messages]}``) for bad input;
 - ``current_version`` for ``412``.
+
+A database error that is the database's state rather than the request's — the connection lost
+(``pg_terminate_backend``, a restart, a failover), a deadlock or serialization failure, a
+timeout — is ``503`` ``database_unavailable`` with ``Retry-After``: the request's transaction
+is rolled back (unless the connection broke in the commit itself: hence the advice to retry
+with the same ``Idempotency-Key``), and the next request reconnects (``CONN_HEALTH_CHECKS``).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+import psycopg
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions
@@ -27,6 +36,9 @@ from games.exceptions import CommandError, RuleBroken
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_BASE = "/api/v1/problems/"
+DATABASE_DOWN = (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError)
+DATABASE_RETRY_AFTER = 5  # seconds: a dropped connection is replaced at once, a restart takes a few
+log = logging.getLogger(__name__)
 
 
 def problem_type(code: str) -> str:
@@ -61,6 +73,10 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
                                                             "server (uvicorn); this one runs the API under WSGI."),
     "server_error": (500, "Internal server error", "A fault on the server. A POST sent with an Idempotency-Key "
                                                    "may be retried with the same key."),
+    "database_unavailable": (503, "Database unavailable", "The database connection failed, or the database "
+                                                          "could not serve the request now. Retry after "
+                                                          "Retry-After seconds; a POST is safe to retry with the "
+                                                          "same Idempotency-Key."),
 }
 RULES: dict[str, str] = {}
 for _code, _cls in VIOLATIONS.items():
@@ -88,6 +104,10 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         response = Response(_command_problem(exc), status=exc.status)
         if "current_version" in exc.extra:
             response["ETag"] = f'"{exc.extra["current_version"]}"'
+    elif isinstance(exc, DATABASE_DOWN):
+        log.warning("the database failed a request: %s: %s", type(exc).__name__, exc)
+        response = Response(problem("database_unavailable", detail="The database is unavailable; retry shortly."),
+                            status=503, headers={"Retry-After": str(DATABASE_RETRY_AFTER)})
     else:
         response = drf_exception_handler(exc, context)
         if response is None:
@@ -154,6 +174,25 @@ def _first_message(errors: Any) -> str | None:
                 return found
         return None
     return str(errors)
+
+
+# --- the OpenAPI document -------------------------------------------------------------------------
+
+def document_database_unavailable(result: dict, generator, request, public) -> dict:
+    """drf-spectacular postprocessing hook: any operation may answer ``503`` ``database_unavailable``."""
+    response = {
+        "description": f"{PROBLEMS['database_unavailable'][2]} (`database_unavailable`)",
+        "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
+        "content": {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
+    for path in result.get("paths", {}).values():
+        for method, operation in path.items():
+            if method in HTTP_METHODS:
+                operation.setdefault("responses", {}).setdefault("503", response)
+    return result
+
+
+HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
 
 # --- Django's own 404 and 500 (outside DRF views): problem+json under /api/ -------------------------

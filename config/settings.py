@@ -223,6 +223,8 @@ SPECTACULAR_SETTINGS = {
         "`error` (the R30 error object). Card lists in examples are placeholders."
     ),
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "api.problems.document_database_unavailable"],  # 503 on every operation
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
     "TAGS": [
@@ -263,14 +265,50 @@ CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
 # Redis for the project's own uses (tests, locks); optional.
 REDIS_URL = env_str("REDIS_URL")
 
+# Redis down must not hold a request up (README, "Faults survived"): connecting to it (the broker
+# and REDIS_URL) gives up after REDIS_CONNECT_TIMEOUT seconds, a reply after REDIS_SOCKET_TIMEOUT,
+# and a task is published with one quick retry; what was not sent waits in the outbox.
+REDIS_CONNECT_TIMEOUT = env_int("REDIS_CONNECT_TIMEOUT", 1)
+REDIS_SOCKET_TIMEOUT = env_int("REDIS_SOCKET_TIMEOUT", 2)
+if REDIS_CONNECT_TIMEOUT < 1:
+    raise ImproperlyConfigured("REDIS_CONNECT_TIMEOUT must be at least 1 (second)")
+if REDIS_SOCKET_TIMEOUT < 2:  # a worker's BRPOP waits up to 1 s for a task
+    raise ImproperlyConfigured("REDIS_SOCKET_TIMEOUT must be at least 2 (seconds)")
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
+                                    "interval_max": 0.2}
+# An unacknowledged task (its worker was killed) is handed out again this long after it was
+# delivered (kombu's Redis transport). Keep it above the longest task (a full rebuild of a large
+# league) and the debounce countdown; the outbox's sweep redoes a killed recompute sooner anyway.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+}
+
 # Standings (scoring/): a finished match waits this long for others of its season to join one
 # recompute (debounced on Redis; unused in the embedded mode), and Celery beat rebuilds every
 # open season nightly as a safety net.
 SCORING_DEBOUNCE_SECONDS = env_int("SCORING_DEBOUNCE_SECONDS", 5)
+# The outbox of recomputes (scoring/outbox.py): every SCORING_OUTBOX_SWEEP_SECONDS Celery beat
+# dispatches again each season with a request older than SCORING_OUTBOX_GRACE_SECONDS — longer
+# than the debounce countdown, so that a recompute already on its way is not asked for twice.
+SCORING_OUTBOX_GRACE_SECONDS = env_int("SCORING_OUTBOX_GRACE_SECONDS", 60)
+SCORING_OUTBOX_SWEEP_SECONDS = env_int("SCORING_OUTBOX_SWEEP_SECONDS", 60)
+if SCORING_OUTBOX_GRACE_SECONDS <= SCORING_DEBOUNCE_SECONDS:
+    raise ImproperlyConfigured(f"SCORING_OUTBOX_GRACE_SECONDS={SCORING_OUTBOX_GRACE_SECONDS} must exceed "
+                               f"SCORING_DEBOUNCE_SECONDS={SCORING_DEBOUNCE_SECONDS}")
+if SCORING_OUTBOX_SWEEP_SECONDS < 1:
+    raise ImproperlyConfigured("SCORING_OUTBOX_SWEEP_SECONDS must be at least 1")
 CELERY_BEAT_SCHEDULE = {
     "rebuild-open-seasons-nightly": {
         "task": "scoring.tasks.rebuild_open_seasons",
         "schedule": crontab(hour=3, minute=30),
+    },
+    "sweep-recompute-outbox": {
+        "task": "scoring.tasks.sweep_outbox",
+        "schedule": SCORING_OUTBOX_SWEEP_SECONDS,
+        "options": {"expires": SCORING_OUTBOX_SWEEP_SECONDS},  # a backlog of sweeps is one sweep
     },
 }
 

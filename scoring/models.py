@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Now
 
 from games.models import Match, Player
 
@@ -216,3 +217,17 @@ class StandingRow(models.Model):
             models.UniqueConstraint(fields=["season", "order"], name="one_standing_per_order"),
         ]
 
+
+
+class RecomputeRequest(models.Model):
+    """The outbox of standings recomputes (scoring/outbox.py): one row per change a season's
+    standings must take in — a season match ended or was ruled on, ``min_matches`` changed —
+    written in the transaction that made the change, so that it commits or rolls back with it.
+    A recompute deletes its season's rows in its own transaction; the sweep dispatches again
+    the seasons whose rows outlived the grace period (the broker was down, a worker died)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(db_default=Now())  # the database's clock, as the sweep's
+
+    class Meta:
+        indexes = [models.Index(fields=["created_at"], name="recomputerequest_created")]  # the sweep

@@ -1,24 +1,23 @@
-"""Signal receivers: a season match ended → schedule its season's recompute (after commit)."""
+"""Signal receivers: a season match's result changed → its season's standings are recomputed.
+
+``match_result_changing`` (inside the command's transaction) marks the season match to be scored
+again and writes the outbox row, both committing with the events; ``match_result_changed``
+(after the commit) dispatches the recompute. A recompute must not be lost, a message may be.
+"""
 
 from __future__ import annotations
 
-import logging
+from . import outbox, services
+from .models import SeasonMatch
 
-import redis
-from kombu.exceptions import OperationalError
 
-from . import services
-from .scheduling import schedule_recompute
-
-log = logging.getLogger(__name__)
+def on_match_result_changing(sender, *, match_id, status, **kwargs) -> None:
+    season_id = services.season_match_ended(match_id=match_id)
+    if season_id is not None:
+        outbox.request(season_id)
 
 
 def on_match_result_changed(sender, *, match_id, status, **kwargs) -> None:
-    season_id = services.season_match_ended(match_id=match_id)
-    if season_id is None:
-        return
-    try:
-        schedule_recompute(season_id)
-    except (redis.RedisError, OperationalError):
-        # The match is committed; its season catches up with the next trigger or the nightly rebuild.
-        log.exception("could not schedule the standings of season %s after match %s ended", season_id, match_id)
+    season_id = SeasonMatch.objects.filter(match_id=match_id).values_list("season_id", flat=True).first()
+    if season_id is not None:
+        outbox.dispatch(season_id)  # a failure is logged: the match is committed, the outbox keeps its row

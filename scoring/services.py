@@ -41,10 +41,9 @@ from games.engine.errors import RecordFormatError, RulesetError
 from games.exceptions import InvalidInput, NotAllowed, NotFound
 from games.models import DealScore, Match, MatchEvent
 
+from . import outbox, selectors
 from . import rating as ratings
-from . import selectors
 from .exceptions import LastAdmin, SeasonClosed
-from .scheduling import schedule_recompute
 from .signals import standings_changed
 from .models import (Club, League, MatchLine, Membership, RatedMatch, Rating, RatingChange, Season, SeasonMatch,
                      StandingRow)
@@ -206,7 +205,7 @@ def season_update(*, actor, season_id, **fields: Any) -> Season:
     with transaction.atomic():
         season.save(update_fields=list(fields) or None)
         if rerank:
-            transaction.on_commit(partial(schedule_recompute, season.pk))
+            outbox.enqueue(season.pk)
     return season
 
 
@@ -258,6 +257,8 @@ def season_record_import(*, actor, season_id, record: Any) -> Match:
     with transaction.atomic():
         match = games.record_import(actor=actor, record=record)
         SeasonMatch.objects.create(season=season, match=match)
+        if match.status != Match.Status.IN_PROGRESS:  # it ended before it joined: no receiver saw it
+            outbox.request(season.pk)
     return match
 
 
@@ -282,7 +283,8 @@ def _member_seats(season: Season, seats: Any, *, field: str = "seats") -> dict[s
 
 def season_match_ended(*, match_id) -> int | None:
     """A match ended (or a ruling changed its result): mark its season match to be scored again
-    if it was scored already, and return its season (None: not a season match)."""
+    if it was scored already, and return its season (None: not a season match). Called inside
+    the command's transaction (``scoring.receivers``), so the mark commits with the change."""
     SeasonMatch.objects.filter(match_id=match_id, scored_version__isnull=False).update(scored_version=None)
     return SeasonMatch.objects.filter(match_id=match_id).values_list("season_id", flat=True).first()
 
@@ -308,6 +310,7 @@ def standings_recompute(*, season_id: int, full: bool = False) -> Recompute | No
             return None
         League.objects.select_for_update().filter(pk=league_id).values_list("pk").get()  # ratings: one at a time
         season = Season.objects.select_for_update().get(pk=season_id)
+        outbox.take(season_id)  # the requests this run answers: deleted with its commit, kept if it dies
         scored = _score(league_id, full)
         rated, rerated = _rate(league_id, scored, full)
         touched = _merge(scored.players, rerated)  # season -> players whose lines or ratings changed

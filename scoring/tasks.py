@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.db import DatabaseError
 
-from . import scheduling, services
+from . import outbox, scheduling, services
 from .models import Season
 
 
@@ -11,7 +11,8 @@ from .models import Season
              retry_backoff=2, retry_backoff_max=120, retry_jitter=True, max_retries=8)
 def recompute_season(self, season_id: int, full: bool = False) -> dict | None:
     """Rebuild one season's standings (see services.standings_recompute); retried with
-    exponential backoff on database errors, acknowledged only once done."""
+    exponential backoff on database errors, acknowledged only once done. A worker killed on the
+    way leaves the season's outbox rows: the sweep (or the redelivery) runs it again."""
     if not self.request.is_eager:
         scheduling.release(season_id)
     done = services.standings_recompute(season_id=season_id, full=full)
@@ -24,3 +25,10 @@ def rebuild_open_seasons() -> int:
     """The nightly safety net (Celery beat): a full rebuild of every open season."""
     ids = Season.objects.filter(status=Season.Status.OPEN).values_list("pk", flat=True)
     return services.standings_rebuild(season_ids=list(ids))
+
+
+@shared_task(acks_late=True)
+def sweep_outbox() -> list[int]:
+    """Celery beat, every SCORING_OUTBOX_SWEEP_SECONDS: dispatch again the recomputes that the
+    broker did not take or a dead worker did not finish (scoring/outbox.py)."""
+    return outbox.sweep()

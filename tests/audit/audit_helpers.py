@@ -3,18 +3,13 @@ import random
 from dataclasses import dataclass
 
 from django.db import connection
+from short_matches import PLAYERS, PROBLEM, SEATS, SHORT, play_record, simulated  # noqa: F401 - re-exported
 
 from games import services as games
-from games.engine import Ruleset, Seat
 from games.engine.cards import NAMES
 from games.engine.match import restore
-from games.engine.simulate import deal_hands, simulate_match
+from games.engine.simulate import deal_hands
 from games.models import MatchEvent, MatchProjection
-
-PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
-SEATS = ("N", "E", "S", "W")
-SHORT = {"regular_deals": ["R", "O"]}  # two regular deals (and what they make due): quick to play
-PROBLEM = "application/problem+json"
 
 
 @dataclass
@@ -24,24 +19,6 @@ class World:
     other_club: object
     league: object
     season: object
-
-
-def simulated(seed: int) -> dict:
-    """A finished SHORT match between PLAYERS, first dealer N."""
-    return simulate_match(random.Random(seed), players=dict(zip(SEATS, PLAYERS)), first_dealer=Seat.N,
-                          ruleset=Ruleset.from_options(SHORT))
-
-
-def play_record(match, record: dict, actor, *, deals: int | None = None) -> None:
-    """The scorer enters ``record``'s deals (the first ``deals`` of them) through the live commands."""
-    for deal in record["deals"][:deals]:
-        games.deal_start(match_id=match.pk, actor=actor, hands=deal["hands"])
-        if "sale" in deal:
-            offered = games.lead_offer(match_id=match.pk, actor=actor, price=deal["sale"]["price"],
-                                       seat=deal["sale"]["buyer"])
-            games.lead_decide(match_id=match.pk, actor=actor, offer=offered.events[0].seq)
-        for card in deal["plays"]:
-            games.card_play(match_id=match.pk, actor=actor, card=card)
 
 
 def state_of(match):

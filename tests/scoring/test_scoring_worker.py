@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import redis
 from django.db import connection, transaction
+from polling import wait_for as _wait
 from scoring_helpers import record, require_redis, standings_of
 
 from config.celery import app
@@ -88,16 +89,6 @@ def worker(broker):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
-
-
-def _wait(condition, seconds: float, what: str, log=()):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    pytest.fail(f"timed out waiting for {what}; worker log:\n{''.join(log)}", pytrace=False)
 
 
 def recomputes(season) -> int:
