@@ -97,6 +97,7 @@ def test_a_new_min_matches_with_redis_down_leaves_its_recompute_in_the_outbox(
     assert outbox_of(world.season) == 1
 
 
+@pytest.mark.django_db(transaction=True)  # the command's transaction is the outermost, as in a request
 def test_a_command_that_fails_leaves_no_recompute_in_the_outbox(world, monkeypatch):
     match, last = started_match(world, seed=1)
     version = Match.objects.get(pk=match.pk).version
