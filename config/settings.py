@@ -140,9 +140,10 @@ DATABASES = {
 }
 # PostgreSQL: once a connection has run a statement this many times, psycopg prepares it (the
 # parameters bound on the server), so that the hot ones (the token, the match lock, the event
-# append) are no longer parsed and planned on every request. 0: client-side binding, nothing
-# prepared (needed behind PgBouncer in transaction mode, which cannot keep prepared statements).
-DATABASE_PREPARE_THRESHOLD = env_int("DATABASE_PREPARE_THRESHOLD", 0)
+# append) are no longer parsed and planned on every request: a third of PostgreSQL's CPU per card
+# play (benchmarks/api_plays.py). 0: client-side binding, nothing prepared (for a PgBouncer in
+# transaction mode older than 1.21, which cannot keep prepared statements).
+DATABASE_PREPARE_THRESHOLD = env_int("DATABASE_PREPARE_THRESHOLD", 5)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABASE_PREPARE_THRESHOLD > 0:
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=DATABASE_PREPARE_THRESHOLD)

@@ -113,3 +113,22 @@ def test_a_missing_or_malformed_value_stops_start_up(overrides, message):
 
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr and message in result.stderr
+
+
+DATABASE_OPTIONS = """
+import json
+from django.conf import settings
+print(json.dumps(settings.DATABASES["default"].get("OPTIONS", {})))
+"""
+
+
+@pytest.mark.parametrize("threshold, options", [
+    (None, {"server_side_binding": True, "prepare_threshold": 5}),  # the default: the hot statements prepared
+    ("0", {}),  # for a PgBouncer in transaction mode that cannot keep prepared statements
+])
+def test_postgresql_prepares_repeated_statements_unless_told_not_to(threshold, options):
+    env = production(DATABASE_URL="postgres://postgres@127.0.0.1:5432/kierki", DATABASE_PREPARE_THRESHOLD=threshold)
+    result = python(DATABASE_OPTIONS, env)
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == options
