@@ -223,6 +223,10 @@ SPECTACULAR_SETTINGS = {
     ),
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # The event streams are plain async views, unseen by drf-spectacular: api/stream_schema.py adds them;
+    # api/schema_hooks.py adds the 413 and 415 of every operation that takes a body.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.stream_schema.add_streams",
+                             "api.schema_hooks.add_body_errors"],
     "COMPONENT_SPLIT_REQUEST": True,
     "TAGS": [
         {"name": "auth", "description": "Tokens."},
