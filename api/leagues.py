@@ -186,11 +186,8 @@ class StandingsCSVRenderer(BaseRenderer):
     def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        if isinstance(data, dict) and "rows" in data:
-            writer.writerow(s.CSV_COLUMNS)
-            writer.writerows(s.csv_row(row) for row in data["rows"])
-        elif isinstance(data, dict):  # an error: its problem fields, one per line
-            writer.writerows(data.items())
+        writer.writerow(s.CSV_COLUMNS)  # errors never come here: SeasonViewSet renders them as JSON
+        writer.writerows(s.csv_row(row) for row in data["rows"])
         return out.getvalue().encode(self.charset)
 
 
@@ -210,6 +207,18 @@ class SeasonViewSet(_ReadMixin):
     serializer_class = s.SeasonSerializer
     filterset_class = SeasonFilter
     ordering_fields = ["name", "start_date", "end_date", "created_at"]
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        """Only the rows are CSV or NDJSON: an error is problem+json even when CSV or NDJSON was
+        asked for (a client reads it as every other error of the API; the schema says so), and
+        OPTIONS describes the endpoint in JSON."""
+        if getattr(getattr(request, "accepted_renderer", None), "format", None) in {"csv", "ndjson"}:
+            if response.status_code >= 400:
+                request.accepted_renderer, request.accepted_media_type = JSONRenderer(), PROBLEM_CONTENT_TYPE
+                response.content_type = PROBLEM_CONTENT_TYPE
+            elif request.method == "OPTIONS":
+                request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(summary="Create a season (club admins)", request=s.SeasonInput,
                    responses={201: s.SeasonSerializer, **_errors(400, 401, 403, 404)},
