@@ -35,12 +35,22 @@ from .problems import PROBLEM_CONTENT_TYPE
 from .serializers import ProblemSerializer
 
 
-def _errors(*statuses: int) -> dict:
+def _errors(*statuses: int, not_found: str = "No such resource.") -> dict:
     text = {400: "Malformed input (`code: invalid`, `field`, `errors`).", 401: "Not authenticated.",
-            403: "Not an admin of the club.", 404: "No such resource.",
+            403: "Not an admin of the club.", 404: not_found,
             409: "The club would lose its last admin (`last_admin`)."}
     return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=text[code])
             for code in statuses}
+
+
+def _reading(serializer_class, *, listed: str, read: str | None = None):
+    """The list operation's schema (a filter's bad value → 400; ``?page=`` past the end → 404, as
+    DRF's pagination answers) and the retrieve operation's."""
+    views = {"list": extend_schema(summary=listed, responses={
+        200: serializer_class(many=True), **_errors(400, 401, 404, not_found="No such page (`?page=`).")})}
+    if read is not None:
+        views["retrieve"] = extend_schema(summary=read, responses={200: serializer_class, **_errors(401, 404)})
+    return extend_schema_view(**views)
 
 
 def _valid(serializer_class, data) -> dict:
@@ -80,7 +90,7 @@ class ClubFilter(django_filters.FilterSet):
 
 
 @extend_schema(tags=["clubs"])
-@extend_schema_view(list=extend_schema(summary="List clubs"), retrieve=extend_schema(summary="Read a club"))
+@_reading(s.ClubSerializer, listed="List clubs", read="Read a club")
 class ClubViewSet(_ReadMixin):
     """Clubs and their members. Anyone signed in may found a club and becomes its first admin."""
 
@@ -139,7 +149,7 @@ class ClubViewSet(_ReadMixin):
 # --- leagues ------------------------------------------------------------------------------------------
 
 @extend_schema(tags=["leagues"])
-@extend_schema_view(list=extend_schema(summary="List leagues"), retrieve=extend_schema(summary="Read a league"))
+@_reading(s.LeagueSerializer, listed="List leagues", read="Read a league")
 class LeagueViewSet(_ReadMixin):
     """Leagues of a club, each with a default ruleset for its matches."""
 
@@ -186,11 +196,8 @@ class StandingsCSVRenderer(BaseRenderer):
     def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        if isinstance(data, dict) and "rows" in data:
-            writer.writerow(s.CSV_COLUMNS)
-            writer.writerows(s.csv_row(row) for row in data["rows"])
-        elif isinstance(data, dict):  # an error: its problem fields, one per line
-            writer.writerows(data.items())
+        writer.writerow(s.CSV_COLUMNS)  # errors never come here: SeasonViewSet renders them as JSON
+        writer.writerows(s.csv_row(row) for row in data["rows"])
         return out.getvalue().encode(self.charset)
 
 
@@ -202,7 +209,7 @@ class NDJSONRenderer(JSONRenderer):
 
 
 @extend_schema(tags=["seasons"])
-@extend_schema_view(list=extend_schema(summary="List seasons"), retrieve=extend_schema(summary="Read a season"))
+@_reading(s.SeasonSerializer, listed="List seasons", read="Read a season")
 class SeasonViewSet(_ReadMixin):
     """Seasons of a league; matches join an open season (see POST /matches/ and /matches/import/)."""
 
@@ -210,6 +217,18 @@ class SeasonViewSet(_ReadMixin):
     serializer_class = s.SeasonSerializer
     filterset_class = SeasonFilter
     ordering_fields = ["name", "start_date", "end_date", "created_at"]
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        """Only the rows are CSV or NDJSON: an error is problem+json even when CSV or NDJSON was
+        asked for (a client reads it as every other error of the API; the schema says so), and
+        OPTIONS describes the endpoint in JSON."""
+        if getattr(getattr(request, "accepted_renderer", None), "format", None) in {"csv", "ndjson"}:
+            if response.status_code >= 400:
+                request.accepted_renderer, request.accepted_media_type = JSONRenderer(), PROBLEM_CONTENT_TYPE
+                response.content_type = PROBLEM_CONTENT_TYPE
+            elif request.method == "OPTIONS":
+                request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(summary="Create a season (club admins)", request=s.SeasonInput,
                    responses={201: s.SeasonSerializer, **_errors(400, 401, 403, 404)},
@@ -281,7 +300,7 @@ class SeasonViewSet(_ReadMixin):
 # --- players -----------------------------------------------------------------------------------------
 
 @extend_schema(tags=["players"])
-@extend_schema_view(list=extend_schema(summary="List players"))
+@_reading(s.PlayerSerializer, listed="List players")
 class PlayerViewSet(_ReadMixin):
     """Players (users who play, and guests filed from paper score sheets)."""
 

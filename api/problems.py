@@ -64,6 +64,8 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
                                                             "running; retry later to get its response."),
     "version_mismatch": (412, "Precondition failed", "If-Match named a version that is no longer current; "
                                                      "`current_version` is the match's version now."),
+    "payload_too_large": (413, "Payload too large", "The request body is over `API_MAX_BODY_BYTES`; `limit` says "
+                                                    "how many bytes are allowed. Nothing was read or stored."),
     "unsupported_media_type": (415, "Unsupported media type", "Send the body as application/json."),
     "idempotency_key_reused": (422, "Idempotency-Key reused", "This Idempotency-Key was used with a different "
                                                               "request (method, path or body)."),

@@ -61,6 +61,7 @@ _render = JSONRenderer().render
 
 # --- the views ---------------------------------------------------------------------------------
 
+@csrf_exempt  # read-only: any other method gets the 405 problem of _refuse, not Django's CSRF page
 async def match_stream(request: HttpRequest, pk: str) -> HttpResponse:
     refused = _refuse(request)
     if refused is not None:
@@ -76,6 +77,7 @@ async def match_stream(request: HttpRequest, pk: str) -> HttpResponse:
     return _event_stream(_match_frames(pk, user, after or 0, batch))
 
 
+@csrf_exempt
 async def me_stream(request: HttpRequest) -> HttpResponse:
     refused = _refuse(request)
     if refused is not None:

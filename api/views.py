@@ -11,7 +11,8 @@ from functools import partial
 from typing import Any, Callable
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (OpenApiExample, OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer,
+                                   extend_schema, inline_serializer)
 from rest_framework import serializers as drf_serializers
 from rest_framework import status, viewsets
 from rest_framework.authentication import SessionAuthentication
@@ -28,7 +29,7 @@ from games.exceptions import NotFound, RuleBroken
 from games.models import Match
 from scoring.services import season_match_create, season_record_import
 
-from . import audit_views
+from . import audit_serializers, audit_views
 from . import serializers as s
 from .authentication import PlayerTokenAuthentication
 from .filters import MatchFilter
@@ -56,8 +57,9 @@ _ERROR_TEXT = {
 }
 
 
-def _errors(*statuses: int) -> dict:
-    return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(s.ProblemSerializer, description=_ERROR_TEXT[code])
+def _errors(*statuses: int, not_found: str | None = None) -> dict:
+    text = {**_ERROR_TEXT, 404: not_found} if not_found else _ERROR_TEXT
+    return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(s.ProblemSerializer, description=text[code])
             for code in statuses}
 
 
@@ -130,7 +132,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     # --- reading ---
     @extend_schema(operation_id="matches_list", summary="List the matches you may read", tags=["matches"],
                    description="Staff see every match; others the matches they sit in or score.",
-                   responses={200: s.MatchSerializer(many=True), **_errors(400, 401)})
+                   responses={200: s.MatchSerializer(many=True),
+                              **_errors(400, 401, 404, not_found="No such page (`?page=`).")})
     def list(self, request):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         data = s.MatchSerializer([selectors.match_detail(m) for m in page], many=True).data
@@ -146,8 +149,12 @@ class MatchViewSet(viewsets.GenericViewSet):
         operation_id="matches_state", summary="The deal in play as you may see it", tags=["matches"],
         parameters=[_ETAG, audit_views.AT_PARAMETER], filters=False,
         description="A player gets his own `hand` (`hands` is null) and `legal_cards` when on turn; the scorer "
-                    "and staff get every hand and the legal cards of the seat on turn.",
-        responses={200: s.StateSerializer, **_errors(401, 404)},
+                    "and staff get every hand and the legal cards of the seat on turn. With `?at=`: the state "
+                    "right after that event (`StateAt`).",
+        responses={200: PolymorphicProxySerializer(
+                       component_name="StateOrStateAt", resource_type_field_name=None,
+                       serializers=[s.StateSerializer, audit_serializers.StateAtSerializer]),
+                   **_errors(400, 401, 403, 404)},
         examples=[OpenApiExample("A player's view (placeholder cards)", response_only=True, value={
             "match": "9b2f6f0e-0000-4000-8000-000000000000", "version": 9, "status": "in_progress",
             "role": "player", "seat": "S", "complete": False, "totals": {"N": 0, "E": 0, "S": 0, "W": 0},

@@ -224,9 +224,12 @@ SPECTACULAR_SETTINGS = {
         "`error` (the R30 error object). Card lists in examples are placeholders."
     ),
     "SERVE_INCLUDE_SCHEMA": False,
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "api.problems.document_database_unavailable"],  # 503 on every operation
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # The event streams are plain async views, unseen by drf-spectacular: api/stream_schema.py adds them;
+    # api/schema_hooks.py adds the 413 and 415 of every operation that takes a body, and
+    # api/problems.py the 503 of every operation.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.stream_schema.add_streams",
+                             "api.schema_hooks.add_body_errors", "api.problems.document_database_unavailable"],
     "COMPONENT_SPLIT_REQUEST": True,
     "TAGS": [
         {"name": "auth", "description": "Tokens."},

@@ -144,6 +144,13 @@ def test_the_root_lists_the_resources(client_for):
         p["code"] for p in problems}
 
 
+def test_a_body_over_the_limit_is_a_listed_problem_type(client_for):
+    response = client_for(None).get("/api/v1/problems/payload_too_large/")
+
+    assert response.status_code == 200
+    assert response.json()["status"] == 413 and response.json()["type"] == "/api/v1/problems/payload_too_large/"
+
+
 def test_the_schema_validates_without_warnings(tmp_path):
     from django.core.management import call_command
 

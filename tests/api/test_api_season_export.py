@@ -102,3 +102,14 @@ def test_an_ndjson_accept_header_is_honoured(season_world):
 
     assert response.status_code == 200
     assert len(b"".join(response.streaming_content).splitlines()) == 2
+
+
+def test_an_error_asked_for_as_ndjson_is_still_problem_json(season_world):
+    users, season, _ = season_world
+
+    response = client(users["outsider"]).get(f"/api/v1/seasons/{season.pk}/records/",
+                                             HTTP_ACCEPT="application/x-ndjson")
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["code"] == "not_found"

@@ -1,8 +1,9 @@
 """Fixtures for the live-update tests: uvicorn serving the project (committed data: the tests run
 with a transactional database), users with API tokens, matches made through the services."""
 import pytest
+from asgi_server import AsgiServer
 from django.db import DEFAULT_DB_ALIAS, connections
-from live_helpers import PLAYERS, SEATS, AsgiServer, hands
+from live_helpers import PLAYERS, SEATS, hands
 from rest_framework.authtoken.models import Token
 
 from games import services

@@ -1,57 +1,22 @@
-"""Helpers for the live-update tests: uvicorn serving the project in a thread (so it sees the
-test database, SQLite in memory included), an SSE reader, plain-HTTP requests."""
+"""Helpers for the live-update tests: an SSE reader, plain-HTTP requests, hands and deals (uvicorn
+serving the project in a thread is tests/asgi_server.py's)."""
 from __future__ import annotations
 
 import http.client
 import json
 import random
-import socket
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-import uvicorn
-
 from games.engine.cards import NAMES
 from games.engine.simulate import deal_hands
 
 SEATS = ("N", "E", "S", "W")
 PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
-
-
-class AsgiServer:
-    """``config.asgi:application`` under uvicorn, in a thread of the test process."""
-
-    def __init__(self):
-        from config.asgi import application
-
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        config = uvicorn.Config(application, lifespan="off", log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=1)
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True,
-                                       name="uvicorn")
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.01)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(15)
 
 
 def get(url: str, token: str | None = None, headers: dict | None = None, timeout: float = 40):

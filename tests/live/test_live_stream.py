@@ -2,8 +2,11 @@
 import json
 import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
+import pytest
 from django.test import Client
 from live_helpers import SSE, get
 
@@ -137,6 +140,18 @@ def test_the_stream_answers_as_events_does_to_strangers_and_bad_requests(asgi_se
     assert outsider[0] == 404 and outsider[2]["code"] == "not_found"
     assert missing[0] == 404
     assert bad_resume[0] == 400 and bad_resume[2]["field"] == "Last-Event-ID"
+
+
+def test_another_method_is_a_405_problem_not_a_csrf_page(asgi_server, server_match, token):
+    for url in (stream_url(asgi_server, server_match()), f"{asgi_server.url}/api/v1/me/stream/"):
+        request = urllib.request.Request(url, data=b"{}", method="POST", headers={
+            "Authorization": f"Token {token('ala')}", "Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+
+        assert refused.value.code == 405 and refused.value.headers["Allow"] == "GET"
+        assert refused.value.headers["Content-Type"] == "application/problem+json"
+        assert json.loads(refused.value.read())["code"] == "method_not_allowed"
 
 
 def test_a_session_authenticates_a_stream_too(asgi_server, server_match, user):

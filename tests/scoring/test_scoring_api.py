@@ -226,6 +226,26 @@ def test_the_standings_as_csv_by_format_or_accept(world, filed):
     assert by_format.content == by_accept.content
 
 
+def test_an_error_asked_for_as_csv_is_still_problem_json(world):
+    api = client(world.users["p1"])
+
+    by_format = api.get("/api/v1/seasons/999999/standings/", {"format": "csv"})
+    by_accept = api.get("/api/v1/seasons/999999/standings/", HTTP_ACCEPT="text/csv")
+
+    for response in (by_format, by_accept):
+        assert response.status_code == 404
+        assert response["Content-Type"] == "application/problem+json"
+        assert response.json()["code"] == "not_found"
+
+
+def test_options_asked_for_as_csv_describes_the_endpoint_in_json(world):
+    response = client(world.users["p1"]).options(f"/api/v1/seasons/{world.season.pk}/standings/?format=csv")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["name"]
+
+
 def test_unranked_players_have_no_position(world, filed, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         client(world.users["ada"]).patch(f"/api/v1/seasons/{world.season.pk}/", {"min_matches": 3}, format="json")
