@@ -46,6 +46,7 @@ from games.engine.errors import RuleViolation, RulingNotAllowed
 from games.engine.match import restore
 
 from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
+from .ids import int_id
 from .models import DealScore, Dispute, Match, MatchEvent
 from .projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply_ruling, deal_score_rows
 from .services import CommandResult, _commit, _lock, _Unit, is_scorer, seat_of
@@ -135,8 +136,8 @@ def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = 
     """An arbiter's ruling on a dispute, appended to the match log as ``ruling_recorded``."""
     _check_ruling_input(ruling, reason, points)
     with transaction.atomic():
-        dispute = Dispute.objects.select_for_update().filter(pk=dispute_id).first() \
-            if str(dispute_id).isdigit() else None
+        pk = int_id(dispute_id)
+        dispute = Dispute.objects.select_for_update().filter(pk=pk).first() if pk is not None else None
         if dispute is None:
             raise NotFound(f"no dispute {dispute_id}")
         match = _lock(dispute.match_id)
@@ -214,8 +215,8 @@ def _rewrite_deal_scores(unit: _Unit, number: int) -> None:
 # --- reading them -------------------------------------------------------------------------------------
 
 def dispute_get(*, dispute_id, user) -> Dispute:
-    dispute = Dispute.objects.select_related("match", "raised_by").filter(pk=dispute_id).first() \
-        if str(dispute_id).isdigit() else None
+    pk = int_id(dispute_id)
+    dispute = Dispute.objects.select_related("match", "raised_by").filter(pk=pk).first() if pk is not None else None
     if dispute is None or not may_read_disputes(dispute.match, user):
         raise NotFound(f"no dispute {dispute_id}")
     return dispute

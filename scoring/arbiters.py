@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games.exceptions import NotAllowed, NotFound
+from games.ids import int_id
 from games.models import Dispute, Match
 
 from .models import Club, Membership, SeasonMatch
@@ -38,7 +39,7 @@ def disputes_for_arbiter(*, user, club_id: Any = None, status: str | None = None
     a club those of every club the user arbitrates (every dispute for staff)."""
     disputes = Dispute.objects.select_related("raised_by")
     if club_id is not None:
-        if not str(club_id).isdigit() or not Club.objects.filter(pk=club_id).exists():
+        if int_id(club_id) is None or not Club.objects.filter(pk=int_id(club_id)).exists():
             raise NotFound(f"no club {club_id}")
         if not (user.is_staff or is_club_arbiter(user, club_id)):
             raise NotAllowed("only the club's arbiters (and staff) list its disputes")

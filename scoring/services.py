@@ -39,6 +39,7 @@ from games.engine import Ruleset
 from games.engine import record as records
 from games.engine.errors import RecordFormatError, RulesetError
 from games.exceptions import InvalidInput, NotAllowed, NotFound
+from games.ids import int_id
 from games.models import DealScore, Match, MatchEvent
 
 from . import outbox, selectors
@@ -114,7 +115,7 @@ def _keep_an_admin(club: Club, leaving) -> None:
 
 def _get(queryset, pk, what: str):
     """The row with primary key ``pk`` (an id from a URL or a body), else NotFound."""
-    found = queryset.filter(pk=pk).first() if str(pk).isdigit() else None
+    found = queryset.filter(pk=int_id(pk)).first() if int_id(pk) is not None else None
     if found is None:
         raise NotFound(f"no {what} {pk}")
     return found

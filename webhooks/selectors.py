@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from games.exceptions import NotAllowed, NotFound
+from games.ids import int_id
 from scoring import selectors as scoring
 from scoring.models import Club
 
@@ -21,7 +22,7 @@ def may_manage(user, club_id) -> bool:
 
 
 def club_for_admin(*, actor, club_id) -> Club:
-    club = Club.objects.filter(pk=club_id).first() if str(club_id).isdigit() else None
+    club = Club.objects.filter(pk=int_id(club_id)).first() if int_id(club_id) is not None else None
     if club is None:
         raise NotFound(f"no club {club_id}")
     if not may_manage(actor, club.pk):
@@ -30,7 +31,7 @@ def club_for_admin(*, actor, club_id) -> Club:
 
 
 def endpoint_for_admin(*, actor, endpoint_id) -> Endpoint:
-    endpoint = Endpoint.objects.filter(pk=endpoint_id).first() if str(endpoint_id).isdigit() else None
+    endpoint = Endpoint.objects.filter(pk=int_id(endpoint_id)).first() if int_id(endpoint_id) is not None else None
     if endpoint is None or not may_manage(actor, endpoint.club_id):
         raise NotFound(f"no webhook {endpoint_id}")
     return endpoint

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.exceptions import InvalidInput, NotFound
+from games.ids import int_id
 from games.models import Match, MatchEvent, MatchProjection, Player
 from scoring.models import Season, SeasonMatch
 
@@ -207,8 +208,9 @@ def delivery_redeliver(*, actor, endpoint_id, delivery_id) -> Delivery:
     """Send a delivery again now (with the same event id): back to pending, a new 24 h window."""
     endpoint = selectors.endpoint_for_admin(actor=actor, endpoint_id=endpoint_id)
     with transaction.atomic():
-        delivery = (Delivery.objects.select_for_update().filter(pk=delivery_id, endpoint=endpoint).first()
-                    if str(delivery_id).isdigit() else None)
+        pk = int_id(delivery_id)
+        delivery = (Delivery.objects.select_for_update().filter(pk=pk, endpoint=endpoint).first()
+                    if pk is not None else None)
         if delivery is None:
             raise NotFound(f"webhook {endpoint.pk} has no delivery {delivery_id}")
         now = timezone.now()

@@ -75,3 +75,13 @@ def test_both_event_streams_are_in_the_schema():
         assert "text/event-stream" in operation["responses"]["200"]["content"]
         assert "Last-Event-ID" in {parameter["name"] for parameter in operation["parameters"]}
         assert {"400", "401", "501"} <= set(operation["responses"])
+
+
+@pytest.mark.parametrize("path, method", [
+    ("/api/v1/webhooks/{id}/ping/", "POST"), ("/api/v1/webhooks/{id}/", "GET"), ("/api/v1/clubs/{id}/", "GET"),
+    ("/api/v1/disputes/{id}/", "GET"), ("/api/v1/clubs/{id}/webhooks/", "GET")])
+@pytest.mark.parametrize("odd_id", ["³", "٣", str(2**63)])  # digits to str.isdigit, not to int or bigint
+def test_an_id_of_unicode_digits_or_past_bigint_is_a_404_not_a_500(seeded, path, method, odd_id):
+    response = answer(seeded, method, path, who="staff", path_parameters={"id": odd_id})
+
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
