@@ -186,7 +186,10 @@ def test_an_illegal_play_in_a_pasted_record_shows_the_rule_it_breaks(live_server
     page.click("form.record-form button[type=submit]")
     page.wait_for_selector("#viewer")
     plays = len(sample("m1-illegal")["deals"][error["deal"] - 1]["plays"])
-    assert counter(page) == f"Play {error['play_index'] + 1} / {plays}"  # it opens at the illegal play
+    at_the_illegal_play = f"Play {error['play_index'] + 1} / {plays}"  # where the page's script opens it
+    page.wait_for_function("text => document.querySelector('#step-counter').innerText === text",
+                           arg=at_the_illegal_play, timeout=10_000)  # a busy machine runs the script late
+    assert counter(page) == at_the_illegal_play
     violation = page.locator("#play-violation")
     assert violation.is_visible()
     assert error["code"] in violation.inner_text()
