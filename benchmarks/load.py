@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/load.py [--mode flat|club|both] [--duration 120] [--tables 64]
         [--database-url postgres://postgres@127.0.0.1:5432/kierki_loadbench] [--redis-url redis://127.0.0.1:6379/6]
-        [--warmup 5] [--workers 2] [--client-processes 2] [--debounce 2] [--regular-deals R] [--history 8]
+        [--warmup 5] [--warmup-limit 120] [--workers 2] [--client-processes 2] [--debounce 2]
+        [--regular-deals R] [--history 8] [--seed 1]
 
 1. Drops and re-creates the database of ``--database-url`` (its name must contain ``bench``),
    migrates it and sets up, through ``scoring.services``, a club, a league whose ruleset plays
@@ -21,7 +22,10 @@
    matches. **Flat out**: each table plays as fast as the server answers. **Club pace**: one play
    per second per table, to a schedule with a random phase and ±20 % jitter on each interval, so
    tables do not play in lock-step (deals and hand reads go when due, unpaced).
-   After ``--warmup`` seconds, ``--duration`` seconds are measured: card plays and their latency,
+   Before the modes, a warm-up: every table plays flat out until it has finished one match (at
+   most ``--warmup-limit`` seconds), so that every code path — a season match created, finished,
+   recomputed — has run in every process before memory is first measured. Then per mode, after
+   ``--warmup`` seconds, ``--duration`` seconds are measured: card plays and their latency,
    errors, matches finished, recomputes run (the season's counter), the RSS of gunicorn (master
    and workers) and of the worker at both ends of the window, where the CPU went.
 4. Waits until every queued recompute has run (no trigger pending on Redis; nothing scheduled,
@@ -213,7 +217,7 @@ def wait_drained(redis_url: str, season: int, timeout: float) -> float:
     from celery import Celery
 
     client, key = redis.Redis.from_url(redis_url), PENDING_KEY.format(season)
-    inspect = Celery(broker=redis_url).control.inspect(timeout=2)
+    inspect = Celery(broker=redis_url).control.inspect(timeout=5, limit=1)  # one worker: its answer is all
     started = time.monotonic()
     while time.monotonic() - started < timeout:
         if not client.exists(key):
@@ -232,21 +236,25 @@ def next_slot(previous: float, now: float, rng: random.Random, pace: float = PAC
     return max(now, previous + pace * (1 + rng.uniform(-jitter, jitter)))
 
 
-def table_run(index: int, port: int, table: dict, season: int, options: dict, club: bool, seed: int,
+def table_run(index: int, port: int, table: dict, season: int, options: dict, pace: str, seed: int,
               t_begin: float, t_measure: float, t_stop: float) -> dict:
-    """One table playing season matches until ``t_stop``; the plays timed inside the window."""
-    rng = random.Random(seed * 1000 + index)
+    """One table playing season matches until ``t_stop`` (``pace`` "warmup": until its first match
+    has finished); the plays timed inside the window."""
+    club = pace == "club"
+    rng = random.Random(f"{seed}/{pace}/{index}")
     t = Table(Client(port), table, index, rng, ruleset=Ruleset.from_options(options), season=season)
     latencies: list[float] = []
-    finished = 0
+    finished = others = 0  # matches finished, requests other than plays (in the window)
     slot = t_begin + rng.uniform(0, PACE)  # club pace: a random phase
     try:
         t.new_match()
         while time.monotonic() < t_stop:
             if t.state.deal is None:
+                before = t.other_requests
                 if t.state.complete:
                     t.new_match()
                 t.deal()
+                others += (t.other_requests - before) * (time.monotonic() >= t_measure)
                 continue
             if club:
                 if slot >= t_stop:
@@ -259,9 +267,11 @@ def table_run(index: int, port: int, table: dict, season: int, options: dict, cl
             if landed and t_measure <= started and started + elapsed <= t_stop:
                 latencies.append(elapsed)
                 finished += t.state.complete
+            if pace == "warmup" and t.state.complete:
+                break
     except (OSError, RuntimeError, http.client.HTTPException) as exc:  # this table cannot go on
         t.errors.append(f"table {index} stopped: {exc!r}")
-    return {"latencies": latencies, "errors": t.errors, "finished": finished}
+    return {"latencies": latencies, "errors": t.errors, "finished": finished, "others": others}
 
 
 def _table_job(job: tuple) -> dict:
@@ -299,11 +309,13 @@ class Services:
         }
 
 
-def run_mode(mode: str, args, port: int, setup: dict, services: Services) -> dict:
+def run_mode(mode: str, args, port: int, setup: dict, services: Services, *, warmup: float, duration: float) -> dict:
+    """The tables play ``mode`` (flat, club, or warmup) for ``warmup`` seconds, then ``duration``
+    seconds are measured (the warm-up mode ends sooner once every table has finished a match)."""
     t_begin = time.monotonic() + 0.5
-    t_measure = t_begin + args.warmup
-    t_stop = t_measure + args.duration
-    jobs = [(i, port, table, setup["season"], args.options, mode == "club", args.seed, t_begin, t_measure, t_stop)
+    t_measure = t_begin + warmup
+    t_stop = t_measure + duration
+    jobs = [(i, port, table, setup["season"], args.options, mode, args.seed, t_begin, t_measure, t_stop)
             for i, table in enumerate(setup["tables"])]
     parts = slices(jobs, args.client_processes)
     pool = multiprocessing.get_context("fork").Pool(len(parts))
@@ -312,12 +324,12 @@ def run_mode(mode: str, args, port: int, setup: dict, services: Services) -> dic
         clients = [process.pid for process in pool._pool]
         _sleep_until(t_measure)
         start = services.sample(clients)
-        _sleep_until(t_stop)
+        pending.wait(max(0.0, t_stop - time.monotonic()))
         end = services.sample(clients)
         results = [result for part in pending.get() for result in part]
     finally:
         pool.terminate()
-    return figures(results, start, end, args.duration)
+    return figures(results, start, end, min(duration, end["time"] - start["time"]))
 
 
 def _sleep_until(moment: float) -> None:
@@ -330,25 +342,25 @@ def figures(results: list[dict], start: dict, end: dict, duration: float) -> dic
     cores = {name: cpu_used(start["cpu"][name], end["cpu"][name]) / wall for name in start["cpu"]}
     cores["other"] = max(0.0, (end["busy"] - start["busy"]) / wall - sum(cores.values()))
     return {
-        "plays": len(latencies), "plays_per_second": len(latencies) / duration,
+        "seconds": duration, "plays": len(latencies), "plays_per_second": len(latencies) / duration,
         **{f"p{q}_ms": percentile(latencies, q / 100) * 1000 for q in (50, 95, 99)},
         "max_ms": latencies[-1] * 1000 if latencies else float("nan"),
         "errors": [e for r in results for e in r["errors"]],
-        "matches_finished": sum(r["finished"] for r in results),
+        "matches_finished": sum(r["finished"] for r in results), "other_requests": sum(r["others"] for r in results),
         "season_finished": end["finished"] - start["finished"], "recomputes": end["recomputes"] - start["recomputes"],
         "rss_mib": {name: (start[f"{name}_rss"], end[f"{name}_rss"]) for name in ("web", "worker")},
         "cpu_cores": cores, "load_average": start["load"],
     }
 
 
-def report(label: str, f: dict, duration: float) -> None:
-    print(f"{label}: {f['plays']} card plays in {duration:g} s = {f['plays_per_second']:.1f} plays/s; latency "
+def report(label: str, f: dict) -> None:
+    print(f"{label}: {f['plays']} card plays in {f['seconds']:.1f} s = {f['plays_per_second']:.1f} plays/s; latency "
           f"p50 {f['p50_ms']:.1f} ms, p95 {f['p95_ms']:.1f} ms, p99 {f['p99_ms']:.1f} ms, max {f['max_ms']:.1f} ms")
     print(f"  errors: {len(f['errors'])}")
     for error in f["errors"][:5]:
         print(f"    {error}")
     print(f"  matches finished: {f['matches_finished']} (the season counts {f['season_finished']} more); "
-          f"recomputes run: {f['recomputes']}")
+          f"recomputes run: {f['recomputes']}; other requests (create, deal, hands): {f['other_requests']}")
     print("  RSS: " + ", ".join(f"{name} {a:.1f} → {b:.1f} MiB ({growth_pct(a, b):+.1f} %)"
                                 for name, (a, b) in (("gunicorn", f["rss_mib"]["web"]),
                                                      ("worker", f["rss_mib"]["worker"]))))
@@ -356,6 +368,10 @@ def report(label: str, f: dict, duration: float) -> None:
     print(f"  CPU in cores of {os.cpu_count()}: gunicorn {cpu['gunicorn']:.2f}, PostgreSQL {cpu['postgres']:.2f}, "
           f"worker {cpu['worker']:.2f}, clients {cpu['clients']:.2f}, other processes {cpu['other']:.2f}; "
           f"load average at the start {f['load_average']:.2f}")
+    if f["plays_per_second"]:
+        per = {name: cpu[name] / f["plays_per_second"] * 1000 for name in ("gunicorn", "postgres", "clients")}
+        print(f"  CPU per play (every other request included): gunicorn {per['gunicorn']:.2f} ms, "
+              f"PostgreSQL {per['postgres']:.2f} ms, client {per['clients']:.2f} ms")
 
 
 def targets_met(modes: dict[str, dict], rss_growth: dict[str, float], audited: dict) -> dict[str, bool | None]:
@@ -382,6 +398,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=120, help="seconds measured per mode")
     parser.add_argument("--tables", type=int, default=64)
     parser.add_argument("--warmup", type=float, default=5, help="seconds per mode before the measured window")
+    parser.add_argument("--warmup-limit", type=float, default=120,
+                        help="the warm-up before the modes: flat out until every table has finished a match, "
+                             "at most this long")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
     parser.add_argument("--client-processes", type=int, default=2, help="processes holding the table threads")
     parser.add_argument("--debounce", type=int, default=2, help="SCORING_DEBOUNCE_SECONDS")
@@ -423,9 +442,11 @@ def main() -> None:
               f"{args.debounce} s; logs in {log_dir}; {args.tables} tables in {args.client_processes} client "
               f"processes; per mode {args.warmup:g} s warm-up, then {args.duration:g} s measured", flush=True)
         services = Services(gunicorn, worker, args.database_url, setup["season"])
+        modes["warmup"] = run_mode("warmup", args, port, setup, services, warmup=0, duration=args.warmup_limit)
+        report("warm-up (flat out until every table had finished a match; not a target)", modes["warmup"])
         for mode in args.modes:
-            modes[mode] = run_mode(mode, args, port, setup, services)
-            report({"flat": "flat out", "club": "club pace"}[mode], modes[mode], args.duration)
+            modes[mode] = run_mode(mode, args, port, setup, services, warmup=args.warmup, duration=args.duration)
+            report({"flat": "flat out", "club": "club pace"}[mode], modes[mode])
         drained = wait_drained(args.redis_url, setup["season"], timeout=args.debounce + 300)
     finally:
         stop(gunicorn)
