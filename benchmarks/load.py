@@ -48,8 +48,10 @@ import os
 import random
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -296,17 +298,50 @@ class Services:
     def __init__(self, gunicorn, worker, database_url: str, season: int):
         self.gunicorn, self.worker, self.database_url, self.season = gunicorn, worker, database_url, season
 
-    def sample(self, clients: list[int]) -> dict:
+    def sample(self) -> dict:
         recomputes, finished = season_counts(self.database_url, self.season)
         return {
             "time": time.monotonic(), "busy": machine_busy(), "load": os.getloadavg()[0],
             "web_rss": rss_mib(self.gunicorn.pid), "worker_rss": rss_mib(self.worker.pid),
             "recomputes": recomputes, "finished": finished,
-            "cpu": {"gunicorn": cpu_seconds(process_tree(self.gunicorn.pid)),
-                    "worker": cpu_seconds(process_tree(self.worker.pid)),
-                    "postgres": cpu_seconds(postgres_backends(self.database_url)),
-                    "clients": cpu_seconds(clients)},
         }
+
+    def cpu_meter(self, clients: list[int]) -> "CpuMeter":
+        return CpuMeter({"gunicorn": lambda: process_tree(self.gunicorn.pid),
+                         "worker": lambda: process_tree(self.worker.pid),
+                         "postgres": lambda: postgres_backends(self.database_url),
+                         "clients": lambda: clients})
+
+
+class CpuMeter:
+    """CPU seconds of groups of processes from now until ``stop``, read every ``interval`` seconds
+    in a thread: a process that ends meanwhile keeps what it had used by its last reading (the
+    PostgreSQL backends come and go: persistent connections last ``CONN_MAX_AGE``, 60 s)."""
+
+    def __init__(self, groups: dict[str, Callable[[], list[int]]], interval: float = 1.0):
+        self.groups, self.interval = groups, interval
+        self.first = self._read()
+        self.last = {name: dict(seconds) for name, seconds in self.first.items()}
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> dict[str, dict[int, float]]:
+        return {name: cpu_seconds(pids()) for name, pids in self.groups.items()}
+
+    def _update(self) -> None:
+        for name, seconds in self._read().items():
+            self.last[name].update(seconds)
+
+    def _run(self) -> None:
+        while not self._done.wait(self.interval):
+            self._update()
+
+    def stop(self) -> dict[str, float]:
+        self._done.set()
+        self._thread.join()
+        self._update()
+        return {name: cpu_used(self.first[name], self.last[name]) for name in self.groups}
 
 
 def run_mode(mode: str, args, port: int, setup: dict, services: Services, *, warmup: float, duration: float) -> dict:
@@ -323,23 +358,23 @@ def run_mode(mode: str, args, port: int, setup: dict, services: Services, *, war
         pending = pool.map_async(_run_slice, parts, chunksize=1)
         clients = [process.pid for process in pool._pool]
         _sleep_until(t_measure)
-        start = services.sample(clients)
+        start, meter = services.sample(), services.cpu_meter(clients)
         pending.wait(max(0.0, t_stop - time.monotonic()))
-        end = services.sample(clients)
+        cpu, end = meter.stop(), services.sample()
         results = [result for part in pending.get() for result in part]
     finally:
         pool.terminate()
-    return figures(results, start, end, min(duration, end["time"] - start["time"]))
+    return figures(results, start, end, cpu, min(duration, end["time"] - start["time"]))
 
 
 def _sleep_until(moment: float) -> None:
     time.sleep(max(0.0, moment - time.monotonic()))
 
 
-def figures(results: list[dict], start: dict, end: dict, duration: float) -> dict:
+def figures(results: list[dict], start: dict, end: dict, cpu: dict[str, float], duration: float) -> dict:
     latencies = sorted(x for r in results for x in r["latencies"])
     wall = end["time"] - start["time"]
-    cores = {name: cpu_used(start["cpu"][name], end["cpu"][name]) / wall for name in start["cpu"]}
+    cores = {name: seconds / wall for name, seconds in cpu.items()}
     cores["other"] = max(0.0, (end["busy"] - start["busy"]) / wall - sum(cores.values()))
     return {
         "seconds": duration, "plays": len(latencies), "plays_per_second": len(latencies) / duration,

@@ -33,6 +33,20 @@ def test_the_rss_of_a_process_counts_its_children():
         child.wait()
 
 
+def test_the_cpu_meter_keeps_what_a_process_used_before_it_ended():
+    burn = ("import sys, time\nwhile time.process_time() < 0.3: pass\nprint(1, flush=True)\nsys.stdin.read()")
+    child = subprocess.Popen([sys.executable, "-c", burn], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        meter = load.CpuMeter({"child": lambda: [child.pid]}, interval=3600)  # read by hand below
+        assert child.stdout.readline() == "1\n"
+        meter._update()  # a reading while it runs, as the meter's thread takes every second
+    finally:
+        child.kill()
+        child.wait()
+    used = meter.stop()["child"]  # the process is gone now
+    assert 0.2 <= used <= 1.0
+
+
 def test_a_club_pace_table_plays_about_once_a_second_with_jitter():
     rng = random.Random(7)
     slot, gaps = 100.0, []
