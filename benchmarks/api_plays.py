@@ -89,9 +89,17 @@ def server_env(database_url: str, log_level: str) -> dict[str, str]:
     return env
 
 
+def django_child(script: str, args: list[str], env: dict[str, str]):
+    """Run ``script`` (which ends by printing one JSON line) in a child Python with Django set up,
+    so that this process (which forks the clients) holds no database connection; its JSON."""
+    done = subprocess.run([sys.executable, "-c", script, *args], env=env, cwd=ROOT, capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"the Django child process failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def prepare(database_url: str, clients: int, env: dict[str, str]) -> list[dict]:
-    """Migrate; per client four users with tokens and one server-dealt match. Runs Django in a
-    child process, so that this one (which forks the clients) holds no database connection."""
+    """Migrate; per client four users with tokens and one server-dealt match."""
     script = r"""
 import json, sys
 import django
@@ -111,9 +119,7 @@ for c in range(int(sys.argv[1])):
                    "version": match.version})
 print(json.dumps(tables))
 """
-    done = subprocess.run([sys.executable, "-c", script, str(clients)], env=env, cwd=ROOT, check=True,
-                          capture_output=True, text=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return django_child(script, [str(clients)], env)
 
 
 # --- the server ----------------------------------------------------------------------------------
@@ -124,14 +130,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_gunicorn(port: int, workers: int, env: dict[str, str], log_path: Path) -> subprocess.Popen:
-    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+def start_service(command: str, args: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen:
+    """The venv's ``command`` in a session of its own (``stop`` ends it with its children), its
+    output to ``log_path``."""
     log = open(log_path, "wb")  # noqa: SIM115 - closed with the process
-    return subprocess.Popen(
-        [gunicorn, "config.wsgi:application", "--workers", str(workers), "--worker-class", "sync",
-         "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--timeout", "120", "--no-control-socket",
-         "--error-logfile", "-", "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    return subprocess.Popen([str(Path(sys.executable).with_name(command)), *args],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def start_gunicorn(port: int, workers: int, env: dict[str, str], log_path: Path) -> subprocess.Popen:
+    return start_service("gunicorn", [
+        "config.wsgi:application", "--workers", str(workers), "--worker-class", "sync",
+        "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--timeout", "120", "--no-control-socket",
+        "--error-logfile", "-", "--log-level", "warning"], env, log_path)
 
 
 def wait_ready(port: int, token: str, server: subprocess.Popen, timeout: float = 30) -> None:
@@ -236,11 +247,13 @@ RULESET = Ruleset.from_options({})
 class Table:
     """A table app running one match at a time: the engine state is kept here, not fetched."""
 
-    def __init__(self, client: Client, table: dict, owner: int, rng: random.Random):
+    def __init__(self, client: Client, table: dict, owner: int, rng: random.Random, *,
+                 ruleset: Ruleset = RULESET, season: int | None = None):
         self.client, self.owner, self.rng = client, owner, rng
+        self.ruleset, self.season = ruleset, season  # new matches: this ruleset, in this season (if any)
         self.tokens = table["tokens"]  # N, E, S, W
         self.match, self.version = table["match"], table["version"]
-        self.state = MatchState.start(RULESET, Seat.N)
+        self.state = MatchState.start(ruleset, Seat.N)
         self.errors: list[str] = []
         self.other_requests = 0
 
@@ -253,13 +266,15 @@ class Table:
 
     def new_match(self) -> None:
         body = {"seats": {s: f"bench{self.owner}{s}" for s in "NESW"}, "first_dealer": "N",
-                "dealing": "server", "ruleset": {"options": {}}}
+                "dealing": "server", "ruleset": {"options": self.ruleset.options()}}
+        if self.season is not None:
+            body["season"] = self.season
         status, headers, payload = self.client.request("POST", f"{API}/matches/", token=self.tokens[0], body=body)
         self.other_requests += 1
         if status != 201:
             raise RuntimeError(f"cannot create a match: {status} {payload[:300]!r}")
         self.match, self.version = json.loads(payload)["id"], self._version(headers)
-        self.state = MatchState.start(RULESET, Seat.N)
+        self.state = MatchState.start(self.ruleset, Seat.N)
 
     def deal(self) -> None:
         url = f"{API}/matches/{self.match}/"
