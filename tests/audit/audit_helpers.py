@@ -1,24 +1,13 @@
 """Helpers for the audit tests: simulated records played live, URLs, raw tampering."""
 import random
-from dataclasses import dataclass
-
 from django.db import connection
-from short_matches import PLAYERS, PROBLEM, SEATS, SHORT, play_record, simulated  # noqa: F401 - re-exported
+from short_matches import PLAYERS, PROBLEM, SEATS, SHORT, World, play_record, simulated  # noqa: F401 - re-exported
 
 from games import services as games
 from games.engine.cards import NAMES
 from games.engine.match import restore
 from games.engine.simulate import deal_hands
 from games.models import MatchEvent, MatchProjection
-
-
-@dataclass
-class World:
-    users: dict
-    club: object
-    other_club: object
-    league: object
-    season: object
 
 
 def state_of(match):

@@ -3,19 +3,17 @@ played to the end through the commands."""
 from __future__ import annotations
 
 import json
-import random
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from games import services as games
-from games.engine import Ruleset, Seat
-from games.engine.simulate import simulate_match
+import short_matches
+from short_matches import SEATS, SHORT, World  # noqa: F401 - re-exported
+from short_matches import play_record as play  # noqa: F401 - re-exported
+
 from webhooks.models import Delivery
 
-SEATS = ("N", "E", "S", "W")
 PLAYERS = ("p1", "p2", "p3", "p4")
-SHORT = {"regular_deals": ["R", "O"]}  # two regular deals (and what they make due): quick to play
 
 
 @dataclass
@@ -77,34 +75,9 @@ class Receiver:
         self.server.server_close()
 
 
-@dataclass
-class World:
-    users: dict
-    club: object
-    other_club: object
-    league: object
-    season: object
-
-
 def simulated(seed: int) -> dict:
-    """A finished SHORT match between PLAYERS, first dealer N."""
-    return simulate_match(random.Random(seed), players=dict(zip(SEATS, PLAYERS)), first_dealer=Seat.N,
-                          ruleset=Ruleset.from_options(SHORT))
-
-
-def play(match, record: dict, actor, *, deals: int | None = None, cards: int | None = None) -> None:
-    """The scorer enters ``record``'s deals (the first ``deals``), through the live commands; of
-    the last deal entered only ``cards`` cards when given."""
-    chosen = record["deals"][:deals]
-    for index, deal in enumerate(chosen):
-        games.deal_start(match_id=match.pk, actor=actor, hands=deal["hands"])
-        if "sale" in deal:
-            offered = games.lead_offer(match_id=match.pk, actor=actor, price=deal["sale"]["price"],
-                                       seat=deal["sale"]["buyer"])
-            games.lead_decide(match_id=match.pk, actor=actor, offer=offered.events[0].seq)
-        plays = deal["plays"][:cards] if index == len(chosen) - 1 and cards is not None else deal["plays"]
-        for card in plays:
-            games.card_play(match_id=match.pk, actor=actor, card=card)
+    """A finished SHORT match between this module's PLAYERS, first dealer N."""
+    return short_matches.simulated(seed, players=PLAYERS)
 
 
 def deliveries(event_type: str | None = None) -> list[Delivery]:
