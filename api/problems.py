@@ -60,6 +60,9 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
     "method_not_allowed": (405, "Method not allowed", "This endpoint does not take that HTTP method."),
     "not_acceptable": (406, "Not acceptable", "No representation matches the Accept header."),
     "match_closed": (409, "The match is over", "The match is finished or abandoned; nothing more can be recorded."),
+    "duplicate_record": (409, "Already filed", "The record's players and deals equal a match stored already; "
+                                               "`match` is its id. Send `?allow_duplicate=true` to file it "
+                                               "again on purpose."),
     "idempotency_in_progress": (409, "Request in progress", "A request with this Idempotency-Key is still "
                                                             "running; retry later to get its response."),
     "version_mismatch": (412, "Precondition failed", "If-Match named a version that is no longer current; "

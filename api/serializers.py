@@ -136,6 +136,7 @@ class MatchSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="The seq of the last event; also the ETag.")
     dealing = serializers.ChoiceField(choices=Match.Dealing.choices)
     first_dealer = seat_field()
+    season = serializers.IntegerField(allow_null=True, help_text="The season it was filed into (null: none).")
     seats = SeatNames()
     scorer = serializers.CharField(allow_null=True)
     ruleset = RulesetSerializer()

@@ -101,6 +101,12 @@ def _valid(serializer_class, data) -> dict[str, Any]:
     return serializer.validated_data
 
 
+class ImportQuery(drf_serializers.Serializer):
+    allow_duplicate = drf_serializers.BooleanField(default=False, help_text=(
+        "File the record even when a match with the same players and deals is stored already (else 409 "
+        "`duplicate_record` naming it)."))
+
+
 class EventsQuery(drf_serializers.Serializer):
     after = drf_serializers.IntegerField(min_value=0, default=0, help_text="Only events with seq greater than this.")
     limit = drf_serializers.IntegerField(min_value=1, max_value=1000, default=1000, help_text="At most this many.")
@@ -277,8 +283,10 @@ class MatchViewSet(viewsets.GenericViewSet):
         request=s.RecordSerializer,
         description="For staff and members of the `scorers` group. The record is replayed under the rules, "
                     "all or nothing; an illegal one → 422 with `error`, the R30 error object, and nothing "
-                    "stored. Unknown player names become guest players.",
-        parameters=[_IDEMPOTENCY_KEY, _ETAG, _REPLAYED, SEASON_FILING], filters=False,
+                    "stored. Unknown player names become guest players. A record whose players and deals "
+                    "(hands and plays, or tallies or points, in order) equal a match stored already → 409 "
+                    "`duplicate_record` with `match`, the stored match's id, unless `?allow_duplicate=true`.",
+        parameters=[_IDEMPOTENCY_KEY, _ETAG, _REPLAYED, SEASON_FILING, ImportQuery], filters=False,
         responses={201: s.ImportResultSerializer, **_errors(400, 401, 403, 404, 409, 422)},
         examples=[_PROBLEM_EXAMPLE],
     )
@@ -287,8 +295,10 @@ class MatchViewSet(viewsets.GenericViewSet):
     @idempotent
     def import_record(self, request):
         season = request.query_params.get("season")
-        match = services.record_import(actor=request.user, record=request.data) if season is None else \
-            season_record_import(actor=request.user, season_id=season, record=request.data)
+        allow_duplicate = _valid(ImportQuery, request.query_params)["allow_duplicate"]
+        match = services.record_import(actor=request.user, record=request.data, allow_duplicate=allow_duplicate) \
+            if season is None else season_record_import(actor=request.user, season_id=season, record=request.data,
+                                                        allow_duplicate=allow_duplicate)
         location = reverse("match-detail", args=[match.pk], request=request)
         response = Response(s.ImportResultSerializer(selectors.import_summary(match)).data,
                             status=status.HTTP_201_CREATED, headers={"Location": location})

@@ -51,3 +51,9 @@ class RuleBroken(CommandError):
 
 class MatchClosed(CommandError):
     status, code, title = 409, "match_closed", "The match is over"
+
+
+class DuplicateRecord(CommandError):
+    """The record's deals and players equal a match already stored (``match``: its id)."""
+
+    status, code, title = 409, "duplicate_record", "Already filed"

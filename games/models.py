@@ -47,6 +47,9 @@ class Match(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="created_matches")
     created_at = models.DateTimeField(auto_now_add=True)
+    # games.fingerprints.record_fingerprint of what was filed: set by an import, and when a match
+    # filed live finishes; a second filing of the same deals by the same players is refused (409).
+    fingerprint = models.CharField(max_length=64, null=True, blank=True, db_index=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]

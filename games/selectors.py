@@ -21,7 +21,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from games.engine import Seat
 from games.engine.cards import BY_NAME
@@ -86,7 +86,7 @@ _DETAIL = ("north", "east", "south", "west", "scorer", "projection")
 
 def match_list(*, user) -> QuerySet[Match]:
     """The matches ``user`` may read: his own (seated or scoring); every match for staff."""
-    matches = Match.objects.select_related(*_DETAIL)
+    matches = _with_season(Match.objects.select_related(*_DETAIL))
     if user.is_staff:
         return matches
     return matches.filter(Q(scorer=user) | Q(north__user=user) | Q(east__user=user)
@@ -100,7 +100,7 @@ def match_get(*, match_id: Any, user, detail: bool = True) -> tuple[Match, Viewe
         pk = uuid.UUID(str(match_id))
     except ValueError:
         raise NotFound(f"no match {match_id}") from None
-    matches = Match.objects.select_related(*_DETAIL) if detail else Match.objects.all()
+    matches = _with_season(Match.objects.select_related(*_DETAIL)) if detail else Match.objects.all()
     match = matches.filter(pk=pk).first()
     viewer = viewer_role(match, user) if match is not None else Viewer(Viewer.OTHER)
     if not viewer.may_read:
@@ -110,7 +110,13 @@ def match_get(*, match_id: Any, user, detail: bool = True) -> tuple[Match, Viewe
 
 def match_load(match_id: Any) -> Match:
     """A match with what ``match_detail`` reads, no questions asked (for the code that just made it)."""
-    return Match.objects.select_related(*_DETAIL).get(pk=match_id)
+    return _with_season(Match.objects.select_related(*_DETAIL)).get(pk=match_id)
+
+
+def _with_season(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """``season``: the id of the season a match was filed into, or None. Read through the reverse
+    relation of ``scoring``'s season match, so that this app imports nothing of scoring."""
+    return matches.annotate(season=F("season_match__season_id"))
 
 
 def match_detail(match: Match) -> dict[str, Any]:
@@ -123,6 +129,7 @@ def match_detail(match: Match) -> dict[str, Any]:
         "version": match.version,
         "dealing": match.dealing,
         "first_dealer": match.first_dealer,
+        "season": getattr(match, "season", None),
         "seats": {seat.name: player.username for seat, player in zip(Seat, match.seat_players())},
         "scorer": match.scorer.get_username() if match.scorer_id else None,
         "ruleset": {"name": match.ruleset_name, "version": match.ruleset_version,

@@ -26,7 +26,9 @@ from games.engine.replay import replay
 
 from . import compiled
 from .events import GENESIS, chain_hash, deal_commitment, event_body
-from .exceptions import CommandError, InvalidInput, MatchClosed, NotAllowed, NotFound, RuleBroken, VersionConflict
+from .fingerprints import record_fingerprint
+from .exceptions import (CommandError, DuplicateRecord, InvalidInput, MatchClosed, NotAllowed, NotFound, RuleBroken,
+                         VersionConflict)
 from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
 from .projections import deal_score_rows, rulings_of, snapshot_of, start_state, summary_of
 from .signals import announce_result, events_appended
@@ -209,6 +211,8 @@ def _project(unit: _Unit, head: str, rows: list[MatchEvent]) -> None:
         match.status = Match.Status.FINISHED
     compiled.update(Match, match.pk, version=match.version, status=match.status)
     if match.status != Match.Status.IN_PROGRESS:  # commands only run on matches in progress: it ends now
+        if match.status == Match.Status.FINISHED and match.fingerprint is None:
+            _fingerprint_finished(match)
         announce_result(Match, match_id=match.pk, status=match.status)
     if len(state.results) > finished_before:
         DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
@@ -429,9 +433,10 @@ def match_abandon(*, match_id, actor, reason: str = "", expected_version: int | 
     return _run(match_id, actor, expected_version, decide)
 
 
-def record_import(*, actor, record: Any) -> Match:
+def record_import(*, actor, record: Any, allow_duplicate: bool = False) -> Match:
     """A ``kierki-match/1`` record filed as a recorded match, through the same decisions as live
-    play, all or nothing. Unknown player names become guest profiles."""
+    play, all or nothing. Unknown player names become guest profiles. A record whose players and
+    deals equal a match already stored is refused (``DuplicateRecord``) unless ``allow_duplicate``."""
     try:
         decoded = records.decode(record)
     except RecordFormatError as exc:
@@ -439,8 +444,13 @@ def record_import(*, actor, record: Any) -> Match:
     checked = replay(decoded)
     if not checked.ok:
         raise RuleBroken(checked.error)
+    fingerprint = record_fingerprint(record)
     with transaction.atomic():
+        if not allow_duplicate:
+            _refuse_duplicate(fingerprint)
         match = _create_for_import(actor, decoded)
+        match.fingerprint = fingerprint
+        Match.objects.filter(pk=match.pk).update(fingerprint=fingerprint)
         projection = MatchProjection.objects.get(pk=match.pk)
         unit = _Unit(match, projection, restore(projection.snapshot), actor)
         for deal in decoded.deals:
@@ -453,6 +463,28 @@ def record_import(*, actor, record: Any) -> Match:
         _commit(unit)
     match.refresh_from_db()
     return match
+
+
+def _refuse_duplicate(fingerprint: str) -> None:
+    """Inside the import's transaction: one filing of a fingerprint at a time (PostgreSQL: an
+    advisory lock on it; SQLite runs one writer anyway), so two concurrent imports of one record
+    cannot both pass the check."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int(fingerprint[:15], 16)])
+    existing = Match.objects.filter(fingerprint=fingerprint).order_by("created_at").values_list("pk", flat=True).first()
+    if existing is not None:
+        raise DuplicateRecord(f"these deals by these players are filed already as match {existing}; "
+                              "send ?allow_duplicate=true to file them again on purpose", match=str(existing))
+
+
+def _fingerprint_finished(match: Match) -> None:
+    """A match filed live gets the fingerprint of its record when it finishes, so that importing
+    the same sheet afterwards is caught too."""
+    from .selectors import Viewer, match_record  # selectors import this module
+    record = match_record(match=match, viewer=Viewer(Viewer.PLAYER))
+    match.fingerprint = record_fingerprint(record)
+    compiled.update(Match, match.pk, fingerprint=match.fingerprint)
 
 
 def _create_for_import(actor, decoded: records.MatchRecord) -> Match:

@@ -244,7 +244,7 @@ def season_match_create(*, actor, season_id, seats: Any, **match_create: Any) ->
     return match
 
 
-def season_record_import(*, actor, season_id, record: Any) -> Match:
+def season_record_import(*, actor, season_id, record: Any, allow_duplicate: bool = False) -> Match:
     """``games.services.record_import`` into a season: the season is open, the record's four
     players are club members (no guests), and the actor a scorer, arbiter or admin of the club."""
     season = _open_season(season_id)
@@ -256,7 +256,7 @@ def season_record_import(*, actor, season_id, record: Any) -> Match:
         raise InvalidInput(exc.reason, field=exc.field or None) from None
     _member_seats(season, {seat: str(name) for seat, name in players.items()}, field="players")
     with transaction.atomic():
-        match = games.record_import(actor=actor, record=record)
+        match = games.record_import(actor=actor, record=record, allow_duplicate=allow_duplicate)
         SeasonMatch.objects.create(season=season, match=match)
         if match.status != Match.Status.IN_PROGRESS:  # it ended before it joined: no receiver saw it
             outbox.request(season.pk)
