@@ -2,7 +2,7 @@ VENV  := .venv
 PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test bench
+.PHONY: install run test test-fast lint format docs bench
 
 install: $(STAMP)
 
@@ -21,6 +21,21 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/pytest
+
+# Everything but the tests marked `slow` (servers, browsers, worker processes, fuzzing).
+test-fast: $(STAMP)
+	$(VENV)/bin/pytest -m "not slow"
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+docs: $(STAMP)
+	$(VENV)/bin/mkdocs build --strict
 
 bench: $(STAMP)
 	@if [ -d benchmarks/data ]; then $(VENV)/bin/kierki bench benchmarks/data; \

@@ -248,7 +248,7 @@ class EventSerializer(serializers.Serializer):
     created_at = serializers.CharField(help_text="ISO 8601 in UTC with microseconds, exactly as hashed, "
                                                  "e.g. `2025-05-01T18:02:03.123456+00:00`.")
     hash = serializers.CharField(allow_null=True, help_text="SHA-256 over the previous event's hash and this "
-                                                            "event's canonical JSON (README); null while redacted.")
+                                                            "event's canonical JSON (docs/audit.md); null while redacted.")
     redacted = serializers.BooleanField(
         help_text="True while a recorded deal is in play and the viewer is a player: the deal_started "
                   "hands show only his own seat, and hashes (which cover the hidden hands) are withheld.")

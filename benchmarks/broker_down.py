@@ -1,4 +1,4 @@
-"""What Redis being down costs a request (README, "Faults survived"): the last card of a season
+"""What Redis being down costs a request (docs/operations.md): the last card of a season
 match — the play that asks for the standings recompute after its commit — timed through the
 API (in-process, DRF's test client) in broker mode with Redis
 

@@ -1,5 +1,5 @@
-"""The ASGI application: ``uvicorn config.asgi:application`` (README, "Live updates and the
-reference bot"). Event streams and long-polls wait here without holding a worker.
+"""The ASGI application: ``uvicorn config.asgi:application`` (docs/live-updates.md).
+Event streams and long-polls wait here without holding a worker.
 
 Django runs each request's synchronous code (the DRF views, sync middleware) in a thread of
 its own under ASGI, so a persistent database connection would outlive its thread unused:

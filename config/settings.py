@@ -269,7 +269,7 @@ CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
 # Redis for the project's own uses (tests, locks); optional.
 REDIS_URL = env_str("REDIS_URL")
 
-# Redis down must not hold a request up (README, "Faults survived"): connecting to it (the broker
+# Redis down must not hold a request up (docs/operations.md): connecting to it (the broker
 # and REDIS_URL) gives up after REDIS_CONNECT_TIMEOUT seconds, a reply after REDIS_SOCKET_TIMEOUT,
 # and a task is published with one quick retry; what was not sent waits in the outbox.
 REDIS_CONNECT_TIMEOUT = env_int("REDIS_CONNECT_TIMEOUT", 1)

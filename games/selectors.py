@@ -258,7 +258,7 @@ def _actor(hashed: str | None, current: str | None) -> str | None:
 
 def _event_dict(seq, type, payload, actor, created_at, hash) -> dict[str, Any]:
     """An event as the API shows it: ``actor`` and ``created_at`` exactly as hashed, so that
-    anyone may recompute the chain (README) from the events endpoint."""
+    anyone may recompute the chain (docs/audit.md) from the events endpoint."""
     return {"seq": seq, "type": type, "payload": payload, "actor": actor, "created_at": timestamp(created_at),
             "hash": hash, "redacted": False}
 

@@ -1,5 +1,6 @@
 """Shared test set-up: hypothesis profiles and the PostgreSQL-only marker."""
 import os
+from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
@@ -29,6 +30,19 @@ def require_postgres() -> None:
 def pytest_runtest_setup(item):
     if item.get_closest_marker("postgres"):
         require_postgres()
+
+
+# What `make test-fast` leaves out: tests that start servers, browsers or worker processes, or fuzz.
+SLOW = ("tests/fuzz/", "tests/live/", "tests/faults/", "tests/bench/", "tests/ops/test_ops_compose.py",
+        "tests/scoring/test_scoring_worker.py", "tests/scoring/test_scoring_seed_demo.py", "tests/clients/")
+
+
+def pytest_collection_modifyitems(config, items):
+    root = Path(str(config.rootpath))
+    for item in items:
+        where = Path(str(item.path)).relative_to(root).as_posix()
+        if item.get_closest_marker("browser") or where.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture

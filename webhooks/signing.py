@@ -1,6 +1,6 @@
 """The body of a delivery and its ``X-Kierki-Signature`` header (Stripe style):
 ``t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + body)>``. Signing the time with the
-body lets a receiver refuse a replayed request (README, "Webhooks", has its side)."""
+body lets a receiver refuse a replayed request (docs/webhooks.md has its side)."""
 
 from __future__ import annotations
 

@@ -20,5 +20,5 @@ def test_the_live_schema_is_the_committed_openapi_yaml(tmp_path):
         "The live OpenAPI schema differs from the committed openapi.yaml: the API contract changed. "
         "If the change is deliberate, regenerate the file with\n"
         f"    {REGENERATE}\n"
-        "and record the change in CHANGELOG.md (removals and renames belong in /api/v2/, see README.md, "
+        "and record the change in CHANGELOG.md (removals and renames belong in /api/v2/, see docs/api.md, "
         "'Versioning and deprecation').")

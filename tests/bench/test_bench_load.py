@@ -1,6 +1,6 @@
 """The load benchmark's pure pieces (benchmarks/load.py): the RSS reader, the club-pace schedule,
 the standings comparison, the tables' split over client processes, the options and the targets.
-Nothing here is timed; the benchmark itself runs by hand (README, "Load and soak benchmark")."""
+Nothing here is timed; the benchmark itself runs by hand (docs/benchmarks.md)."""
 import os
 import random
 import subprocess

@@ -1,5 +1,5 @@
 """The production stack without Docker: the compose file and the Dockerfile have the shape the
-README promises, and every command they run works here, with the environment docker compose
+docs/deployment.md promises, and every command they run works here, with the environment docker compose
 would give it (.env.example filled in, the compose file's addresses pointed at this machine)."""
 import os
 import re
@@ -98,11 +98,11 @@ def test_every_variable_the_compose_file_uses_is_in_the_env_example():
 
 def test_the_env_example_documents_every_variable_the_project_reads():
     read = _variables_read()
-    readme = (ROOT / "README.md").read_text()
-    in_table = set(re.findall(r"^\| `([A-Z][A-Z0-9_]*)` \|", readme, re.MULTILINE))
+    table = (ROOT / "docs" / "configuration.md").read_text()
+    in_table = set(re.findall(r"^\| `([A-Z][A-Z0-9_]*)` \|", table, re.MULTILINE))
 
     assert read - documented() == set(), "add these to .env.example"
-    assert read - in_table == set(), "add these to the README's Configuration table"
+    assert read - in_table == set(), "add these to the table of docs/configuration.md"
 
 
 def _variables_read() -> set[str]:

@@ -46,4 +46,4 @@ def test_a_player_stops_being_provisional_once_sigma_falls_to_the_threshold():
         matches += 1
 
     assert skills["a"].sigma <= PROVISIONAL_SIGMA
-    assert 8 <= matches <= 20  # about a dozen matches, as the README says
+    assert 8 <= matches <= 20  # about a dozen matches, as docs/leagues.md says

@@ -2,8 +2,7 @@
 
 Prints the checkpoint JSON (``games.checkpoints``); with ``--out`` (default:
 ``settings.CHECKPOINT_DIR`` when set) also saves ``<time>.checkpoint.json`` and the
-``<time>.heads.json`` it signs. Copy both off the server (README, "Audit, disputes and
-rulings"); ``kierki verify-checkpoint`` checks them later, offline.
+``<time>.heads.json`` it signs. Copy both off the server (docs/audit.md); ``kierki verify-checkpoint`` checks them later, offline.
 ``--generate-key`` prints a new private key for ``CHECKPOINT_SIGNING_KEY`` and its public key.
 """
 
