@@ -51,3 +51,10 @@ class RuleBroken(CommandError):
 
 class MatchClosed(CommandError):
     status, code, title = 409, "match_closed", "The match is over"
+
+
+class MatchReadOnly(CommandError):
+    """The match belongs to a closed season (``Match.read_only``): nothing more can be recorded
+    until staff reopen the season."""
+
+    status, code, title = 409, "season_closed", "The season is closed"
