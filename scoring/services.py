@@ -67,6 +67,7 @@ def club_create(*, actor, name: str, slug: str) -> Club:
         raise InvalidInput(f"a club with the slug {slug!r} exists", field="slug")
     with transaction.atomic():
         club = Club.objects.create(name=name, slug=slug)
+        games.player_for_user(actor)  # a club player at once (scoring.members)
         Membership.objects.create(club=club, user=actor, role=Role.ADMIN)
     return club
 
