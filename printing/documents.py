@@ -182,7 +182,7 @@ def render_seating(title: str, rounds: Sequence[Sequence[Mapping]], sit_outs: Se
         body = [[table["table"], *[_text(table["seats"].get(seat, ""), style["body"]) for seat in SEATS],
                  table.get("first_dealer", "")] for table in tables]
         block = [_text(_("Round %(number)d") % {"number": index + 1}, style["heading"]),
-                 _table([head, *body], [16 * mm, 36 * mm, 36 * mm, 36 * mm, 36 * mm, 20 * mm])]
+                 _table([head, *body], [14 * mm, 35 * mm, 35 * mm, 35 * mm, 35 * mm, 26 * mm])]
         out = list(sit_outs[index]) if sit_outs and index < len(sit_outs) else []
         if out:
             block.append(_text(_("Sitting out: %(names)s") % {"names": ", ".join(out)}, style["body"]))
