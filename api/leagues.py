@@ -43,7 +43,8 @@ def error_responses(*statuses: int, not_found: str = "No such resource.") -> dic
     text = {400: "Malformed input (`code: invalid`, `field`, `errors`).", 401: "Not authenticated.",
             403: "Not an admin of the club.", 404: not_found,
             409: "The club would lose its last admin (`last_admin`), the season is closed (`season_closed`), or "
-                 "the invitation was used (`invitation_used`).", 410: "The invitation expired (`invitation_expired`)."}
+                 "the invitation was used (`invitation_used`).", 410: "The invitation expired (`invitation_expired`).",
+            429: "Too many attempts from this address; Retry-After says when to try again."}
     return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=text[code])
             for code in statuses}
 

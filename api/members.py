@@ -27,7 +27,7 @@ class InvitationClaimView(APIView):
                                "expired (`invitation_expired`, 410) or used (`invitation_used`, 409): nothing "
                                "changes. On success the new account owns the profile and is a member of the club.",
                    request=ms.InvitationClaimInput,
-                   responses={201: ms.InvitationClaimSerializer, **error_responses(400, 409, 410)})
+                   responses={201: ms.InvitationClaimSerializer, **error_responses(400, 409, 410, 429)})
     def post(self, request):
         data = valid_input(ms.InvitationClaimInput, request.data)
         invitation = invitations.invitation_claim(token=data["token"], username=data["username"],

@@ -38,7 +38,7 @@ class _PDFView(APIView):
 
     def finalize_response(self, request, response, *args, **kwargs):
         """Errors are problem+json, whatever the Accept header asked for."""
-        if response.status_code >= 400 and getattr(request, "accepted_renderer", None) is not None:
+        if response.status_code >= 400:  # also when content negotiation itself failed (no renderer chosen)
             request.accepted_renderer, request.accepted_media_type = JSONRenderer(), PROBLEM_CONTENT_TYPE
             response.content_type = PROBLEM_CONTENT_TYPE
         return super().finalize_response(request, response, *args, **kwargs)

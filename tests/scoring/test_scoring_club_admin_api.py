@@ -206,3 +206,6 @@ def test_the_season_pdfs(world, filed):
     assert "Leader" in pdf_text(summary)[0]
     assert missing.status_code == 404 and missing.json()["code"] == "not_found"
     assert anonymous.status_code == 401
+    # found by fuzzing: a format no renderer has is a 404 problem in JSON, not the problem's keys "as PDF"
+    unknown = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/standings.pdf?format=nope")
+    assert unknown.status_code == 404 and unknown.json()["code"] == "not_found"
