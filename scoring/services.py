@@ -45,9 +45,9 @@ from games.ids import int_id
 from games.models import DealScore, Match, MatchEvent
 
 from . import outbox, selectors
-from .members import club_player_names
 from . import rating as ratings
 from .exceptions import LastAdmin, SeasonClosed
+from .members import club_player_names
 from .signals import standings_changed
 from .models import (Club, League, MatchLine, Membership, RatedMatch, Rating, RatingChange, Season, SeasonMatch,
                      SeasonStatusChange, StandingRow)
@@ -229,7 +229,7 @@ def season_update(*, actor, season_id, **fields: Any) -> Season:
         if rerank:
             outbox.enqueue(season.pk)
         if status == Season.Status.CLOSED:
-            _season_status_set(season, Season.Status.CLOSED, actor, "")
+            season = _season_close_locked(season.pk, actor, "")
     return season
 
 
@@ -240,10 +240,14 @@ def season_close(*, actor, season_id, reason: Any = "") -> Season:
     club_for_admin(actor, season.league.club_id)
     reason = _reason(reason, required=False)
     with transaction.atomic():
-        season = Season.objects.select_for_update().select_related("league__club").get(pk=season.pk)
-        if season.status == Season.Status.CLOSED:
-            raise SeasonClosed(_("the season %(name)s is closed already") % {"name": season.name})
-        _season_status_set(season, Season.Status.CLOSED, actor, reason)
+        return _season_close_locked(season.pk, actor, reason)
+
+
+def _season_close_locked(season_id: int, actor, reason: str) -> Season:
+    season = Season.objects.select_for_update().select_related("league__club").get(pk=season_id)
+    if season.status == Season.Status.CLOSED:
+        raise SeasonClosed(_("the season %(name)s is closed already") % {"name": season.name})
+    _season_status_set(season, Season.Status.CLOSED, actor, reason)
     return season
 
 
