@@ -27,18 +27,24 @@ from rest_framework.response import Response
 from games import selectors as games_selectors
 from games.exceptions import NotFound
 from games.models import Player
-from scoring import selectors, services
-from scoring.models import Club, League, Membership, Season, SeasonMatch
+from django.urls import reverse
+
+from scoring import invitations, members, selectors, services
+from scoring.models import Club, League, Membership, Season, SeasonMatch, SeasonStatusChange
+from scoring.summary import season_summary
 
 from . import league_serializers as s
+from . import member_serializers as ms
 from .problems import PROBLEM_CONTENT_TYPE
 from .serializers import ProblemSerializer
 
 
-def _errors(*statuses: int, not_found: str = "No such resource.") -> dict:
+def error_responses(*statuses: int, not_found: str = "No such resource.") -> dict:
     text = {400: "Malformed input (`code: invalid`, `field`, `errors`).", 401: "Not authenticated.",
             403: "Not an admin of the club.", 404: not_found,
-            409: "The club would lose its last admin (`last_admin`)."}
+            409: "The club would lose its last admin (`last_admin`), the season is closed (`season_closed`), or "
+                 "the invitation was used (`invitation_used`).", 410: "The invitation expired (`invitation_expired`).",
+            429: "Too many attempts from this address; Retry-After says when to try again."}
     return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=text[code])
             for code in statuses}
 
@@ -47,13 +53,13 @@ def _reading(serializer_class, *, listed: str, read: str | None = None):
     """The list operation's schema (a filter's bad value → 400; ``?page=`` past the end → 404, as
     DRF's pagination answers) and the retrieve operation's."""
     views = {"list": extend_schema(summary=listed, responses={
-        200: serializer_class(many=True), **_errors(400, 401, 404, not_found="No such page (`?page=`).")})}
+        200: serializer_class(many=True), **error_responses(400, 401, 404, not_found="No such page (`?page=`).")})}
     if read is not None:
-        views["retrieve"] = extend_schema(summary=read, responses={200: serializer_class, **_errors(401, 404)})
+        views["retrieve"] = extend_schema(summary=read, responses={200: serializer_class, **error_responses(401, 404)})
     return extend_schema_view(**views)
 
 
-def _valid(serializer_class, data) -> dict:
+def valid_input(serializer_class, data) -> dict:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
@@ -99,24 +105,24 @@ class ClubViewSet(_ReadMixin):
     filterset_class = ClubFilter
     ordering_fields = ["name", "slug", "created_at"]
 
-    @extend_schema(summary="Found a club", request=s.ClubInput, responses={201: s.ClubSerializer, **_errors(400, 401)},
+    @extend_schema(summary="Found a club", request=s.ClubInput, responses={201: s.ClubSerializer, **error_responses(400, 401)},
                    examples=[OpenApiExample("A club", value={"name": "Klub Kierkowy", "slug": "kk"},
                                             request_only=True)])
     def create(self, request):
-        club = services.club_create(actor=request.user, **_valid(s.ClubInput, request.data))
+        club = services.club_create(actor=request.user, **valid_input(s.ClubInput, request.data))
         return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Rename a club (its admins)", request=s.ClubUpdateInput,
-                   responses={200: s.ClubSerializer, **_errors(400, 401, 403, 404)})
+                   responses={200: s.ClubSerializer, **error_responses(400, 401, 403, 404)})
     def partial_update(self, request, pk=None):
-        club = services.club_update(actor=request.user, club_id=pk, **_valid(s.ClubUpdateInput, request.data))
+        club = services.club_update(actor=request.user, club_id=pk, **valid_input(s.ClubUpdateInput, request.data))
         return Response(s.ClubSerializer(club).data)
 
     @extend_schema(methods=["GET"], summary="List a club's members", responses={200: s.MembershipSerializer(many=True),
-                                                                              **_errors(401, 404)})
+                                                                              **error_responses(401, 404)})
     @extend_schema(methods=["POST"], summary="Add a member or change his role (club admins)",
                    request=s.MembershipInput,
-                   responses={201: s.MembershipSerializer, **_errors(400, 401, 403, 404, 409)},
+                   responses={201: s.MembershipSerializer, **error_responses(400, 401, 403, 404, 409)},
                    examples=[OpenApiExample("A scorer", value={"user": "ala", "role": "scorer"}, request_only=True)])
     @action(detail=True, methods=["get", "post"], filter_backends=[], pagination_class=None)
     def members(self, request, pk=None):
@@ -124,15 +130,15 @@ class ClubViewSet(_ReadMixin):
         if request.method == "GET":
             members = Membership.objects.filter(club=club).select_related("user").order_by("user__username")
             return Response(s.MembershipSerializer(members, many=True).data)
-        data = _valid(s.MembershipInput, request.data)
+        data = valid_input(s.MembershipInput, request.data)
         membership = services.membership_set(actor=request.user, club_id=club.pk, username=data["user"],
                                              role=data["role"])
         return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["PATCH"], summary="Change a member's role (club admins)", request=s.MembershipRoleInput,
-                   responses={200: s.MembershipSerializer, **_errors(400, 401, 403, 404, 409)})
+                   responses={200: s.MembershipSerializer, **error_responses(400, 401, 403, 404, 409)})
     @extend_schema(methods=["DELETE"], summary="Remove a member (club admins)", request=None,
-                   responses={204: None, **_errors(401, 403, 404, 409)})
+                   responses={204: None, **error_responses(401, 403, 404, 409)})
     @action(detail=True, methods=["patch", "delete"], url_path=r"members/(?P<username>[^/]+)", filter_backends=[])
     def member(self, request, pk=None, username=None):
         club = self.get_object()
@@ -142,8 +148,42 @@ class ClubViewSet(_ReadMixin):
         if not Membership.objects.filter(club=club, user__username=username).exists():
             raise NotFound(f"{username!r} is not a member of {club.name}")
         membership = services.membership_set(actor=request.user, club_id=club.pk, username=username,
-                                             **_valid(s.MembershipRoleInput, request.data))
+                                             **valid_input(s.MembershipRoleInput, request.data))
         return Response(s.MembershipSerializer(membership).data)
+
+
+    @extend_schema(methods=["GET"], summary="List the club's players (profiles and member accounts)",
+                   description="One row per player profile or member account: the name seats and records use, the "
+                               "account (null until a profile's invitation is claimed), the role, the latest "
+                               "invitation.", responses={200: ms.ClubPlayerSerializer(many=True), **error_responses(401, 404)})
+    @extend_schema(methods=["POST"], summary="Add a member by display name, without an account (club admins)",
+                   description="A player profile that can be seated and filed at once; invite the person to claim "
+                               "it (`POST …/players/{player_id}/invitation/`). To add an existing user, POST "
+                               "`/clubs/{id}/members/` with his username.",
+                   request=ms.ClubPlayerInput, responses={201: ms.ClubPlayerSerializer, **error_responses(400, 401, 403, 404)},
+                   examples=[OpenApiExample("A member", value={"name": "Łucja Źdźbło"}, request_only=True)])
+    @action(detail=True, methods=["get", "post"], filter_backends=[], pagination_class=None)
+    def players(self, request, pk=None):
+        club = self.get_object()
+        if request.method == "GET":
+            return Response(ms.ClubPlayerSerializer(members.member_rows(club), many=True).data)
+        player = invitations.club_player_add(actor=request.user, club_id=club.pk,
+                                             name=valid_input(ms.ClubPlayerInput, request.data)["name"])
+        row = next(row for row in members.member_rows(club) if row["player"] == player.pk)
+        return Response(ms.ClubPlayerSerializer(row).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Invite a profile's person to claim it and set a password (club admins)",
+                   description="Returns a signed link that works once, until `expires_at` "
+                               "(`INVITATION_TTL_HOURS`); send it to the person. A profile with an account is "
+                               "`invitation_used` (409).",
+                   request=None, responses={201: ms.InvitationSerializer, **error_responses(401, 403, 404, 409)})
+    @action(detail=True, methods=["post"], url_path=r"players/(?P<player_id>[^/]+)/invitation", filter_backends=[])
+    def invitation(self, request, pk=None, player_id=None):
+        club = self.get_object()
+        invitation, token = invitations.invitation_create(actor=request.user, club_id=club.pk, player_id=player_id)
+        invitation.token = token
+        invitation.url = request.build_absolute_uri(reverse("web:invitation", kwargs={"token": token}))
+        return Response(ms.InvitationSerializer(invitation).data, status=status.HTTP_201_CREATED)
 
 
 # --- leagues ------------------------------------------------------------------------------------------
@@ -159,19 +199,19 @@ class LeagueViewSet(_ReadMixin):
     ordering_fields = ["name", "created_at"]
 
     @extend_schema(summary="Create a league (club admins)", request=s.LeagueInput,
-                   responses={201: s.LeagueSerializer, **_errors(400, 401, 403, 404)},
+                   responses={201: s.LeagueSerializer, **error_responses(400, 401, 403, 404)},
                    examples=[OpenApiExample("Classic last tricks", request_only=True, value={
                        "club": 1, "name": "Liga czwartkowa", "ruleset": {"options": {"last_tricks": [7, 13]}}})])
     def create(self, request):
-        data = _valid(s.LeagueInput, request.data)
+        data = valid_input(s.LeagueInput, request.data)
         league = services.league_create(actor=request.user, club_id=data["club"], name=data["name"],
                                         ruleset=data.get("ruleset"))
         return Response(s.LeagueSerializer(league).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Rename a league or change its default ruleset (club admins)", request=s.LeagueUpdateInput,
-                   responses={200: s.LeagueSerializer, **_errors(400, 401, 403, 404)})
+                   responses={200: s.LeagueSerializer, **error_responses(400, 401, 403, 404)})
     def partial_update(self, request, pk=None):
-        league = services.league_update(actor=request.user, league_id=pk, **_valid(s.LeagueUpdateInput, request.data))
+        league = services.league_update(actor=request.user, league_id=pk, **valid_input(s.LeagueUpdateInput, request.data))
         return Response(s.LeagueSerializer(league).data)
 
 
@@ -231,19 +271,60 @@ class SeasonViewSet(_ReadMixin):
         return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(summary="Create a season (club admins)", request=s.SeasonInput,
-                   responses={201: s.SeasonSerializer, **_errors(400, 401, 403, 404)},
+                   responses={201: s.SeasonSerializer, **error_responses(400, 401, 403, 404)},
                    examples=[OpenApiExample("A season", request_only=True,
                                             value={"league": 1, "name": "Wiosna 2025", "min_matches": 5})])
     def create(self, request):
-        data = _valid(s.SeasonInput, request.data)
+        data = valid_input(s.SeasonInput, request.data)
         season = services.season_create(actor=request.user, league_id=data.pop("league"), **data)
         return Response(s.SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(summary="Change or close a season (club admins)", request=s.SeasonUpdateInput,
-                   responses={200: s.SeasonSerializer, **_errors(400, 401, 403, 404)})
+    @extend_schema(summary="Change or close a season (club admins)",
+                   description="A closed season is read-only (`season_closed`, 409): `status: open` does not "
+                               "reopen it — staff do, with a reason (`POST /seasons/{id}/reopen/`).",
+                   request=s.SeasonUpdateInput, responses={200: s.SeasonSerializer, **error_responses(400, 401, 403, 404, 409)})
     def partial_update(self, request, pk=None):
-        season = services.season_update(actor=request.user, season_id=pk, **_valid(s.SeasonUpdateInput, request.data))
+        season = services.season_update(actor=request.user, season_id=pk, **valid_input(s.SeasonUpdateInput, request.data))
         return Response(s.SeasonSerializer(season).data)
+
+    @extend_schema(summary="Close a season (club admins)",
+                   description="From now on the season is read-only: no match joins it, its matches take no "
+                               "command or ruling (`season_closed`, 409), its settings stay. Logged.",
+                   request=ms.SeasonCloseInput, responses={200: s.SeasonSerializer, **error_responses(400, 401, 403, 404, 409)})
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def close(self, request, pk=None):
+        data = valid_input(ms.SeasonCloseInput, request.data)
+        season = services.season_close(actor=request.user, season_id=pk, reason=data.get("reason", ""))
+        return Response(s.SeasonSerializer(season).data)
+
+    @extend_schema(summary="Reopen a closed season (staff, with a reason)",
+                   description="The reason is logged: `GET /seasons/{id}/history/`.",
+                   request=ms.SeasonReopenInput, responses={200: s.SeasonSerializer, **error_responses(400, 401, 403, 404)},
+                   examples=[OpenApiExample("A late result", request_only=True,
+                                            value={"reason": "a paper sheet of the last evening turned up"})])
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def reopen(self, request, pk=None):
+        data = valid_input(ms.SeasonReopenInput, request.data)
+        season = services.season_reopen(actor=request.user, season_id=pk, reason=data["reason"])
+        return Response(s.SeasonSerializer(season).data)
+
+    @extend_schema(summary="The season's closings and reopenings: who, when, why",
+                   responses={200: ms.SeasonStatusChangeSerializer(many=True), **error_responses(401, 404)})
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def history(self, request, pk=None):
+        season = self.get_object()
+        changes = SeasonStatusChange.objects.filter(season=season).order_by("created_at", "id")
+        return Response(ms.SeasonStatusChangeSerializer(changes, many=True).data)
+
+    @extend_schema(summary="The end-of-season summary",
+                   description="The champion (`final` once the season is closed; until then the leader), the "
+                               "final table, most kreski, Max deals (R21), the best single match and the most "
+                               "improved rating (μ − 3σ from before a player's first season match to after his "
+                               "last).",
+                   responses={200: ms.SeasonSummarySerializer, **error_responses(401, 404)})
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def summary(self, request, pk=None):
+        return Response(ms.SeasonSummarySerializer(season_summary(season=self.get_object())).data)
 
     @extend_schema(
         summary="The season's standings",
@@ -255,7 +336,7 @@ class SeasonViewSet(_ReadMixin):
         parameters=[OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"], required=False)],
         responses={(200, "application/json"): s.StandingsSerializer,
                    (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The same rows as CSV."),
-                   **_errors(401, 404)},
+                   **error_responses(401, 404)},
     )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None,
             renderer_classes=[JSONRenderer, BrowsableAPIRenderer, StandingsCSVRenderer])
@@ -277,7 +358,7 @@ class SeasonViewSet(_ReadMixin):
         parameters=[OpenApiParameter("format", exclude=True)],
         responses={(200, "application/x-ndjson"): OpenApiResponse(
                        OpenApiTypes.STR, description="One kierki-match/1 JSON record per line."),
-                   **_errors(401, 404)},
+                   **error_responses(401, 404)},
     )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None,
             renderer_classes=[JSONRenderer, NDJSONRenderer])
@@ -312,7 +393,7 @@ class PlayerViewSet(_ReadMixin):
     ordering_fields = ["username"]
 
     @extend_schema(summary="A player: latest matches, season balances, ratings with their history",
-                   responses={200: s.PlayerDetailSerializer, **_errors(401, 404)})
+                   responses={200: s.PlayerDetailSerializer, **error_responses(401, 404)})
     def retrieve(self, request, pk=None):
         return Response(s.PlayerDetailSerializer(selectors.player_profile(self.get_object())).data)
 

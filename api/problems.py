@@ -63,6 +63,13 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
     "duplicate_record": (409, "Already filed", "The record's players and deals equal a match stored already; "
                                                "`match` is its id. Send `?allow_duplicate=true` to file it "
                                                "again on purpose."),
+    "season_closed": (409, "The season is closed", "A closed season is read-only: no match joins it, none of its "
+                                                    "matches takes a command or a ruling, its settings stay; "
+                                                    "staff may reopen it with a reason."),
+    "last_admin": (409, "A club needs an admin", "A club must keep at least one admin; name another admin first."),
+    "invitation_invalid": (400, "Invalid invitation", "The invitation link is not one this server signed."),
+    "invitation_expired": (410, "Invitation expired", "The invitation expired; a club admin can send a new one."),
+    "invitation_used": (409, "Invitation already used", "An invitation works once; the profile has an account."),
     "idempotency_in_progress": (409, "Request in progress", "A request with this Idempotency-Key is still "
                                                             "running; retry later to get its response."),
     "version_mismatch": (412, "Precondition failed", "If-Match named a version that is no longer current; "

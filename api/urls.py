@@ -3,7 +3,7 @@ from rest_framework import routers
 from rest_framework.permissions import AllowAny
 from rest_framework.reverse import reverse
 
-from . import audit_views, streams, webhooks
+from . import audit_views, members, printouts, streams, webhooks
 from .leagues import ClubViewSet, LeagueViewSet, PlayerViewSet, SeasonViewSet
 from .views import MatchViewSet, PingView, ProblemTypeListView, ProblemTypeView, TokenView
 
@@ -56,5 +56,10 @@ urlpatterns = [
     path("webhooks/<str:pk>/deliveries/", webhooks.WebhookDeliveriesView.as_view(), name="webhook-deliveries"),
     path("webhooks/<str:pk>/deliveries/<str:delivery_id>/redeliver/", webhooks.RedeliverView.as_view(),
          name="webhook-redeliver"),
+    # Printing (api/printouts.py) and invitations (api/members.py)
+    path("matches/<str:pk>/sheet.pdf", printouts.MatchSheetView.as_view(), name="match-sheet-pdf"),
+    path("seasons/<str:pk>/standings.pdf", printouts.SeasonStandingsPDFView.as_view(), name="season-standings-pdf"),
+    path("seasons/<str:pk>/summary.pdf", printouts.SeasonSummaryPDFView.as_view(), name="season-summary-pdf"),
+    path("invitations/claim/", members.InvitationClaimView.as_view(), name="invitation-claim"),
     *router.urls,
 ]

@@ -158,6 +158,28 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# --- Members: invitations and e-mail (password reset) ------------------------------------
+
+# An invitation link to claim a club's player profile works once, for this many hours.
+INVITATION_TTL_HOURS = env_int("INVITATION_TTL_HOURS", 7 * 24)
+# Password reset mails go through Django's e-mail backend: printed to the console unless
+# EMAIL_HOST names an SMTP server.
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND") or ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+                                             else "django.core.mail.backends.console.EmailBackend")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other: set one of them")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "kierki@localhost")
+# The font the PDFs are printed in (a TrueType font with Polish letters).
+PDF_FONT = env_str("PDF_FONT", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+PDF_FONT_BOLD = env_str("PDF_FONT_BOLD", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True

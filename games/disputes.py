@@ -49,7 +49,7 @@ from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionC
 from .ids import int_id
 from .models import DealScore, Dispute, Match, MatchEvent
 from .projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply_ruling, deal_score_rows
-from .services import CommandResult, _commit, _lock, _Unit, is_scorer, seat_of
+from .services import CommandResult, _commit, _lock, _Unit, is_scorer, refuse_if_read_only, seat_of
 from .signals import announce_result
 
 T = MatchEvent.Type
@@ -145,6 +145,7 @@ def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = 
             if not may_read_disputes(match, actor):
                 raise NotFound(f"no dispute {dispute_id}")
             raise NotAllowed("only an arbiter of the match's club (or staff) rules on its disputes")
+        refuse_if_read_only(match)
         if expected_version is not None and expected_version != match.version:
             raise VersionConflict(f"the match is at version {match.version}, not {expected_version}",
                                   current_version=match.version)

@@ -57,3 +57,10 @@ class DuplicateRecord(CommandError):
     """The record's deals and players equal a match already stored (``match``: its id)."""
 
     status, code, title = 409, "duplicate_record", "Already filed"
+
+
+class MatchReadOnly(CommandError):
+    """The match belongs to a closed season (``Match.read_only``): nothing more can be recorded
+    until staff reopen the season."""
+
+    status, code, title = 409, "season_closed", "The season is closed"

@@ -41,6 +41,7 @@ class Match(models.Model):
     ruleset_options = models.JSONField(default=dict, blank=True)
     dealing = models.CharField(max_length=8, choices=Dealing.choices)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True)
+    read_only = models.BooleanField(default=False)  # its season is closed: commands are refused (scoring)
     version = models.PositiveIntegerField(default=0)  # the seq of the last event
     scorer = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="scored_matches")

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine import MatchState, Seat
 from games.engine import record as records
@@ -27,8 +28,8 @@ from games.engine.replay import replay
 from . import compiled
 from .events import GENESIS, chain_hash, deal_commitment, event_body
 from .fingerprints import record_fingerprint
-from .exceptions import (CommandError, DuplicateRecord, InvalidInput, MatchClosed, NotAllowed, NotFound, RuleBroken,
-                         VersionConflict)
+from .exceptions import (CommandError, DuplicateRecord, InvalidInput, MatchClosed, MatchReadOnly, NotAllowed, NotFound,
+                         RuleBroken, VersionConflict)
 from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
 from .projections import deal_score_rows, rulings_of, snapshot_of, start_state, summary_of
 from .signals import announce_result, events_appended
@@ -144,7 +145,15 @@ def _locked_unit(match_id, actor, expected_version: int | None, admit: Callable[
                               current_version=match.version)
     if match.status != Match.Status.IN_PROGRESS:
         raise MatchClosed(f"the match is {match.status}; nothing more can be recorded")
+    refuse_if_read_only(match)
     return _Unit(match, match.projection, restore(match.projection.snapshot), actor)
+
+
+def refuse_if_read_only(match: Match) -> None:
+    """A match of a closed season takes no command (nor a ruling) until its season reopens."""
+    if match.read_only:
+        raise MatchReadOnly(_("the match belongs to a closed season; nothing more can be recorded until staff "
+                              "reopen it"))
 
 
 def _lock(match_id) -> Match:

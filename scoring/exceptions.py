@@ -4,7 +4,8 @@ from games.exceptions import CommandError
 
 
 class SeasonClosed(CommandError):
-    """A match cannot join a closed season."""
+    """A closed season is read-only: no match joins it, none of its matches takes a command,
+    and its settings stay as they were (staff may reopen it, with a reason)."""
 
     status, code, title = 409, "season_closed", "The season is closed"
 
@@ -13,3 +14,21 @@ class LastAdmin(CommandError):
     """A club must keep at least one admin."""
 
     status, code, title = 409, "last_admin", "A club needs an admin"
+
+
+class InvitationInvalid(CommandError):
+    """The invitation link is not one this server signed (mistyped, cut short, or forged)."""
+
+    status, code, title = 400, "invitation_invalid", "Invalid invitation"
+
+
+class InvitationExpired(CommandError):
+    """The invitation expired; a club admin can send a new one."""
+
+    status, code, title = 410, "invitation_expired", "Invitation expired"
+
+
+class InvitationUsed(CommandError):
+    """The invitation was used already (it works once), or the profile has an account now."""
+
+    status, code, title = 409, "invitation_used", "Invitation already used"

@@ -44,6 +44,40 @@ class Membership(models.Model):
         constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club")]
 
 
+class ClubPlayer(models.Model):
+    """A player profile of the club (``scoring.members``): a member added by display name, whose
+    ``Player`` has no user until he claims it through an ``Invitation``. Members with an account
+    are club players through their ``Membership``; this row is for the profiles."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="player_links")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="club_links")
+    added_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "player__username"]
+        constraints = [models.UniqueConstraint(fields=["club", "player"], name="one_club_player_link")]
+
+
+class Invitation(models.Model):
+    """An invitation to claim a club's player profile and set a password. The link carries a
+    signed, timestamped token naming this row (``scoring.members.invitation_token``): it expires
+    with ``expires_at``, and works once (``claimed_at``)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="invitations")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    claimed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+
 class League(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="leagues")
     name = models.CharField(max_length=100)
@@ -79,6 +113,20 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class SeasonStatusChange(models.Model):
+    """The log of a season's closings and reopenings: who, when, and (a reopening) why."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="status_changes")
+    status = models.CharField(max_length=6, choices=Season.Status.choices)  # the status it changed to
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    actor_name = models.CharField(max_length=150)  # kept if the user goes
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "created_at", "id"]
 
 
 class SeasonMatch(models.Model):

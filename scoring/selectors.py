@@ -28,12 +28,6 @@ def is_club_admin(user, club_id) -> bool:
     return club_role(user, club_id) == Role.ADMIN
 
 
-def club_member_names(club_id, usernames: Iterable[str]) -> set[str]:
-    """Those of ``usernames`` that belong to club members."""
-    return set(Membership.objects.filter(club_id=club_id, user__username__in=list(usernames))
-               .values_list("user__username", flat=True))
-
-
 # --- what standings are built from ---------------------------------------------------------------
 
 def season_tallies(season_id, players: Iterable | None = None) -> list[tuple[Tally, str, Skill]]:

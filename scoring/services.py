@@ -25,6 +25,7 @@ is a function of the event store alone.
 from __future__ import annotations
 
 import datetime
+import logging
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Iterable
@@ -33,6 +34,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import services as games
 from games.engine import Ruleset
@@ -45,14 +47,16 @@ from games.models import DealScore, Match, MatchEvent
 from . import outbox, selectors
 from . import rating as ratings
 from .exceptions import LastAdmin, SeasonClosed
+from .members import club_player_names
 from .signals import standings_changed
 from .models import (Club, League, MatchLine, Membership, RatedMatch, Rating, RatingChange, Season, SeasonMatch,
-                     StandingRow)
+                     SeasonStatusChange, StandingRow)
 from .standings import rank
 
 User = get_user_model()
 Role = Membership.Role
 CHUNK = 2000  # ids per IN (...) list
+log = logging.getLogger(__name__)
 
 
 # --- clubs and memberships ---------------------------------------------------------------------
@@ -63,12 +67,13 @@ def club_create(*, actor, name: str, slug: str) -> Club:
         raise InvalidInput(f"a club with the slug {slug!r} exists", field="slug")
     with transaction.atomic():
         club = Club.objects.create(name=name, slug=slug)
+        games.player_for_user(actor)  # a club player at once (scoring.members)
         Membership.objects.create(club=club, user=actor, role=Role.ADMIN)
     return club
 
 
 def club_update(*, actor, club_id, **fields: Any) -> Club:
-    club = _club_for_admin(actor, club_id)
+    club = club_for_admin(actor, club_id)
     if "slug" in fields and Club.objects.filter(slug=fields["slug"]).exclude(pk=club.pk).exists():
         raise InvalidInput(f"a club with the slug {fields['slug']!r} exists", field="slug")
     for name, value in fields.items():
@@ -79,7 +84,7 @@ def club_update(*, actor, club_id, **fields: Any) -> Club:
 
 def membership_set(*, actor, club_id, username: str, role: str = Role.MEMBER) -> Membership:
     """Add ``username`` to the club with ``role``, or change his role (club admins only)."""
-    club = _club_for_admin(actor, club_id)
+    club = club_for_admin(actor, club_id)
     if role not in Role.values:
         raise InvalidInput(f"role must be one of {', '.join(Role.values)}", field="role")
     user = User.objects.filter(username=username).first()
@@ -88,6 +93,7 @@ def membership_set(*, actor, club_id, username: str, role: str = Role.MEMBER) ->
     with transaction.atomic():
         membership = Membership.objects.select_for_update().filter(club=club, user=user).first()
         if membership is None:
+            games.player_for_user(user)  # a club player at once: he can be seated and filed by name
             return Membership.objects.create(club=club, user=user, role=role)
         if membership.role == Role.ADMIN and role != Role.ADMIN:
             _keep_an_admin(club, user)
@@ -97,7 +103,7 @@ def membership_set(*, actor, club_id, username: str, role: str = Role.MEMBER) ->
 
 
 def membership_remove(*, actor, club_id, username: str) -> None:
-    club = _club_for_admin(actor, club_id)
+    club = club_for_admin(actor, club_id)
     with transaction.atomic():
         membership = Membership.objects.select_for_update().filter(club=club, user__username=username).first()
         if membership is None:
@@ -121,7 +127,8 @@ def _get(queryset, pk, what: str):
     return found
 
 
-def _club_for_admin(actor, club_id) -> Club:
+def club_for_admin(actor, club_id) -> Club:
+    """The club, when ``actor`` is one of its admins; NotFound or NotAllowed else."""
     club = _get(Club.objects, club_id, "club")
     if not selectors.is_club_admin(actor, club.pk):
         raise NotAllowed(f"only the admins of {club.name} manage it")
@@ -131,7 +138,7 @@ def _club_for_admin(actor, club_id) -> Club:
 # --- leagues and seasons -----------------------------------------------------------------------------
 
 def league_create(*, actor, club_id, name: str, ruleset: dict | None = None) -> League:
-    club = _club_for_admin(actor, club_id)
+    club = club_for_admin(actor, club_id)
     if League.objects.filter(club=club, name=name).exists():
         raise InvalidInput(f"{club.name} has a league named {name!r}", field="name")
     return League.objects.create(club=club, name=name, ruleset_options=_ruleset_options(ruleset))
@@ -139,7 +146,7 @@ def league_create(*, actor, club_id, name: str, ruleset: dict | None = None) -> 
 
 def league_update(*, actor, league_id, name: str | None = None, ruleset: dict | None = None) -> League:
     league = _league(league_id)
-    _club_for_admin(actor, league.club_id)
+    club_for_admin(actor, league.club_id)
     if name is not None:
         if League.objects.filter(club_id=league.club_id, name=name).exclude(pk=league.pk).exists():
             raise InvalidInput(f"the club has a league named {name!r}", field="name")
@@ -176,7 +183,7 @@ def season_create(*, actor, league_id, name: str, start_date: datetime.date | No
                   end_date: datetime.date | None = None, min_matches: int = 0,
                   status: str = Season.Status.OPEN) -> Season:
     league = _league(league_id)
-    _club_for_admin(actor, league.club_id)
+    club_for_admin(actor, league.club_id)
     if Season.objects.filter(league=league, name=name).exists():
         raise InvalidInput(f"the league has a season named {name!r}", field="name")
     season = Season(league=league, name=name, start_date=start_date, end_date=end_date, min_matches=min_matches,
@@ -187,15 +194,28 @@ def season_create(*, actor, league_id, name: str, start_date: datetime.date | No
 
 
 SEASON_FIELDS = ("name", "start_date", "end_date", "min_matches", "status")
+MAX_REASON = 2000
 
 
 def season_update(*, actor, season_id, **fields: Any) -> Season:
-    """Change a season (club admins); a new ``min_matches`` reranks its standings."""
+    """Change a season (club admins); a new ``min_matches`` reranks its standings. A closed
+    season is read-only; ``status: closed`` closes it (``season_close``), and only staff reopen
+    one (``season_reopen``, with a reason)."""
     season = _season(season_id)
-    _club_for_admin(actor, season.league.club_id)
+    club_for_admin(actor, season.league.club_id)
     unknown = set(fields) - set(SEASON_FIELDS)
     if unknown:
         raise InvalidInput(f"a season has no field {sorted(unknown)[0]!r}", field=sorted(unknown)[0])
+    status = fields.pop("status", season.status)
+    if status not in Season.Status.values:
+        raise InvalidInput(f"status must be one of {', '.join(Season.Status.values)}", field="status")
+    if season.status == Season.Status.CLOSED:
+        if status == Season.Status.OPEN:
+            raise SeasonClosed(_("a closed season is reopened by staff only, with a reason: "
+                                 "POST /api/v1/seasons/%(id)s/reopen/") % {"id": season.pk}, field="status")
+        if any(getattr(season, name) != value for name, value in fields.items()):
+            raise SeasonClosed(_("the season %(name)s is closed: it is read-only") % {"name": season.name})
+        return season
     name = fields.get("name")
     if name is not None and Season.objects.filter(league=season.league, name=name).exclude(pk=season.pk).exists():
         raise InvalidInput(f"the league has a season named {name!r}", field="name")
@@ -204,10 +224,66 @@ def season_update(*, actor, season_id, **fields: Any) -> Season:
         setattr(season, name, value)
     _check_season(season)
     with transaction.atomic():
-        season.save(update_fields=list(fields) or None)
+        if fields:
+            season.save(update_fields=list(fields))
         if rerank:
             outbox.enqueue(season.pk)
+        if status == Season.Status.CLOSED:
+            season = _season_close_locked(season.pk, actor, "")
     return season
+
+
+def season_close(*, actor, season_id, reason: Any = "") -> Season:
+    """Close the season (club admins): from now on it is read-only — no match joins it, its
+    matches take no command or ruling (``Match.read_only``), its settings stay. Logged."""
+    season = _season(season_id)
+    club_for_admin(actor, season.league.club_id)
+    reason = _reason(reason, required=False)
+    with transaction.atomic():
+        return _season_close_locked(season.pk, actor, reason)
+
+
+def _season_close_locked(season_id: int, actor, reason: str) -> Season:
+    season = Season.objects.select_for_update().select_related("league__club").get(pk=season_id)
+    if season.status == Season.Status.CLOSED:
+        raise SeasonClosed(_("the season %(name)s is closed already") % {"name": season.name})
+    _season_status_set(season, Season.Status.CLOSED, actor, reason)
+    return season
+
+
+def season_reopen(*, actor, season_id, reason: Any) -> Season:
+    """Reopen a closed season: staff only, with a reason, which is logged (a
+    ``SeasonStatusChange`` row, shown by the API, and a log line)."""
+    season = _season(season_id)
+    if not (actor.is_authenticated and actor.is_staff):
+        raise NotAllowed(_("only staff reopen a closed season"))
+    reason = _reason(reason, required=True)
+    with transaction.atomic():
+        season = Season.objects.select_for_update().select_related("league__club").get(pk=season.pk)
+        if season.status != Season.Status.CLOSED:
+            raise InvalidInput(_("the season %(name)s is open") % {"name": season.name}, field="status")
+        _season_status_set(season, Season.Status.OPEN, actor, reason)
+    log.warning("season %s (%s) reopened by %s: %s", season.pk, season.name, actor.get_username(), reason)
+    return season
+
+
+def _reason(reason: Any, *, required: bool) -> str:
+    if reason is None:
+        reason = ""
+    if not isinstance(reason, str) or len(reason) > MAX_REASON or "\x00" in reason:
+        raise InvalidInput(_("the reason is text of at most %(max)d characters") % {"max": MAX_REASON},
+                           field="reason")
+    if required and not reason.strip():
+        raise InvalidInput(_("say why the season is reopened"), field="reason")
+    return reason.strip()
+
+
+def _season_status_set(season: Season, status: str, actor, reason: str) -> None:
+    season.status = status
+    season.save(update_fields=["status"])
+    Match.objects.filter(season_match__season=season).update(read_only=status == Season.Status.CLOSED)
+    SeasonStatusChange.objects.create(season=season, status=status, actor=actor, actor_name=actor.get_username(),
+                                      reason=reason)
 
 
 def _check_season(season: Season) -> None:
@@ -274,7 +350,7 @@ def _member_seats(season: Season, seats: Any, *, field: str = "seats") -> dict[s
     if not isinstance(seats, dict) or sorted(seats) != ["E", "N", "S", "W"] \
             or not all(isinstance(name, str) for name in seats.values()):
         raise InvalidInput("seats must name a player for each of N, E, S, W", field=field)
-    members = selectors.club_member_names(season.league.club_id, seats.values())
+    members = club_player_names(season.league.club_id, seats.values())
     for seat in ("N", "E", "S", "W"):
         if seats[seat] not in members:
             raise InvalidInput(f"{seats[seat]!r} is not a member of {season.league.club.name}: only members play "

@@ -30,7 +30,7 @@ from games.exceptions import InvalidInput, NotFound
 from games.models import DealSecret, Match, MatchEvent
 from games.selectors import Viewer, match_list
 from scoring import selectors as scoring_selectors
-from scoring.models import Membership, Season
+from scoring.models import Club, Membership, Season
 
 from .steps import deal_steps
 
@@ -343,6 +343,11 @@ def season_get(*, season_id: Any, user) -> Season:
     return season
 
 
+def season_of_match(*, match: Match) -> Season | None:
+    """The season the match was filed in (for the page's link back), if any."""
+    return Season.objects.filter(season_matches__match=match).first()
+
+
 def season_standings(*, season: Season, user) -> dict[str, Any]:
     """The stored standings (``scoring``'s read model) and the season's matches the user may read."""
     rows = list(scoring_selectors.standing_rows(season.pk))
@@ -354,3 +359,32 @@ def season_standings(*, season: Season, user) -> dict[str, Any]:
         "matches": [{"match": m, "seats": [{"seat": seat, "name": name, "total": m.projection.summary["totals"][seat]}
                                            for seat, name in _seat_names(m).items()]} for m in matches],
     }
+
+
+# --- clubs, their leagues and seasons, members ------------------------------------------------------
+
+def club_list(*, user):
+    """The clubs the user belongs to (staff: every club)."""
+    clubs = Club.objects.all() if user.is_staff else Club.objects.filter(memberships__user=user)
+    return clubs.order_by("name", "id").distinct()
+
+
+def club_get(*, club_id: Any, user) -> Club:
+    """The club, for its members and staff; ``NotFound`` alike for a missing club and one the
+    user may not read."""
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None or not (user.is_staff or Membership.objects.filter(club=club, user=user).exists()):
+        raise NotFound(f"no club {club_id}")
+    return club
+
+
+def club_overview(*, club: Club, user) -> dict[str, Any]:
+    """The club's leagues, each with its seasons (newest first), and whether the user runs it."""
+    leagues = list(club.leagues.order_by("name").prefetch_related("seasons"))
+    return {"club": club, "is_admin": scoring_selectors.is_club_admin(user, club.pk),
+            "leagues": [{"league": league, "seasons": sorted(league.seasons.all(), key=_newest_first)}
+                        for league in leagues]}
+
+
+def _newest_first(season: Season):
+    return (-(season.start_date.toordinal() if season.start_date else 0), -season.pk)

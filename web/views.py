@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import json
 
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games import selectors as games_selectors
-from games.exceptions import InvalidInput, NotFound
+from games.exceptions import CommandError, InvalidInput, NotFound
+from scoring import invitations, members, printouts
+from scoring import selectors as scoring_selectors
+from scoring import services as scoring_services
+from scoring import summary as summaries
 
 from . import selectors
 
@@ -35,7 +42,8 @@ def match_detail(request, match_id):
     except NotFound as exc:
         return _not_found(request, exc)
     sheet = selectors.score_sheet(match=match, viewer=viewer)
-    return render(request, "web/match_detail.html", {"match": match, "role": role, "sheet": sheet})
+    season = selectors.season_of_match(match=match)
+    return render(request, "web/match_detail.html", {"match": match, "role": role, "sheet": sheet, "season": season})
 
 
 @login_required
@@ -54,7 +62,9 @@ def season_detail(request, season_id: int):
         season = selectors.season_get(season_id=season_id, user=request.user)
     except NotFound as exc:
         return _not_found(request, exc)
-    return render(request, "web/season_detail.html", selectors.season_standings(season=season, user=request.user))
+    context = selectors.season_standings(season=season, user=request.user)
+    context["is_admin"] = scoring_selectors.is_club_admin(request.user, season.league.club_id)
+    return render(request, "web/season_detail.html", context)
 
 
 @login_required
@@ -77,3 +87,106 @@ def record_viewer(request):
         except InvalidInput as exc:
             context["error"] = exc.detail
     return render(request, "web/record_viewer.html", context, status=400 if context["error"] else 200)
+
+
+# --- clubs, members, invitations ---------------------------------------------------------------------
+
+@login_required
+def club_list(request):
+    return render(request, "web/club_list.html", {"clubs": list(selectors.club_list(user=request.user))})
+
+
+@login_required
+def club_detail(request, club_id: int):
+    try:
+        club = selectors.club_get(club_id=club_id, user=request.user)
+    except NotFound as exc:
+        return _not_found(request, exc)
+    return render(request, "web/club_detail.html", selectors.club_overview(club=club, user=request.user))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_members(request, club_id: int):
+    """The member list; a club admin adds a member by display name, or a user by username, and
+    makes invitation links for the profiles without an account."""
+    try:
+        club = selectors.club_get(club_id=club_id, user=request.user)
+    except NotFound as exc:
+        return _not_found(request, exc)
+    context = {"club": club, "is_admin": scoring_selectors.is_club_admin(request.user, club.pk), "error": None,
+               "invitation_url": None, "done": None}
+    if request.method == "POST":
+        try:
+            context.update(_member_action(request, club))
+        except CommandError as exc:
+            context["error"] = exc.detail
+    context["rows"] = members.member_rows(club)
+    return render(request, "web/club_members.html", context, status=400 if context["error"] else 200)
+
+
+def _member_action(request, club) -> dict:
+    action = request.POST.get("action")
+    if action == "add_profile":
+        player = invitations.club_player_add(actor=request.user, club_id=club.pk, name=request.POST.get("name", ""))
+        return {"done": _("%(name)s was added.") % {"name": player.username}}
+    if action == "add_user":
+        membership = scoring_services.membership_set(actor=request.user, club_id=club.pk,
+                                                     username=request.POST.get("username", ""))
+        return {"done": _("%(name)s is a member.") % {"name": membership.user.username}}
+    if action == "invite":
+        invitation, token = invitations.invitation_create(actor=request.user, club_id=club.pk,
+                                                          player_id=request.POST.get("player", ""))
+        return {"invitation_url": request.build_absolute_uri(reverse("web:invitation", kwargs={"token": token})),
+                "invited": invitation.player.username}
+    raise InvalidInput(_("unknown action"))
+
+
+@require_http_methods(["GET", "POST"])
+def invitation_claim(request, token: str):
+    """The invited person chooses a username and a password; then he is signed in. An invalid,
+    expired or used link is an error page that changes nothing."""
+    try:
+        invitation = invitations.invitation_check(token=token)
+    except CommandError as exc:
+        return render(request, "web/invitation_error.html", {"error": exc.detail, "code": exc.code},
+                      status=exc.status)
+    context = {"invitation": invitation, "error": None, "username": "", "email": ""}
+    if request.method == "POST":
+        context.update(username=request.POST.get("username", ""), email=request.POST.get("email", ""))
+        try:
+            claimed = invitations.invitation_claim(token=token, username=context["username"],
+                                                   password=request.POST.get("password", ""),
+                                                   email=context["email"])
+        except CommandError as exc:
+            context["error"] = exc.detail
+        else:
+            login(request, claimed.claimed_by, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("web:club", club_id=claimed.club_id)
+    return render(request, "web/invitation_claim.html", context, status=400 if context["error"] else 200)
+
+
+# --- a season's summary and closing ------------------------------------------------------------------
+
+@login_required
+def season_summary(request, season_id: int):
+    try:
+        season = selectors.season_get(season_id=season_id, user=request.user)
+    except NotFound as exc:
+        return _not_found(request, exc)
+    summary = summaries.season_summary(season=season)
+    return render(request, "web/season_summary.html", {"season": season, "summary": summary,
+                                                       "facts": printouts.summary_facts(summary)})
+
+
+@login_required
+@require_http_methods(["POST"])
+def season_close(request, season_id: int):
+    try:
+        season = selectors.season_get(season_id=season_id, user=request.user)
+        scoring_services.season_close(actor=request.user, season_id=season.pk)
+    except NotFound as exc:
+        return _not_found(request, exc)
+    except CommandError as exc:
+        return render(request, "web/not_found.html", {"detail": exc.detail}, status=exc.status)
+    return redirect("web:season-summary", season_id=season.pk)

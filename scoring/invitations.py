@@ -1,0 +1,164 @@
+"""Member commands beyond memberships: adding a player profile by display name, inviting its
+person to claim it, and the claim (which creates his account). Keyword-only, one transaction
+each; errors are ``games.exceptions``/``scoring.exceptions`` types.
+
+The invitation link carries ``invitation_token``: the row's id signed with Django's
+``TimestampSigner`` (so a link cannot be forged or pointed at another profile). The row says
+when it expires and whether it was used: a link works once, before ``expires_at``.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.conf import settings
+from django.contrib.auth import get_user_model, password_validation
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.exceptions import InvalidInput, NotFound
+from games.ids import int_id
+from games.models import Player
+
+from .exceptions import InvitationExpired, InvitationInvalid, InvitationUsed
+from .members import is_club_player
+from .models import ClubPlayer, Invitation, Membership
+from .services import club_for_admin
+
+User = get_user_model()
+SIGNER_SALT = "scoring.invitation"
+MAX_NAME = Player._meta.get_field("username").max_length
+
+
+def club_player_add(*, actor, club_id, name: str) -> Player:
+    """A player profile named ``name`` (no account) joins the club (club admins): seated and
+    filed by that name at once. A guest of that name from an earlier paper sheet becomes the
+    club's profile; a name that belongs to an account is refused (add the user instead)."""
+    club = club_for_admin(actor, club_id)
+    name = _display_name(name)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().filter(username=name).first()
+        if player is not None and is_club_player(club, player):
+            raise InvalidInput(_("%(name)s already plays for %(club)s") % {"name": name, "club": club.name},
+                               field="name")
+        if (player is not None and player.user_id is not None) or (
+                player is None and User.objects.filter(username=name).exists()):
+            raise InvalidInput(_("%(name)s is the name of a user account: add that user as a member by username")
+                               % {"name": name}, field="name")
+        if player is None:
+            player = Player.objects.create(username=name)
+        ClubPlayer.objects.create(club=club, player=player, added_by=actor)
+    return player
+
+
+def _display_name(name) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidInput(_("a member needs a display name"), field="name")
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME or any(not ch.isprintable() for ch in name):
+        raise InvalidInput(_("a display name is at most %(max)d printable characters") % {"max": MAX_NAME},
+                           field="name")
+    return name
+
+
+def invitation_create(*, actor, club_id, player_id) -> tuple[Invitation, str]:
+    """An invitation for the club's profile ``player_id`` (club admins); returns the row and the
+    token of its link. The profile must have no account yet."""
+    club = club_for_admin(actor, club_id)
+    pk = int_id(player_id)
+    player = Player.objects.filter(pk=pk, club_links__club=club).first() if pk is not None else None
+    if player is None:
+        raise NotFound(_("no player profile %(id)s in %(club)s") % {"id": player_id, "club": club.name})
+    if player.user_id is not None:
+        raise InvitationUsed(_("%(name)s has an account already") % {"name": player.username})
+    expires_at = timezone.now() + datetime.timedelta(hours=settings.INVITATION_TTL_HOURS)
+    invitation = Invitation.objects.create(club=club, player=player, created_by=actor, expires_at=expires_at)
+    return invitation, invitation_token(invitation)
+
+
+def invitation_token(invitation: Invitation) -> str:
+    return signing.TimestampSigner(salt=SIGNER_SALT).sign(str(invitation.pk))
+
+
+def invitation_check(*, token) -> Invitation:
+    """The invitation ``token`` names, still open: raises InvitationInvalid (not signed here),
+    InvitationExpired or InvitationUsed. Changes nothing."""
+    return _open_invitation(token, Invitation.objects.select_related("club", "player"))
+
+
+def _open_invitation(token, queryset) -> Invitation:
+    try:
+        pk = int_id(signing.TimestampSigner(salt=SIGNER_SALT).unsign(str(token)))
+    except signing.BadSignature:
+        pk = None
+    invitation = queryset.filter(pk=pk).first() if pk is not None else None
+    if invitation is None:
+        raise InvitationInvalid(_("this invitation link is not valid; check that it was copied whole"),
+                                field="token")
+    if invitation.claimed_at is not None or invitation.player.user_id is not None:
+        raise InvitationUsed(_("this invitation was used already; sign in, or reset your password"), field="token")
+    if invitation.expires_at <= timezone.now():
+        raise InvitationExpired(_("this invitation expired on %(when)s; ask a club admin for a new one")
+                                % {"when": invitation.expires_at.strftime("%Y-%m-%d %H:%M UTC")}, field="token")
+    return invitation
+
+
+def invitation_claim(*, token, username, password, email: str = "") -> Invitation:
+    """Claim the invitation's profile: a new account ``username`` with ``password`` (Django's
+    password validators) owns the player from now on and is a member of the club. Returns the
+    invitation, claimed (``claimed_by``: the new user). Nothing changes when the invitation is invalid, expired or used, or the input bad."""
+    with transaction.atomic():
+        invitation = _open_invitation(token, Invitation.objects.select_for_update().select_related("club", "player"))
+        player = Player.objects.select_for_update().get(pk=invitation.player_id)
+        if player.user_id is not None:
+            raise InvitationUsed(_("this invitation was used already; sign in, or reset your password"),
+                                 field="token")
+        user = User(username=_username(username), email=_email(email))
+        _password(password, user)
+        user.save()
+        player.user = user
+        player.save(update_fields=["user"])
+        Membership.objects.get_or_create(club=invitation.club, user=user)
+        invitation.claimed_at, invitation.claimed_by = timezone.now(), user
+        invitation.save(update_fields=["claimed_at", "claimed_by"])
+    return invitation
+
+
+def _username(username) -> str:
+    if not isinstance(username, str) or not username:
+        raise InvalidInput(_("choose a username"), field="username")
+    field = User._meta.get_field(User.USERNAME_FIELD)
+    try:
+        field.run_validators(username)
+        if len(username) > field.max_length:
+            raise ValidationError(_("a username is at most %(max)d characters") % {"max": field.max_length})
+    except ValidationError as exc:
+        raise InvalidInput(" ".join(exc.messages), field="username") from None
+    if User.objects.filter(username=username).exists():
+        raise InvalidInput(_("the username %(name)s is taken") % {"name": username}, field="username")
+    return username
+
+
+def _email(email) -> str:
+    if not email:
+        return ""
+    field = User._meta.get_field("email")
+    try:
+        field.run_validators(email)
+        field.to_python(email)
+    except (ValidationError, TypeError):
+        raise InvalidInput(_("not an e-mail address"), field="email") from None
+    return email
+
+
+def _password(password, user) -> None:
+    if not isinstance(password, str) or not password:
+        raise InvalidInput(_("choose a password"), field="password")
+    try:
+        password_validation.validate_password(password, user)
+    except ValidationError as exc:
+        raise InvalidInput(" ".join(exc.messages), field="password") from None
+    user.set_password(password)

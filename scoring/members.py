@@ -1,0 +1,79 @@
+"""Who plays for a club: the one public answer (``club_players``/``is_club_player``) every
+other module asks — seating, filing, the member list.
+
+A club's players are the players of its members' accounts (``Membership``) and its player
+profiles (``ClubPlayer``): people added by display name, who may have no account (yet).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from games.models import Player
+
+from .models import Club, ClubPlayer, Invitation, Membership
+
+
+def _club_pk(club) -> int:
+    return club.pk if isinstance(club, Club) else int(club)
+
+
+def _of_club(club_pk: int) -> Q:
+    return Q(club_links__club_id=club_pk) | Q(user__memberships__club_id=club_pk)
+
+
+def club_players(club) -> QuerySet[Player]:
+    """The club's players (``club``: a Club or its id), by name: they can be seated at its
+    tables and filed in its seasons."""
+    club_pk = _club_pk(club)
+    return Player.objects.filter(pk__in=Player.objects.filter(_of_club(club_pk)).values("pk")).order_by("username")
+
+
+def is_club_player(club, player) -> bool:
+    """Whether ``player`` (a Player or its id) plays for ``club``."""
+    player_pk = player.pk if isinstance(player, Player) else player
+    return Player.objects.filter(_of_club(_club_pk(club)), pk=player_pk).exists()
+
+
+def club_player_names(club, names: Iterable[str]) -> set[str]:
+    """Those of ``names`` (as seats name players) that name the club's players — counting the
+    usernames of members who have not played yet (their Player comes with the first match)."""
+    club_pk, names = _club_pk(club), list(names)
+    found = set(Player.objects.filter(_of_club(club_pk), username__in=names).values_list("username", flat=True))
+    accounts = Membership.objects.filter(club_id=club_pk, user__username__in=names, user__player__isnull=True)
+    return found | set(accounts.values_list("user__username", flat=True))
+
+
+def member_rows(club) -> list[dict]:
+    """The member list: one row per club player or member account, by name — the profile's
+    name, the account (if any), the role (members with an account) and the latest invitation."""
+    club_pk = _club_pk(club)
+    rows: dict[tuple, dict] = {}
+    for membership in Membership.objects.filter(club_id=club_pk).select_related("user__player"):
+        player = getattr(membership.user, "player", None)
+        rows[("p", player.pk) if player else ("u", membership.user_id)] = {
+            "player": player.pk if player else None, "name": player.username if player else membership.user.username,
+            "account": membership.user.username, "role": membership.role, "invitation": None}
+    for link in ClubPlayer.objects.filter(club_id=club_pk).select_related("player__user"):
+        player = link.player
+        rows.setdefault(("p", player.pk), {
+            "player": player.pk, "name": player.username,
+            "account": player.user.username if player.user_id else None, "role": None, "invitation": None})
+    invitations = Invitation.objects.filter(club_id=club_pk).order_by("player_id", "-created_at", "-id")
+    now = timezone.now()
+    for invitation in invitations:
+        row = rows.get(("p", invitation.player_id))
+        if row is not None and row["invitation"] is None:
+            row["invitation"] = {"id": invitation.pk, "created_at": invitation.created_at,
+                                 "expires_at": invitation.expires_at, "status": invitation_status(invitation, now)}
+    return sorted(rows.values(), key=lambda row: (row["name"].casefold(), row["name"]))
+
+
+def invitation_status(invitation: Invitation, now=None) -> str:
+    """``claimed``, ``expired`` or ``pending``."""
+    if invitation.claimed_at is not None:
+        return "claimed"
+    return "expired" if invitation.expires_at <= (now or timezone.now()) else "pending"

@@ -1,0 +1,78 @@
+"""What the PDFs print, gathered from the read models as plain data (``printing`` renders it):
+a match's score sheet (blank before its first deal ends, filled after), a season's standings
+and its end-of-season summary. Reads only; who may read what is the caller's to check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine import Ruleset
+from games.models import Match
+from printing import render_score_sheet, render_standings, render_summary
+from printing.reminder import point_reminder
+
+from .models import Season, SeasonMatch
+from .selectors import standing_rows
+from .summary import season_summary
+
+SEATS = ("N", "E", "S", "W")
+
+
+def match_sheet_pdf(*, match: Match) -> bytes:
+    """The match's score sheet: blank (the regular deals, room for compensating deals) while no
+    deal has finished, else filled from the replay summary (with the winners once it is over)."""
+    summary = match.projection.summary
+    ruleset = Ruleset.from_options(match.ruleset_options)
+    players = {seat: player.username for seat, player in zip(SEATS, match.seat_players())}
+    season_match = SeasonMatch.objects.filter(match=match).select_related("season__league__club").first()
+    subtitle = ""
+    if season_match is not None:
+        season = season_match.season
+        subtitle = f"{season.league.club.name} · {season.league.name} · {season.name}"
+    filled = bool(summary["deals"])
+    return render_score_sheet(
+        title=_("Score sheet") + f" · {match.created_at:%Y-%m-%d}",
+        subtitle=" · ".join(part for part in (subtitle, _("match %(id)s") % {"id": match.pk}) if part),
+        players=players, first_dealer=match.first_dealer,
+        regular_deals=[kind.letter for kind in ruleset.regular_deals], reminder=point_reminder(ruleset),
+        deals=summary["deals"] if filled else (), totals=summary["totals"] if filled else None,
+        winners=summary.get("winners") or [])
+
+
+def standing_dicts(season: Season) -> list[dict[str, Any]]:
+    return [{"position": row.position, "ranked": row.ranked, "player": row.player.username, "matches": row.matches,
+             "wins": row.wins, "balance": row.balance, "balance_per_match": row.balance_per_match,
+             "kreski": row.kreski, "max_deals": row.max_deals, "ordinal": row.ordinal}
+            for row in standing_rows(season.pk)]
+
+
+def _season_line(season: Season) -> str:
+    return f"{season.league.club.name} · {season.league.name}"
+
+
+def season_standings_pdf(*, season: Season) -> bytes:
+    computed = (_("computed %(when)s UTC") % {"when": f"{season.computed_at:%Y-%m-%d %H:%M}"}
+                if season.computed_at else _("not computed yet"))
+    return render_standings(title=_("%(season)s — standings") % {"season": season.name},
+                            subtitle=f"{_season_line(season)} · {computed}", rows=standing_dicts(season))
+
+
+def season_summary_pdf(*, season: Season) -> bytes:
+    return render_summary(title=_("%(season)s — season summary") % {"season": season.name},
+                          subtitle=_season_line(season), facts=summary_facts(season_summary(season=season)),
+                          rows=standing_dicts(season))
+
+
+def summary_facts(summary: dict[str, Any]) -> list[tuple[str, str]]:
+    """The summary's records as (label, text) lines, for the PDF and the page."""
+    none = _("none")
+    kreski, best, improved = summary["most_kreski"], summary["best_match"], summary["most_improved"]
+    return [
+        (_("Champion") if summary["final"] else _("Leader"), ", ".join(summary["champions"]) or none),
+        (_("Most kreski"), f"{', '.join(kreski['players'])} ({kreski['count']})" if kreski else none),
+        (_("Max deals"), ", ".join(f"{m['player']} ({m['count']})" for m in summary["max_deals"]) or none),
+        (_("Best single match"), f"{best['player']} ({best['total']:+d})" if best else none),
+        (_("Most improved rating"), f"{improved['player']} ({improved['gain']:+.2f})" if improved else none),
+    ]

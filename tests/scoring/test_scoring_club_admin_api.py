@@ -1,0 +1,211 @@
+"""The club admin's endpoints: club players and invitations, closing and reopening a season,
+its summary, and the PDFs (a match the caller may not read is a 404)."""
+import datetime
+import io
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from pypdf import PdfReader
+from rest_framework.test import APIClient
+from scoring_helpers import record
+
+from games.models import Match, Player
+from scoring import invitations, services
+from scoring.models import ClubPlayer, Invitation, Season, SeasonStatusChange
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+PASSWORD = "kiery-i-piki-2025"
+
+
+def client(user=None) -> APIClient:
+    api = APIClient()
+    if user is not None:
+        api.force_authenticate(user)
+    return api
+
+
+def pdf_text(response) -> tuple[str, int]:
+    reader = PdfReader(io.BytesIO(response.content))
+    return "\n".join(page.extract_text() for page in reader.pages), len(reader.pages)
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_user("staff", is_staff=True)
+
+
+@pytest.fixture
+def filed(world, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        return [services.season_record_import(actor=world.users["sam"], season_id=world.season.pk,
+                                              record=record(seed, names.split()))
+                for seed, names in ((51, "p1 p2 p3 p4"), (52, "p2 p3 p4 p5"), (53, "p1 p2 p5 p6"))]
+
+
+# --- members ---------------------------------------------------------------------------------------
+
+def test_an_admin_adds_a_member_by_display_name_and_lists_the_club(world):
+    added = client(world.users["ada"]).post(f"/api/v1/clubs/{world.club.pk}/players/", {"name": "Łucja Ź."},
+                                            format="json")
+    listed = client(world.users["p1"]).get(f"/api/v1/clubs/{world.club.pk}/players/")
+
+    assert added.status_code == 201
+    assert added.json() == {"player": Player.objects.get(username="Łucja Ź.").pk, "name": "Łucja Ź.",
+                            "account": None, "role": None, "invitation": None}
+    names = [row["name"] for row in listed.json()]
+    assert "Łucja Ź." in names and "p1" in names and names == sorted(names, key=str.casefold)
+
+
+@pytest.mark.parametrize("body, field", [({"name": ""}, "name"), ({}, "name"), ({"name": "p1"}, "name")])
+def test_a_bad_member_name_is_a_problem_and_nothing_is_stored(world, body, field):
+    response = client(world.users["ada"]).post(f"/api/v1/clubs/{world.club.pk}/players/", body, format="json")
+
+    assert response.status_code == 400 and response["Content-Type"] == "application/problem+json"
+    assert response.json()["field"] == field
+    assert not ClubPlayer.objects.exists()
+
+
+def test_only_an_admin_adds_profiles(world):
+    response = client(world.users["sam"]).post(f"/api/v1/clubs/{world.club.pk}/players/", {"name": "X"},
+                                               format="json")
+    assert response.status_code == 403 and not Player.objects.filter(username="X").exists()
+
+
+def test_an_existing_user_is_still_added_by_username(world):
+    response = client(world.users["ada"]).post(f"/api/v1/clubs/{world.club.pk}/members/", {"user": "outsider"},
+                                               format="json")
+    assert response.status_code == 201
+    assert "outsider" in [row["name"] for row in client(world.users["ada"]).get(
+        f"/api/v1/clubs/{world.club.pk}/players/").json()]
+
+
+def invite(world, name="Zenon") -> dict:
+    player = invitations.club_player_add(actor=world.users["ada"], club_id=world.club.pk, name=name)
+    response = client(world.users["ada"]).post(f"/api/v1/clubs/{world.club.pk}/players/{player.pk}/invitation/")
+    assert response.status_code == 201
+    return response.json()
+
+
+def test_an_invitation_link_is_claimed_once_through_the_api(world):
+    invitation = invite(world)
+    assert invitation["url"].endswith(f"/invitations/{invitation['token']}/")
+    body = {"token": invitation["token"], "username": "zenek", "password": PASSWORD}
+
+    first = client().post("/api/v1/invitations/claim/", body, format="json")
+    again = client().post("/api/v1/invitations/claim/", {**body, "username": "zenek2"}, format="json")
+
+    assert first.status_code == 201 and first.json() == {"username": "zenek", "player": "Zenon",
+                                                         "club": world.club.pk}
+    assert again.status_code == 409 and again.json()["code"] == "invitation_used"
+    assert again["Content-Type"] == "application/problem+json"
+    assert not User.objects.filter(username="zenek2").exists()
+    token = client().post("/api/v1/auth/token/", {"username": "zenek", "password": PASSWORD}, format="json")
+    assert token.status_code == 200  # he signs in with what he chose
+
+
+def test_an_expired_or_forged_invitation_is_a_problem_and_changes_nothing(world):
+    invitation = invite(world)
+    Invitation.objects.update(expires_at=timezone.now() - datetime.timedelta(minutes=1))
+    body = {"token": invitation["token"], "username": "zenek", "password": PASSWORD}
+
+    expired = client().post("/api/v1/invitations/claim/", body, format="json")
+    forged = client().post("/api/v1/invitations/claim/", {**body, "token": invitation["token"] + "0"}, format="json")
+
+    assert expired.status_code == 410 and expired.json()["code"] == "invitation_expired"
+    assert forged.status_code == 400 and forged.json()["code"] == "invitation_invalid"
+    assert client().get(expired.json()["type"]).status_code == 200  # the problem type is served
+    assert not User.objects.filter(username="zenek").exists()
+    assert Player.objects.get(username="Zenon").user is None
+
+
+# --- the season life cycle ------------------------------------------------------------------------
+
+def test_closing_then_a_patch_cannot_reopen_and_staff_reopen_with_a_logged_reason(world, staff):
+    url = f"/api/v1/seasons/{world.season.pk}/"
+
+    closed = client(world.users["ada"]).post(url + "close/", {"reason": "koniec"}, format="json")
+    patched = client(world.users["ada"]).patch(url, {"status": "open"}, format="json")
+    by_admin = client(world.users["ada"]).post(url + "reopen/", {"reason": "please"}, format="json")
+    no_reason = client(staff).post(url + "reopen/", {}, format="json")
+    reopened = client(staff).post(url + "reopen/", {"reason": "a late sheet"}, format="json")
+    history = client(world.users["p1"]).get(url + "history/")
+
+    assert closed.status_code == 200 and closed.json()["status"] == "closed"
+    assert patched.status_code == 409 and patched.json()["code"] == "season_closed"
+    assert by_admin.status_code == 403
+    assert no_reason.status_code == 400 and no_reason.json()["field"] == "reason"
+    assert reopened.status_code == 200 and reopened.json()["status"] == "open"
+    assert [(c["status"], c["actor"], c["reason"]) for c in history.json()] == [
+        ("closed", "ada", "koniec"), ("open", "staff", "a late sheet")]
+
+
+def test_a_closed_seasons_match_refuses_a_command_with_a_problem(world):
+    match = services.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
+                                         seats={"N": "p1", "E": "p2", "S": "p3", "W": "p4"}, first_dealer="N",
+                                         dealing="server")
+    services.season_close(actor=world.users["ada"], season_id=world.season.pk)
+
+    response = client(world.users["p1"]).post(f"/api/v1/matches/{match.pk}/deals/", {}, format="json")
+
+    assert response.status_code == 409 and response.json()["code"] == "season_closed"
+    assert Match.objects.get(pk=match.pk).version == 1
+
+
+def test_the_summary_endpoint(world, filed):
+    services.season_close(actor=world.users["ada"], season_id=world.season.pk)
+
+    summary = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/summary/").json()
+
+    assert summary["final"] and summary["status"] == "closed" and len(summary["champions"]) >= 1
+    assert summary["champions"][0] == summary["table"][0]["player"]
+    assert summary["best_match"]["match"] in {str(m.pk) for m in filed}
+    assert summary["most_improved"]["player"] in {row["player"] for row in summary["table"]}
+    assert [c["status"] for c in summary["status_changes"]] == ["closed"]
+
+
+# --- PDFs -------------------------------------------------------------------------------------------------
+
+def test_a_finished_matchs_sheet_is_filled_and_an_outsider_gets_a_404(world, filed):
+    match = filed[0]
+    url = f"/api/v1/matches/{match.pk}/sheet.pdf"
+
+    sheet = client(world.users["p1"]).get(url, HTTP_ACCEPT="application/pdf")
+    hidden = client(world.users["outsider"]).get(url, HTTP_ACCEPT="application/pdf")
+    missing = client(world.users["p1"]).get("/api/v1/matches/00000000-0000-0000-0000-000000000000/sheet.pdf")
+
+    assert sheet.status_code == 200 and sheet["Content-Type"] == "application/pdf"
+    text, pages = pdf_text(sheet)
+    summary = match.projection.summary
+    assert pages >= 1 and "Klub Kierkowy" in text and "Winner" in text
+    assert str(summary["totals"]["W"]) in text and "R/O" not in text
+    assert hidden.status_code == 404 and hidden["Content-Type"] == "application/problem+json"
+    assert missing.status_code == 404
+
+
+def test_a_new_matchs_sheet_is_blank(world):
+    match = services.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
+                                         seats={"N": "p1", "E": "p2", "S": "p3", "W": "p4"}, first_dealer="S",
+                                         dealing="recorded")
+
+    text, pages = pdf_text(client(world.users["sam"]).get(f"/api/v1/matches/{match.pk}/sheet.pdf"))
+
+    assert pages == 1 and "R/O" in text and "First dealer: S" in text and "Point values" in text
+    assert "N: p1" in text and "W: p4" in text
+
+
+def test_the_season_pdfs(world, filed):
+    standings = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/standings.pdf")
+    summary = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/summary.pdf")
+    missing = client(world.users["p1"]).get("/api/v1/seasons/99999/standings.pdf")
+    anonymous = client().get(f"/api/v1/seasons/{world.season.pk}/standings.pdf")
+
+    text, _ = pdf_text(standings)
+    assert standings.status_code == 200 and all(f"p{i}" in text for i in range(1, 7))
+    assert "Leader" in pdf_text(summary)[0]
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+    assert anonymous.status_code == 401
+    # found by fuzzing: a format no renderer has is a 404 problem in JSON, not the problem's keys "as PDF"
+    unknown = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/standings.pdf?format=nope")
+    assert unknown.status_code == 404 and unknown.json()["code"] == "not_found"
