@@ -204,7 +204,8 @@ class StateSerializer(serializers.Serializer):
     match = serializers.UUIDField()
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
-    role = serializers.ChoiceField(choices=["scorer", "player", "staff"])
+    role = serializers.ChoiceField(choices=["player", "scorer", "arbiter"],
+                                   help_text="What you are to the match: seated → player, whatever else you are.")
     seat = seat_field(allow_null=True)
     complete = serializers.BooleanField()
     totals = SeatInts()

@@ -131,7 +131,8 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     # --- reading ---
     @extend_schema(operation_id="matches_list", summary="List the matches you may read", tags=["matches"],
-                   description="Staff see every match; others the matches they sit in or score.",
+                   description="Staff see every match; others the matches they sit in or score (a club's arbiters and "
+                               "admins read its season matches by id).",
                    responses={200: s.MatchSerializer(many=True),
                               **_errors(400, 401, 404, not_found="No such page (`?page=`).")})
     def list(self, request):
@@ -148,8 +149,9 @@ class MatchViewSet(viewsets.GenericViewSet):
     @extend_schema(
         operation_id="matches_state", summary="The deal in play as you may see it", tags=["matches"],
         parameters=[_ETAG, audit_views.AT_PARAMETER], filters=False,
-        description="A player gets his own `hand` (`hands` is null) and `legal_cards` when on turn; the scorer "
-                    "and staff get every hand and the legal cards of the seat on turn. With `?at=`: the state "
+        description="A player (anyone seated, staff and arbiters included) gets his own `hand` (`hands` is null) "
+                    "and `legal_cards` when on turn; the scorer and the arbiters (staff, the club's arbiters and "
+                    "admins) get every hand and the legal cards of the seat on turn. With `?at=`: the state "
                     "right after that event (`StateAt`).",
         responses={200: PolymorphicProxySerializer(
                        component_name="StateOrStateAt", resource_type_field_name=None,
@@ -193,7 +195,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     @extend_schema(
         operation_id="matches_record", summary="The kierki-match/1 record", tags=["matches"],
         parameters=[_ETAG], filters=False,
-        description="Every finished deal; the deal in play too for the scorer and staff.",
+        description="Every finished deal; the deal in play too for the scorer and the arbiters (never for "
+                    "anyone seated).",
         responses={200: s.RecordSerializer, **_errors(401, 404)},
     )
     @action(detail=True, methods=["get"])

@@ -29,6 +29,7 @@ from .events import GENESIS, chain_hash, deal_commitment, event_body
 from .exceptions import CommandError, InvalidInput, MatchClosed, NotAllowed, NotFound, RuleBroken, VersionConflict
 from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
 from .projections import deal_score_rows, rulings_of, snapshot_of, start_state, summary_of
+from .roles import is_scorer, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
 from .signals import announce_result, events_appended
 
 T = MatchEvent.Type
@@ -68,21 +69,6 @@ def player_for_user(user) -> Player:
         player.user = user
         player.save(update_fields=["user"])
     return player
-
-
-def seat_of(match: Match, user) -> Seat | None:
-    """The seat ``user`` plays at in ``match``, if any."""
-    player = getattr(user, "player", None) if user.is_authenticated else None
-    if player is None:
-        return None
-    for seat, player_id in zip(Seat, match.seat_player_ids()):
-        if player_id == player.id:
-            return seat
-    return None
-
-
-def is_scorer(match: Match, user) -> bool:
-    return user.is_authenticated and match.scorer_id == user.id
 
 
 def _acting_seat(unit: _Unit, requested: str | None, default: Seat | None) -> Seat:
