@@ -189,6 +189,8 @@ class PlayerMatchSerializer(serializers.Serializer):
     balance = serializers.IntegerField(help_text="His points over the match's finished deals.")
     place = serializers.IntegerField(allow_null=True, help_text="1–4 once a season match is finished and scored.")
     finished_at = serializers.DateTimeField(allow_null=True)
+    confirmed = serializers.BooleanField(help_text="The table confirmed its result (see the match's `confirmation`).")
+    withdrawn = serializers.BooleanField(help_text="Withdrawn by an arbiter: it counts for nothing.")
 
 
 class PlayerSeasonSerializer(serializers.Serializer):
@@ -226,3 +228,9 @@ class PlayerDetailSerializer(serializers.Serializer):
     matches = PlayerMatchSerializer(many=True, help_text="His latest 100 matches, newest first.")
     balances = PlayerSeasonSerializer(many=True, source="seasons", help_text="His line in each season's standings.")
     ratings = PlayerRatingSerializer(many=True, help_text="His rating in each league, with its history.")
+
+
+class ProfileQuery(serializers.Serializer):
+    include_unconfirmed = serializers.BooleanField(default=False, help_text=(
+        "Also the matches whose result the table has not confirmed (and those withdrawn); by default only the "
+        "results that count."))

@@ -310,7 +310,10 @@ class PlayerViewSet(_ReadMixin):
     ordering_fields = ["username"]
 
     @extend_schema(summary="A player: latest matches, season balances, ratings with their history",
-                   responses={200: s.PlayerDetailSerializer, **_errors(401, 404)})
+                   parameters=[s.ProfileQuery], filters=False,
+                   responses={200: s.PlayerDetailSerializer, **_errors(400, 401, 404)})
     def retrieve(self, request, pk=None):
-        return Response(s.PlayerDetailSerializer(selectors.player_profile(self.get_object())).data)
+        query = _valid(s.ProfileQuery, request.query_params)
+        profile = selectors.player_profile(self.get_object(), include_unconfirmed=query["include_unconfirmed"])
+        return Response(s.PlayerDetailSerializer(profile).data)
 

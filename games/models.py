@@ -47,6 +47,10 @@ class Match(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="created_matches")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Results the table signs (games/confirmation.py): kept by the commands, from the log and the filing.
+    filed_by_official = models.BooleanField(default=False)  # its filers: officials, none of them seated
+    confirmed = models.BooleanField(default=False)  # its result counts (standings, profiles) once finished
+    withdrawn = models.BooleanField(default=False)  # withdrawn by an arbiter (match_withdrawn, not reinstated)
 
     class Meta:
         ordering = ["-created_at"]
@@ -85,6 +89,9 @@ class MatchEvent(models.Model):
         HANDS_REVEALED = "hands_revealed"
         MATCH_ABANDONED = "match_abandoned"
         RULING_RECORDED = "ruling_recorded"  # an arbiter's ruling on a dispute (games/disputes.py)
+        RESULT_CONFIRMED = "result_confirmed"  # a seated player signs the sheet (games/signoffs.py)
+        MATCH_WITHDRAWN = "match_withdrawn"  # an arbiter withdraws a match filed by mistake
+        MATCH_REINSTATED = "match_reinstated"  # ... and a later ruling takes it back
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()

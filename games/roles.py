@@ -26,7 +26,7 @@ from games.engine import Seat
 
 from django.utils.translation import gettext as _
 
-from .exceptions import NotAllowed
+from .exceptions import ArbiterInvolved, NotAllowed
 from .models import Match
 
 ClubRole = Callable[[Match, Any], "str | None"]
@@ -50,12 +50,6 @@ def club_role(match: Match, user) -> str | None:
         if found is not None:
             return found
     return None
-
-
-class ArbiterInvolved(NotAllowed):
-    """An arbiter who plays in or scores the match does not rule on it."""
-
-    code, title = "arbiter_involved", "Involved in the match"
 
 
 @dataclass(frozen=True)

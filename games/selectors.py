@@ -24,6 +24,7 @@ from games.engine.match import restore
 from games.engine.record import FORMAT, SaleRecord, encode_deal
 from games.engine.seats import by_seat
 
+from . import confirmation
 from .events import timestamp
 from .exceptions import NotFound
 from .models import DealSecret, Match, MatchEvent, MatchProjection
@@ -54,7 +55,7 @@ def user_may_import(user) -> bool:
 
 # --- matches ---------------------------------------------------------------------------------
 
-_DETAIL = ("north", "east", "south", "west", "scorer", "projection")
+_DETAIL = ("north", "east", "south", "west", "scorer", "created_by", "projection")
 
 
 def match_list(*, user) -> QuerySet[Match]:
@@ -107,6 +108,9 @@ def match_detail(match: Match) -> dict[str, Any]:
         "winners": summary["winners"],
         "next_deal": summary.get("next_deal"),
         "rulings": summary.get("rulings", []),
+        "confirmation": confirmation.confirmation_view(match, summary),
+        "withdrawn": match.withdrawn,
+        "withdrawal": confirmation.withdrawal_view(summary),
     }
 
 

@@ -90,11 +90,15 @@ def standing_rows(season_id):
 MATCHES_SHOWN = 100
 
 
-def player_profile(player: Player) -> dict:
-    """A player's latest matches (with his balance and place), season balances and ratings."""
+def player_profile(player: Player, *, include_unconfirmed: bool = False) -> dict:
+    """A player's latest matches (with his balance and place), season balances and ratings. Only
+    the matches whose result counts (confirmed by the table, not withdrawn: issue 11) unless
+    ``include_unconfirmed``: then every match, each saying whether it is confirmed or withdrawn."""
     seated = Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
+    if not include_unconfirmed:
+        seated &= Q(confirmed=True, withdrawn=False)
     matches = list(Match.objects.filter(seated).order_by("-created_at")
-                   .values("id", "status", "created_at", "season_match__season_id",
+                   .values("id", "status", "created_at", "season_match__season_id", "confirmed", "withdrawn",
                            "north_id", "east_id", "south_id", "west_id")[:MATCHES_SHOWN])
     ids = [m["id"] for m in matches]
     totals = dict(DealScore.objects.filter(match_id__in=ids, player=player).values("match_id")
@@ -109,7 +113,8 @@ def player_profile(player: Player) -> dict:
         seat = next(s for s, key in zip(seats, ("north_id", "east_id", "south_id", "west_id")) if m[key] == player.pk)
         match_rows.append({"match": m["id"], "status": m["status"], "created_at": m["created_at"],
                            "season": m["season_match__season_id"], "seat": seat, "balance": totals.get(m["id"], 0),
-                           "place": place, "finished_at": finished_at})
+                           "place": place, "finished_at": finished_at, "confirmed": m["confirmed"],
+                           "withdrawn": m["withdrawn"]})
     seasons = list(StandingRow.objects.filter(player=player).select_related("season__league")
                    .order_by("-season__created_at"))
     ratings = []
