@@ -272,7 +272,7 @@ class SeasonViewSet(_ReadMixin):
         summary="Export the season's matches as kierki-match/1 records (NDJSON)",
         description="Streams every match of the season, in the order they were filed, as `application/x-ndjson`: "
                     "one `kierki-match/1` record (as `GET /matches/{id}/record/` gives a player: finished deals "
-                    "only) per line. For the members of the season's club and staff; 404 for anyone else.",
+                    "only) per line; a match an arbiter withdrew carries `\"withdrawn\": true`. For the members of the season's club and staff; 404 for anyone else.",
         parameters=[OpenApiParameter("format", exclude=True)],
         responses={(200, "application/x-ndjson"): OpenApiResponse(
                        OpenApiTypes.STR, description="One kierki-match/1 JSON record per line."),
@@ -290,6 +290,8 @@ class SeasonViewSet(_ReadMixin):
             filed = SeasonMatch.objects.filter(season=season).select_related("match").order_by("pk")
             for season_match in filed.iterator(chunk_size=100):
                 record = games_selectors.match_record(match=season_match.match, viewer=viewer)
+                if season_match.match.withdrawn:  # kept in the export, marked: it counts for nothing
+                    record["withdrawn"] = True
                 yield json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
 
         response = StreamingHttpResponse(lines(), content_type="application/x-ndjson")

@@ -29,6 +29,7 @@ T = MatchEvent.Type
 CONFIRMATIONS_NEEDED = 2
 AWAITING, CONFIRMED = "awaiting", "confirmed"
 FILED, PLAYERS, ONLINE = "filed", "players", "online"
+STATUSES, RULES = (AWAITING, CONFIRMED), (FILED, PLAYERS, ONLINE)  # the API's enums
 
 
 def filers(match: Match) -> list[Any]:

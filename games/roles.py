@@ -35,6 +35,7 @@ _CLUB_ROLES: list[ClubRole] = []
 CLUB_SCORER, CLUB_ARBITER, CLUB_ADMIN = "scorer", "arbiter", "admin"  # scoring.models.Membership.Role values
 ARBITER_CLUB_ROLES = frozenset({CLUB_ARBITER, CLUB_ADMIN})
 OFFICIAL_CLUB_ROLES = frozenset({CLUB_SCORER, CLUB_ARBITER, CLUB_ADMIN})
+ROLE_NAMES = ("player", "scorer", "arbiter")  # as the API shows them (the state's and StateAt's ``role``)
 
 
 def register_club_role(lookup: ClubRole) -> None:
