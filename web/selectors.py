@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from games import projections
+from games import confirmation, projections
 from games import selectors as games_selectors
 from games.engine import DealState, Seat
 from games.engine import record as records
@@ -53,7 +53,7 @@ def match_for_page(*, match_id: Any, user) -> tuple[Match, Viewer, str]:
 
 # --- the score sheet (zapis) ----------------------------------------------------------------------
 
-def score_sheet(*, match: Match, viewer: Viewer) -> dict[str, Any]:
+def score_sheet(*, match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
     """One row per finished deal as the replay summary has it, the totals and the winners; the
     deal in play (its table view only for viewers who see every hand)."""
     summary = match.projection.summary
@@ -98,6 +98,8 @@ def score_sheet(*, match: Match, viewer: Viewer) -> dict[str, Any]:
         "superseded_by": ruling.get("superseded_by"),
     } for ruling in summary.get("rulings") or []]
     return {
+        "confirmation": sheet_confirmation(match, viewer, user),
+        "withdrawal": confirmation.withdrawal_view(summary),
         "rulings": rulings,
         "seats": [{"seat": seat, "name": names[seat]} for seat in SEATS],
         "rows": rows,
@@ -107,6 +109,16 @@ def score_sheet(*, match: Match, viewer: Viewer) -> dict[str, Any]:
         "in_play": in_play,
         "next_deal": summary.get("next_deal"),
     }
+
+
+def sheet_confirmation(match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
+    """The match's ``confirmation`` (as the API shows it), and whether ``user`` may press "I
+    confirm this sheet": seated, not its filer, the match finished, his seat not signed yet."""
+    shown = confirmation.confirmation_view(match, match.projection.summary)
+    signed = {c["seat"] for c in shown["by"]}
+    shown["may_confirm"] = (viewer.seat is not None and viewer.seat.name not in signed
+                            and match.status == Match.Status.FINISHED and not confirmation.is_filer(match, user))
+    return shown
 
 
 def deal_url(match: Match, number: int) -> str:

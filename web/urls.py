@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="web:login"), name="logout"),
     path("matches/", views.match_list, name="matches"),
     path("matches/<uuid:match_id>/", views.match_detail, name="match"),
+    path("matches/<uuid:match_id>/confirmation/", views.match_confirm, name="match-confirm"),
     path("matches/<uuid:match_id>/deals/<int:number>/", views.deal_detail, name="deal"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
     path("records/view/", views.record_viewer, name="record-viewer"),

@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games import selectors as games_selectors
-from games.exceptions import InvalidInput, NotFound
+from games import signoffs
+from games.exceptions import CommandError, InvalidInput, NotFound
 
 from . import selectors
 
@@ -34,8 +37,23 @@ def match_detail(request, match_id):
         match, viewer, role = selectors.match_for_page(match_id=match_id, user=request.user)
     except NotFound as exc:
         return _not_found(request, exc)
-    sheet = selectors.score_sheet(match=match, viewer=viewer)
+    sheet = selectors.score_sheet(match=match, viewer=viewer, user=request.user)
     return render(request, "web/match_detail.html", {"match": match, "role": role, "sheet": sheet})
+
+
+@login_required
+@require_http_methods(["POST"])
+def match_confirm(request, match_id):
+    """The score sheet's "I confirm this sheet" button (``games.signoffs.result_confirm``)."""
+    try:
+        signoffs.result_confirm(match_id=match_id, actor=request.user)
+    except NotFound as exc:
+        return _not_found(request, exc)
+    except CommandError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, _("You confirmed this sheet."))
+    return redirect("web:match", match_id=match_id)
 
 
 @login_required

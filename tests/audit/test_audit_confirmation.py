@@ -115,3 +115,24 @@ def test_profiles_show_confirmed_results_unless_asked_for_all(world, clients, dj
     assert shown == []
     every = clients["bartek"].get(f"/api/v1/players/{player}/", {"include_unconfirmed": "true"}).json()["matches"]
     assert [(m["match"], m["confirmed"]) for m in every] == [(str(match.pk), False)]
+
+
+def test_the_score_sheet_page_has_the_i_confirm_this_sheet_button(world, django_capture_on_commit_callbacks):
+    from django.test import Client
+
+    match = filed_by_ala(world, django_capture_on_commit_callbacks)
+    pages = {}
+    for name in ("ala", "bartek", "celina"):
+        pages[name] = Client()
+        pages[name].force_login(world.users[name])
+    sheet = f"/matches/{match.pk}/"
+    assert 'data-status="awaiting"' in pages["bartek"].get(sheet).content.decode()
+    assert 'id="confirm-sheet"' not in pages["ala"].get(sheet).content.decode()  # she filed it
+    assert 'id="confirm-sheet"' in pages["bartek"].get(sheet).content.decode()
+    for name in ("bartek", "celina"):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = pages[name].post(f"{sheet}confirmation/")
+        assert response.status_code == 302 and response.headers["Location"] == sheet
+    page = pages["bartek"].get(sheet).content.decode()
+    assert 'data-status="confirmed"' in page and 'id="confirm-sheet"' not in page
+    assert len(standings(world)) == 4
