@@ -136,3 +136,18 @@ def test_the_score_sheet_page_has_the_i_confirm_this_sheet_button(world, django_
     page = pages["bartek"].get(sheet).content.decode()
     assert 'data-status="confirmed"' in page and 'id="confirm-sheet"' not in page
     assert len(standings(world)) == 4
+
+
+def test_the_migration_confirms_the_earlier_matches_that_need_no_signature(
+        world, season_match, django_capture_on_commit_callbacks):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("scoring.migrations.0003_roles_confirmation")
+    by_scorer = season_match(seed=1)
+    by_ala = filed_by_ala(world, django_capture_on_commit_callbacks)
+    Match.objects.update(confirmed=False, filed_by_official=False)  # as every match stood before the migration
+    migration.decide(apps, None)
+    assert Match.objects.filter(pk=by_scorer.pk, confirmed=True, filed_by_official=True).exists()
+    assert Match.objects.filter(pk=by_ala.pk, confirmed=False, filed_by_official=False).exists()
