@@ -154,6 +154,11 @@ class StandingsSerializer(serializers.Serializer):
     season = serializers.IntegerField()
     computed_at = serializers.DateTimeField(allow_null=True, help_text="null until the first recompute.")
     rows = StandingRowSerializer(many=True)
+    awaiting_confirmation = serializers.ListField(child=serializers.UUIDField(), help_text=(
+        "The season's finished matches that do not count yet: two seated players who did not file them must "
+        "confirm their sheet (`POST /matches/{id}/confirmations/`)."))
+    withdrawn = serializers.ListField(child=serializers.UUIDField(), help_text=(
+        "The season's matches an arbiter withdrew: they count for nothing."))
 
 
 CSV_COLUMNS = ["position", "player", "ranked", "matches", "wins", "first", "second", "third", "fourth", "deals",

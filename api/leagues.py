@@ -262,7 +262,8 @@ class SeasonViewSet(_ReadMixin):
     def standings(self, request, pk=None, format=None):
         season = self.get_object()
         data = s.StandingsSerializer({"season": season.pk, "computed_at": season.computed_at,
-                                      "rows": selectors.standing_rows(season.pk)}).data
+                                      "rows": selectors.standing_rows(season.pk),
+                                      **selectors.season_uncounted(season.pk)}).data
         response = Response(data)
         if getattr(request.accepted_renderer, "format", None) == "csv":
             response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-standings.csv"'

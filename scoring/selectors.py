@@ -87,6 +87,17 @@ def standing_rows(season_id):
     return StandingRow.objects.filter(season_id=season_id).select_related("player").order_by("order")
 
 
+def season_uncounted(season_id) -> dict[str, list]:
+    """The season's matches left out of its standings by the table or an arbiter: finished ones
+    awaiting confirmation, and withdrawn ones (``standings.counts`` decides what counts)."""
+    matches = Match.objects.filter(season_match__season_id=season_id).order_by("created_at", "pk")
+    return {
+        "awaiting_confirmation": list(matches.filter(status=Match.Status.FINISHED, confirmed=False, withdrawn=False)
+                                      .values_list("pk", flat=True)),
+        "withdrawn": list(matches.filter(withdrawn=True).values_list("pk", flat=True)),
+    }
+
+
 MATCHES_SHOWN = 100
 
 

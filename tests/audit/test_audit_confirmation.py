@@ -42,6 +42,8 @@ def test_a_seated_member_filing_alone_moves_no_standings_until_two_other_players
     assert standings(world) == []
     body = clients["bartek"].get(url(match.pk)).json()
     assert body["confirmation"]["status"] == "awaiting" and body["confirmation"]["filed_by"] == ["ala"]
+    season_url = f"/api/v1/seasons/{world.season.pk}/standings/"
+    assert clients["bartek"].get(season_url).json()["awaiting_confirmation"] == [str(match.pk)]
 
     refused = confirm(clients["ala"], match)  # the filer does not sign her own sheet
     assert refused.status_code == 403 and refused.json()["code"] == "filer_cannot_confirm"
@@ -58,6 +60,7 @@ def test_a_seated_member_filing_alone_moves_no_standings_until_two_other_players
     assert response.json()["events"][0]["payload"] == {"seat": "S", "by": "celina"}
     totals = MatchProjection.objects.get(pk=match.pk).summary["totals"]
     assert sorted(standings(world)) == sorted((name, 1, totals[seat]) for seat, name in zip(SEATS, PLAYERS))
+    assert clients["bartek"].get(season_url).json()["awaiting_confirmation"] == []
     detail = clients["darek"].get(url(match.pk)).json()["confirmation"]
     assert detail["status"] == "confirmed" and detail["rule"] == "players"
     assert [(c["seat"], c["player"]) for c in detail["by"]] == [("E", "bartek"), ("S", "celina")]

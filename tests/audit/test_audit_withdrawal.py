@@ -62,6 +62,8 @@ def test_a_withdrawn_match_leaves_the_standings_a_full_rebuild_without_it_gives(
     assert after == expected
     assert rebuilt_figures(world) == after  # the incremental recompute and the full rebuild agree
 
+    standings = clients["ala"].get(f"/api/v1/seasons/{world.season.pk}/standings/").json()
+    assert standings["withdrawn"] == [str(withdrawn.pk)] and standings["awaiting_confirmation"] == []
     detail = clients["ala"].get(url(withdrawn.pk)).json()
     assert detail["withdrawn"] is True and detail["withdrawal"]["by"] == "ari"
     assert MatchEvent.objects.filter(match=withdrawn).count() == withdrawn.version + 1  # nothing deleted
