@@ -131,8 +131,8 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     # --- reading ---
     @extend_schema(operation_id="matches_list", summary="List the matches you may read", tags=["matches"],
-                   description="Staff see every match; others the matches they sit in or score (a club's arbiters and "
-                               "admins read its season matches by id).",
+                   description="Staff see every match; others the matches they sit in or score, and a club's arbiters "
+                               "and admins its season matches.",
                    responses={200: s.MatchSerializer(many=True),
                               **_errors(400, 401, 404, not_found="No such page (`?page=`).")})
     def list(self, request):

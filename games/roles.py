@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from games.engine import Seat
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from .exceptions import ArbiterInvolved, NotAllowed
@@ -31,6 +32,7 @@ from .models import Match
 
 ClubRole = Callable[[Match, Any], "str | None"]
 _CLUB_ROLES: list[ClubRole] = []
+_CLUB_MATCHES: list[Callable[[Any], Q]] = []
 
 CLUB_SCORER, CLUB_ARBITER, CLUB_ADMIN = "scorer", "arbiter", "admin"  # scoring.models.Membership.Role values
 ARBITER_CLUB_ROLES = frozenset({CLUB_ARBITER, CLUB_ADMIN})
@@ -43,6 +45,21 @@ def register_club_role(lookup: ClubRole) -> None:
     (None: none, or no club). ``scoring`` registers it at start-up."""
     if lookup not in _CLUB_ROLES:
         _CLUB_ROLES.append(lookup)
+
+
+def register_club_matches(matches: Callable[[Any], Q]) -> None:
+    """Let ``matches(user)`` give (as a filter on ``Match``) the matches of the clubs where
+    ``user`` is an arbiter or admin, for the lists (``scoring`` registers it with ``register_club_role``)."""
+    if matches not in _CLUB_MATCHES:
+        _CLUB_MATCHES.append(matches)
+
+
+def arbitrated_matches(user) -> Q:
+    """The matches ``user`` arbitrates through a club (staff arbitrate every match: not included)."""
+    found = Q(pk__in=[])
+    for matches in _CLUB_MATCHES:
+        found |= matches(user)
+    return found
 
 
 def club_role(match: Match, user) -> str | None:

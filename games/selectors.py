@@ -28,7 +28,7 @@ from . import confirmation
 from .events import timestamp
 from .exceptions import NotFound
 from .models import DealSecret, Match, MatchEvent, MatchProjection
-from .roles import Role, role_of
+from .roles import Role, arbitrated_matches, role_of
 from .services import CommandResult
 
 T = MatchEvent.Type
@@ -59,12 +59,13 @@ _DETAIL = ("north", "east", "south", "west", "scorer", "created_by", "projection
 
 
 def match_list(*, user) -> QuerySet[Match]:
-    """The matches ``user`` may read: his own (seated or scoring); every match for staff."""
+    """The matches ``user`` may read (``roles.role_of``): his own (seated or scoring) and those
+    he arbitrates — every match for staff, his clubs' season matches for their arbiters and admins."""
     matches = Match.objects.select_related(*_DETAIL)
     if user.is_staff:
         return matches
     return matches.filter(Q(scorer=user) | Q(north__user=user) | Q(east__user=user)
-                          | Q(south__user=user) | Q(west__user=user))
+                          | Q(south__user=user) | Q(west__user=user) | arbitrated_matches(user))
 
 
 def match_get(*, match_id: Any, user, detail: bool = True) -> tuple[Match, Viewer]:

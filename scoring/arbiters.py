@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from games.exceptions import NotAllowed, NotFound
@@ -37,6 +37,12 @@ def role_in_match(match: Match, user) -> str | None:
         return None
     return (Membership.objects.filter(user=user, club__leagues__seasons__season_matches__match_id=match.pk)
             .values_list("role", flat=True).first())
+
+
+def arbitrated_matches(user) -> Q:
+    """The season matches of the clubs where ``user`` is an arbiter or admin (``games.roles`` asks)."""
+    clubs = Membership.objects.filter(user=user, role__in=RULING_ROLES).values("club_id")
+    return Q(season_match__season__league__club_id__in=clubs)
 
 
 def disputes_for_arbiter(*, user, club_id: Any = None, status: str | None = None) -> QuerySet[Dispute]:

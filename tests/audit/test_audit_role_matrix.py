@@ -207,3 +207,10 @@ def test_the_clubs_arbiters_and_admins_raise_disputes_and_read_them(api, finishe
     response = api(who).post(url(finished.pk, "disputes"), {"deal": 1, "statement": "Look at it."}, format="json")
     assert response.status_code == 201
     assert api(who).get(url(finished.pk, "disputes")).status_code == 200
+
+
+@pytest.mark.parametrize("who, listed", [("ari", True), ("ada", True), ("staff", True), ("sam", True),
+                                         ("member", False), ("rival", False)])
+def test_the_clubs_arbiters_and_admins_find_its_season_matches_in_the_list(api, finished, who, listed):
+    ids = [m["id"] for m in api(who).get("/api/v1/matches/").json()["results"]]
+    assert (str(finished.pk) in ids) == listed
