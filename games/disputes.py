@@ -58,11 +58,6 @@ MAX_STATEMENT, MAX_REASON = 5000, 2000
 
 # --- who is who -----------------------------------------------------------------------------------
 
-def is_arbiter(match: Match, user) -> bool:
-    """An arbiter of ``match`` who may rule on it (``roles.role_of``)."""
-    return role_of(match, user).may_rule
-
-
 def may_raise(match: Match, user) -> bool:
     """Its seated players, its scorer and its arbiters: whoever may read the match."""
     return role_of(match, user).may_read

@@ -7,7 +7,7 @@ from audit_helpers import PROBLEM, league_figures, url
 from django.db import transaction
 
 from games import audit
-from games.models import Match, MatchEvent
+from games.models import MatchEvent
 from scoring import services as leagues
 from scoring.models import SeasonMatch
 
