@@ -1,8 +1,8 @@
 """Withdrawal (issue 13 item 5): an arbiter withdraws a season match filed by mistake, and may
 reinstate it; the match then counts for nothing, and nothing is deleted."""
-import pytest
 import json
 
+import pytest
 from audit_helpers import PROBLEM, league_figures, url
 from django.db import transaction
 
@@ -99,3 +99,15 @@ def test_the_season_export_marks_a_withdrawn_match(world, clients, season_match)
     withdraw(clients["ari"], match)
     lines = clients["ada"].get(f"/api/v1/seasons/{world.season.pk}/records/").getvalue().decode().splitlines()
     assert [json.loads(line).get("withdrawn") for line in lines] == [True]
+
+
+def test_the_score_sheet_and_season_pages_show_a_withdrawn_match(world, clients, season_match):
+    from django.test import Client
+
+    match = season_match(seed=1)
+    withdraw(clients["ari"], match, reason="Wrong season.")
+    page = Client()
+    page.force_login(world.users["ala"])
+    sheet = page.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="withdrawn"' in sheet and "Wrong season." in sheet
+    assert 'class="withdrawn"' in page.get(f"/seasons/{world.season.pk}/").content.decode()
