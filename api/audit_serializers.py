@@ -96,7 +96,7 @@ class StateAtSerializer(serializers.Serializer):
     match = serializers.UUIDField()
     at = serializers.IntegerField()
     version = serializers.IntegerField(help_text="The match's version now.")
-    role = serializers.ChoiceField(choices=["arbiter", "scorer", "player"])
+    role = serializers.ChoiceField(choices=["player", "scorer", "arbiter"])
     seat = seat_field(allow_null=True)
     event = AuditEventSerializer(help_text="Event `at` itself.")
     complete = serializers.BooleanField()

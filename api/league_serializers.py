@@ -154,6 +154,11 @@ class StandingsSerializer(serializers.Serializer):
     season = serializers.IntegerField()
     computed_at = serializers.DateTimeField(allow_null=True, help_text="null until the first recompute.")
     rows = StandingRowSerializer(many=True)
+    awaiting_confirmation = serializers.ListField(child=serializers.UUIDField(), help_text=(
+        "The season's finished matches that do not count yet: two seated players who did not file them must "
+        "confirm their sheet (`POST /matches/{id}/confirmations/`)."))
+    withdrawn = serializers.ListField(child=serializers.UUIDField(), help_text=(
+        "The season's matches an arbiter withdrew: they count for nothing."))
 
 
 CSV_COLUMNS = ["position", "player", "ranked", "matches", "wins", "first", "second", "third", "fourth", "deals",
@@ -189,6 +194,8 @@ class PlayerMatchSerializer(serializers.Serializer):
     balance = serializers.IntegerField(help_text="His points over the match's finished deals.")
     place = serializers.IntegerField(allow_null=True, help_text="1–4 once a season match is finished and scored.")
     finished_at = serializers.DateTimeField(allow_null=True)
+    confirmed = serializers.BooleanField(help_text="The table confirmed its result (see the match's `confirmation`).")
+    withdrawn = serializers.BooleanField(help_text="Withdrawn by an arbiter: it counts for nothing.")
 
 
 class PlayerSeasonSerializer(serializers.Serializer):
@@ -226,3 +233,9 @@ class PlayerDetailSerializer(serializers.Serializer):
     matches = PlayerMatchSerializer(many=True, help_text="His latest 100 matches, newest first.")
     balances = PlayerSeasonSerializer(many=True, source="seasons", help_text="His line in each season's standings.")
     ratings = PlayerRatingSerializer(many=True, help_text="His rating in each league, with its history.")
+
+
+class ProfileQuery(serializers.Serializer):
+    include_unconfirmed = serializers.BooleanField(default=False, help_text=(
+        "Also the matches whose result the table has not confirmed (and those withdrawn); by default only the "
+        "results that count."))

@@ -343,7 +343,8 @@ class SeasonViewSet(_ReadMixin):
     def standings(self, request, pk=None, format=None):
         season = self.get_object()
         data = s.StandingsSerializer({"season": season.pk, "computed_at": season.computed_at,
-                                      "rows": selectors.standing_rows(season.pk)}).data
+                                      "rows": selectors.standing_rows(season.pk),
+                                      **selectors.season_uncounted(season.pk)}).data
         response = Response(data)
         if getattr(request.accepted_renderer, "format", None) == "csv":
             response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-standings.csv"'
@@ -353,7 +354,8 @@ class SeasonViewSet(_ReadMixin):
         summary="Export the season's matches as kierki-match/1 records (NDJSON)",
         description="Streams every match of the season, in the order they were filed, as `application/x-ndjson`: "
                     "one `kierki-match/1` record (as `GET /matches/{id}/record/` gives a player: finished deals "
-                    "only) per line, with `match`, the match's id, as an extra key (importers ignore it). "
+                    "only) per line, with `match`, the match's id, as an extra key (importers ignore it); a "
+                    "match an arbiter withdrew carries `\"withdrawn\": true`. "
                     "For the members of the season's club and staff; 404 for anyone else.",
         parameters=[OpenApiParameter("format", exclude=True)],
         responses={(200, "application/x-ndjson"): OpenApiResponse(
@@ -373,6 +375,8 @@ class SeasonViewSet(_ReadMixin):
             for season_match in filed.iterator(chunk_size=100):
                 record = {"match": str(season_match.match_id),
                           **games_selectors.match_record(match=season_match.match, viewer=viewer)}
+                if season_match.match.withdrawn:  # kept in the export, marked: it counts for nothing
+                    record["withdrawn"] = True
                 yield json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
 
         response = StreamingHttpResponse(lines(), content_type="application/x-ndjson")
@@ -393,7 +397,10 @@ class PlayerViewSet(_ReadMixin):
     ordering_fields = ["username"]
 
     @extend_schema(summary="A player: latest matches, season balances, ratings with their history",
-                   responses={200: s.PlayerDetailSerializer, **error_responses(401, 404)})
+                   parameters=[s.ProfileQuery], filters=False,
+                   responses={200: s.PlayerDetailSerializer, **error_responses(400, 401, 404)})
     def retrieve(self, request, pk=None):
-        return Response(s.PlayerDetailSerializer(selectors.player_profile(self.get_object())).data)
+        query = valid_input(s.ProfileQuery, request.query_params)
+        profile = selectors.player_profile(self.get_object(), include_unconfirmed=query["include_unconfirmed"])
+        return Response(s.PlayerDetailSerializer(profile).data)
 

@@ -1,5 +1,5 @@
 """Endpoint-level permissions. Who may act in a match is the services' business (they raise
-``NotAllowed``); who may read one is ``games.selectors.viewer_role``'s."""
+``NotAllowed``); who may read one is ``games.roles.role_of``'s."""
 
 from __future__ import annotations
 

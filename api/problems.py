@@ -56,6 +56,11 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
     "permission_denied": (403, "Permission denied", "Your role does not allow this request."),
     "not_allowed": (403, "Not allowed", "Your role in this match does not allow this action (a player acts "
                                         "for his own seat, the scorer for any seat; staff only read)."),
+    "arbiter_involved": (403, "Involved in the match", "An arbiter never rules on, nor withdraws, a match he "
+                                                       "plays in or scores: another arbiter (or staff) must."),
+    "filer_cannot_confirm": (403, "The filer does not confirm", "Whoever filed the match (its creator, its "
+                                                                "scorer) cannot confirm its sheet: two other "
+                                                                "seated players must."),
     "not_found": (404, "Not found", "No such resource, or none you may see."),
     "method_not_allowed": (405, "Method not allowed", "This endpoint does not take that HTTP method."),
     "not_acceptable": (406, "Not acceptable", "No representation matches the Accept header."),
@@ -70,6 +75,10 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
     "invitation_invalid": (400, "Invalid invitation", "The invitation link is not one this server signed."),
     "invitation_expired": (410, "Invitation expired", "The invitation expired; a club admin can send a new one."),
     "invitation_used": (409, "Invitation already used", "An invitation works once; the profile has an account."),
+    "already_confirmed": (409, "Already confirmed", "Your seat has confirmed this sheet already."),
+    "match_not_finished": (409, "The match is not finished", "Only a finished match's sheet is confirmed."),
+    "withdrawal_conflict": (409, "Already withdrawn, or not withdrawn", "The match is withdrawn already (to "
+                                                                         "withdraw), or is not (to reinstate)."),
     "idempotency_in_progress": (409, "Request in progress", "A request with this Idempotency-Key is still "
                                                             "running; retry later to get its response."),
     "version_mismatch": (412, "Precondition failed", "If-Match named a version that is no longer current; "

@@ -130,6 +130,32 @@ class MatchCreateInput(serializers.Serializer):
     )
 
 
+class ConfirmingSeatSerializer(serializers.Serializer):
+    seat = seat_field()
+    player = serializers.CharField(help_text="The username who confirmed for his seat.")
+    seq = serializers.IntegerField(help_text="The seq of his result_confirmed event.")
+
+
+class ConfirmationSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["awaiting", "confirmed"], help_text=(
+        "`confirmed`: the result counts (standings, ratings, profiles) once the match is finished; `awaiting`: "
+        "two seated players who did not file it must confirm its sheet (or dispute it)."))
+    rule = serializers.ChoiceField(choices=["filed", "players", "online"], allow_null=True, help_text=(
+        "`filed`: filed by officials (staff, the club's scorers, arbiters, admins) none of whom is seated; "
+        "`players`: confirmed by two seated players who did not file it; `online`: dealt by the server, each "
+        "seat's cards played by its own user."))
+    filed_by = serializers.ListField(child=serializers.CharField(), help_text="Its creator and its scorer.")
+    by = ConfirmingSeatSerializer(many=True, help_text="The seats that confirmed the sheet, in log order.")
+    needed = serializers.IntegerField(help_text="How many seats must confirm (rule `players`).")
+
+
+class WithdrawalSerializer(serializers.Serializer):
+    reason = serializers.CharField()
+    by = serializers.CharField(help_text="The arbiter who withdrew it.")
+    seq = serializers.IntegerField(help_text="The seq of its match_withdrawn event.")
+    time = serializers.DateTimeField()
+
+
 class MatchSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
@@ -147,6 +173,9 @@ class MatchSerializer(serializers.Serializer):
     winners = serializers.ListField(child=seat_field())
     next_deal = NextDealSerializer(allow_null=True, help_text="The deal due next (null while one is in play).")
     rulings = SummaryRulingSerializer(many=True, default=list, help_text="The arbiters' rulings, in log order.")
+    confirmation = ConfirmationSerializer(help_text="Whether the table signed its result (games.confirmation).")
+    withdrawn = serializers.BooleanField(help_text="Withdrawn by an arbiter: it counts for nothing.")
+    withdrawal = WithdrawalSerializer(allow_null=True, help_text="The withdrawal in force, if withdrawn.")
 
 
 # --- the state ------------------------------------------------------------------------------------
@@ -205,7 +234,8 @@ class StateSerializer(serializers.Serializer):
     match = serializers.UUIDField()
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
-    role = serializers.ChoiceField(choices=["scorer", "player", "staff"])
+    role = serializers.ChoiceField(choices=["player", "scorer", "arbiter"],
+                                   help_text="What you are to the match: seated → player, whatever else you are.")
     seat = seat_field(allow_null=True)
     complete = serializers.BooleanField()
     totals = SeatInts()
@@ -339,3 +369,7 @@ class ProblemTypeSerializer(serializers.Serializer):
     title = serializers.CharField()
     rule = serializers.CharField(allow_null=True)
     description = serializers.CharField()
+
+
+class ReasonInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, help_text="Why (kept in the match log).")

@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import selectors, services, signoffs
 from games.exceptions import NotFound, RuleBroken
 from games.models import Match
 from scoring.services import season_match_create, season_record_import
@@ -137,7 +137,8 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     # --- reading ---
     @extend_schema(operation_id="matches_list", summary="List the matches you may read", tags=["matches"],
-                   description="Staff see every match; others the matches they sit in or score.",
+                   description="Staff see every match; others the matches they sit in or score, and a club's arbiters "
+                               "and admins its season matches.",
                    responses={200: s.MatchSerializer(many=True),
                               **_errors(400, 401, 404, not_found="No such page (`?page=`).")})
     def list(self, request):
@@ -154,8 +155,9 @@ class MatchViewSet(viewsets.GenericViewSet):
     @extend_schema(
         operation_id="matches_state", summary="The deal in play as you may see it", tags=["matches"],
         parameters=[_ETAG, audit_views.AT_PARAMETER], filters=False,
-        description="A player gets his own `hand` (`hands` is null) and `legal_cards` when on turn; the scorer "
-                    "and staff get every hand and the legal cards of the seat on turn. With `?at=`: the state "
+        description="A player (anyone seated, staff and arbiters included) gets his own `hand` (`hands` is null) "
+                    "and `legal_cards` when on turn; the scorer and the arbiters (staff, the club's arbiters and "
+                    "admins) get every hand and the legal cards of the seat on turn. With `?at=`: the state "
                     "right after that event (`StateAt`).",
         responses={200: PolymorphicProxySerializer(
                        component_name="StateOrStateAt", resource_type_field_name=None,
@@ -199,7 +201,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     @extend_schema(
         operation_id="matches_record", summary="The kierki-match/1 record", tags=["matches"],
         parameters=[_ETAG], filters=False,
-        description="Every finished deal; the deal in play too for the scorer and staff.",
+        description="Every finished deal; the deal in play too for the scorer and the arbiters (never for "
+                    "anyone seated).",
         responses={200: s.RecordSerializer, **_errors(401, 404)},
     )
     @action(detail=True, methods=["get"])
@@ -304,6 +307,57 @@ class MatchViewSet(viewsets.GenericViewSet):
                             status=status.HTTP_201_CREATED, headers={"Location": location})
         return with_version(response, match.version)
 
+    # --- the table signs, arbiters withdraw (games.signoffs) ---
+    @_command_schema(
+        operation_id="matches_confirm", summary="Confirm the sheet (\"I confirm this sheet\")", request=None,
+        description="A player seated in the finished match who did not file it (its creator, its scorer) confirms "
+                    "its result: a `result_confirmed` event (payload `seat`, `by`). Once two seats have, the result "
+                    "counts in standings, ratings and profiles (`confirmation.status: confirmed`). A player who "
+                    "disagrees disputes it instead (`disputes/`). 403 `filer_cannot_confirm`, 409 "
+                    "`already_confirmed`, 409 `match_not_finished`.")
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def confirmations(self, request, pk=None):
+        return self._signoff(request, pk, None, lambda body, version: signoffs.result_confirm(
+            match_id=pk, actor=request.user, expected_version=version))
+
+    @_command_schema(
+        operation_id="matches_withdraw", summary="Withdraw a match filed by mistake", request=s.ReasonInput,
+        description="An arbiter of the match (staff, an arbiter or admin of its club) who neither plays in it nor "
+                    "scores it (else 403 `arbiter_involved`) withdraws it: a `match_withdrawn` event (payload "
+                    "`reason`, `by`). It then counts for nothing in standings and ratings and shows as withdrawn; "
+                    "nothing is deleted. Undo with `reinstatement/`. 409 `withdrawal_conflict` if withdrawn already.",
+        examples=[OpenApiExample("Filed twice", request_only=True, value={"reason": "Filed twice: see match 7c1e…"})])
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def withdrawal(self, request, pk=None):
+        return self._signoff(request, pk, s.ReasonInput, lambda body, version: signoffs.match_withdraw(
+            match_id=pk, actor=request.user, reason=body["reason"], expected_version=version))
+
+    @_command_schema(
+        operation_id="matches_reinstate", summary="Reinstate a withdrawn match", request=s.ReasonInput,
+        description="The same arbiters take a withdrawal back: a `match_reinstated` event (payload `reason`, `by`); "
+                    "the match counts again as before. 409 `withdrawal_conflict` if it is not withdrawn.",
+        examples=[OpenApiExample("Withdrawn by mistake", request_only=True, value={"reason": "Not a duplicate."})])
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def reinstatement(self, request, pk=None):
+        return self._signoff(request, pk, s.ReasonInput, lambda body, version: signoffs.match_reinstate(
+            match_id=pk, actor=request.user, reason=body["reason"], expected_version=version))
+
+    def _signoff(self, request, pk, input_class, run: Callable) -> Response:
+        """Bad input is answered only to those who may read the match (outsiders get 404)."""
+        try:
+            body = _valid(input_class, request.data) if input_class is not None else {}
+            version = expected_version(request)
+        except Exception:
+            selectors.match_get(match_id=pk, user=request.user, detail=False)
+            raise
+        result = run(body, version)
+        viewer = selectors.viewer_role(result.match, request.user)
+        data = selectors.command_events(result, viewer)
+        return with_version(Response(data, status=status.HTTP_201_CREATED), result.match.version)
+
     def _command(self, request, pk, command: "_Command", input_class, arguments: Callable) -> Response:
         """Read access first (outsiders get 404), then the input, then the service. The match is read
         once, by the service, which locks it and calls ``admit`` with it before anything else; a
@@ -336,7 +390,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return with_version(Response(data, status=status.HTTP_201_CREATED), result.match.version)
 
 
-_INPUTS = {"create": s.MatchCreateInput, "deals": s.DealInput, "plays": s.PlayInput, "lead_offers": s.LeadOfferInput,
+_INPUTS = {"withdrawal": s.ReasonInput, "reinstatement": s.ReasonInput, "create": s.MatchCreateInput, "deals": s.DealInput, "plays": s.PlayInput, "lead_offers": s.LeadOfferInput,
            "lead_decision": s.LeadDecisionInput, "import_record": s.RecordSerializer}
 
 

@@ -275,6 +275,9 @@ SPECTACULAR_SETTINGS = {
         "ClubRole": "scoring.models.Membership.Role",
         "DeliveryStatus": "webhooks.models.Delivery.Status",
         "WebhookEventType": "webhooks.events.EVENT_TYPES",
+        "MatchRole": "games.roles.ROLE_NAMES",
+        "ConfirmationStatus": "games.confirmation.STATUSES",
+        "ConfirmationRule": "games.confirmation.RULES",
     },
 }
 

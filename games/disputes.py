@@ -1,12 +1,10 @@
 """Disputes and the arbiters' rulings on them: rulings are events in the match log, never edits.
 
-Who is who (``authority``):
-
-- an **arbiter** of a match is a staff user, or whoever a registered check admits: ``scoring``
-  registers one at start-up (``scoring.arbiters``: the users with the ``arbiter`` role in the
-  club whose league the match's season belongs to), so that this module knows no clubs. A match
-  in no season has staff as its only arbiters;
-- a dispute is raised by a player seated in the match or by its scorer.
+Who is who is ``roles.role_of``'s: an **arbiter** of a match is a staff user or an arbiter or
+admin of the club whose league the match's season belongs to — never one seated in the match or
+scoring it (he is a player, or the scorer, there: ``arbiter_involved``). A match in no season
+has staff as its only arbiters. A dispute is raised by a player seated in the match, its scorer,
+or one of its arbiters.
 
 Rulings (``ruling_record``) are ``ruling_recorded`` events (payload: ``dispute``, ``ruling``,
 ``deal``, ``points``, ``reason``, ``arbiter``), decided here and applied by the same fold as
@@ -35,11 +33,12 @@ match, and when a void re-opens a finished one (then with ``status="in_progress"
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from games.engine import Seat
 from games.engine.errors import RuleViolation, RulingNotAllowed
@@ -49,7 +48,8 @@ from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionC
 from .ids import int_id
 from .models import DealScore, Dispute, Match, MatchEvent
 from .projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply_ruling, deal_score_rows
-from .services import CommandResult, _commit, _lock, _Unit, is_scorer, refuse_if_read_only, seat_of
+from .roles import require_arbiter, role_of
+from .services import CommandResult, _commit, _lock, _Unit, refuse_if_read_only
 from .signals import announce_result
 
 T = MatchEvent.Type
@@ -58,29 +58,14 @@ MAX_STATEMENT, MAX_REASON = 5000, 2000
 
 # --- who is who -----------------------------------------------------------------------------------
 
-_ARBITER_CHECKS: list[Callable[[Match, Any], bool]] = []
-
-
-def register_arbiter_check(check: Callable[[Match, Any], bool]) -> None:
-    """Let ``check(match, user)`` admit arbiters besides staff (``scoring`` admits club arbiters)."""
-    if check not in _ARBITER_CHECKS:
-        _ARBITER_CHECKS.append(check)
-
-
-def is_arbiter(match: Match, user) -> bool:
-    """Staff, or an arbiter by a registered check (an arbiter of the match's club)."""
-    if user is None or not user.is_authenticated:
-        return False
-    return user.is_staff or any(check(match, user) for check in _ARBITER_CHECKS)
-
-
 def may_raise(match: Match, user) -> bool:
-    return is_scorer(match, user) or seat_of(match, user) is not None
+    """Its seated players, its scorer and its arbiters: whoever may read the match."""
+    return role_of(match, user).may_read
 
 
 def may_read_disputes(match: Match, user) -> bool:
-    """The match's disputes: its seated players and scorer, and its arbiters."""
-    return may_raise(match, user) or is_arbiter(match, user)
+    """The match's disputes: whoever may read the match."""
+    return role_of(match, user).may_read
 
 
 # --- raising a dispute ----------------------------------------------------------------------------
@@ -90,7 +75,8 @@ def dispute_raise(*, match_id, actor, deal: Any, statement: Any, play_index: Any
     ``play_index`` (0-based among the deal's plays so far)."""
     match = _match(match_id)
     if not may_raise(match, actor):
-        raise NotAllowed("only the players seated in this match and its scorer may raise a dispute")
+        raise NotAllowed(_("Only the players seated in this match, its scorer and its arbiters may raise a "
+                           "dispute."))
     if not isinstance(statement, str) or not statement.strip() or len(statement) > MAX_STATEMENT \
             or "\x00" in statement:
         raise InvalidInput(f"the statement must be text of 1 to {MAX_STATEMENT} characters, without NUL",
@@ -141,10 +127,10 @@ def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = 
         if dispute is None:
             raise NotFound(f"no dispute {dispute_id}")
         match = _lock(dispute.match_id)
-        if not is_arbiter(match, actor):
-            if not may_read_disputes(match, actor):
-                raise NotFound(f"no dispute {dispute_id}")
-            raise NotAllowed("only an arbiter of the match's club (or staff) rules on its disputes")
+        role = role_of(match, actor)
+        if not role.may_read:
+            raise NotFound(f"no dispute {dispute_id}")
+        require_arbiter(match, actor, role, what=_("a ruling"))
         refuse_if_read_only(match)
         if expected_version is not None and expected_version != match.version:
             raise VersionConflict(f"the match is at version {match.version}, not {expected_version}",

@@ -64,3 +64,35 @@ class MatchReadOnly(CommandError):
     until staff reopen the season."""
 
     status, code, title = 409, "season_closed", "The season is closed"
+
+
+# --- roles, signing the sheet, withdrawal (games/roles.py, games/signoffs.py) -----------------------------
+
+class ArbiterInvolved(NotAllowed):
+    """An arbiter who plays in or scores the match does not rule on it, nor withdraw it."""
+
+    code, title = "arbiter_involved", "Involved in the match"
+
+
+class FilerCannotConfirm(NotAllowed):
+    """Whoever filed the match (its creator, its scorer) does not confirm his own sheet."""
+
+    code, title = "filer_cannot_confirm", "The filer does not confirm"
+
+
+class AlreadyConfirmed(CommandError):
+    """This seat has signed the sheet already."""
+
+    status, code, title = 409, "already_confirmed", "Already confirmed"
+
+
+class MatchNotFinished(CommandError):
+    """Only a finished match's sheet is signed."""
+
+    status, code, title = 409, "match_not_finished", "The match is not finished"
+
+
+class WithdrawalConflict(CommandError):
+    """Withdrawing a match already withdrawn, or reinstating one that is not."""
+
+    status, code, title = 409, "withdrawal_conflict", "Already withdrawn, or not withdrawn"

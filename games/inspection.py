@@ -1,9 +1,10 @@
 """Reads for arbiters: the audit of a match and its state at any point of its log (time travel).
 
-Who may look (``inspector``), beyond who may read the match at all:
+Who may look is ``roles.role_of``'s, as for every read (a seated user is a player there,
+whatever else he is):
 
-- **arbiters** (staff, and the arbiters of the match's club: ``disputes.is_arbiter``): the
-  audit, and the state after any event;
+- **arbiters** (staff, and the arbiters and admins of the match's club, none of them seated
+  or scoring): the audit, and the state after any event;
 - the match's **scorer**: the state after any event (he sees every hand live anyway), not the
   audit;
 - its seated **players**: the audit once the match has ended (finished or abandoned); the
@@ -17,7 +18,6 @@ Who may look (``inspector``), beyond who may read the match at all:
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 from games.engine import Seat
@@ -25,34 +25,24 @@ from games.engine.errors import RuleViolation
 from games.engine.seats import by_seat
 
 from . import audit, projections
-from .disputes import is_arbiter
 from .events import timestamp
 from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken
 from .models import Match, MatchEvent, MatchProjection
-from .services import is_scorer, seat_of
+from .roles import Role, role_of
 
 T = MatchEvent.Type
 ENDED = (Match.Status.FINISHED, Match.Status.ABANDONED)
 
 
-@dataclass(frozen=True)
-class Inspector:
-    role: str  # "arbiter" | "scorer" | "player"
-    seat: Seat | None = None
-
-    ARBITER, SCORER, PLAYER = "arbiter", "scorer", "player"
+Inspector = Role  # what the functions below take: the user's role in the match
 
 
 def inspector(match: Match, user) -> Inspector:
     """What ``user`` is to ``match`` here; NotFound for anyone who may not read it."""
-    if is_arbiter(match, user):
-        return Inspector(Inspector.ARBITER, seat_of(match, user))
-    if is_scorer(match, user):
-        return Inspector(Inspector.SCORER, seat_of(match, user))
-    seat = seat_of(match, user)
-    if seat is not None:
-        return Inspector(Inspector.PLAYER, seat)
-    raise NotFound(f"no match {match.pk}")
+    role = role_of(match, user)
+    if not role.may_read:
+        raise NotFound(f"no match {match.pk}")
+    return role
 
 
 def match_for_inspection(*, match_id: Any, user) -> tuple[Match, Inspector]:
@@ -68,7 +58,7 @@ def match_for_inspection(*, match_id: Any, user) -> tuple[Match, Inspector]:
 # --- the audit ---------------------------------------------------------------------------------------
 
 def match_audit(*, match: Match, who: Inspector) -> dict[str, Any]:
-    if who.role == Inspector.SCORER or (who.role == Inspector.PLAYER and match.status not in ENDED):
+    if who.kind == Role.SCORER or (who.kind == Role.PLAYER and match.status not in ENDED):
         raise NotAllowed("the audit is for the club's arbiters and staff, and for the seated players once "
                          "the match has ended")
     return audit.audit_report(match)
@@ -83,11 +73,11 @@ def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
     rows = list(match.events.order_by("seq"))
     prefix = [row for row in rows if row.seq <= seq]
     try:
-        state = projections.fold(prefix, audit._hands_by_deal(match, rows))
+        state = projections.fold(prefix, audit.hands_by_deal(match, rows))
     except RuleViolation as violation:
         raise RuleBroken(violation) from None
     deal = state.deal
-    if who.role == Inspector.PLAYER and deal is not None and not _finished_since(match, deal.spec.number):
+    if who.kind == Role.PLAYER and deal is not None and not _finished_since(match, deal.spec.number):
         raise NotAllowed(f"deal {deal.spec.number} was in play after event {seq} and has not finished: "
                          "players see a point inside a deal only once it is over")
     event = prefix[-1]

@@ -45,7 +45,7 @@ def apply(state: MatchState | None, type: str, payload: dict[str, Any], *, hands
         return state.play(BY_NAME[payload["card"]], seat=Seat[payload["seat"]])
     if type == T.RULING_RECORDED:
         return apply_ruling(state, payload)
-    return state  # hands_revealed, match_abandoned: nothing for the rules to do
+    return state  # hands_revealed, match_abandoned, result_confirmed, match_withdrawn/_reinstated: no rule
 
 
 # The ruling types of a ``ruling_recorded`` event (games/disputes.py decides them).
@@ -131,3 +131,25 @@ def rulings_of(events: Iterable[MatchEvent], earlier: list[dict[str, Any]] | Non
             previous[ruling.get("dispute")]["superseded_by"] = ruling["seq"]
         previous[ruling.get("dispute")] = ruling
     return rulings
+
+
+SIGN_OFF_TYPES = (T.RESULT_CONFIRMED, T.MATCH_WITHDRAWN, T.MATCH_REINSTATED)
+
+
+def sign_offs_of(events: Iterable[MatchEvent], earlier: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The summary's ``confirmations`` (each ``result_confirmed``: ``seat``, ``by``, ``seq``,
+    ``time``) and ``withdrawal`` (the ``match_withdrawn`` in force: ``reason``, ``by``, ``seq``,
+    ``time``; None once reinstated), from ``earlier`` (a stored summary) and ``events``. They
+    change no game state: the fold passes them by."""
+    earlier = earlier or {}
+    confirmations = [dict(c) for c in earlier.get("confirmations") or []]
+    withdrawal = earlier.get("withdrawal")
+    for event in events:
+        if event.type not in SIGN_OFF_TYPES:
+            continue
+        mark = {**event.payload, "seq": event.seq, "time": timestamp(event.created_at)}
+        if event.type == T.RESULT_CONFIRMED:
+            confirmations.append(mark)
+        else:
+            withdrawal = mark if event.type == T.MATCH_WITHDRAWN else None
+    return {"confirmations": confirmations, "withdrawal": withdrawal}

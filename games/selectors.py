@@ -4,21 +4,15 @@ Writes live in ``services.py``; these functions only read (the read models, and 
 log where the read models do not suffice). Hidden information is decided here and nowhere
 else: the API serialises what these functions return.
 
-Viewer roles (``viewer_role``), first match wins:
-
-- ``scorer``: the match's scorer (records a physical table, may act for every seat);
-- ``player``: seated in the match (acts for his own seat only);
-- ``staff``: a Django staff user (an arbiter: reads everything, acts for nobody);
-- ``other``: anyone else, anonymous included — may not even learn that the match exists.
-
-Scorers and staff see every hand. A player sees his own hand; the other hands of the deal in
+Who a viewer is to a match is ``roles.role_of``'s (``Viewer`` is its ``roles.Role``): a seated
+user is a player there whatever else he is; the scorer and the arbiters (staff, the club's
+arbiters and admins) see every hand. A player sees his own hand; the other hands of the deal in
 play stay hidden from him everywhere (state, events, record) until the deal ends.
 """
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from typing import Any, Iterable
 
 from django.db.models import F, Q, QuerySet
@@ -30,10 +24,12 @@ from games.engine.match import restore
 from games.engine.record import FORMAT, SaleRecord, encode_deal
 from games.engine.seats import by_seat
 
+from . import confirmation
 from .events import timestamp
 from .exceptions import NotFound
 from .models import DealSecret, Match, MatchEvent, MatchProjection
-from .services import CommandResult, is_scorer, seat_of
+from .roles import Role, arbitrated_matches, role_of
+from .services import CommandResult
 
 T = MatchEvent.Type
 
@@ -42,34 +38,12 @@ SCORERS_GROUP = "scorers"  # members may file (import) match records, as staff m
 
 # --- who is looking --------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Viewer:
-    role: str  # "scorer" | "player" | "staff" | "other"
-    seat: Seat | None = None  # the viewer's own seat, when seated
-
-    SCORER, PLAYER, STAFF, OTHER = "scorer", "player", "staff", "other"
-
-    @property
-    def may_read(self) -> bool:
-        return self.role != self.OTHER
-
-    @property
-    def sees_all_hands(self) -> bool:
-        return self.role in (self.SCORER, self.STAFF)
+Viewer = Role  # what the read functions below take: the user's role in the match
 
 
 def viewer_role(match: Match, user) -> Viewer:
-    """What ``user`` is to ``match`` (see the module docstring for the order)."""
-    if user is None or not user.is_authenticated:
-        return Viewer(Viewer.OTHER)
-    seat = seat_of(match, user)
-    if is_scorer(match, user):
-        return Viewer(Viewer.SCORER, seat)
-    if seat is not None:
-        return Viewer(Viewer.PLAYER, seat)
-    if user.is_staff:
-        return Viewer(Viewer.STAFF)
-    return Viewer(Viewer.OTHER)
+    """What ``user`` is to ``match``: ``roles.role_of``."""
+    return role_of(match, user)
 
 
 def user_may_import(user) -> bool:
@@ -81,16 +55,17 @@ def user_may_import(user) -> bool:
 
 # --- matches ---------------------------------------------------------------------------------
 
-_DETAIL = ("north", "east", "south", "west", "scorer", "projection")
+_DETAIL = ("north", "east", "south", "west", "scorer", "created_by", "projection")
 
 
 def match_list(*, user) -> QuerySet[Match]:
-    """The matches ``user`` may read: his own (seated or scoring); every match for staff."""
+    """The matches ``user`` may read (``roles.role_of``): his own (seated or scoring) and those
+    he arbitrates — every match for staff, his clubs' season matches for their arbiters and admins."""
     matches = _with_season(Match.objects.select_related(*_DETAIL))
     if user.is_staff:
         return matches
     return matches.filter(Q(scorer=user) | Q(north__user=user) | Q(east__user=user)
-                          | Q(south__user=user) | Q(west__user=user))
+                          | Q(south__user=user) | Q(west__user=user) | arbitrated_matches(user))
 
 
 def match_get(*, match_id: Any, user, detail: bool = True) -> tuple[Match, Viewer]:
@@ -102,7 +77,7 @@ def match_get(*, match_id: Any, user, detail: bool = True) -> tuple[Match, Viewe
         raise NotFound(f"no match {match_id}") from None
     matches = _with_season(Match.objects.select_related(*_DETAIL)) if detail else Match.objects.all()
     match = matches.filter(pk=pk).first()
-    viewer = viewer_role(match, user) if match is not None else Viewer(Viewer.OTHER)
+    viewer = role_of(match, user) if match is not None else Role(Role.NOBODY)
     if not viewer.may_read:
         raise NotFound(f"no match {match_id}")
     return match, viewer
@@ -141,6 +116,9 @@ def match_detail(match: Match) -> dict[str, Any]:
         "winners": summary["winners"],
         "next_deal": summary.get("next_deal"),
         "rulings": summary.get("rulings", []),
+        "confirmation": confirmation.confirmation_view(match, summary),
+        "withdrawn": match.withdrawn,
+        "withdrawal": confirmation.withdrawal_view(summary),
     }
 
 

@@ -31,7 +31,9 @@ from .fingerprints import record_fingerprint
 from .exceptions import (CommandError, DuplicateRecord, InvalidInput, MatchClosed, MatchReadOnly, NotAllowed, NotFound,
                          RuleBroken, VersionConflict)
 from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
-from .projections import deal_score_rows, rulings_of, snapshot_of, start_state, summary_of
+from . import confirmation
+from .projections import deal_score_rows, rulings_of, sign_offs_of, snapshot_of, start_state, summary_of
+from .roles import is_scorer, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
 from .signals import announce_result, events_appended
 
 T = MatchEvent.Type
@@ -48,6 +50,7 @@ class _Unit:
     actor: Any
     events: list[tuple[str, dict]] = field(default_factory=list)
     secrets: list[DealSecret] = field(default_factory=list)  # server-dealt hands, written with the events
+    columns: dict[str, Any] = field(default_factory=dict)  # Match columns the decision changes (confirmed, ...)
 
     def emit(self, type: str, payload: dict) -> None:
         self.events.append((type, payload))
@@ -71,21 +74,6 @@ def player_for_user(user) -> Player:
         player.user = user
         player.save(update_fields=["user"])
     return player
-
-
-def seat_of(match: Match, user) -> Seat | None:
-    """The seat ``user`` plays at in ``match``, if any."""
-    player = getattr(user, "player", None) if user.is_authenticated else None
-    if player is None:
-        return None
-    for seat, player_id in zip(Seat, match.seat_player_ids()):
-        if player_id == player.id:
-            return seat
-    return None
-
-
-def is_scorer(match: Match, user) -> bool:
-    return user.is_authenticated and match.scorer_id == user.id
 
 
 def _acting_seat(unit: _Unit, requested: str | None, default: Seat | None) -> Seat:
@@ -114,8 +102,20 @@ def _parse_seat(value: Any, name: str) -> Seat:
 
 # --- the unit of work ------------------------------------------------------------------------
 
+Unit = _Unit  # what ``command_run``'s ``decide`` receives: the locked match, its engine state, the actor
+
+
+def command_run(*, match_id, actor, expected_version: int | None, decide: Callable[[_Unit], None],
+                admit: Callable[[Match], None] | None = None, ended_too: bool = False) -> CommandResult:
+    """Run a command from another module exactly as the match commands run: ``decide`` checks and
+    ``emit``s events (and sets ``columns``) on the locked match's unit; they are chained and the
+    read models brought up to date in the same transaction, or nothing is stored. ``ended_too``:
+    also on a finished or abandoned match (signing the sheet, withdrawing it)."""
+    return _run(match_id, actor, expected_version, decide, admit, ended_too=ended_too)
+
+
 def _run(match_id, actor, expected_version: int | None, decide: Callable[[_Unit], None],
-         admit: Callable[[Match], None] | None = None) -> CommandResult:
+         admit: Callable[[Match], None] | None = None, *, ended_too: bool = False) -> CommandResult:
     """``admit``, when given, sees the locked match before anything else is checked and raises to
     refuse (the API's read-access check: outsiders get 404), so that the match is read only once.
 
@@ -125,7 +125,7 @@ def _run(match_id, actor, expected_version: int | None, decide: Callable[[_Unit]
     after the block, so that it does not doom the caller's transaction."""
     with transaction.atomic(savepoint=False):
         try:
-            unit = _locked_unit(match_id, actor, expected_version, admit)
+            unit = _locked_unit(match_id, actor, expected_version, admit, ended_too)
             decide(unit)
         except (CommandError, RuleViolation) as refusal:
             error = refusal
@@ -136,14 +136,15 @@ def _run(match_id, actor, expected_version: int | None, decide: Callable[[_Unit]
     raise error
 
 
-def _locked_unit(match_id, actor, expected_version: int | None, admit: Callable[[Match], None] | None) -> _Unit:
+def _locked_unit(match_id, actor, expected_version: int | None, admit: Callable[[Match], None] | None,
+                 ended_too: bool = False) -> _Unit:
     match = _lock(match_id)
     if admit is not None:
         admit(match)
     if expected_version is not None and expected_version != match.version:
         raise VersionConflict(f"the match is at version {match.version}, not {expected_version}",
                               current_version=match.version)
-    if match.status != Match.Status.IN_PROGRESS:
+    if match.status != Match.Status.IN_PROGRESS and not ended_too:
         raise MatchClosed(f"the match is {match.status}; nothing more can be recorded")
     refuse_if_read_only(match)
     return _Unit(match, match.projection, restore(match.projection.snapshot), actor)
@@ -218,7 +219,11 @@ def _project(unit: _Unit, head: str, rows: list[MatchEvent]) -> None:
     finished_before = len(unit.projection.summary["deals"]) if unit.projection else 0
     if state.complete and match.status == Match.Status.IN_PROGRESS:
         match.status = Match.Status.FINISHED
-    compiled.update(Match, match.pk, version=match.version, status=match.status)
+        if not match.confirmed and confirmation.played_by_own_seats(match):  # it ends now: rule "online"
+            unit.columns["confirmed"] = True
+    for name, value in unit.columns.items():
+        setattr(match, name, value)
+    compiled.update(Match, match.pk, version=match.version, status=match.status, **unit.columns)
     if match.status != Match.Status.IN_PROGRESS:  # commands only run on matches in progress: it ends now
         if match.status == Match.Status.FINISHED and match.fingerprint is None:
             _fingerprint_finished(match)
@@ -229,8 +234,9 @@ def _project(unit: _Unit, head: str, rows: list[MatchEvent]) -> None:
     results = unit.projection.snapshot["results"] if unchanged else None  # no deal ended, no ruling
     values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state, results))
     if not unchanged:
-        rulings = rulings_of(rows, unit.projection.summary.get("rulings") if unit.projection else None)
-        values["summary"] = summary_of(state, match, rulings)
+        earlier = unit.projection.summary if unit.projection else None
+        values["summary"] = summary_of(state, match, rulings_of(rows, earlier.get("rulings") if earlier else None))
+        values["summary"].update(sign_offs_of(rows, earlier))
     if unit.projection is None:
         unit.projection = MatchProjection.objects.create(match=match, **values)
     else:
@@ -277,7 +283,19 @@ def match_create(*, actor, seats: dict[str, str], first_dealer: str, dealing: st
             "scorer": scorer_user.get_username() if scorer_user else None,
         })
         _commit(unit)
+        match_filing_assess(match=match)
     return match
+
+
+def match_filing_assess(*, match: Match) -> bool:
+    """Record whether the match was filed by officials none of whom sits in it (its result then
+    needs no confirmation: ``confirmation``). ``match_create`` asks at once (staff); a season
+    match is asked again once it has joined its season (its club's roles then count)."""
+    filed = confirmation.filed_by_official(match)
+    if filed and not match.filed_by_official:
+        match.filed_by_official = match.confirmed = True
+        Match.objects.filter(pk=match.pk).update(filed_by_official=True, confirmed=True)
+    return filed
 
 
 def _seat_players(seats: Any, *, create_guests: bool = False) -> list[Player]:

@@ -6,12 +6,13 @@ class ScoringConfig(AppConfig):
     name = "scoring"
 
     def ready(self) -> None:
-        from games.disputes import register_arbiter_check
+        from games.roles import register_club_matches, register_club_role
         from games.signals import match_result_changed, match_result_changing
 
-        from .arbiters import arbitrates
+        from .arbiters import arbitrated_matches, role_in_match
         from .receivers import on_match_result_changed, on_match_result_changing
 
-        register_arbiter_check(arbitrates)  # club arbiters rule on their season matches' disputes
+        register_club_role(role_in_match)  # club arbiters and admins read and rule on their season matches
+        register_club_matches(arbitrated_matches)  # ... and find them in the match lists
         match_result_changing.connect(on_match_result_changing, dispatch_uid="scoring.match_result_changing")
         match_result_changed.connect(on_match_result_changed, dispatch_uid="scoring.match_result_changed")

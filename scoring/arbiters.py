@@ -1,12 +1,13 @@
-"""A club's arbiters: its members with the ``arbiter`` role rule on the disputes of its season
-matches. ``games.disputes`` knows no clubs: ``arbitrates`` is registered with it at start-up
-(``scoring.apps``), beside staff, who arbitrate every match."""
+"""A club's arbiters: its members with the ``arbiter`` (or ``admin``) role rule on the disputes of
+its season matches. ``games.roles`` knows no clubs: ``role_in_match`` is registered with it at
+start-up (``scoring.apps``); staff arbitrate every match."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from games.exceptions import NotAllowed, NotFound
 from games.ids import int_id
@@ -15,6 +16,7 @@ from games.models import Dispute, Match
 from .models import Club, Membership, SeasonMatch
 
 ARBITER = Membership.Role.ARBITER
+RULING_ROLES = (Membership.Role.ARBITER, Membership.Role.ADMIN)  # games.roles.ARBITER_CLUB_ROLES
 
 
 def club_of_match(match_id) -> int | None:
@@ -24,14 +26,23 @@ def club_of_match(match_id) -> int | None:
 
 
 def is_club_arbiter(user, club_id) -> bool:
-    return bool(user.is_authenticated and Membership.objects.filter(club_id=club_id, user=user, role=ARBITER)
+    """An arbiter or admin of the club: they rule on its season matches."""
+    return bool(user.is_authenticated and Membership.objects.filter(club_id=club_id, user=user, role__in=RULING_ROLES)
                 .exists())
 
 
-def arbitrates(match: Match, user) -> bool:
-    """An arbiter of the match's club (the check ``games.disputes.is_arbiter`` consults)."""
-    club = club_of_match(match.pk)
-    return club is not None and is_club_arbiter(user, club)
+def role_in_match(match: Match, user) -> str | None:
+    """The user's role in the club whose season ``match`` belongs to (``games.roles`` asks)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return (Membership.objects.filter(user=user, club__leagues__seasons__season_matches__match_id=match.pk)
+            .values_list("role", flat=True).first())
+
+
+def arbitrated_matches(user) -> Q:
+    """The season matches of the clubs where ``user`` is an arbiter or admin (``games.roles`` asks)."""
+    clubs = Membership.objects.filter(user=user, role__in=RULING_ROLES).values("club_id")
+    return Q(season_match__season__league__club_id__in=clubs)
 
 
 def disputes_for_arbiter(*, user, club_id: Any = None, status: str | None = None) -> QuerySet[Dispute]:
@@ -42,10 +53,10 @@ def disputes_for_arbiter(*, user, club_id: Any = None, status: str | None = None
         if int_id(club_id) is None or not Club.objects.filter(pk=int_id(club_id)).exists():
             raise NotFound(f"no club {club_id}")
         if not (user.is_staff or is_club_arbiter(user, club_id)):
-            raise NotAllowed("only the club's arbiters (and staff) list its disputes")
+            raise NotAllowed(_("Only the club's arbiters and admins (and staff) list its disputes."))
         disputes = disputes.filter(match__season_match__season__league__club_id=club_id)
     elif not user.is_staff:
-        clubs = Membership.objects.filter(user=user, role=ARBITER).values("club_id")
+        clubs = Membership.objects.filter(user=user, role__in=RULING_ROLES).values("club_id")
         disputes = disputes.filter(match__season_match__season__league__club_id__in=clubs)
     if status is not None:
         disputes = disputes.filter(status=status)

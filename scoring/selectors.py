@@ -81,14 +81,29 @@ def standing_rows(season_id):
     return StandingRow.objects.filter(season_id=season_id).select_related("player").order_by("order")
 
 
+def season_uncounted(season_id) -> dict[str, list]:
+    """The season's matches left out of its standings by the table or an arbiter: finished ones
+    awaiting confirmation, and withdrawn ones (``standings.counts`` decides what counts)."""
+    matches = Match.objects.filter(season_match__season_id=season_id).order_by("created_at", "pk")
+    return {
+        "awaiting_confirmation": list(matches.filter(status=Match.Status.FINISHED, confirmed=False, withdrawn=False)
+                                      .values_list("pk", flat=True)),
+        "withdrawn": list(matches.filter(withdrawn=True).values_list("pk", flat=True)),
+    }
+
+
 MATCHES_SHOWN = 100
 
 
-def player_profile(player: Player) -> dict:
-    """A player's latest matches (with his balance and place), season balances and ratings."""
+def player_profile(player: Player, *, include_unconfirmed: bool = False) -> dict:
+    """A player's latest matches (with his balance and place), season balances and ratings. Only
+    the matches whose result counts (confirmed by the table, not withdrawn: issue 11) unless
+    ``include_unconfirmed``: then every match, each saying whether it is confirmed or withdrawn."""
     seated = Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
+    if not include_unconfirmed:
+        seated &= Q(confirmed=True, withdrawn=False)
     matches = list(Match.objects.filter(seated).order_by("-created_at")
-                   .values("id", "status", "created_at", "season_match__season_id",
+                   .values("id", "status", "created_at", "season_match__season_id", "confirmed", "withdrawn",
                            "north_id", "east_id", "south_id", "west_id")[:MATCHES_SHOWN])
     ids = [m["id"] for m in matches]
     totals = dict(DealScore.objects.filter(match_id__in=ids, player=player).values("match_id")
@@ -103,7 +118,8 @@ def player_profile(player: Player) -> dict:
         seat = next(s for s, key in zip(seats, ("north_id", "east_id", "south_id", "west_id")) if m[key] == player.pk)
         match_rows.append({"match": m["id"], "status": m["status"], "created_at": m["created_at"],
                            "season": m["season_match__season_id"], "seat": seat, "balance": totals.get(m["id"], 0),
-                           "place": place, "finished_at": finished_at})
+                           "place": place, "finished_at": finished_at, "confirmed": m["confirmed"],
+                           "withdrawn": m["withdrawn"]})
     seasons = list(StandingRow.objects.filter(player=player).select_related("season__league")
                    .order_by("-season__created_at"))
     ratings = []

@@ -43,6 +43,7 @@ from games.engine.errors import RecordFormatError, RulesetError
 from games.exceptions import InvalidInput, NotAllowed, NotFound
 from games.ids import int_id
 from games.models import DealScore, Match, MatchEvent
+from games.projections import SIGN_OFF_TYPES
 
 from . import outbox, selectors
 from . import rating as ratings
@@ -51,7 +52,7 @@ from .members import club_player_names
 from .signals import standings_changed
 from .models import (Club, League, MatchLine, Membership, RatedMatch, Rating, RatingChange, Season, SeasonMatch,
                      SeasonStatusChange, StandingRow)
-from .standings import rank
+from .standings import counts, rank
 
 User = get_user_model()
 Role = Membership.Role
@@ -317,6 +318,7 @@ def season_match_create(*, actor, season_id, seats: Any, **match_create: Any) ->
     with transaction.atomic():
         match = games.match_create(actor=actor, seats=seats, **match_create)
         SeasonMatch.objects.create(season=season, match=match)
+        games.match_filing_assess(match=match)  # the club's officials now count as such
     return match
 
 
@@ -334,6 +336,7 @@ def season_record_import(*, actor, season_id, record: Any, allow_duplicate: bool
     with transaction.atomic():
         match = games.record_import(actor=actor, record=record, allow_duplicate=allow_duplicate)
         SeasonMatch.objects.create(season=season, match=match)
+        games.match_filing_assess(match=match)  # the club's officials now count as such
         if match.status != Match.Status.IN_PROGRESS:  # it ended before it joined: no receiver saw it
             outbox.request(season.pk)
     return match
@@ -491,10 +494,14 @@ def _score_chunk(ids: list[int], scored: Scored) -> None:
     version = Subquery(Match.objects.filter(pk=OuterRef("match_id")).values("version")[:1])
     SeasonMatch.objects.filter(pk__in=ids).update(scored_version=version)  # locks them: see _score
     current = list(SeasonMatch.objects.filter(pk__in=ids).values_list("pk", "season_id", "match_id",
-                                                                      "match__status"))
-    finished = {sm_id: match_id for sm_id, _, match_id, status in current if status == Match.Status.FINISHED}
-    season_of = {sm_id: season_id for sm_id, season_id, _, _ in current}
-    last_event = Subquery(MatchEvent.objects.filter(match_id=OuterRef("match_id")).order_by("-seq")
+                                                                      "match__status", "match__confirmed",
+                                                                      "match__withdrawn"))
+    finished = {sm_id: match_id for sm_id, _, match_id, status, confirmed, withdrawn in current
+                if counts(status=status, confirmed=confirmed, withdrawn=withdrawn)}  # those that count
+    season_of = {sm_id: season_id for sm_id, season_id, *_ in current}
+    # the last event of play or ruling: signing the sheet or withdrawing it does not move a match in the rating order
+    last_event = Subquery(MatchEvent.objects.filter(match_id=OuterRef("match_id")).exclude(type__in=SIGN_OFF_TYPES)
+                          .order_by("-seq")
                           .values("created_at")[:1])
     SeasonMatch.objects.filter(pk__in=list(finished)).update(finished_at=last_event)
     SeasonMatch.objects.filter(pk__in=[i for i in ids if i not in finished]).update(finished_at=None)

@@ -24,6 +24,13 @@ from typing import Callable, Hashable, Iterable, Mapping, NamedTuple
 from .rating import INITIAL, Skill
 
 
+def counts(*, status: str, confirmed: bool, withdrawn: bool) -> bool:
+    """Whether a season match counts in standings and ratings: finished, its result confirmed
+    by the table (``games.confirmation``), and not withdrawn by an arbiter. The one place this
+    is decided: the incremental recompute and the full rebuild both ask it."""
+    return status == "finished" and confirmed and not withdrawn
+
+
 class Line(NamedTuple):
     """One player's result in one finished match."""
 

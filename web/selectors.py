@@ -1,24 +1,24 @@
 """What the pages show: the score sheet of a match, the step list of one of its deals, a
 season's standings, and a pasted record's deal. Reads only.
 
-Who may read a match, and what of it, is ``games.selectors``'s (``match_get``/``Viewer``), with
-the arbiters of the match's club reading it as staff do (``match_for_page``); the functions below
-take that ``Viewer`` and only narrow further — a player sees the table view of finished deals
-only; the scorer, staff and arbiters also that of the deal in play. A seated arbiter is a player
-at his own table.
+Who may read a match, and what of it, is ``games.roles.role_of``'s (through
+``games.selectors.match_get``); the functions below take that ``Viewer`` and only narrow further —
+a player sees the table view of finished deals only; the scorer and the arbiters (staff, the
+club's arbiters and admins) also that of the deal in play. A seated arbiter is a player at his
+own table.
 """
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import replace
 from typing import Any
 
 from django.apps import apps
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
-from games import projections
+from games import confirmation, projections
 from games import selectors as games_selectors
 from games.engine import DealState, Seat
 from games.engine import record as records
@@ -34,8 +34,6 @@ from scoring.models import Club, Membership, Season
 
 from .steps import deal_steps
 
-from games.disputes import is_arbiter
-
 T = MatchEvent.Type
 SEATS = tuple(seat.name for seat in Seat)
 KIND_LABELS = {"rozbojnik": "rozbójnik", "odgrywka": "odgrywka"}
@@ -46,31 +44,16 @@ CARDS_PER_DEAL = 52
 # --- who is looking -------------------------------------------------------------------------------
 
 def match_for_page(*, match_id: Any, user) -> tuple[Match, Viewer, str]:
-    """The match, the ``Viewer`` it is shown to, and what to call him: ``games.selectors.match_get``
-    (players, scorer, staff), and besides the arbiters of the match's club, who read a match as
-    staff do (``games.disputes.is_arbiter``). ``NotFound`` for anyone else."""
-    try:
-        match, viewer = games_selectors.match_get(match_id=match_id, user=user)
-    except NotFound:
-        match = _load(match_id)
-        if match is None or not is_arbiter(match, user):
-            raise
-        return match, Viewer(Viewer.STAFF), "arbiter"
-    if viewer.role == Viewer.STAFF:
-        return match, viewer, "staff (arbiter)"
-    return match, viewer, viewer.role + (f" ({viewer.seat.name})" if viewer.seat is not None else "")
-
-
-def _load(match_id: Any) -> Match | None:
-    try:
-        return games_selectors.match_load(uuid.UUID(str(match_id)))
-    except (ValueError, Match.DoesNotExist):
-        return None
+    """The match, the ``Viewer`` it is shown to, and what to call him (``games.selectors.match_get``:
+    ``NotFound`` for anyone who may not read it)."""
+    match, viewer = games_selectors.match_get(match_id=match_id, user=user)
+    labels = {Viewer.PLAYER: _("player"), Viewer.SCORER: _("scorer"), Viewer.ARBITER: _("arbiter")}
+    return match, viewer, labels[viewer.kind] + (f" ({viewer.seat.name})" if viewer.seat is not None else "")
 
 
 # --- the score sheet (zapis) ----------------------------------------------------------------------
 
-def score_sheet(*, match: Match, viewer: Viewer) -> dict[str, Any]:
+def score_sheet(*, match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
     """One row per finished deal as the replay summary has it, the totals and the winners; the
     deal in play (its table view only for viewers who see every hand)."""
     summary = match.projection.summary
@@ -115,6 +98,8 @@ def score_sheet(*, match: Match, viewer: Viewer) -> dict[str, Any]:
         "superseded_by": ruling.get("superseded_by"),
     } for ruling in summary.get("rulings") or []]
     return {
+        "confirmation": sheet_confirmation(match, viewer, user),
+        "withdrawal": confirmation.withdrawal_view(summary),
         "rulings": rulings,
         "seats": [{"seat": seat, "name": names[seat]} for seat in SEATS],
         "rows": rows,
@@ -124,6 +109,16 @@ def score_sheet(*, match: Match, viewer: Viewer) -> dict[str, Any]:
         "in_play": in_play,
         "next_deal": summary.get("next_deal"),
     }
+
+
+def sheet_confirmation(match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
+    """The match's ``confirmation`` (as the API shows it), and whether ``user`` may press "I
+    confirm this sheet": seated, not its filer, the match finished, his seat not signed yet."""
+    shown = confirmation.confirmation_view(match, match.projection.summary)
+    signed = {c["seat"] for c in shown["by"]}
+    shown["may_confirm"] = (viewer.seat is not None and viewer.seat.name not in signed
+                            and match.status == Match.Status.FINISHED and not confirmation.is_filer(match, user))
+    return shown
 
 
 def deal_url(match: Match, number: int) -> str:

@@ -28,6 +28,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/members/", views.club_members, name="club-members"),
     path("matches/", views.match_list, name="matches"),
     path("matches/<uuid:match_id>/", views.match_detail, name="match"),
+    path("matches/<uuid:match_id>/confirmation/", views.match_confirm, name="match-confirm"),
     path("matches/<uuid:match_id>/deals/<int:number>/", views.deal_detail, name="deal"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
     path("seasons/<int:season_id>/summary/", views.season_summary, name="season-summary"),

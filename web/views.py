@@ -8,12 +8,14 @@ import json
 
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games import selectors as games_selectors
+from games import signoffs
 from games.exceptions import CommandError, InvalidInput, NotFound
 from scoring import invitations, members, printouts
 from scoring import selectors as scoring_selectors
@@ -41,9 +43,24 @@ def match_detail(request, match_id):
         match, viewer, role = selectors.match_for_page(match_id=match_id, user=request.user)
     except NotFound as exc:
         return _not_found(request, exc)
-    sheet = selectors.score_sheet(match=match, viewer=viewer)
+    sheet = selectors.score_sheet(match=match, viewer=viewer, user=request.user)
     season = selectors.season_of_match(match=match)
     return render(request, "web/match_detail.html", {"match": match, "role": role, "sheet": sheet, "season": season})
+
+
+@login_required
+@require_http_methods(["POST"])
+def match_confirm(request, match_id):
+    """The score sheet's "I confirm this sheet" button (``games.signoffs.result_confirm``)."""
+    try:
+        signoffs.result_confirm(match_id=match_id, actor=request.user)
+    except NotFound as exc:
+        return _not_found(request, exc)
+    except CommandError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, _("You confirmed this sheet."))
+    return redirect("web:match", match_id=match_id)
 
 
 @login_required

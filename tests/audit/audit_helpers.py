@@ -49,3 +49,21 @@ def play_to_the_end(match, actor, rng: random.Random) -> int:
         play_next_deal(match, actor, rng)
         played += 1
     return played
+
+
+def league_figures(world) -> dict:
+    """The season's standing rows and the league's ratings (current, log, history), as plain values."""
+    from scoring.models import RatedMatch, Rating, RatingChange, StandingRow
+
+    standing = [f.name for f in StandingRow._meta.concrete_fields if f.name not in ("id", "season")]
+    return {
+        "standings": list(StandingRow.objects.filter(season=world.season).order_by("order").values_list(*standing)),
+        "ratings": {
+            "current": sorted(Rating.objects.filter(league=world.league).values_list(
+                "player_id", "mu", "sigma", "ordinal", "provisional", "matches")),
+            "log": list(RatedMatch.objects.filter(league=world.league).order_by("position")
+                        .values_list("position", "season_match_id")),
+            "history": sorted(RatingChange.objects.filter(league=world.league).values_list(
+                "season_match_id", "position", "season_id", "player_id", "mu", "sigma")),
+        },
+    }

@@ -196,7 +196,8 @@ def test_the_standings_are_json_with_exactly_the_issues_keys(world, filed):
 
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"season", "computed_at", "rows"} and body["season"] == world.season.pk
+    assert set(body) == {"season", "computed_at", "rows", "awaiting_confirmation", "withdrawn"}  # issues 11, 13
+    assert body["season"] == world.season.pk and body["awaiting_confirmation"] == body["withdrawn"] == []
     assert body["computed_at"] is not None
     assert len(body["rows"]) == 6
     for row in body["rows"]:
@@ -260,7 +261,8 @@ def test_unranked_players_have_no_position(world, filed, django_capture_on_commi
 def test_an_empty_season_has_no_rows_and_no_computation_yet(world):
     body = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/standings/").json()
 
-    assert body == {"season": world.season.pk, "computed_at": None, "rows": []}
+    assert body == {"season": world.season.pk, "computed_at": None, "rows": [], "awaiting_confirmation": [],
+                    "withdrawn": []}
 
 
 def test_standings_of_an_unknown_season_are_not_found(world):

@@ -14,7 +14,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
-from games.projections import deal_score_rows, fold, rulings_of, snapshot_of, summary_of
+from games import confirmation
+from games.projections import deal_score_rows, fold, rulings_of, sign_offs_of, snapshot_of, summary_of
 
 T = MatchEvent.Type
 
@@ -45,12 +46,15 @@ def rebuild_match(match_id) -> str:
         state = fold(rows, dict(DealSecret.objects.filter(match=match).values_list("number", "hands")))
         match.version = rows[-1].seq
         match.status = _status(rows, state)
-        Match.objects.filter(pk=match.pk).update(version=match.version, status=match.status)
+        summary = {**summary_of(state, match, rulings_of(rows)), **sign_offs_of(rows)}
+        match.withdrawn = summary["withdrawal"] is not None
+        match.confirmed = confirmation.rule_met(match, summary["confirmations"]) is not None  # filing kept as filed
+        Match.objects.filter(pk=match.pk).update(version=match.version, status=match.status, withdrawn=match.withdrawn,
+                                                 confirmed=match.confirmed)
         DealScore.objects.filter(match=match).delete()
         DealScore.objects.bulk_create(deal_score_rows(match, state, 1))
         MatchProjection.objects.update_or_create(match=match, defaults=dict(
-            version=match.version, head_hash=rows[-1].hash, snapshot=snapshot_of(state),
-            summary=summary_of(state, match, rulings_of(rows))))
+            version=match.version, head_hash=rows[-1].hash, snapshot=snapshot_of(state), summary=summary))
     return f"match {match.pk}: version {match.version}, {match.status}, {len(state.results)} finished deal(s)"
 
 

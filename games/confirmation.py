@@ -1,0 +1,103 @@
+"""Results the table signs: when a match's result is *confirmed* (counts in standings, ratings
+and on player profiles). Decisions only; the commands that sign are ``games.signoffs``.
+
+A finished match is confirmed when any of these holds (issue 11):
+
+- ``filed``: its filers — whoever created (or imported) it, and its scorer, who enters a
+  recorded table's cards — are officials (``roles.is_official``: staff, or a scorer, arbiter or
+  admin of the match's club) and none of them sits in it;
+- ``players``: at least two of its seated players who did not file it signed the sheet
+  (``result_confirmed`` events in its log, one per seat);
+- ``online``: it was dealt by the server and every card was played by the user seated at the
+  card's seat (each ``card_played`` event's actor is that seat's user).
+
+``Match.confirmed`` keeps the answer (``match_confirmation_update``), so that scoring and the
+profiles filter on a column; ``Match.filed_by_official`` keeps the filing's answer as it stood
+when the match was filed (a later change of club roles does not move it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import Seat
+
+from .models import Match, MatchEvent
+from .roles import is_official, seat_of
+
+T = MatchEvent.Type
+CONFIRMATIONS_NEEDED = 2
+AWAITING, CONFIRMED = "awaiting", "confirmed"
+FILED, PLAYERS, ONLINE = "filed", "players", "online"
+STATUSES, RULES = (AWAITING, CONFIRMED), (FILED, PLAYERS, ONLINE)  # the API's enums
+
+
+def filers(match: Match) -> list[Any]:
+    """The users who filed the match: its creator and its scorer (either may be missing)."""
+    found = [match.created_by, match.scorer]
+    return [user for index, user in enumerate(found) if user is not None and user not in found[:index]]
+
+
+def is_filer(match: Match, user) -> bool:
+    return user is not None and user.is_authenticated and user.pk in {u.pk for u in filers(match)}
+
+
+def filed_by_official(match: Match) -> bool:
+    """Rule ``filed``: every filer is an official who does not sit in the match."""
+    found = filers(match)
+    return bool(found) and all(is_official(match, user) and seat_of(match, user) is None for user in found)
+
+
+def played_by_own_seats(match: Match) -> bool:
+    """Rule ``online``: a server-dealt match whose every card its seat's own user played."""
+    if match.dealing != Match.Dealing.SERVER:
+        return False
+    users = dict(zip((s.name for s in Seat), Match.objects.filter(pk=match.pk).values_list(
+        "north__user_id", "east__user_id", "south__user_id", "west__user_id").get()))
+    plays = MatchEvent.objects.filter(match_id=match.pk, type=T.CARD_PLAYED).values_list("payload__seat", "actor_id")
+    played = False
+    for seat, actor in plays.iterator():
+        if actor is None or users.get(seat) != actor:
+            return False
+        played = True
+    return played
+
+
+def confirming_seats(confirmations: list[dict[str, Any]]) -> list[str]:
+    return sorted({c["seat"] for c in confirmations})
+
+
+def rule_met(match: Match, confirmations: list[dict[str, Any]]) -> str | None:
+    """Which rule confirms the match's result (None: none yet). ``online`` is read from the log:
+    callers ask once the match has finished."""
+    if match.filed_by_official:
+        return FILED
+    if len(confirming_seats(confirmations)) >= CONFIRMATIONS_NEEDED:
+        return PLAYERS
+    if match.status == Match.Status.FINISHED and played_by_own_seats(match):
+        return ONLINE
+    return None
+
+
+def confirmation_view(match: Match, summary: dict[str, Any]) -> dict[str, Any]:
+    """The match's ``confirmation`` as the API shows it."""
+    confirmations = summary.get("confirmations") or []
+    if match.confirmed:
+        rule = FILED if match.filed_by_official else PLAYERS if len(confirming_seats(confirmations)) \
+            >= CONFIRMATIONS_NEEDED else ONLINE
+    else:
+        rule = None
+    return {
+        "status": CONFIRMED if match.confirmed else AWAITING,
+        "rule": rule,
+        "filed_by": [user.get_username() for user in filers(match)],
+        "by": [{"seat": c["seat"], "player": c["by"], "seq": c["seq"]} for c in confirmations],
+        "needed": CONFIRMATIONS_NEEDED,
+    }
+
+
+def withdrawal_view(summary: dict[str, Any]) -> dict[str, Any] | None:
+    withdrawal = summary.get("withdrawal")
+    if not withdrawal:
+        return None
+    return {key: withdrawal.get(key) for key in ("reason", "by", "seq", "time")}

@@ -1,0 +1,96 @@
+"""The table signs its sheet, and arbiters withdraw a match filed by mistake: events in the
+match's hash chain, never edits (the fold passes them by: no game state changes).
+
+- ``result_confirm``: a seated player who did not file the match signs its finished sheet —
+  ``result_confirmed`` (payload ``seat``, ``by``). Two seats signing confirm the result
+  (``confirmation``).
+- ``match_withdraw``: an arbiter of the match (``roles.role_of``: staff, an arbiter or admin of
+  its club; never one seated in it or scoring it) withdraws it — ``match_withdrawn`` (payload
+  ``reason``, ``by``): it then counts for nothing in standings, ratings and profiles.
+- ``match_reinstate``: the same arbiters take a withdrawal back — ``match_reinstated``
+  (``reason``, ``by``).
+
+Each runs as every command does (``services.command_run``: one transaction, ``If-Match``), and
+on a finished match announces the result changed (``signals.announce_result``, from the
+commit), so that its season's standings are recomputed through the outbox.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from django.utils.translation import gettext as _
+
+from . import confirmation
+from .exceptions import (AlreadyConfirmed, FilerCannotConfirm, InvalidInput, MatchNotFinished, NotAllowed, NotFound,
+                         WithdrawalConflict)
+from .models import Match, MatchEvent
+from .roles import require_arbiter, role_of
+from .services import CommandResult, Unit, command_run
+
+T = MatchEvent.Type
+MAX_REASON = 2000
+
+
+def _readable(actor) -> Callable[[Match], None]:
+    """The read check every match command makes first: outsiders get 404."""
+    def admit(match: Match) -> None:
+        if not role_of(match, actor).may_read:
+            raise NotFound(f"no match {match.pk}")
+    return admit
+
+
+# --- signing the sheet ---------------------------------------------------------------------------------
+
+def result_confirm(*, match_id, actor, expected_version: int | None = None) -> CommandResult:
+    """A seated player who did not file the match confirms its finished sheet."""
+    def decide(unit: Unit) -> None:
+        match = unit.match
+        role = role_of(match, actor)
+        if role.seat is None:
+            raise NotAllowed(_("Only the players seated in this match confirm its sheet."))
+        if confirmation.is_filer(match, actor):
+            raise FilerCannotConfirm(_("You filed this match: two other seated players confirm its sheet."))
+        if match.status != Match.Status.FINISHED:
+            raise MatchNotFinished(_("The match is %(status)s: only a finished sheet is confirmed.")
+                                   % {"status": match.status})
+        confirmations = unit.projection.summary.get("confirmations") or []
+        if role.seat.name in confirmation.confirming_seats(confirmations):
+            raise AlreadyConfirmed(_("Seat %(seat)s has confirmed this sheet already.") % {"seat": role.seat.name})
+        payload = {"seat": role.seat.name, "by": actor.get_username()}
+        unit.emit(T.RESULT_CONFIRMED, payload)
+        if not match.confirmed and confirmation.rule_met(match, [*confirmations, payload]) is not None:
+            unit.columns["confirmed"] = True
+    return command_run(match_id=match_id, actor=actor, expected_version=expected_version, decide=decide,
+                       admit=_readable(actor), ended_too=True)
+
+
+# --- withdrawal ------------------------------------------------------------------------------------------
+
+def match_withdraw(*, match_id, actor, reason: Any, expected_version: int | None = None) -> CommandResult:
+    """An arbiter withdraws the match (filed by mistake): it counts for nothing from now on."""
+    return _withdrawal(match_id, actor, reason, expected_version, withdraw=True)
+
+
+def match_reinstate(*, match_id, actor, reason: Any, expected_version: int | None = None) -> CommandResult:
+    """An arbiter takes a withdrawal back: the match counts again as it did before."""
+    return _withdrawal(match_id, actor, reason, expected_version, withdraw=False)
+
+
+def _withdrawal(match_id, actor, reason: Any, expected_version: int | None, *, withdraw: bool) -> CommandResult:
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON or "\x00" in reason:
+        raise InvalidInput(_("A reason is needed: text of 1 to %(max)d characters, without NUL.") % {"max": MAX_REASON},
+                           field="reason")
+
+    def decide(unit: Unit) -> None:
+        match = unit.match
+        require_arbiter(match, actor, role_of(match, actor),
+                        what=_("a withdrawal") if withdraw else _("a reinstatement"))
+        if match.withdrawn == withdraw:
+            raise WithdrawalConflict(_("The match is withdrawn already.") if withdraw
+                                     else _("The match is not withdrawn: there is nothing to reinstate."))
+        unit.emit(T.MATCH_WITHDRAWN if withdraw else T.MATCH_REINSTATED,
+                  {"reason": reason, "by": actor.get_username()})
+        unit.columns["withdrawn"] = withdraw
+    return command_run(match_id=match_id, actor=actor, expected_version=expected_version, decide=decide,
+                       admit=_readable(actor), ended_too=True)
