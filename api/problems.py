@@ -26,6 +26,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 import psycopg
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext_lazy as _
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -60,6 +61,10 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
     "method_not_allowed": (405, "Method not allowed", "This endpoint does not take that HTTP method."),
     "not_acceptable": (406, "Not acceptable", "No representation matches the Accept header."),
     "match_closed": (409, "The match is over", "The match is finished or abandoned; nothing more can be recorded."),
+    "season_closed": (409, _("The season is closed"), _("A match cannot join a closed season: neither a new "
+                                                         "match nor an imported record is filed into it.")),
+    "last_admin": (409, _("A club needs an admin"), _("The change would leave the club without an admin: "
+                                                      "appoint another admin first.")),
     "idempotency_in_progress": (409, "Request in progress", "A request with this Idempotency-Key is still "
                                                             "running; retry later to get its response."),
     "version_mismatch": (412, "Precondition failed", "If-Match named a version that is no longer current; "
@@ -146,7 +151,8 @@ def _drf_problem(exc: Exception, status: int) -> dict[str, Any]:
         return problem("invalid", status=status, detail=_first_message(errors) or "Invalid input.",
                        field=_first_field(errors), errors=errors)
     if isinstance(exc, exceptions.APIException):
-        code = exc.default_code if exc.default_code in PROBLEMS else "invalid" if status == 400 else exc.default_code
+        # Every code answered is a registered one (tests/api/test_api_problem_codes.py collects them).
+        code = exc.default_code if exc.default_code in PROBLEMS else "invalid" if status < 500 else "server_error"
         return problem(code, status=status, detail=str(exc.detail))
     return problem("invalid", status=status, detail=str(exc))
 

@@ -347,6 +347,7 @@ class TokenView(ObtainAuthToken):
     """``POST /api/v1/auth/token/``: a username and password for the user's API token."""
 
     throttle_classes = [AuthTokenThrottle]
+    parser_classes = [JSONParser]  # ObtainAuthToken's own list takes forms too: one content type, as everywhere
 
     @extend_schema(operation_id="auth_token", summary="Get your API token", tags=["auth"], request=s.TokenInput,
                    auth=[], responses={200: s.TokenSerializer, **_errors(400, 429)})
