@@ -92,13 +92,13 @@ async def me_stream(request: HttpRequest) -> HttpResponse:
 
 
 _events_action = MatchViewSet.as_view({"get": "events"})
+_state_action = MatchViewSet.as_view({"get": "state"})
 
 
-@csrf_exempt  # as DRF's own views: session writes are checked by DRF (this one only reads)
-async def events_long_poll(request: HttpRequest, pk: str) -> HttpResponse:
-    """Routed ahead of the ``events`` action: with ``?wait=S`` first waits (at most S seconds) for
-    an event after ``after``; any error is left for the action to answer, so that the response
-    (body, ETag, problem) is the action's in every case."""
+async def _wait_then(action: Callable, request: HttpRequest, pk: str) -> HttpResponse:
+    """With ``?wait=S`` first wait (at most S seconds) for an event after ``after``; any error is
+    left for the action to answer, so that the response (body, ETag, problem) is the action's in
+    every case."""
     wait = _int(request.GET.get("wait"))
     after = _int(request.GET.get("after", "0"))
     if request.method == "GET" and wait and 0 < wait <= MAX_WAIT and after is not None and after >= 0:
@@ -107,7 +107,20 @@ async def events_long_poll(request: HttpRequest, pk: str) -> HttpResponse:
             await _wait_for_event(pk, user, after, wait)
         except (CommandError, exceptions.APIException):
             pass
-    return await sync_to_async(_events_action)(request, pk=pk)
+    return await sync_to_async(action)(request, pk=pk)
+
+
+@csrf_exempt  # as DRF's own views: session writes are checked by DRF (this one only reads)
+async def events_long_poll(request: HttpRequest, pk: str) -> HttpResponse:
+    """Routed ahead of the ``events`` action, which answers once it has waited."""
+    return await _wait_then(_events_action, request, pk)
+
+
+@csrf_exempt
+async def state_long_poll(request: HttpRequest, pk: str) -> HttpResponse:
+    """Routed ahead of the ``state`` action: ``?after=<version>&wait=S`` answers the state once the
+    match has moved past ``after`` (a waiting client's one request per change)."""
+    return await _wait_then(_state_action, request, pk)
 
 
 # --- SSE -----------------------------------------------------------------------------------------

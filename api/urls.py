@@ -39,9 +39,10 @@ urlpatterns = [
     path("problems/", ProblemTypeListView.as_view(), name="problem-list"),
     path("problems/<str:code>/", ProblemTypeView.as_view(), name="problem-detail"),
     # Live updates (api/streams.py, async: serve them with uvicorn). The long-poll goes ahead of the
-    # router's events action, which it calls once it has waited.
+    # router's events and state actions, which they call once they have waited.
     path("matches/<str:pk>/stream/", streams.match_stream, name="match-stream"),
     path("matches/<str:pk>/events/", streams.events_long_poll, name="match-events-wait"),
+    path("matches/<str:pk>/state/", streams.state_long_poll, name="match-state-wait"),
     path("me/stream/", streams.me_stream, name="me-stream"),
     # Audit, disputes and rulings (api/audit_views.py); time travel is the state action's ?at=.
     path("matches/<str:pk>/audit/", audit_views.MatchAuditView.as_view(), name="match-audit"),

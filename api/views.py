@@ -101,6 +101,14 @@ def _valid(serializer_class, data) -> dict[str, Any]:
     return serializer.validated_data
 
 
+class StateQuery(drf_serializers.Serializer):
+    after = drf_serializers.IntegerField(min_value=0, required=False, help_text=(
+        "With `wait`: answer once the match's version is past this one (your last known version)."))
+    wait = drf_serializers.IntegerField(min_value=0, max_value=30, default=0, help_text=(
+        "Long-poll: wait up to this many seconds for the match to move past `after`, then answer the state "
+        "(0: answer at once)."))
+
+
 class EventsQuery(drf_serializers.Serializer):
     after = drf_serializers.IntegerField(min_value=0, default=0, help_text="Only events with seq greater than this.")
     limit = drf_serializers.IntegerField(min_value=1, max_value=1000, default=1000, help_text="At most this many.")
@@ -147,10 +155,12 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         operation_id="matches_state", summary="The deal in play as you may see it", tags=["matches"],
-        parameters=[_ETAG, audit_views.AT_PARAMETER], filters=False,
+        parameters=[StateQuery, _ETAG, audit_views.AT_PARAMETER], filters=False,
         description="A player gets his own `hand` (`hands` is null) and `legal_cards` when on turn; the scorer "
                     "and staff get every hand and the legal cards of the seat on turn. With `?at=`: the state "
-                    "right after that event (`StateAt`).",
+                    "right after that event (`StateAt`). With `?after=<version>&wait=<seconds>`: a long-poll, "
+                    "answered as soon as the match moves past `after` (a waiting client's one request per "
+                    "change; a command's answer already carries the state after it).",
         responses={200: PolymorphicProxySerializer(
                        component_name="StateOrStateAt", resource_type_field_name=None,
                        serializers=[s.StateSerializer, audit_serializers.StateAtSerializer]),
@@ -170,6 +180,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         if "at" in request.query_params:  # time travel (issue 5): the state after event `at`
             return audit_views.state_at(request, pk)
         match, viewer = selectors.match_get(match_id=pk, user=request.user)
+        _valid(StateQuery, request.query_params)  # already waited for, in api.streams.state_long_poll
         data = s.StateSerializer(selectors.match_state(match=match, viewer=viewer)).data
         return with_version(Response(data), match.version)
 

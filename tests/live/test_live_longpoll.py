@@ -76,3 +76,17 @@ def test_under_wsgi_it_waits_too_holding_the_worker(server_match, user):
 
     assert response.status_code == 200
     assert [e["type"] for e in response.json()["events"]] == ["deal_started"]
+
+
+def test_the_state_long_polls_too_and_answers_the_state_once_the_match_moves(asgi_server, server_match, user, token):
+    match = server_match()
+    threading.Timer(0.5, lambda: services.deal_start(match_id=match.pk, actor=user("ala"))).start()
+
+    started = time.monotonic()
+    status, headers, body = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/?after=1&wait=20",
+                                token("bartek"))
+    elapsed = time.monotonic() - started
+
+    assert status == 200 and 0.4 < elapsed < 3
+    assert body["version"] == 2 and headers["ETag"] == '"2"'
+    assert body["seat"] == "E" and len(body["deal"]["hand"]) == 13
