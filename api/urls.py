@@ -8,17 +8,25 @@ from .leagues import ClubViewSet, LeagueViewSet, PlayerViewSet, SeasonViewSet
 from .views import MatchViewSet, PingView, ProblemTypeListView, ProblemTypeView, TokenView
 
 
+# Links of the root beside the router's collections: name → URL name. Resources reached through
+# another one are URI templates (``{id}``): a match's stream, a club's webhooks, a webhook.
+ROOT_LINKS = {"auth-token": "auth-token", "ping": "ping", "problems": "problem-list", "disputes": "dispute-list",
+              "me-stream": "me-stream", "schema": "schema", "docs": "docs", "redoc": "redoc"}
+ROOT_TEMPLATES = {"match-stream": "match-stream", "match-events": "match-events-wait",
+                  "club-webhooks": "club-webhooks", "webhooks": "webhook-detail"}
+
+
 class PublicAPIRootView(routers.APIRootView):
-    """The API root: readable by anyone; lists the registered resources and the schema."""
+    """The API root: readable by anyone; lists every resource, the schema and the docs."""
 
     permission_classes = [AllowAny]
 
     def get(self, request, *args, **kwargs):
         response = super().get(request, *args, **kwargs)
-        response.data["auth-token"] = reverse("auth-token", request=request)
-        response.data["problems"] = reverse("problem-list", request=request)
-        response.data["schema"] = reverse("schema", request=request)
-        response.data["docs"] = reverse("docs", request=request)
+        for name, url_name in ROOT_LINKS.items():
+            response.data[name] = reverse(url_name, request=request)
+        for name, url_name in ROOT_TEMPLATES.items():
+            response.data[name] = reverse(url_name, args=["0"], request=request).replace("/0/", "/{id}/")
         return response
 
 

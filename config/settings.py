@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from the project: /api/v1/docs/ works offline
     "games",
     "scoring",
     "webhooks",
@@ -172,6 +173,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 WHITENOISE_MANIFEST_STRICT = False
+# Where collectstatic never ran, WhiteNoise serves the apps' static files as found (the docs' Swagger
+# UI and ReDoc from drf-spectacular-sidecar, the viewer's scripts); collected files take precedence.
+WHITENOISE_USE_FINDERS = True
 
 # --- REST API ---------------------------------------------------------------------------
 
@@ -228,6 +232,10 @@ SPECTACULAR_SETTINGS = {
         "`error` (the R30 error object). Card lists in examples are placeholders."
     ),
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from drf-spectacular-sidecar's pinned copies, not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     # The event streams are plain async views, unseen by drf-spectacular: api/stream_schema.py adds them;
     # api/schema_hooks.py types the path ids by kind and adds the 413 and 415 of every operation that
