@@ -44,7 +44,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from games import live
+from games import live, selectors
 from games.exceptions import CommandError, InvalidInput
 
 from . import serializers as s
@@ -95,16 +95,16 @@ _events_action = MatchViewSet.as_view({"get": "events"})
 _state_action = MatchViewSet.as_view({"get": "state"})
 
 
-async def _wait_then(action: Callable, request: HttpRequest, pk: str) -> HttpResponse:
-    """With ``?wait=S`` first wait (at most S seconds) for an event after ``after``; any error is
-    left for the action to answer, so that the response (body, ETag, problem) is the action's in
-    every case."""
+async def _wait_then(action: Callable, request: HttpRequest, pk: str, waiter: Callable) -> HttpResponse:
+    """With ``?wait=S`` first wait (at most S seconds, ``waiter`` says for what) past ``after``; any
+    error is left for the action to answer, so that the response (body, ETag, problem) is the
+    action's in every case."""
     wait = _int(request.GET.get("wait"))
     after = _int(request.GET.get("after", "0"))
     if request.method == "GET" and wait and 0 < wait <= MAX_WAIT and after is not None and after >= 0:
         try:
             user = await _db(_authenticate, request)
-            await _wait_for_event(pk, user, after, wait)
+            await waiter(pk, user, after, wait)
         except (CommandError, exceptions.APIException):
             pass
     return await sync_to_async(action)(request, pk=pk)
@@ -113,14 +113,16 @@ async def _wait_then(action: Callable, request: HttpRequest, pk: str) -> HttpRes
 @csrf_exempt  # as DRF's own views: session writes are checked by DRF (this one only reads)
 async def events_long_poll(request: HttpRequest, pk: str) -> HttpResponse:
     """Routed ahead of the ``events`` action, which answers once it has waited."""
-    return await _wait_then(_events_action, request, pk)
+    return await _wait_then(_events_action, request, pk, _wait_for_event)
 
 
 @csrf_exempt
 async def state_long_poll(request: HttpRequest, pk: str) -> HttpResponse:
     """Routed ahead of the ``state`` action: ``?after=<version>&wait=S`` answers the state once the
-    match has moved past ``after`` (a waiting client's one request per change)."""
-    return await _wait_then(_state_action, request, pk)
+    match has moved past ``after``; with ``&until=move`` only once it is the player's move (his
+    card, a lead sale to offer in, a deal due, the match over): a bot's one request per card."""
+    waiter = _wait_for_move if request.GET.get("until") == "move" else _wait_for_event
+    return await _wait_then(_state_action, request, pk, waiter)
 
 
 # --- SSE -----------------------------------------------------------------------------------------
@@ -216,6 +218,24 @@ async def _wait_for_event(pk: str, user, after: int, wait: float) -> None:
             subscription.clear()
             version, status = await _db(live.match_version, match_id=pk, user=user)
             subscription.versions[key] = version
+
+
+async def _wait_for_move(pk: str, user, after: int, wait: float) -> None:
+    """Return once the match moved past ``after`` to a state that is the viewer's move
+    (``selectors.is_viewers_move``), or ``wait`` seconds passed."""
+    deadline = time.monotonic() + wait
+    while True:
+        await _wait_for_event(pk, user, after, max(0.0, deadline - time.monotonic()))
+        version, moved = await _db(_viewers_move, pk, user)
+        if moved or version <= after or time.monotonic() >= deadline:
+            return
+        after = version
+
+
+def _viewers_move(pk: str, user) -> tuple[int, bool]:
+    match, viewer = selectors.match_get(match_id=pk, user=user)
+    view = selectors.match_state(match=match, viewer=viewer)
+    return view["version"], selectors.is_viewers_move(view)
 
 
 # --- the watcher -----------------------------------------------------------------------------------

@@ -107,6 +107,9 @@ class StateQuery(drf_serializers.Serializer):
     wait = drf_serializers.IntegerField(min_value=0, max_value=30, default=0, help_text=(
         "Long-poll: wait up to this many seconds for the match to move past `after`, then answer the state "
         "(0: answer at once)."))
+    until = drf_serializers.ChoiceField(choices=["change", "move"], default="change", help_text=(
+        "With `wait`: `change` answers at the match's next change; `move` only once it is your move as a "
+        "seated player (your card to play, a lead sale you may still offer in, a deal due, the match over)."))
 
 
 class EventsQuery(drf_serializers.Serializer):

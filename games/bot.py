@@ -3,9 +3,10 @@
 Like the rest of the ``kierki`` command it imports the rules engine and the standard library
 only — no Django — and talks plain HTTP (``urllib``) to any Kierki server:
 
-- it follows the match with the long-poll ``GET state/?after=<version>&wait=25`` (its hand,
-  ``legal_cards``, the lead sale, as soon as the match moves); a command's answer carries the
-  state after it, so acting costs one request and reads nothing more (``requests`` counts them);
+- it follows the match with the long-poll ``GET state/?after=<version>&wait=25&until=move``,
+  answered with its state (its hand, ``legal_cards``, the lead sale) once it is its move; a
+  command's answer carries the state after it, so a card costs one request and reads nothing more
+  (``requests`` counts them; the lead holder waiting for offers follows every change instead);
 - it plays a card of ``legal_cards`` chosen by a strategy of ``games.engine.simulate``
   (``random``, ``low``, ``high``); deals the next deal of a server-dealt match when it is due, if
   it sits North or was told to (``--deal``); in a compensating odgrywka it offers to buy the lead
@@ -260,12 +261,13 @@ class Bot:
         return answer
 
     def wait(self, version: int) -> dict[str, Any]:
-        """The state once the match moves past ``version`` (long-poll), or at this seat's own deadline."""
+        """The state once it is this seat's move after ``version`` (long-poll), or at its own deadline."""
         wait = self.long_poll
         if self._deadline is not None:
             wait = max(1, min(wait, math.ceil(self._deadline - time.monotonic())))
         started = time.monotonic()
-        state, _ = self.api.get(self._path("state"), after=version, wait=wait)
+        until = "change" if self._deadline is not None else "move"  # the holder watches the offers come in
+        state, _ = self.api.get(self._path("state"), after=version, wait=wait, until=until)
         if state["version"] == version and time.monotonic() - started < min(wait, 1):
             time.sleep(min(wait, 1))  # a server without long-poll: do not spin
         return state

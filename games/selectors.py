@@ -148,6 +148,21 @@ def match_state(*, match: Match, viewer: Viewer) -> dict[str, Any]:
     return state_view(match=match, viewer=viewer, state=restore(match.projection.snapshot))
 
 
+def is_viewers_move(view: dict[str, Any]) -> bool:
+    """Whether ``view`` (a ``state_view``) asks something of its seated player: his card to play, a
+    lead sale he may still offer in, a deal due (any seated player may deal a server-dealt one), or
+    the match over. The scorer and staff act for anyone: always their move."""
+    if view["role"] != "player" or view["status"] != Match.Status.IN_PROGRESS:
+        return True
+    deal = view["deal"]
+    if deal is None:
+        return view["next_deal"] is not None
+    sale = deal["lead_sale"]
+    offered = {offer["buyer"] for offer in sale["offers"]}
+    may_offer = sale["can_sell"] and view["seat"] != sale["holder"] and view["seat"] not in offered
+    return bool(deal["legal_cards"]) or may_offer
+
+
 def state_view(*, match: Match, viewer: Viewer, state: MatchState) -> dict[str, Any]:
     """The match as ``viewer`` may see it in ``state`` (``GET state/`` and every command's answer)."""
     projection = match.projection

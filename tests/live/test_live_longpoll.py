@@ -90,3 +90,23 @@ def test_the_state_long_polls_too_and_answers_the_state_once_the_match_moves(asg
     assert status == 200 and 0.4 < elapsed < 3
     assert body["version"] == 2 and headers["ETag"] == '"2"'
     assert body["seat"] == "E" and len(body["deal"]["hand"]) == 13
+
+
+def test_until_move_sleeps_through_the_others_cards_and_answers_on_the_players_turn(asgi_server, server_match, user,
+                                                                                   token):
+    match = server_match()
+    services.deal_start(match_id=match.pk, actor=user("ala"))  # E leads: then S, W, N
+    view = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/", token("darek"))[2]  # W
+
+    def east_then_south():
+        for name in ("bartek", "celina"):
+            time.sleep(0.3)
+            seat_view = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/", token(name))[2]
+            services.card_play(match_id=match.pk, actor=user(name), card=seat_view["deal"]["legal_cards"][0])
+
+    threading.Thread(target=east_then_south).start()
+    status, _, body = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/?after={view['version']}&wait=20"
+                          f"&until=move", token("darek"))
+
+    assert status == 200 and body["version"] == view["version"] + 2
+    assert body["deal"]["to_play"] == "W" and body["deal"]["legal_cards"]
