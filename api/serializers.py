@@ -274,6 +274,10 @@ class CommandResultSerializer(serializers.Serializer):
                                       "`GET state/` would answer: whose turn (`deal.to_play`), the trick so far, "
                                       "the actor's `legal_cards` when he is on turn again, `next_deal` when a deal "
                                       "is due, the match `status`.")
+    next_move = StateSerializer(
+        allow_null=True, help_text="With `?wait=<seconds>` (at most 30): the actor's state once it is his move again "
+                                   "(as `GET state/?until=move` would answer), waited for after the command; null "
+                                   "without `wait`, when `state` already is his move, or when nothing came in time.")
 
 
 # --- records ------------------------------------------------------------------------------------

@@ -51,6 +51,10 @@ urlpatterns = [
     path("matches/<str:pk>/stream/", streams.match_stream, name="match-stream"),
     path("matches/<str:pk>/events/", streams.events_long_poll, name="match-events-wait"),
     path("matches/<str:pk>/state/", streams.state_long_poll, name="match-state-wait"),
+    # The commands, each answered by its router action; with ?wait= the answer brings the actor's next move.
+    *(path(f"matches/<str:pk>/{segment}/", streams.command_then_wait, {"action": action}, name=f"match-{segment}-wait")
+      for segment, action in (("deals", "deals"), ("plays", "plays"), ("lead-offers", "lead_offers"),
+                              ("lead-decision", "lead_decision"))),
     path("me/stream/", streams.me_stream, name="me-stream"),
     # Audit, disputes and rulings (api/audit_views.py); time travel is the state action's ?at=.
     path("matches/<str:pk>/audit/", audit_views.MatchAuditView.as_view(), name="match-audit"),

@@ -84,11 +84,17 @@ _PROBLEM_EXAMPLE = OpenApiExample(
 )
 
 
+_WAIT = OpenApiParameter(
+    "wait", OpenApiTypes.INT, OpenApiParameter.QUERY,
+    description="0-30: after the command, wait up to this many seconds for your next move and answer it as "
+                "`next_move` (a bot's one request per card; the command itself is not delayed).")
+
+
 def _command_schema(*, operation_id: str, summary: str, description: str, request,
                     examples: list | None = None) -> Callable:
     return extend_schema(
         operation_id=operation_id, summary=summary, description=description, tags=["commands"], request=request,
-        parameters=[_IF_MATCH, _IDEMPOTENCY_KEY, _ETAG, _REPLAYED],
+        parameters=[_WAIT, _IF_MATCH, _IDEMPOTENCY_KEY, _ETAG, _REPLAYED],
         responses={201: OpenApiResponse(s.CommandResultSerializer, description="The events appended; the new version."),
                    **_errors(400, 401, 403, 404, 409, 412, 422)},
         examples=(examples or []) + [_PROBLEM_EXAMPLE], filters=False,

@@ -3,10 +3,11 @@
 Like the rest of the ``kierki`` command it imports the rules engine and the standard library
 only — no Django — and talks plain HTTP (``urllib``) to any Kierki server:
 
-- it follows the match with the long-poll ``GET state/?after=<version>&wait=25&until=move``,
-  answered with its state (its hand, ``legal_cards``, the lead sale) once it is its move; a
-  command's answer carries the state after it, so a card costs one request and reads nothing more
-  (``requests`` counts them; the lead holder waiting for offers follows every change instead);
+- every command is sent with ``?wait=25``: its answer carries the state after it and, once it is
+  the bot's move again, that state too (``next_move``), so a card costs one request — the POST
+  that plays it also waits for the next one (``requests`` counts them); when nothing came in
+  time it long-polls ``GET state/?after=<version>&wait=25&until=move``, and the lead holder
+  waiting for offers follows every change (``until=change``);
 - it plays a card of ``legal_cards`` chosen by a strategy of ``games.engine.simulate``
   (``random``, ``low``, ``high``); deals the next deal of a server-dealt match when it is due, if
   it sits North or was told to (``--deal``); in a compensating odgrywka it offers to buy the lead
@@ -200,6 +201,9 @@ class Bot:
         return f"requests: {requests}, cards: {self.cards}, per card: {requests / max(self.cards, 1):.2f}"
 
     def _state_after(self, answer: Any) -> dict[str, Any]:
+        """The state the command's answer brings: the next move when it came, else right after it."""
+        if isinstance(answer, dict) and isinstance(answer.get("next_move"), dict):
+            return answer["next_move"]
         if isinstance(answer, dict) and isinstance(answer.get("state"), dict):
             return answer["state"]
         state, _ = self.api.get(self._path("state"))
@@ -211,7 +215,7 @@ class Bot:
         if deal is None:
             dealer = self.policy.deal if self.policy.deal is not None else seat == "N"
             if server_dealt and dealer and state["next_deal"] is not None:
-                answer, _ = self.api.post(self._path("deals"), {}, version=version)
+                answer, _ = self.api.post(self._command("deals"), {}, version=version)
                 self.log(f"dealt deal {state['next_deal']['number']}")
                 return answer
             return None
@@ -228,13 +232,13 @@ class Bot:
                 if self.rng.random() < self.policy.offer_rate:
                     price = self.rng.randint(1, self.policy.max_price)
                     # No If-Match: others' offers do not change this one (a closed sale is a 422).
-                    answer, _ = self.api.post(self._path("lead-offers"), {"price": price})
+                    answer, _ = self.api.post(self._command("lead-offers"), {"price": price})
                     self.log(f"deal {number}: offered {price} for the lead")
                     return answer
         if deal["to_play"] == seat and deal["legal_cards"]:
             legal = tuple(Card.parse(name) for name in deal["legal_cards"])
             card = str(STRATEGIES[self.policy.strategy](self.rng, legal))
-            answer, _ = self.api.post(self._path("plays"), {"card": card}, version=version)
+            answer, _ = self.api.post(self._command("plays"), {"card": card}, version=version)
             self.cards += 1
             self.log(f"deal {number}: played {card}")
             return answer
@@ -253,10 +257,10 @@ class Bot:
             return None
         if self.rng.random() < self.policy.accept_rate:
             best = max(offers, key=lambda offer: (offer["price"], -offer["seq"]))
-            answer, _ = self.api.post(self._path("lead-decision"), {"offer": best["seq"]}, version=version)
+            answer, _ = self.api.post(self._command("lead-decision"), {"offer": best["seq"]}, version=version)
             self.log(f"deal {number}: sold the lead to {best['buyer']} for {best['price']}")
         else:
-            answer, _ = self.api.post(self._path("lead-decision"), {"keep": True}, version=version)
+            answer, _ = self.api.post(self._command("lead-decision"), {"keep": True}, version=version)
             self.log(f"deal {number}: kept the lead")
         return answer
 
@@ -274,6 +278,10 @@ class Bot:
 
     def _path(self, what: str = "") -> str:
         return f"matches/{self.match}/" + (f"{what}/" if what else "")
+
+    def _command(self, what: str) -> str:
+        """A command's path, asking its answer to bring the bot's next move (``next_move``)."""
+        return f"{self._path(what)}?wait={self.long_poll}"
 
 
 def play(server: str, token: str, match: str, *, policy: Policy, seed: int | None = None,

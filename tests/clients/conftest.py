@@ -1,22 +1,9 @@
 """Fixtures for the generated-client tests: uvicorn serving the project (a transactional database:
-the server thread sees what the test commits), users with passwords, and the CI switch (under
-CI=true a missing generator or toolchain fails instead of skipping)."""
-import os
-
+the server thread sees what the test commits) and users with passwords."""
 import pytest
 from asgi_server import AsgiServer
+from clients_helpers import PASSWORD, PLAYERS
 from django.db import DEFAULT_DB_ALIAS, connections
-
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
-PASSWORD = "kierki-clients-test"
-PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
-
-
-def missing(what: str) -> None:
-    """Skip without ``what``; fail under CI=true, where these tests must run."""
-    if IN_CI:
-        pytest.fail(f"CI=true but the generated-client test cannot run: {what}", pytrace=False)
-    pytest.skip(what)
 
 
 @pytest.fixture

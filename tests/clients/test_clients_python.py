@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PASSWORD, PLAYERS, missing
+from clients_helpers import PASSWORD, PLAYERS, missing
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATOR = Path(sys.executable).parent / "openapi-python-client"

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PLAYERS, missing
+from clients_helpers import PLAYERS, missing
 from rest_framework.authtoken.models import Token
 
 from games import services

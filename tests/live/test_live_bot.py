@@ -214,6 +214,23 @@ def test_the_bot_takes_the_state_from_a_commands_answer_and_reads_nothing_more()
     assert api.states == [] and api.polls == 0
 
 
+def test_the_bot_takes_its_next_move_from_a_commands_answer_when_it_came():
+    class Answering(FakeApi):
+        def post(self, path, body, *, version=None):
+            super().post(path, body, version=version)
+            assert path.endswith("?wait=25")
+            after = state(version + 1, to_play="W")  # the others' turn...
+            move = state(version + 4, to_play="S", legal=["9D"]) if version == 7 else FINISHED  # ...then his
+            return {"version": version + 1, "state": after, "next_move": move}, {}
+
+    api = Answering([state(7, to_play="S", legal=["KS", "2H"])])
+
+    Bot(api, "m", Policy(strategy="low")).run()
+
+    assert api.posts == [("plays", {"card": "2H"}, 7), ("plays", {"card": "9D"}, 11)]
+    assert api.polls == 0
+
+
 def test_a_token_that_is_not_a_seated_players_is_refused():
     from games.bot import BotError
 
