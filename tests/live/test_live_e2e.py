@@ -64,7 +64,9 @@ def report_requests_per_card(results) -> None:
     requests, cards = (sum(int(found[group]) for found in counts) for group in (1, 2))
     print(f"\nbots: {requests} requests for {cards} cards, {requests / cards:.2f} per card "
           f"(waits included; each card itself is one POST)", file=sys.__stderr__)
-    assert cards and requests >= cards
+    # A count, not a time: about one request per card (1.25 measured), where reading the state
+    # before each card and waking on every change took 4 and more.
+    assert cards and cards <= requests < 2 * cards
 
 
 def readme_client() -> str:
