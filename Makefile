@@ -1,6 +1,8 @@
 VENV  := .venv
 PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+HOST  ?= 127.0.0.1
+PORT  ?= 8000
 
 .PHONY: install run test test-fast lint format docs bench
 
@@ -14,10 +16,11 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -e '.[dev]'
 	touch $(STAMP)
 
+# make run [PORT=8123] [HOST=0.0.0.0]: migrate, seed the demo (its tokens and URLs name this address), serve.
 run: $(STAMP)
-	$(PY) manage.py migrate
-	$(PY) manage.py seed_demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	@$(PY) manage.py migrate --verbosity 0
+	@$(PY) manage.py seed_demo --url http://$(HOST):$(PORT)
+	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(STAMP)
 	$(VENV)/bin/pytest

@@ -30,6 +30,7 @@ _TEXT = {
     401: "Not authenticated.",
     403: "Not allowed for your role (`not_allowed`).",
     404: "No such match or dispute, or one you may not see.",
+    409: "The match's season is closed: it takes no ruling until staff reopen it.",
     412: "If-Match is stale; `current_version` says the match's version now.",
     422: "The ruling does not fit the match (`ruling_not_allowed`, with `error`), or a log the engine rejects.",
 }
@@ -144,7 +145,7 @@ class RulingView(APIView):
         operation_id="disputes_ruling", summary="Rule on a dispute", tags=["disputes"], request=s.RulingInput,
         parameters=[OpenApiParameter(IF_MATCH, str, OpenApiParameter.HEADER,
                                      description="Rule only if the match is at this version (its ETag).")],
-        responses={201: s.RulingResultSerializer, **_errors(400, 401, 403, 404, 412, 422)},
+        responses={201: s.RulingResultSerializer, **_errors(400, 401, 403, 404, 409, 412, 422)},
         description="An arbiter of the match's club (or staff) records a ruling as a `ruling_recorded` event in "
                     "the match log: `no_change`; `score_adjusted` with `points` per seat (the played result "
                     "stays visible beside them); `deal_voided` (only the latest finished deal while no later "

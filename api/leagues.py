@@ -248,6 +248,17 @@ class NDJSONRenderer(JSONRenderer):
     format = "ndjson"
 
 
+class NDJSONBytesRenderer(NDJSONRenderer):
+    """The same lines as ``application/octet-stream``: the type generated clients read as bytes
+    (openapi-python-client has no NDJSON)."""
+
+    media_type = "application/octet-stream"
+    format = "ndjson-bytes"
+
+
+EXPORT_FORMATS = {"csv", "ndjson", "ndjson-bytes"}
+
+
 @extend_schema(tags=["seasons"])
 @_reading(s.SeasonSerializer, listed="List seasons", read="Read a season")
 class SeasonViewSet(_ReadMixin):
@@ -262,7 +273,7 @@ class SeasonViewSet(_ReadMixin):
         """Only the rows are CSV or NDJSON: an error is problem+json even when CSV or NDJSON was
         asked for (a client reads it as every other error of the API; the schema says so), and
         OPTIONS describes the endpoint in JSON."""
-        if getattr(getattr(request, "accepted_renderer", None), "format", None) in {"csv", "ndjson"}:
+        if getattr(getattr(request, "accepted_renderer", None), "format", None) in EXPORT_FORMATS:
             if response.status_code >= 400:
                 request.accepted_renderer, request.accepted_media_type = JSONRenderer(), PROBLEM_CONTENT_TYPE
                 response.content_type = PROBLEM_CONTENT_TYPE
@@ -331,17 +342,31 @@ class SeasonViewSet(_ReadMixin):
         description="Recomputed after every finished or abandoned match of the season (abandoned matches count "
                     "for nothing). Ranking: total balance, balance per match, matches won, head-to-head balance "
                     "among the tied players; below `min_matches` a player is listed unranked at the end. "
-                    "`?format=csv` or `Accept: text/csv` for CSV (columns as in JSON, with `placements` as "
-                    "`first`…`fourth` and `rating` as `mu`, `sigma`, `ordinal`).",
-        parameters=[OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"], required=False)],
-        responses={(200, "application/json"): s.StandingsSerializer,
-                   (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The same rows as CSV."),
-                   **error_responses(401, 404)},
+                    "As CSV: `GET standings/csv/` (here `?format=csv` or `Accept: text/csv` still answer it, "
+                    "for clients written before; a generated client calls the CSV operation).",
+        parameters=[OpenApiParameter("format", exclude=True)],
+        responses={200: s.StandingsSerializer, **error_responses(401, 404)},
     )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None,
             renderer_classes=[JSONRenderer, BrowsableAPIRenderer, StandingsCSVRenderer])
     def standings(self, request, pk=None, format=None):
-        season = self.get_object()
+        return self._standings(request, self.get_object())
+
+    @extend_schema(
+        operation_id="seasons_standings_csv", summary="The season's standings as CSV",
+        description="The rows of `GET standings/` as `text/csv`: one header line, then one line per row "
+                    "(columns as in JSON, with `placements` as `first`…`fourth` and `rating` as `mu`, `sigma`, "
+                    "`ordinal`). Errors are problem+json, as everywhere.",
+        parameters=[OpenApiParameter("format", exclude=True)],
+        responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The standings as CSV."),
+                   **error_responses(401, 404)},
+    )
+    @action(detail=True, methods=["get"], url_path="standings/csv", filter_backends=[], pagination_class=None,
+            renderer_classes=[StandingsCSVRenderer])
+    def standings_csv(self, request, pk=None, format=None):
+        return self._standings(request, self.get_object())
+
+    def _standings(self, request, season: Season) -> Response:
         data = s.StandingsSerializer({"season": season.pk, "computed_at": season.computed_at,
                                       "rows": selectors.standing_rows(season.pk),
                                       **selectors.season_uncounted(season.pk)}).data
@@ -359,11 +384,14 @@ class SeasonViewSet(_ReadMixin):
                     "For the members of the season's club and staff; 404 for anyone else.",
         parameters=[OpenApiParameter("format", exclude=True)],
         responses={(200, "application/x-ndjson"): OpenApiResponse(
-                       OpenApiTypes.STR, description="One kierki-match/1 JSON record per line."),
+                       OpenApiTypes.BINARY, description="One kierki-match/1 JSON record per line."),
+                   (200, "application/octet-stream"): OpenApiResponse(
+                       OpenApiTypes.BINARY, description="The same lines, typed as bytes (`Accept: "
+                                                        "application/octet-stream`), for generated clients."),
                    **error_responses(401, 404)},
     )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None,
-            renderer_classes=[JSONRenderer, NDJSONRenderer])
+            renderer_classes=[JSONRenderer, NDJSONRenderer, NDJSONBytesRenderer])
     def records(self, request, pk=None):
         season = self.get_object()
         if not (request.user.is_staff or selectors.club_role(request.user, season.league.club_id)):
@@ -379,7 +407,9 @@ class SeasonViewSet(_ReadMixin):
                     record["withdrawn"] = True
                 yield json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
 
-        response = StreamingHttpResponse(lines(), content_type="application/x-ndjson")
+        bytes_asked = getattr(request.accepted_renderer, "format", None) == "ndjson-bytes"
+        response = StreamingHttpResponse(lines(), content_type="application/octet-stream" if bytes_asked
+                                         else "application/x-ndjson")
         response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-records.ndjson"'
         return response
 

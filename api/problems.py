@@ -26,6 +26,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 import psycopg
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext_lazy as _
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -65,13 +66,15 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
     "method_not_allowed": (405, "Method not allowed", "This endpoint does not take that HTTP method."),
     "not_acceptable": (406, "Not acceptable", "No representation matches the Accept header."),
     "match_closed": (409, "The match is over", "The match is finished or abandoned; nothing more can be recorded."),
+    "season_closed": (409, _("The season is closed"), _("A closed season is read-only: no match joins it (neither a "
+                                                         "new match nor an imported record), none of its matches "
+                                                         "takes a command or a ruling; staff may reopen it with a "
+                                                         "reason.")),
+    "last_admin": (409, _("A club needs an admin"), _("The change would leave the club without an admin: "
+                                                      "appoint another admin first.")),
     "duplicate_record": (409, "Already filed", "The record's players and deals equal a match stored already; "
                                                "`match` is its id. Send `?allow_duplicate=true` to file it "
                                                "again on purpose."),
-    "season_closed": (409, "The season is closed", "A closed season is read-only: no match joins it, none of its "
-                                                    "matches takes a command or a ruling, its settings stay; "
-                                                    "staff may reopen it with a reason."),
-    "last_admin": (409, "A club needs an admin", "A club must keep at least one admin; name another admin first."),
     "invitation_invalid": (400, "Invalid invitation", "The invitation link is not one this server signed."),
     "invitation_expired": (410, "Invitation expired", "The invitation expired; a club admin can send a new one."),
     "invitation_used": (409, "Invitation already used", "An invitation works once; the profile has an account."),
@@ -165,7 +168,8 @@ def _drf_problem(exc: Exception, status: int) -> dict[str, Any]:
         return problem("invalid", status=status, detail=_first_message(errors) or "Invalid input.",
                        field=_first_field(errors), errors=errors)
     if isinstance(exc, exceptions.APIException):
-        code = exc.default_code if exc.default_code in PROBLEMS else "invalid" if status == 400 else exc.default_code
+        # Every code answered is a registered one (tests/api/test_api_problem_codes.py collects them).
+        code = exc.default_code if exc.default_code in PROBLEMS else "invalid" if status < 500 else "server_error"
         return problem(code, status=status, detail=str(exc.detail))
     return problem("invalid", status=status, detail=str(exc))
 

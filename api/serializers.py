@@ -291,9 +291,24 @@ class EventsSerializer(serializers.Serializer):
 
 
 class CommandResultSerializer(serializers.Serializer):
+    """A command's answer: what it appended, and what the client needs next without another read."""
+
     version = serializers.IntegerField(help_text="The match version after the command; also the ETag.")
     status = serializers.ChoiceField(choices=Match.Status.choices)
     events = EventSerializer(many=True, help_text="The events the command appended.")
+    trick_completed = LastTrickSerializer(
+        allow_null=True, help_text="The trick this command's card completed, with its winner (who leads next); "
+                                   "null when no trick was completed.")
+    deal_ended = DealSummarySerializer(
+        allow_null=True, help_text="The deal this command's card ended (R29: tricks, points, kreski); else null.")
+    state = StateSerializer(help_text="The match right after the command as the actor may see it, exactly as "
+                                      "`GET state/` would answer: whose turn (`deal.to_play`), the trick so far, "
+                                      "the actor's `legal_cards` when he is on turn again, `next_deal` when a deal "
+                                      "is due, the match `status`.")
+    next_move = StateSerializer(
+        allow_null=True, help_text="With `?wait=<seconds>` (at most 30): the actor's state once it is his move again "
+                                   "(as `GET state/?until=move` would answer), waited for after the command; null "
+                                   "without `wait`, when `state` already is his move, or when nothing came in time.")
 
 
 # --- records ------------------------------------------------------------------------------------

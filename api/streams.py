@@ -33,7 +33,7 @@ import uuid
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Callable
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
@@ -44,7 +44,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from games import live
+from games import live, selectors
 from games.exceptions import CommandError, InvalidInput
 
 from . import serializers as s
@@ -92,22 +92,37 @@ async def me_stream(request: HttpRequest) -> HttpResponse:
 
 
 _events_action = MatchViewSet.as_view({"get": "events"})
+_state_action = MatchViewSet.as_view({"get": "state"})
 
 
-@csrf_exempt  # as DRF's own views: session writes are checked by DRF (this one only reads)
-async def events_long_poll(request: HttpRequest, pk: str) -> HttpResponse:
-    """Routed ahead of the ``events`` action: with ``?wait=S`` first waits (at most S seconds) for
-    an event after ``after``; any error is left for the action to answer, so that the response
-    (body, ETag, problem) is the action's in every case."""
+async def _wait_then(action: Callable, request: HttpRequest, pk: str, waiter: Callable) -> HttpResponse:
+    """With ``?wait=S`` first wait (at most S seconds, ``waiter`` says for what) past ``after``; any
+    error is left for the action to answer, so that the response (body, ETag, problem) is the
+    action's in every case."""
     wait = _int(request.GET.get("wait"))
     after = _int(request.GET.get("after", "0"))
     if request.method == "GET" and wait and 0 < wait <= MAX_WAIT and after is not None and after >= 0:
         try:
             user = await _db(_authenticate, request)
-            await _wait_for_event(pk, user, after, wait)
+            await waiter(pk, user, after, wait)
         except (CommandError, exceptions.APIException):
             pass
-    return await sync_to_async(_events_action)(request, pk=pk)
+    return await sync_to_async(action)(request, pk=pk)
+
+
+@csrf_exempt  # as DRF's own views: session writes are checked by DRF (this one only reads)
+async def events_long_poll(request: HttpRequest, pk: str) -> HttpResponse:
+    """Routed ahead of the ``events`` action, which answers once it has waited."""
+    return await _wait_then(_events_action, request, pk, _wait_for_event)
+
+
+@csrf_exempt
+async def state_long_poll(request: HttpRequest, pk: str) -> HttpResponse:
+    """Routed ahead of the ``state`` action: ``?after=<version>&wait=S`` answers the state once the
+    match has moved past ``after``; with ``&until=move`` only once it is the player's move (his
+    card, a lead sale to offer in, a deal due, the match over): a bot's one request per card."""
+    waiter = _wait_for_move if request.GET.get("until") == "move" else _wait_for_event
+    return await _wait_then(_state_action, request, pk, waiter)
 
 
 # --- SSE -----------------------------------------------------------------------------------------
@@ -203,6 +218,58 @@ async def _wait_for_event(pk: str, user, after: int, wait: float) -> None:
             subscription.clear()
             version, status = await _db(live.match_version, match_id=pk, user=user)
             subscription.versions[key] = version
+
+
+_COMMAND_ACTIONS = {name: MatchViewSet.as_view({"post": name})
+                    for name in ("deals", "plays", "lead_offers", "lead_decision")}
+
+
+@csrf_exempt  # DRF checks a session's CSRF token itself, as for its own views
+def command_then_wait(request: HttpRequest, pk: str, action: str) -> HttpResponse:
+    """Routed ahead of the commands: the command answers as always; with ``?wait=S`` its answer
+    also carries ``next_move``, the actor's state once it is his move again (at most S seconds
+    later; null when ``state`` already is his move, or nothing came): a bot's one request per card.
+    The wait runs after the command's transaction, outside what an Idempotency-Key stores; without
+    ``wait`` this stays a plain synchronous view (no event loop on the hot path)."""
+    response = _COMMAND_ACTIONS[action](request, pk=pk)
+    data = getattr(response, "data", None)
+    if response.status_code != 201 or not isinstance(data, dict) or "state" not in data:
+        return response
+    wait = _int(request.GET.get("wait"))
+    next_move = None
+    if wait and 0 < wait <= MAX_WAIT and not selectors.is_viewers_move(data["state"]):
+        next_move = async_to_sync(_next_move)(request, pk, data["version"], wait)
+    response.data = {**data, "next_move": next_move}
+    return response
+
+
+async def _next_move(request: HttpRequest, pk: str, after: int, wait: float) -> dict | None:
+    try:
+        user = await _db(_authenticate, request)
+        await _wait_for_move(pk, user, after, wait)
+        version, moved, view = await _db(_viewers_move, pk, user)
+    except (CommandError, exceptions.APIException):
+        return None
+    return view if moved and version > after else None
+
+
+async def _wait_for_move(pk: str, user, after: int, wait: float) -> None:
+    """Return once the match moved past ``after`` to a state that is the viewer's move
+    (``selectors.is_viewers_move``), or ``wait`` seconds passed."""
+    deadline = time.monotonic() + wait
+    while True:
+        await _wait_for_event(pk, user, after, max(0.0, deadline - time.monotonic()))
+        version, moved, _ = await _db(_viewers_move, pk, user)
+        if moved or version <= after or time.monotonic() >= deadline:
+            return
+        after = version
+
+
+def _viewers_move(pk: str, user) -> tuple[int, bool, dict]:
+    """The match's version, whether it is the user's move, and his state (``GET state/``'s body)."""
+    match, viewer = selectors.match_get(match_id=pk, user=user)
+    view = s.StateSerializer(selectors.match_state(match=match, viewer=viewer)).data
+    return view["version"], selectors.is_viewers_move(view), view
 
 
 # --- the watcher -----------------------------------------------------------------------------------

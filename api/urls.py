@@ -8,17 +8,26 @@ from .leagues import ClubViewSet, LeagueViewSet, PlayerViewSet, SeasonViewSet
 from .views import MatchViewSet, PingView, ProblemTypeListView, ProblemTypeView, TokenView
 
 
+# Links of the root beside the router's collections: name → URL name. Resources reached through
+# another one are URI templates (``{id}``): a match's stream, a club's webhooks, a webhook.
+ROOT_LINKS = {"auth-token": "auth-token", "ping": "ping", "problems": "problem-list", "disputes": "dispute-list",
+              "me-stream": "me-stream", "schema": "schema", "docs": "docs", "redoc": "redoc",
+              "invitations": "invitation-claim"}
+ROOT_TEMPLATES = {"match-stream": "match-stream", "match-events": "match-events-wait",
+                  "club-webhooks": "club-webhooks", "webhooks": "webhook-detail"}
+
+
 class PublicAPIRootView(routers.APIRootView):
-    """The API root: readable by anyone; lists the registered resources and the schema."""
+    """The API root: readable by anyone; lists every resource, the schema and the docs."""
 
     permission_classes = [AllowAny]
 
     def get(self, request, *args, **kwargs):
         response = super().get(request, *args, **kwargs)
-        response.data["auth-token"] = reverse("auth-token", request=request)
-        response.data["problems"] = reverse("problem-list", request=request)
-        response.data["schema"] = reverse("schema", request=request)
-        response.data["docs"] = reverse("docs", request=request)
+        for name, url_name in ROOT_LINKS.items():
+            response.data[name] = reverse(url_name, request=request)
+        for name, url_name in ROOT_TEMPLATES.items():
+            response.data[name] = reverse(url_name, args=["0"], request=request).replace("/0/", "/{id}/")
         return response
 
 
@@ -39,9 +48,14 @@ urlpatterns = [
     path("problems/", ProblemTypeListView.as_view(), name="problem-list"),
     path("problems/<str:code>/", ProblemTypeView.as_view(), name="problem-detail"),
     # Live updates (api/streams.py, async: serve them with uvicorn). The long-poll goes ahead of the
-    # router's events action, which it calls once it has waited.
+    # router's events and state actions, which they call once they have waited.
     path("matches/<str:pk>/stream/", streams.match_stream, name="match-stream"),
     path("matches/<str:pk>/events/", streams.events_long_poll, name="match-events-wait"),
+    path("matches/<str:pk>/state/", streams.state_long_poll, name="match-state-wait"),
+    # The commands, each answered by its router action; with ?wait= the answer brings the actor's next move.
+    *(path(f"matches/<str:pk>/{segment}/", streams.command_then_wait, {"action": action}, name=f"match-{segment}-wait")
+      for segment, action in (("deals", "deals"), ("plays", "plays"), ("lead-offers", "lead_offers"),
+                              ("lead-decision", "lead_decision"))),
     path("me/stream/", streams.me_stream, name="me-stream"),
     # Audit, disputes and rulings (api/audit_views.py); time travel is the state action's ?at=.
     path("matches/<str:pk>/audit/", audit_views.MatchAuditView.as_view(), name="match-audit"),

@@ -84,11 +84,17 @@ _PROBLEM_EXAMPLE = OpenApiExample(
 )
 
 
+_WAIT = OpenApiParameter(
+    "wait", OpenApiTypes.INT, OpenApiParameter.QUERY,
+    description="0-30: after the command, wait up to this many seconds for your next move and answer it as "
+                "`next_move` (a bot's one request per card; the command itself is not delayed).")
+
+
 def _command_schema(*, operation_id: str, summary: str, description: str, request,
                     examples: list | None = None) -> Callable:
     return extend_schema(
         operation_id=operation_id, summary=summary, description=description, tags=["commands"], request=request,
-        parameters=[_IF_MATCH, _IDEMPOTENCY_KEY, _ETAG, _REPLAYED],
+        parameters=[_WAIT, _IF_MATCH, _IDEMPOTENCY_KEY, _ETAG, _REPLAYED],
         responses={201: OpenApiResponse(s.CommandResultSerializer, description="The events appended; the new version."),
                    **_errors(400, 401, 403, 404, 409, 412, 422)},
         examples=(examples or []) + [_PROBLEM_EXAMPLE], filters=False,
@@ -105,6 +111,17 @@ class ImportQuery(drf_serializers.Serializer):
     allow_duplicate = drf_serializers.BooleanField(default=False, help_text=(
         "File the record even when a match with the same players and deals is stored already (else 409 "
         "`duplicate_record` naming it)."))
+
+
+class StateQuery(drf_serializers.Serializer):
+    after = drf_serializers.IntegerField(min_value=0, required=False, help_text=(
+        "With `wait`: answer once the match's version is past this one (your last known version)."))
+    wait = drf_serializers.IntegerField(min_value=0, max_value=30, default=0, help_text=(
+        "Long-poll: wait up to this many seconds for the match to move past `after`, then answer the state "
+        "(0: answer at once)."))
+    until = drf_serializers.ChoiceField(choices=["change", "move"], default="change", help_text=(
+        "With `wait`: `change` answers at the match's next change; `move` only once it is your move as a "
+        "seated player (your card to play, a lead sale you may still offer in, a deal due, the match over)."))
 
 
 class EventsQuery(drf_serializers.Serializer):
@@ -154,11 +171,13 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         operation_id="matches_state", summary="The deal in play as you may see it", tags=["matches"],
-        parameters=[_ETAG, audit_views.AT_PARAMETER], filters=False,
+        parameters=[StateQuery, _ETAG, audit_views.AT_PARAMETER], filters=False,
         description="A player (anyone seated, staff and arbiters included) gets his own `hand` (`hands` is null) "
                     "and `legal_cards` when on turn; the scorer and the arbiters (staff, the club's arbiters and "
                     "admins) get every hand and the legal cards of the seat on turn. With `?at=`: the state "
-                    "right after that event (`StateAt`).",
+                    "right after that event (`StateAt`). With `?after=<version>&wait=<seconds>`: a long-poll, "
+                    "answered as soon as the match moves past `after` (a waiting client's one request per "
+                    "change; a command's answer already carries the state after it).",
         responses={200: PolymorphicProxySerializer(
                        component_name="StateOrStateAt", resource_type_field_name=None,
                        serializers=[s.StateSerializer, audit_serializers.StateAtSerializer]),
@@ -178,6 +197,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         if "at" in request.query_params:  # time travel (issue 5): the state after event `at`
             return audit_views.state_at(request, pk)
         match, viewer = selectors.match_get(match_id=pk, user=request.user)
+        _valid(StateQuery, request.query_params)  # already waited for, in api.streams.state_long_poll
         data = s.StateSerializer(selectors.match_state(match=match, viewer=viewer)).data
         return with_version(Response(data), match.version)
 
@@ -411,6 +431,7 @@ class TokenView(ObtainAuthToken):
     """``POST /api/v1/auth/token/``: a username and password for the user's API token."""
 
     throttle_classes = [AuthTokenThrottle]
+    parser_classes = [JSONParser]  # ObtainAuthToken's own list takes forms too: one content type, as everywhere
 
     @extend_schema(operation_id="auth_token", summary="Get your API token", tags=["auth"], request=s.TokenInput,
                    auth=[], responses={200: s.TokenSerializer, **_errors(400, 429)})

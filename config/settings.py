@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from the project: /api/v1/docs/ works offline
     "games",
     "scoring",
     "webhooks",
@@ -194,6 +195,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 WHITENOISE_MANIFEST_STRICT = False
+# Where collectstatic never ran, WhiteNoise serves the apps' static files as found (the docs' Swagger
+# UI and ReDoc from drf-spectacular-sidecar, the viewer's scripts); collected files take precedence.
+WHITENOISE_USE_FINDERS = True
 
 # --- REST API ---------------------------------------------------------------------------
 
@@ -213,6 +217,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON bodies only: the schema then offers one request content type per operation, which is what
+    # generated clients need (with form and multipart too, openapi-python-client sent multipart
+    # labelled as JSON). The browsable API keeps its raw-JSON form.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
@@ -246,12 +254,17 @@ SPECTACULAR_SETTINGS = {
         "`error` (the R30 error object). Card lists in examples are placeholders."
     ),
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from drf-spectacular-sidecar's pinned copies, not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     # The event streams are plain async views, unseen by drf-spectacular: api/stream_schema.py adds them;
-    # api/schema_hooks.py adds the 413 and 415 of every operation that takes a body, and
-    # api/problems.py the 503 of every operation.
+    # api/schema_hooks.py types the path ids by kind and adds the 413 and 415 of every operation that
+    # takes a body, and api/problems.py the 503 of every operation.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.stream_schema.add_streams",
-                             "api.schema_hooks.add_body_errors", "api.problems.document_database_unavailable"],
+                             "api.schema_hooks.type_path_ids", "api.schema_hooks.add_body_errors",
+                             "api.problems.document_database_unavailable", "api.schema_hooks.name_problem_codes"],
     "COMPONENT_SPLIT_REQUEST": True,
     "TAGS": [
         {"name": "auth", "description": "Tokens."},

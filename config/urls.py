@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from config import health
 
@@ -11,6 +11,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema", template_name="web/redoc.html"),
+         name="redoc"),
     path("api/v1/", include("api.urls")),
     path("", include("web.urls")),  # the pages: score sheets, deal viewer, standings, login
 ]

@@ -3,8 +3,11 @@
 Like the rest of the ``kierki`` command it imports the rules engine and the standard library
 only — no Django — and talks plain HTTP (``urllib``) to any Kierki server:
 
-- it follows the match with the long-poll ``GET events/?after=<version>&wait=25`` and reads
-  ``GET state/`` (its hand, ``legal_cards``, the lead sale) after every change;
+- every command is sent with ``?wait=25``: its answer carries the state after it and, once it is
+  the bot's move again, that state too (``next_move``), so a card costs one request — the POST
+  that plays it also waits for the next one (``requests`` counts them); when nothing came in
+  time it long-polls ``GET state/?after=<version>&wait=25&until=move``, and the lead holder
+  waiting for offers follows every change (``until=change``);
 - it plays a card of ``legal_cards`` chosen by a strategy of ``games.engine.simulate``
   (``random``, ``low``, ``high``); deals the next deal of a server-dealt match when it is due, if
   it sits North or was told to (``--deal``); in a compensating odgrywka it offers to buy the lead
@@ -73,6 +76,7 @@ class Api:
         self.base, self.token = api_base(server), token
         self.retries, self.backoff, self.max_backoff, self.timeout = retries, backoff, max_backoff, timeout
         self.sleep, self.log = sleep, log
+        self.requests = 0  # HTTP requests sent, retries included (the bot's requests per card)
 
     def get(self, path: str, **query: Any) -> tuple[Any, dict[str, str]]:
         if query:
@@ -94,6 +98,7 @@ class Api:
             data = json.dumps(body).encode()
             all_headers["Content-Type"] = "application/json"
         for attempt in range(self.retries + 1):
+            self.requests += 1
             request = urllib.request.Request(self.base + path, data=data, headers=all_headers, method=method)
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
@@ -158,6 +163,7 @@ class Bot:
     _sale_open: dict = field(default_factory=dict)  # deal → when the holder first saw it open
     _deadline: float | None = None
     _conflicts: int = 0  # 409/412/422 answers in a row
+    cards: int = 0  # cards this bot played
 
     MAX_CONFLICTS = 50  # then something is wrong with the bot, not a race
 
@@ -165,62 +171,80 @@ class Bot:
         """Play until the match is over; the match (``GET matches/{id}/``) as it ended."""
         detail, _ = self.api.get(self._path())
         server_dealt = detail["dealing"] == "server"
+        state, _ = self.api.get(self._path("state"))
         while True:
-            state, _ = self.api.get(self._path("state"))
             if state["status"] != "in_progress":
                 final, _ = self.api.get(self._path())
                 self.log(f"the match is {final['status']}: totals {final['totals']}, winners {final['winners']}")
+                self.log(self.request_count())
                 return final
             if state["role"] != "player":
                 raise BotError(f"this token's user is {state['role']!r} to the match, not a seated player")
             self._deadline = None
             try:
-                acted = self.step(state, server_dealt)
+                answer = self.step(state, server_dealt)
             except ApiError as error:
                 # Someone moved first (412), the sale or the match just closed (422, 409): look again.
                 if error.status not in (409, 412, 422) or self._conflicts >= self.MAX_CONFLICTS:
                     raise
                 self._conflicts += 1
                 self.log(f"{error}; reading the state again")
+                state, _ = self.api.get(self._path("state"))
                 continue
             self._conflicts = 0
-            if not acted:
-                self.wait(state["version"])
+            # A command's answer carries the state after it (a server without it: read it).
+            state = self._state_after(answer) if answer is not None else self.wait(state["version"])
 
-    def step(self, state: dict[str, Any], server_dealt: bool) -> bool:
-        """Do what is due for this seat, if anything; True when a command was sent."""
+    def request_count(self) -> str:
+        """``requests: R, cards: C, per card: R/C`` (every request, waits included)."""
+        requests = getattr(self.api, "requests", 0)
+        return f"requests: {requests}, cards: {self.cards}, per card: {requests / max(self.cards, 1):.2f}"
+
+    def _state_after(self, answer: Any) -> dict[str, Any]:
+        """The state the command's answer brings: the next move when it came, else right after it."""
+        if isinstance(answer, dict) and isinstance(answer.get("next_move"), dict):
+            return answer["next_move"]
+        if isinstance(answer, dict) and isinstance(answer.get("state"), dict):
+            return answer["state"]
+        state, _ = self.api.get(self._path("state"))
+        return state
+
+    def step(self, state: dict[str, Any], server_dealt: bool) -> Any:
+        """Do what is due for this seat, if anything: the command's answer, or None when none was sent."""
         seat, version, deal = state["seat"], state["version"], state["deal"]
         if deal is None:
             dealer = self.policy.deal if self.policy.deal is not None else seat == "N"
             if server_dealt and dealer and state["next_deal"] is not None:
-                self.api.post(self._path("deals"), {}, version=version)
+                answer, _ = self.api.post(self._command("deals"), {}, version=version)
                 self.log(f"dealt deal {state['next_deal']['number']}")
-                return True
-            return False
+                return answer
+            return None
         number, sale = deal["number"], deal["lead_sale"]
         if sale["can_sell"]:
             if sale["holder"] == seat:
-                if self._decide_sale(number, sale, version):
-                    return True
+                decided = self._decide_sale(number, sale, version)
+                if decided is not None:
+                    return decided
                 if self._deadline is not None:
-                    return False  # still waiting for offers
+                    return None  # still waiting for offers
             elif number not in self._considered:
                 self._considered.add(number)
                 if self.rng.random() < self.policy.offer_rate:
                     price = self.rng.randint(1, self.policy.max_price)
                     # No If-Match: others' offers do not change this one (a closed sale is a 422).
-                    self.api.post(self._path("lead-offers"), {"price": price})
+                    answer, _ = self.api.post(self._command("lead-offers"), {"price": price})
                     self.log(f"deal {number}: offered {price} for the lead")
-                    return True
+                    return answer
         if deal["to_play"] == seat and deal["legal_cards"]:
             legal = tuple(Card.parse(name) for name in deal["legal_cards"])
             card = str(STRATEGIES[self.policy.strategy](self.rng, legal))
-            self.api.post(self._path("plays"), {"card": card}, version=version)
+            answer, _ = self.api.post(self._command("plays"), {"card": card}, version=version)
+            self.cards += 1
             self.log(f"deal {number}: played {card}")
-            return True
-        return False
+            return answer
+        return None
 
-    def _decide_sale(self, number: int, sale: dict[str, Any], version: int) -> bool:
+    def _decide_sale(self, number: int, sale: dict[str, Any], version: int) -> Any:
         """As the lead holder: wait for offers (until all three players offered or ``offer_wait``
         passed), then accept the best with ``accept_rate``, else keep. With no offer at all the
         first card closes the sale (R28), nothing to send."""
@@ -228,30 +252,36 @@ class Bot:
         offers = sale["offers"]
         if len({offer["buyer"] for offer in offers}) < 3 and time.monotonic() < opened + self.policy.offer_wait:
             self._deadline = opened + self.policy.offer_wait
-            return False
+            return None
         if not offers:
-            return False
+            return None
         if self.rng.random() < self.policy.accept_rate:
             best = max(offers, key=lambda offer: (offer["price"], -offer["seq"]))
-            self.api.post(self._path("lead-decision"), {"offer": best["seq"]}, version=version)
+            answer, _ = self.api.post(self._command("lead-decision"), {"offer": best["seq"]}, version=version)
             self.log(f"deal {number}: sold the lead to {best['buyer']} for {best['price']}")
         else:
-            self.api.post(self._path("lead-decision"), {"keep": True}, version=version)
+            answer, _ = self.api.post(self._command("lead-decision"), {"keep": True}, version=version)
             self.log(f"deal {number}: kept the lead")
-        return True
+        return answer
 
-    def wait(self, version: int) -> None:
-        """Until the match moves past ``version`` (long-poll), or this seat's own deadline."""
+    def wait(self, version: int) -> dict[str, Any]:
+        """The state once it is this seat's move after ``version`` (long-poll), or at its own deadline."""
         wait = self.long_poll
         if self._deadline is not None:
             wait = max(1, min(wait, math.ceil(self._deadline - time.monotonic())))
         started = time.monotonic()
-        answer, _ = self.api.get(self._path("events"), after=version, wait=wait, limit=1)
-        if not answer["events"] and time.monotonic() - started < min(wait, 1):
+        until = "change" if self._deadline is not None else "move"  # the holder watches the offers come in
+        state, _ = self.api.get(self._path("state"), after=version, wait=wait, until=until)
+        if state["version"] == version and time.monotonic() - started < min(wait, 1):
             time.sleep(min(wait, 1))  # a server without long-poll: do not spin
+        return state
 
     def _path(self, what: str = "") -> str:
         return f"matches/{self.match}/" + (f"{what}/" if what else "")
+
+    def _command(self, what: str) -> str:
+        """A command's path, asking its answer to bring the bot's next move (``next_move``)."""
+        return f"{self._path(what)}?wait={self.long_poll}"
 
 
 def play(server: str, token: str, match: str, *, policy: Policy, seed: int | None = None,

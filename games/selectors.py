@@ -20,7 +20,7 @@ from django.db.models import F, Q, QuerySet
 from games.engine import Seat
 from games.engine.cards import BY_NAME
 from games.engine.errors import RuleViolation
-from games.engine.match import restore
+from games.engine.match import MatchState, restore
 from games.engine.record import FORMAT, SaleRecord, encode_deal
 from games.engine.seats import by_seat
 
@@ -130,8 +130,27 @@ def import_summary(match: Match) -> dict[str, Any]:
 # --- the deal in play, as the viewer sees it ----------------------------------------------------
 
 def match_state(*, match: Match, viewer: Viewer) -> dict[str, Any]:
+    return state_view(match=match, viewer=viewer, state=restore(match.projection.snapshot))
+
+
+def is_viewers_move(view: dict[str, Any]) -> bool:
+    """Whether ``view`` (a ``state_view``) asks something of its seated player: his card to play, a
+    lead sale he may still offer in, a deal due (any seated player may deal a server-dealt one), or
+    the match over. The scorer and staff act for anyone: always their move."""
+    if view["role"] != "player" or view["status"] != Match.Status.IN_PROGRESS:
+        return True
+    deal = view["deal"]
+    if deal is None:
+        return view["next_deal"] is not None
+    sale = deal["lead_sale"]
+    offered = {offer["buyer"] for offer in sale["offers"]}
+    may_offer = sale["can_sell"] and view["seat"] != sale["holder"] and view["seat"] not in offered
+    return bool(deal["legal_cards"]) or may_offer
+
+
+def state_view(*, match: Match, viewer: Viewer, state: MatchState) -> dict[str, Any]:
+    """The match as ``viewer`` may see it in ``state`` (``GET state/`` and every command's answer)."""
     projection = match.projection
-    state = restore(projection.snapshot)
     deal = state.deal
     state_view: dict[str, Any] = {
         "match": match.id,
@@ -226,7 +245,25 @@ def command_events(result: CommandResult, viewer: Viewer) -> dict[str, Any]:
     hidden_from = None
     if in_play is not None and _must_redact(match, viewer):
         hidden_from = 0  # every event of a command belongs to the deal in play
-    return {"version": match.version, "status": match.status, "events": _redact(events, viewer, hidden_from)}
+    state = result.state if result.state is not None else restore(match.projection.snapshot)
+    return {"version": match.version, "status": match.status, "events": _redact(events, viewer, hidden_from),
+            **command_outcome(result.events, state),
+            "state": state_view(match=match, viewer=viewer, state=state)}
+
+
+def command_outcome(events: list[MatchEvent], state: MatchState) -> dict[str, Any]:
+    """What a command's card completed: the trick (with its winner) and, with its last trick, the
+    deal (its R29 result). Both null for any other command, and for a card within a trick."""
+    played = [e for e in events if e.type == MatchEvent.Type.CARD_PLAYED]
+    if not played:
+        return {"trick_completed": None, "deal_ended": None}
+    ended = state.deal is None and state.results and state.results[-1].final is not None
+    deal = state.results[-1].final if ended else state.deal
+    if deal is None or not deal.plays or len(deal.plays) % 4:
+        return {"trick_completed": None, "deal_ended": None}
+    winner, cards = deal.completed_tricks()[-1]
+    trick = {"winner": winner.name, "cards": [{"seat": s.name, "card": str(c)} for s, c in cards]}
+    return {"trick_completed": trick, "deal_ended": state.results[-1].as_json() if ended else None}
 
 
 def _actor(hashed: str | None, current: str | None) -> str | None:

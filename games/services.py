@@ -58,8 +58,12 @@ class _Unit:
 
 @dataclass(frozen=True)
 class CommandResult:
+    """What a command appended, with the engine state right after it (None: read it from the
+    projection), so that the answer tells the client what comes next without another read."""
+
     match: Match
     events: list[MatchEvent]
+    state: MatchState | None = None
 
 
 # --- players and roles -----------------------------------------------------------------------
@@ -130,7 +134,7 @@ def _run(match_id, actor, expected_version: int | None, decide: Callable[[_Unit]
         except (CommandError, RuleViolation) as refusal:
             error = refusal
         else:
-            return CommandResult(unit.match, _commit(unit))
+            return CommandResult(unit.match, _commit(unit), unit.state)
     if isinstance(error, RuleViolation):
         raise RuleBroken(error) from None
     raise error

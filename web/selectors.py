@@ -383,3 +383,20 @@ def club_overview(*, club: Club, user) -> dict[str, Any]:
 
 def _newest_first(season: Season):
     return (-(season.start_date.toordinal() if season.start_date else 0), -season.pk)
+
+
+# --- the landing page -------------------------------------------------------------------------------------
+
+def club_seasons(*, user) -> list[dict[str, Any]]:
+    """The clubs the user belongs to (every club for staff), each with its seasons, newest first:
+    the landing page's links to the season pages. None for a visitor who has not signed in."""
+    if not user.is_authenticated:
+        return []
+    seasons = Season.objects.select_related("league__club").order_by("league__club__name", "-start_date", "-pk")
+    if not user.is_staff:
+        seasons = seasons.filter(league__club__memberships__user=user)
+    clubs: dict[int, dict[str, Any]] = {}
+    for season in seasons[:200]:
+        club = season.league.club
+        clubs.setdefault(club.pk, {"club": club, "seasons": []})["seasons"].append(season)
+    return list(clubs.values())

@@ -7,6 +7,7 @@ from . import views
 app_name = "web"
 
 urlpatterns = [
+    path("", views.home, name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(template_name="web/login.html", next_page="web:matches"),
          name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="web:login"), name="logout"),

@@ -25,6 +25,11 @@ from scoring import summary as summaries
 from . import selectors
 
 
+def home(request):
+    """``GET /``: what this is, and links to the club pages, the API and its docs (open to anyone)."""
+    return render(request, "web/home.html", {"clubs": selectors.club_seasons(user=request.user)})
+
+
 def _not_found(request, exc: NotFound):
     return render(request, "web/not_found.html", {"detail": exc.detail}, status=404)
 

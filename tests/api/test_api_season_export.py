@@ -113,3 +113,25 @@ def test_an_error_asked_for_as_ndjson_is_still_problem_json(season_world):
     assert response.status_code == 404
     assert response["Content-Type"] == "application/problem+json"
     assert response.json()["code"] == "not_found"
+
+
+
+def test_the_standings_have_a_csv_operation_of_their_own_for_generated_clients(season_world):
+    users, season, _ = season_world
+
+    response = client(users["outsider"]).get(f"/api/v1/seasons/{season.pk}/standings/csv/")
+
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    header, *rows = response.content.decode().splitlines()
+    assert header.startswith("position,player,") and len(rows) == 5
+    missing = client(users["outsider"]).get("/api/v1/seasons/999999/standings/csv/")
+    assert missing.status_code == 404 and missing["Content-Type"] == "application/problem+json"
+
+
+def test_the_records_export_is_also_served_as_bytes_for_generated_clients(season_world):
+    users, season, _ = season_world
+
+    response = client(users["p1"]).get(f"/api/v1/seasons/{season.pk}/records/", HTTP_ACCEPT="application/octet-stream")
+
+    assert response.status_code == 200 and response["Content-Type"] == "application/octet-stream"
+    assert len(b"".join(response.streaming_content).splitlines()) == 2

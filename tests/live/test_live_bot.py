@@ -114,7 +114,8 @@ def test_the_server_url_may_name_the_api_root_or_not():
 # --- decisions ------------------------------------------------------------------------------------
 
 class FakeApi:
-    """The match as a script of states; records the commands; 412 for the first POST if asked."""
+    """The match as a script of states; records the commands; 412 for the first POST if asked.
+    Its command answers carry no state (an older server): the bot then reads the next one."""
 
     def __init__(self, states, *, stale_first=False, dealing="server", poll_time=0.0):
         self.states, self.posts, self.stale_first, self.dealing = list(states), [], stale_first, dealing
@@ -122,11 +123,10 @@ class FakeApi:
 
     def get(self, path, **query):
         if path.endswith("/state/"):
+            if "wait" in query:  # the state's long-poll
+                self.polls += 1
+                time.sleep(self.poll_time)
             return self.states.pop(0), {}
-        if path.endswith("/events/"):
-            self.polls += 1
-            time.sleep(self.poll_time)  # a long-poll that timed out
-            return {"version": 0, "after": query["after"], "events": [{"seq": query["after"] + 1}]}, {}
         return {"id": "m", "dealing": self.dealing, "status": "finished", "totals": {}, "winners": []}, {}
 
     def post(self, path, body, *, version=None):
@@ -196,6 +196,39 @@ def test_the_holder_waits_for_offers_then_keeps_or_plays():
 
     assert waiting.polls == 1 and waiting.posts == [("lead-decision", {"keep": True}, 11)]
     assert alone.posts == [("plays", {"card": "2C"}, 11)]
+
+
+def test_the_bot_takes_the_state_from_a_commands_answer_and_reads_nothing_more():
+    after_play = state(8, to_play="S", legal=["9D"])  # he won the trick: on turn again
+
+    class Answering(FakeApi):
+        def post(self, path, body, *, version=None):
+            super().post(path, body, version=version)
+            return {"version": version + 1, "state": after_play if version == 7 else FINISHED}, {}
+
+    api = Answering([state(7, to_play="S", legal=["KS", "2H"])])
+
+    Bot(api, "m", Policy(strategy="low")).run()
+
+    assert api.posts == [("plays", {"card": "2H"}, 7), ("plays", {"card": "9D"}, 8)]
+    assert api.states == [] and api.polls == 0
+
+
+def test_the_bot_takes_its_next_move_from_a_commands_answer_when_it_came():
+    class Answering(FakeApi):
+        def post(self, path, body, *, version=None):
+            super().post(path, body, version=version)
+            assert path.endswith("?wait=25")
+            after = state(version + 1, to_play="W")  # the others' turn...
+            move = state(version + 4, to_play="S", legal=["9D"]) if version == 7 else FINISHED  # ...then his
+            return {"version": version + 1, "state": after, "next_move": move}, {}
+
+    api = Answering([state(7, to_play="S", legal=["KS", "2H"])])
+
+    Bot(api, "m", Policy(strategy="low")).run()
+
+    assert api.posts == [("plays", {"card": "2H"}, 7), ("plays", {"card": "9D"}, 11)]
+    assert api.polls == 0
 
 
 def test_a_token_that_is_not_a_seated_players_is_refused():

@@ -55,6 +55,18 @@ def test_four_bots_play_a_match_with_a_compensating_deal_and_a_lead_sale(asgi_se
     assert types.count("lead_sold") >= 1 and types.count("lead_offered") >= 3
     assert any("sold the lead" in err for _, _, err in results)
     assert_audits_clean(match)
+    report_requests_per_card(results)
+
+
+def report_requests_per_card(results) -> None:
+    """Each bot logs ``requests: R, cards: C``; the figure of issue 14, printed (not timed)."""
+    counts = [re.search(r"requests: (\d+), cards: (\d+)", err) for _, _, err in results]
+    requests, cards = (sum(int(found[group]) for found in counts) for group in (1, 2))
+    print(f"\nbots: {requests} requests for {cards} cards, {requests / cards:.2f} per card "
+          f"(waits included; each card itself is one POST)", file=sys.__stderr__)
+    # A count, not a time: about one request per card (1.25 measured), where reading the state
+    # before each card and waking on every change took 4 and more.
+    assert cards and cards <= requests < 2 * cards
 
 
 def readme_client() -> str:

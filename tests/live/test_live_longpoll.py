@@ -76,3 +76,78 @@ def test_under_wsgi_it_waits_too_holding_the_worker(server_match, user):
 
     assert response.status_code == 200
     assert [e["type"] for e in response.json()["events"]] == ["deal_started"]
+
+
+def test_the_state_long_polls_too_and_answers_the_state_once_the_match_moves(asgi_server, server_match, user, token):
+    match = server_match()
+    threading.Timer(0.5, lambda: services.deal_start(match_id=match.pk, actor=user("ala"))).start()
+
+    started = time.monotonic()
+    status, headers, body = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/?after=1&wait=20",
+                                token("bartek"))
+    elapsed = time.monotonic() - started
+
+    assert status == 200 and 0.4 < elapsed < 3
+    assert body["version"] == 2 and headers["ETag"] == '"2"'
+    assert body["seat"] == "E" and len(body["deal"]["hand"]) == 13
+
+
+def test_until_move_sleeps_through_the_others_cards_and_answers_on_the_players_turn(asgi_server, server_match, user,
+                                                                                   token):
+    match = server_match()
+    services.deal_start(match_id=match.pk, actor=user("ala"))  # E leads: then S, W, N
+    view = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/", token("darek"))[2]  # W
+
+    def east_then_south():
+        for name in ("bartek", "celina"):
+            time.sleep(0.3)
+            seat_view = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/", token(name))[2]
+            services.card_play(match_id=match.pk, actor=user(name), card=seat_view["deal"]["legal_cards"][0])
+
+    threading.Thread(target=east_then_south).start()
+    status, _, body = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/?after={view['version']}&wait=20"
+                          f"&until=move", token("darek"))
+
+    assert status == 200 and body["version"] == view["version"] + 2
+    assert body["deal"]["to_play"] == "W" and body["deal"]["legal_cards"]
+
+
+def post_json(url: str, body: dict, token: str) -> tuple[int, dict]:
+    import json
+    import urllib.request
+
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers={
+        "Authorization": f"Token {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=40) as response:
+        return response.status, json.loads(response.read())
+
+
+def test_a_command_with_wait_answers_the_actors_next_move_once_the_others_played(asgi_server, server_match, user,
+                                                                                 token):
+    from games.engine.match import restore
+    from games.models import MatchProjection
+
+    match = server_match()
+    services.deal_start(match_id=match.pk, actor=user("ala"))  # E leads
+    players = {"N": user("ala"), "E": user("bartek"), "S": user("celina"), "W": user("darek")}
+
+    def the_others_until_east_is_on_turn():
+        time.sleep(0.3)
+        while True:
+            deal = restore(MatchProjection.objects.get(pk=match.pk).snapshot).deal
+            if deal.to_play.name == "E" and len(deal.plays) > 1:
+                return
+            if deal.to_play.name != "E":
+                services.card_play(match_id=match.pk, actor=players[deal.to_play.name],
+                                   card=str(deal.legal_cards(deal.to_play)[0]))
+            time.sleep(0.05)
+
+    east = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/", token("bartek"))[2]
+    threading.Thread(target=the_others_until_east_is_on_turn).start()
+    status, answer = post_json(f"{asgi_server.url}/api/v1/matches/{match.pk}/plays/?wait=20",
+                               {"card": east["deal"]["legal_cards"][0]}, token("bartek"))
+
+    assert status == 201 and answer["state"]["version"] == east["version"] + 1
+    move = answer["next_move"]
+    assert move["seat"] == "E" and move["deal"]["to_play"] == "E" and move["deal"]["legal_cards"]
+    assert move["version"] > answer["version"] and move["deal"]["plays"] % 4 in (0, 1, 2, 3)

@@ -5,7 +5,10 @@ and the players ``ala``, ``bartek``, ``celina``, ``darek`` (club members), the c
 (slug ``demo``), its league "Demo League" and the open season "Demo Season"; then files
 simulated finished matches (deterministic seeds, the four players rotated over the seats)
 through ``season_record_import`` until the season has ``N`` matches, recomputes its standings
-and prints each demo user's API token with example ``curl`` commands.
+and prints each demo user's API token with example ``curl`` commands and the URLs to open
+(``--url``, the server's address: ``make run PORT=8123`` passes its own). Its output is that and
+nothing else: the log lines and broker warnings of the work it does are silenced (``-v 2`` keeps
+them).
 
 Idempotent: a second run creates nothing and prints the same tokens. The demo users get the
 password ``kierki-demo`` when they are created: for local use only.
@@ -13,11 +16,14 @@ password ``kierki-demo`` when they are created: for local use only.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import random
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from games.engine import Ruleset
@@ -32,7 +38,7 @@ PLAYERS = ("ala", "bartek", "celina", "darek")
 CLUB_NAME, CLUB_SLUG = "Demo Club", "demo"
 LEAGUE_NAME, SEASON_NAME = "Demo League", "Demo Season"
 SEED = 20260101  # match i is simulated from random.Random(SEED + i)
-API = "http://127.0.0.1:8000/api/v1"
+SERVER = "http://127.0.0.1:8000"  # runserver's default address
 
 
 class Command(BaseCommand):
@@ -40,10 +46,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--matches", type=int, default=12, help="matches the demo season should have (12)")
+        parser.add_argument("--url", default=SERVER, help=f"the server's address, for the URLs printed ({SERVER})")
 
-    def handle(self, *args, matches=12, **options):
+    def handle(self, *args, matches=12, url=SERVER, verbosity=1, **options):
         if matches < 0:
             raise CommandError("--matches must be 0 or more")
+        with quiet_logging() if verbosity < 2 else contextlib.nullcontext():
+            club, league, season, users, added = self._seed(matches)
+        self._print(club, league, season, users, added, url.rstrip("/"))
+
+    def _seed(self, matches: int):
         users = {name: self._user(name) for name in (ADMIN, SCORER, *PLAYERS)}
         admin = users[ADMIN]
         if not admin.is_staff:
@@ -69,21 +81,30 @@ class Command(BaseCommand):
             services.season_record_import(actor=users[SCORER], season_id=season.pk, record=record)
         added = max(matches - have, 0)
         services.standings_recompute(season_id=season.pk)
+        return club, league, season, users, added
 
-        out = self.stdout.write
-        out(self.style.SUCCESS(f"demo: club {club.name!r} (slug {club.slug}), league {league.name!r}, "
-                               f"season {season.name!r} (id {season.pk}): "
-                               f"{SeasonMatch.objects.filter(season=season).count()} matches ({added} added)"))
-        out(f"demo password for every demo user: {DEMO_PASSWORD}  (for local use only; never in production)")
-        out("API tokens:")
+    def _print(self, club, league, season, users, added: int, server: str) -> None:
+        out, api = self.stdout.write, f"{server}/api/v1"
+        count = SeasonMatch.objects.filter(season=season).count()
+        out(self.style.SUCCESS(_("demo: club %(club)r (slug %(slug)s), league %(league)r, season %(season)r "
+                                 "(id %(id)s): %(count)s matches (%(added)s added)") % {
+            "club": club.name, "slug": club.slug, "league": league.name, "season": season.name, "id": season.pk,
+            "count": count, "added": added}))
+        out(_("demo password for every demo user: %(password)s  (for local use only; never in production)")
+            % {"password": DEMO_PASSWORD})
+        out(_("API tokens:"))
         tokens = {}
         for name, user in users.items():
             tokens[name] = Token.objects.get_or_create(user=user)[0].key
             out(f"  {name:<12} {tokens[name]}")
-        out("try:")
+        out(_("open:"))
+        out(f"  {server}/  " + _("(the landing page; sign in as a demo user)"))
+        out(f"  {server}/seasons/{season.pk}/  " + _("(the season's standings)"))
+        out(f"  {api}/docs/  " + _("(the API's documentation)"))
+        out(_("try:"))
         for name in (ADMIN, PLAYERS[0]):
-            out(f'  curl -H "Authorization: Token {tokens[name]}" {API}/seasons/{season.pk}/standings/')
-        out(f'  curl -H "Authorization: Token {tokens[ADMIN]}" {API}/')
+            out(f'  curl -H "Authorization: Token {tokens[name]}" {api}/seasons/{season.pk}/standings/')
+        out(f'  curl -H "Authorization: Token {tokens[ADMIN]}" {api}/')
 
     @staticmethod
     def _user(username: str):
@@ -95,3 +116,14 @@ class Command(BaseCommand):
                 user.set_password(DEMO_PASSWORD)
                 user.save()
         return user
+
+
+@contextlib.contextmanager
+def quiet_logging():
+    """No log records below ERROR while seeding: the eager Celery tasks' lines and kombu's broker
+    warning would bury the tokens."""
+    logging.disable(logging.WARNING)
+    try:
+        yield
+    finally:
+        logging.disable(logging.NOTSET)
