@@ -7,23 +7,30 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from . import errors
-from .deal import DealState
+from .deal import DealState, check_offer
 from .ruleset import KIND_BY_LETTER, Kind, Ruleset
 from .schedule import Schedule, ScheduledDeal
-from .scoring import Compensation
+from .scoring import Compensation, settle
+from .tally import check_points, check_tally, tally_json
+from .tally import raw_points as tally_raw
 from .seats import SEAT_NAMES, SEATS, Seat, by_seat
+
+
+PLAYED, TALLY, POINTS = "played", "tally", "points"  # RECORD_FORMAT.md 1.1: how a deal was filed
+ENTRIES = (PLAYED, TALLY, POINTS)
 
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """R29: what a finished deal reports. ``final`` is the deal as it ended (hands, plays, sale)."""
+    """R29: what a finished deal reports. ``final`` is the deal as it ended (hands, plays, sale);
+    a deal filed from a paper sheet (R31–R33) has none, and a points-only one no ``tricks``."""
 
     number: int
     kind: Kind
     dealer: Seat
     leader: Seat
     compensating: bool
-    tricks: tuple[int, ...]
+    tricks: tuple[int, ...] | None
     points: tuple[int, ...]
     kreski: tuple[int, ...]
     multiplier: int
@@ -32,6 +39,9 @@ class DealResult:
     holder: Seat | None = None  # who held the lead right before any sale
     voided: bool = False  # a ruling voided the deal: it no longer counts
     adjusted: tuple[int, ...] | None = None  # the points a ruling set, beside the played ``points``
+    entry: str = PLAYED  # played, tally or points (RECORD_FORMAT.md 1.1)
+    filed: dict | None = field(default=None, compare=False)  # a filed deal's tally or points, as JSON
+    sale: tuple[Seat, int] | None = None  # a filed deal's sale (buyer, price); a played one's is in ``final``
 
     @classmethod
     def of(cls, deal: DealState) -> "DealResult":
@@ -52,8 +62,8 @@ class DealResult:
         data = {
             "number": self.number, "kind": self.kind.value, "dealer": self.dealer.name,
             "leader": self.leader.name, "compensating": self.compensating,
-            "tricks": by_seat(self.tricks), "points": by_seat(self.points),
-            "kreski": by_seat(self.kreski), "multiplier": self.multiplier,
+            "tricks": None if self.tricks is None else by_seat(self.tricks), "points": by_seat(self.points),
+            "kreski": by_seat(self.kreski), "multiplier": self.multiplier, "entry": self.entry,
         }
         if self.voided:
             data["voided"] = True
@@ -117,6 +127,36 @@ class MatchState:
         if spec is None:
             raise errors.MatchOver()
         return replace(self, deal=DealState(spec, self.ruleset, hands))
+
+    def file_deal(self, *, tally: Any = None, points: Any = None, sale: tuple[Any, Any] | None = None,
+                  both: bool = False) -> "MatchState":
+        """The next deal due, finished as filed from a paper sheet (R31–R33): its ``tally`` or only
+        its ``points``, and the lead ``sale`` (buyer, price) of a compensating odgrywka. ``both``:
+        the deal carried more than one entry. Checks in the order of RULES.md: match_over,
+        bad_tally, sale_not_allowed, bad_sale."""
+        if self.deal is not None:
+            raise errors.DealInPlay()
+        spec = self.schedule.next()
+        if spec is None:
+            raise errors.MatchOver()
+        if both or (tally is None) == (points is None):
+            raise errors.BadTally(detail="a deal carries one of hands/plays, tally or points")
+        if tally is not None:
+            counts = check_tally(spec.kind, tally)
+            filed = tally_json(spec.kind, counts)
+        else:  # R33: any tally that gives the points gives the same kreski, multiplier and compensations
+            written, counts = check_points(spec.kind, points)
+            filed = dict(zip(SEAT_NAMES, written))
+        tricks, raw = tuple(t.tricks for t in counts), tally_raw(spec.kind, counts)
+        offer = None if sale is None else check_offer(spec.lead_for_sale, spec.leader, *sale)
+        leader = spec.leader if offer is None else offer.buyer  # R26: the buyer leads the first trick
+        settled = settle(spec.kind, tricks, raw, leader, None if offer is None else (spec.leader, offer.buyer, offer.price))
+        result = DealResult(spec.number, spec.kind, spec.dealer, leader, spec.compensating,
+                            tricks if tally is not None else None, settled.points, settled.kreski,
+                            settled.multiplier, settled.compensations, None, spec.leader,
+                            entry=TALLY if tally is not None else POINTS, filed=filed,
+                            sale=None if offer is None else (offer.buyer, offer.price))
+        return replace(self, results=self.results + (result,), schedule=self.schedule.after(result.compensations))
 
     def play(self, card: int, *, seat: Seat | None = None) -> "MatchState":
         return self._with(self._current().play(card, seat=seat))
@@ -216,6 +256,9 @@ def _result_json(result: DealResult) -> dict[str, Any]:
     data = result.as_json()
     data["holder"] = result.holder.name
     data["compensations"] = [[c.kind.letter, c.leader.name] for c in result.compensations]
+    if result.filed is not None:
+        data["filed"] = result.filed
+        data["sale"] = None if result.sale is None else [result.sale[0].name, result.sale[1]]
     return data
 
 
@@ -224,8 +267,11 @@ def _result_from_json(data: dict[str, Any]) -> DealResult:
         return tuple(values[name] for name in SEAT_NAMES)
 
     adjusted = data.get("adjusted_points")
+    tricks = data["tricks"]
+    sale = data.get("sale")
     return DealResult(
         data["number"], Kind(data["kind"]), Seat[data["dealer"]], Seat[data["leader"]], data["compensating"],
-        per_seat(data["tricks"]), per_seat(data["points"]), per_seat(data["kreski"]), data["multiplier"],
-        tuple(Compensation(KIND_BY_LETTER[k], Seat[s]) for k, s in data["compensations"]), None,
-        Seat[data["holder"]], data.get("voided", False), None if adjusted is None else per_seat(adjusted))
+        None if tricks is None else per_seat(tricks), per_seat(data["points"]), per_seat(data["kreski"]),
+        data["multiplier"], tuple(Compensation(KIND_BY_LETTER[k], Seat[s]) for k, s in data["compensations"]), None,
+        Seat[data["holder"]], data.get("voided", False), None if adjusted is None else per_seat(adjusted),
+        data.get("entry", PLAYED), data.get("filed"), None if sale is None else (Seat[sale[0]], sale[1]))
