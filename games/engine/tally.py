@@ -290,6 +290,9 @@ def _combine(left: dict[int, tuple[int, tuple]], options: dict[int, int]) -> dic
     return out
 
 
+_BALANCED = {2: (1, 0), 3: (2, 0, 1), 4: (0, 3, 1, 2)}  # places in size order: left half first
+
+
 def rozbojnik_tally_for(raw: list[int]) -> Tally | None:
     """R33, exact: a tally valid under R32 whose raw penalties (R31) are ``raw``, or None.
 
@@ -299,7 +302,13 @@ def rozbojnik_tally_for(raw: list[int]) -> Tally | None:
     if any(raw[s] < 2 for s in takers):
         return None
     options = [_choices(raw[s]) for s in takers]
-    half = len(takers) // 2
+    if not all(options):
+        return None
+    # Balance the halves: the player with the most choices goes with the one with the fewest.
+    by_size = sorted(range(len(takers)), key=lambda i: len(options[i]))
+    order = [by_size[i] for i in _BALANCED[len(takers)]]
+    takers, options = [takers[i] for i in order], [options[i] for i in order]
+    half = 2 if len(takers) == 4 else 1
     left: dict[int, tuple[int, tuple]] = {0: (0, ())}
     for choice in options[:half]:
         left = _combine(left, choice)
