@@ -47,6 +47,7 @@ class Match(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="created_matches")
     created_at = models.DateTimeField(auto_now_add=True)
+    played_on = models.DateField(null=True, blank=True)  # the date of play (a record's played_on); None: the log's
 
     class Meta:
         ordering = ["-created_at"]
@@ -85,6 +86,7 @@ class MatchEvent(models.Model):
         HANDS_REVEALED = "hands_revealed"
         MATCH_ABANDONED = "match_abandoned"
         RULING_RECORDED = "ruling_recorded"  # an arbiter's ruling on a dispute (games/disputes.py)
+        DEAL_TALLIED = "deal_tallied"  # a whole deal filed from a paper sheet: its tally or points (R31–R33)
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()
@@ -143,7 +145,7 @@ class DealScore(models.Model):
     kind = models.CharField(max_length=10)
     compensating = models.BooleanField()
     multiplier = models.PositiveSmallIntegerField()
-    tricks = models.PositiveSmallIntegerField()
+    tricks = models.PositiveSmallIntegerField(null=True)  # None: a points-only deal does not tell (R33)
     points = models.IntegerField()
     kreski = models.PositiveSmallIntegerField()
 

@@ -27,7 +27,7 @@ from games.engine import Seat
 from games.engine.cards import BY_NAME
 from games.engine.errors import RuleViolation
 from games.engine.match import restore
-from games.engine.record import FORMAT, SaleRecord, encode_deal
+from games.engine.record import FORMAT, SaleRecord, encode_deal, encode_filed_deal
 from games.engine.seats import by_seat
 
 from .events import timestamp
@@ -128,6 +128,7 @@ def match_detail(match: Match) -> dict[str, Any]:
         "ruleset": {"name": match.ruleset_name, "version": match.ruleset_version,
                     "options": match.ruleset_options},
         "created_at": match.created_at,
+        "played_on": match.played_on,
         "complete": summary["complete"],
         "deals": summary["deals"],
         "totals": summary["totals"],
@@ -309,8 +310,16 @@ def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
             deals[-1]["plays"].append(BY_NAME[payload["card"]])
         elif type == T.HANDS_REVEALED:
             by_number[payload["number"]]["hands"] = payload["hands"]
+        elif type == T.DEAL_TALLIED:  # R31–R33: filed whole from a paper sheet
+            sale = payload.get("sale")
+            entry = "tally" if "tally" in payload else "points"
+            deals.append({"filed": encode_filed_deal(entry, payload[entry],
+                                                     None if sale is None else SaleRecord(sale["buyer"], sale["price"]))})
     shown = []
     for deal in deals:
+        if "filed" in deal:
+            shown.append(deal["filed"])
+            continue
         finished = len(deal["plays"]) == 52
         if not finished and not viewer.sees_all_hands:
             continue
@@ -322,13 +331,16 @@ def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
             hands = secret.hands
         shown.append(encode_deal([[BY_NAME[c] for c in hands[s.name]] for s in Seat], deal["plays"], deal["sale"]))
     ruleset = created.get("ruleset") or {"name": match.ruleset_name, "options": match.ruleset_options}
-    return {
+    record = {
         "format": FORMAT,
         "ruleset": {"name": ruleset["name"], "options": ruleset.get("options") or {}},
         "players": created.get("seats") or {s.name: p.username for s, p in zip(Seat, match.seat_players())},
         "first_dealer": match.first_dealer,
-        "deals": shown,
     }
+    if match.played_on is not None:
+        record["played_on"] = match.played_on.isoformat()
+    record["deals"] = shown
+    return record
 
 
 # --- where a live command broke a rule -----------------------------------------------------------

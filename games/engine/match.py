@@ -51,6 +51,18 @@ class DealResult:
                    settled.points, settled.kreski, settled.multiplier, settled.compensations, deal, spec.leader)
 
     @property
+    def known_tricks(self) -> tuple[int | None, ...]:
+        """The tricks per seat as far as they are known: all of them, but for a points-only deal
+        (R33) only what the points tell — no trick (0), Max (13), an odgrywka's every count."""
+        if self.tricks is not None:
+            return self.tricks
+        if self.kind is Kind.ODGRYWKA:
+            return tuple(self.filed[name] // (10 * self.multiplier) for name in SEAT_NAMES)
+        if self.multiplier == 3 and 2 in self.kreski:  # R21: Max
+            return tuple(13 if k == 2 else 0 for k in self.kreski)
+        return tuple(0 if k else None for k in self.kreski)
+
+    @property
     def counted_points(self) -> tuple[int, ...]:
         """What the deal adds to the totals once rulings are taken into account."""
         if self.voided:
