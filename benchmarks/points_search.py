@@ -14,7 +14,9 @@ deal, the exact search included — over:
   two equal halves, odd penalties everywhere (parity), and the 0/1/2/3 "almost" values.
 
 It prints, per group, how many were accepted and refused, and the median, p99 and worst time
-in milliseconds, with the vector that took longest, then one JSON line with every figure.
+in milliseconds (each vector timed ``--repeat`` times, the best run counting: the others
+measure the neighbours on a shared machine; the worst single run is printed too), with the
+vector that took longest, then one JSON line with every figure.
 Target: ≤ 50 ms per deal on one core. Times are wall-clock on a shared machine: noisy.
 """
 
@@ -82,17 +84,27 @@ def adversarial_points() -> list[tuple[int, ...]]:
     return [v for v in vectors if all(p <= 0 for p in v)]
 
 
-def timed(vectors: list[tuple[int, ...]]) -> dict:
+def accepted_in(written: dict) -> tuple[bool, float]:
+    start = time.perf_counter()
+    try:
+        check_points(Kind.ROZBOJNIK, written)
+        ok = True
+    except errors.BadTally:
+        ok = False
+    return ok, (time.perf_counter() - start) * 1000
+
+
+def timed(vectors: list[tuple[int, ...]], repeat: int) -> dict:
+    """Per vector the best of ``repeat`` runs (what one core takes; the rest is other processes on a
+    shared machine), and the worst single run besides."""
     times, accepted, refused, worst = [], 0, 0, (0.0, None, None)
+    worst_single = 0.0
     for vector in vectors:
         written = dict(zip(SEATS, vector))
-        start = time.perf_counter()
-        try:
-            check_points(Kind.ROZBOJNIK, written)
-            ok = True
-        except errors.BadTally:
-            ok = False
-        elapsed = (time.perf_counter() - start) * 1000
+        runs = [accepted_in(written) for _ in range(repeat)]
+        ok = runs[0][0]
+        elapsed = min(t for _, t in runs)
+        worst_single = max(worst_single, *(t for _, t in runs))
         times.append(elapsed)
         accepted += ok
         refused += not ok
@@ -101,13 +113,15 @@ def timed(vectors: list[tuple[int, ...]]) -> dict:
     times.sort()
     return {"deals": len(vectors), "accepted": accepted, "refused": refused,
             "median_ms": round(statistics.median(times), 3), "p99_ms": round(times[int(0.99 * (len(times) - 1))], 3),
-            "worst_ms": round(worst[0], 3), "worst_points": list(worst[1]), "worst_accepted": worst[2]}
+            "worst_ms": round(worst[0], 3), "worst_points": list(worst[1]), "worst_accepted": worst[2],
+            "worst_single_run_ms": round(worst_single, 3)}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--random", type=int, default=3000, help="random vectors (and as many real deals / 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per vector; the best counts (default 3)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     groups = {
@@ -115,11 +129,12 @@ def main(argv=None) -> int:
         "random": random_points(rng, args.random),
         "adversarial": adversarial_points(),
     }
-    figures = {name: timed(vectors) for name, vectors in groups.items()}
+    figures = {name: timed(vectors, args.repeat) for name, vectors in groups.items()}
     for name, f in figures.items():
         print(f"{name:12} {f['deals']:5} deals, {f['accepted']:5} accepted, {f['refused']:5} refused: "
               f"median {f['median_ms']:.2f} ms, p99 {f['p99_ms']:.2f} ms, worst {f['worst_ms']:.2f} ms "
-              f"({'accepted' if f['worst_accepted'] else 'refused'} {f['worst_points']})")
+              f"({'accepted' if f['worst_accepted'] else 'refused'} {f['worst_points']}); "
+              f"worst single run {f['worst_single_run_ms']:.2f} ms")
     worst = max(figures.values(), key=lambda f: f["worst_ms"])
     print(f"worst case: {worst['worst_ms']:.2f} ms for {worst['worst_points']} (target ≤ 50 ms)")
     assert figures["real"]["refused"] == 0, "the points of a real deal were refused"

@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine import MatchState, Seat
 from games.engine import record as records
@@ -431,7 +432,7 @@ def deal_tally(*, match_id, actor, tally: Any = None, points: Any = None, sale: 
     odgrywka's lead ``{"buyer": seat, "price": tricks}`` when it was sold. One event."""
     def decide(unit: _Unit) -> None:
         if unit.match.dealing != Match.Dealing.RECORDED or not is_scorer(unit.match, unit.actor):
-            raise NotAllowed("only the scorer of a recorded match files deals from a paper sheet")
+            raise NotAllowed(_("only the scorer of a recorded match files deals from a paper sheet"))
         _decide_tally(unit, tally=tally, points=points, sale=sale)
     return _run(match_id, actor, expected_version, decide, admit)
 
@@ -442,7 +443,7 @@ def _decide_tally(unit: _Unit, *, tally: Any, points: Any, sale: Any, both: bool
     number = unit.state.schedule.played + 1
     try:
         if sale is not None and (not isinstance(sale, dict) or set(sale) != {"buyer", "price"}):
-            raise errors.BadSale(detail="a sale gives the buyer's seat and the price in tricks")
+            raise errors.BadSale(detail=_("a sale gives the buyer's seat and the price in tricks"))
         offer = None if sale is None else (sale["buyer"], sale["price"])
         unit.state = unit.state.file_deal(tally=tally, points=points, sale=offer, both=both)
     except RuleViolation as violation:
