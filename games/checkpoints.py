@@ -171,13 +171,16 @@ def deals_of_log(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
             deals[-1]["plays"].append(payload["card"])
         elif type == "hands_revealed":
             by_number[payload["number"]]["hands"] = payload["hands"]
-    return [_normal_deal(d) for d in deals if len(d["plays"]) == 52 and d["hands"] is not None]
+        elif type == "deal_tallied":  # filed whole from a paper sheet (R31–R33): finished at once
+            entry = "tally" if "tally" in payload else "points"
+            deals.append({entry: payload[entry], "sale": payload.get("sale")})
+    return [_normal_deal(d) for d in deals if _finished(d) and d.get("hands", True) is not None]
 
 
 def verify_record(record: Any, log: list[dict[str, Any]]) -> Check:
     """A ``kierki-match/1`` record against an event log: the same finished deals, card for card."""
     try:
-        recorded = [_normal_deal(d) for d in record["deals"] if len(d["plays"]) == 52]
+        recorded = [_normal_deal(d) for d in record["deals"] if _finished(d)]
         logged = deals_of_log(log)
     except (KeyError, TypeError, AttributeError) as exc:
         return Check(False, f"malformed record or log: {exc!r}")
@@ -189,8 +192,16 @@ def verify_record(record: Any, log: list[dict[str, Any]]) -> Check:
     return Check(True)
 
 
+def _finished(deal: dict[str, Any]) -> bool:
+    """A played deal with its 52 cards, or one filed from a paper sheet."""
+    return "tally" in deal or "points" in deal or len(deal["plays"]) == 52
+
+
 def _normal_deal(deal: dict[str, Any]) -> dict[str, Any]:
     sale = deal.get("sale")
+    for entry in ("tally", "points"):
+        if entry in deal:
+            return {entry: deal[entry], "sale": None if not sale else {"buyer": sale["buyer"], "price": sale["price"]}}
     return {"hands": {seat: sorted(cards) for seat, cards in deal["hands"].items()},
             "sale": None if not sale else {"buyer": sale["buyer"], "price": sale["price"]},
             "plays": list(deal["plays"])}

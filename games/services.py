@@ -442,7 +442,8 @@ def _decide_tally(unit: _Unit, *, tally: Any, points: Any, sale: Any, both: bool
     that order); the error names the deal it was meant to be."""
     number = unit.state.schedule.played + 1
     try:
-        if sale is not None and (not isinstance(sale, dict) or set(sale) != {"buyer", "price"}):
+        if sale is not None and (not isinstance(sale, dict) or set(sale) != {"buyer", "price"}
+                                 or not isinstance(sale["buyer"], str)):
             raise errors.BadSale(detail=_("a sale gives the buyer's seat and the price in tricks"))
         offer = None if sale is None else (sale["buyer"], sale["price"])
         unit.state = unit.state.file_deal(tally=tally, points=points, sale=offer, both=both)

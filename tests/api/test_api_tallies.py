@@ -162,6 +162,18 @@ def test_a_malformed_sale_is_bad_sale(clients, recorded):
     assert response.json()["error"] == {"code": "bad_sale", "deal": 2, "play_index": None, "seat": "E", "card": None}
 
 
+@pytest.mark.parametrize("sale", [{"buyer": ["S"], "price": 2}, {"buyer": "S"}, "S for 2", {"buyer": "S", "price": 0}])
+def test_a_sale_that_is_not_a_seat_and_a_price_is_bad_sale_storing_nothing(clients, recorded, sale):
+    post(clients["scorer"], recorded, "tallies", {"tally": SHEET})
+    before = stored()
+
+    response = post(clients["scorer"], recorded, "tallies", {"points": {"N": 20, "E": 40, "S": 40, "W": 30},
+                                                             "sale": sale})
+
+    assert response.status_code == 422 and response.json()["error"]["code"] == "bad_sale"
+    assert stored() == before
+
+
 def test_bad_tally_is_a_listed_problem_type(clients):
     response = clients["ala"].get("/api/v1/problems/bad_tally/")
 

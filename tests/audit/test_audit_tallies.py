@@ -52,3 +52,18 @@ def test_the_rules_check_re_validates_a_stored_tally(mixed, clients):
     assert body["rules"]["error"] == {"code": "bad_tally", "deal": row.payload["number"], "play_index": None,
                                       "seat": None, "card": None}
     assert body["chain"]["first_bad_seq"] == row.seq
+
+
+def test_a_filed_deal_can_be_disputed_as_a_whole(mixed, clients):
+    """Disputes number filed deals like played ones; a filed deal has no plays to point at. (Staff
+    imported the match: it is its scorer.)"""
+    data, match = mixed
+    number = next(i for i, d in enumerate(data["deals"], 1) if "points" in d)
+
+    whole = clients["staff"].post(url(match.pk, "disputes"), {"deal": number, "statement": "N wrote -130"},
+                                format="json")
+    at_a_play = clients["staff"].post(url(match.pk, "disputes"), {"deal": number, "play_index": 0, "statement": "?"},
+                                    format="json")
+
+    assert whole.status_code == 201, whole.content
+    assert at_a_play.status_code == 400 and at_a_play.json()["field"] == "play_index"
