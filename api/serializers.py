@@ -74,7 +74,7 @@ class DealSummarySerializer(serializers.Serializer):
     points = SeatInts()
     kreski = SeatInts()
     multiplier = serializers.IntegerField()
-    entry = serializers.ChoiceField(choices=["played", "tally", "points"], help_text=(
+    entry = serializers.ChoiceField(choices=["played", "tally", "points"], default="played", help_text=(
         "How the deal was filed: played card by card, or from a paper sheet by its tally (R31) or only its "
         "points (R33)."))
     voided = serializers.BooleanField(required=False, help_text="Present (true) when a ruling voided the deal: "

@@ -187,3 +187,19 @@ def test_played_on_must_be_a_date_on_creation(clients):
     }, format="json")
 
     assert response.status_code == 400 and response.json()["field"] == "played_on"
+
+
+def test_a_summary_stored_before_paper_sheets_reads_as_played_deals(clients):
+    """Projections written before RECORD_FORMAT.md 1.1 have no ``entry``: their deals were played."""
+    from games.models import MatchProjection
+
+    match_id = clients["scorer"].post(IMPORT, sample("m1-legal"), format="json").json()["id"]
+    projection = MatchProjection.objects.get(pk=match_id)
+    for deal in projection.summary["deals"]:
+        del deal["entry"]
+    projection.save(update_fields=["summary"])
+
+    response = clients["scorer"].get(url(match_id))
+
+    assert response.status_code == 200
+    assert {deal["entry"] for deal in response.json()["deals"]} == {"played"}
