@@ -256,7 +256,8 @@ class MatchViewSet(viewsets.GenericViewSet):
         request=s.TallyInput,
         description="Recorded matches, their scorer only: the next deal due, whole, as the paper sheet has it — "
                     "its `tally` (what each player took, R31) or only its `points` (after multipliers, before "
-                    "the sale transfer, R33) — and, in a compensating odgrywka whose lead was sold, its `sale`. "
+                    "the sale transfer, R33) — and, in a compensating odgrywka whose lead was sold, its `sale` "
+                    "(or sell it first through `lead-offers/` and `lead-decision/`, then send no `sale`). "
                     "One `deal_tallied` event. A tally no split of the deck gives, points no tally gives, a "
                     "body with both or neither: 422 `bad_tally` (`error.seat`: the first seat whose entry is at "
                     "fault, else null); nothing is stored.",
@@ -287,7 +288,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     @_command_schema(operation_id="matches_lead_offer", summary="Offer to buy the lead right (R26, R28)",
                      request=s.LeadOfferInput,
                      description="In a compensating odgrywka, before the holder decides and before the first "
-                                 "card, any player but the holder may offer (the scorer names the buyer's seat).",
+                                 "card, any player but the holder may offer (the scorer names the buyer's seat); "
+                                 "also before the deal is dealt or filed from a paper sheet.",
                      examples=[OpenApiExample("Two tricks", request_only=True, value={"price": 2})])
     @action(detail=True, methods=["post"], url_path="lead-offers")
     @idempotent

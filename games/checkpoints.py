@@ -159,21 +159,28 @@ def deals_of_log(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The finished deals of an event log as record deals: ``hands`` (sorted per seat), ``sale``, ``plays``."""
     deals: list[dict[str, Any]] = []
     by_number: dict[int, dict[str, Any]] = {}
+    pending = None
     for event in log:
         type, payload = event["type"], event["payload"]
         if type == "deal_started":
-            deal = {"hands": payload.get("hands"), "sale": None, "plays": []}
+            deal = {"hands": payload.get("hands"), "sale": pending, "plays": []}
             deals.append(deal)
             by_number[payload["number"]] = deal
-        elif type == "lead_sold":
-            deals[-1]["sale"] = {"buyer": payload["buyer"], "price": payload["price"]}
+            pending = None
+        elif type == "lead_sold":  # in the deal dealt, or before the next one is dealt or filed
+            sale = {"buyer": payload["buyer"], "price": payload["price"]}
+            if deals and "plays" in deals[-1] and not deals[-1]["plays"]:
+                deals[-1]["sale"] = sale
+            else:
+                pending = sale
         elif type == "card_played":
             deals[-1]["plays"].append(payload["card"])
         elif type == "hands_revealed":
             by_number[payload["number"]]["hands"] = payload["hands"]
         elif type == "deal_tallied":  # filed whole from a paper sheet (R31–R33): finished at once
             entry = "tally" if "tally" in payload else "points"
-            deals.append({entry: payload[entry], "sale": payload.get("sale")})
+            deals.append({entry: payload[entry], "sale": payload.get("sale") or pending})
+            pending = None
     return [_normal_deal(d) for d in deals if _finished(d) and d.get("hands", True) is not None]
 
 

@@ -396,32 +396,32 @@ def lead_decide(*, match_id, actor, offer: int | None = None, keep: bool = False
         raise InvalidInput('send either {"offer": <event seq>} or {"keep": true}', field="offer")
 
     def decide(unit: _Unit) -> None:
-        deal = unit.state.deal
-        if deal is not None:  # without a deal the engine says why nothing can be decided
-            if _acting_seat(unit, None, deal.holder) != deal.holder:
+        deal, due = unit.state.deal, unit.state.next_deal
+        if deal is not None or (due is not None and due.lead_for_sale):  # else the engine says why not
+            holder = unit.state.lead_holder
+            if _acting_seat(unit, None, holder) != holder:
                 raise NotAllowed("only the lead holder (or the scorer) decides on the offers")
         _decide_lead(unit, None if keep else _offer_index(unit, offer))
     return _run(match_id, actor, expected_version, decide, admit)
 
 
 def _offer_index(unit: _Unit, seq: Any) -> int:
-    """The place among the current deal's offers of the lead_offered event ``seq``."""
-    events = MatchEvent.objects.filter(match=unit.match)
-    dealt_at = events.filter(type=T.DEAL_STARTED).order_by("-seq").values_list("seq", flat=True).first()
-    offers = list(events.filter(type=T.LEAD_OFFERED, seq__gt=dealt_at or 0).order_by("seq")
-                  .values_list("seq", flat=True))
+    """The place among the standing offers (the deal's, or the next deal's before it is dealt or
+    filed) of the lead_offered event ``seq``: they are the latest lead_offered events."""
+    standing = len(unit.state.lead_offers)
+    offers = list(MatchEvent.objects.filter(match=unit.match, type=T.LEAD_OFFERED).order_by("-seq")
+                  .values_list("seq", flat=True)[:standing])[::-1] if standing else []
     if seq not in offers or isinstance(seq, bool):
         raise InvalidInput(f"{seq!r} is not the seq of a standing lead offer of this deal", field="offer")
     return offers.index(seq)
 
 
 def _decide_lead(unit: _Unit, index: int | None) -> None:
-    holder = unit.state.deal.holder if unit.state.deal else None
-    unit.state = unit.state.decide_lead(index, seat=holder)
+    unit.state = unit.state.decide_lead(index, seat=unit.state.lead_holder)
     if index is None:
         unit.emit(T.LEAD_KEPT, {})
     else:
-        offer = unit.state.deal.offers[index]
+        offer = unit.state.lead_offers[index]
         unit.emit(T.LEAD_SOLD, {"offer_index": index, "buyer": offer.buyer.name, "price": offer.price})
 
 
@@ -452,7 +452,7 @@ def _decide_tally(unit: _Unit, *, tally: Any, points: Any, sale: Any, both: bool
     result = unit.state.results[-1]
     payload: dict[str, Any] = {"number": result.number, "kind": result.kind.value, "entry": result.entry,
                                result.entry: result.filed}
-    if result.sale is not None:
+    if sale is not None:  # a sale decided through lead_offered/lead_sold events is theirs to tell
         payload["sale"] = {"buyer": result.sale[0].name, "price": result.sale[1]}
     unit.emit(T.DEAL_TALLIED, payload)
 

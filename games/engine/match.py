@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from . import errors
-from .deal import DealState, check_offer
+from .deal import DealState, LeadOffer, check_offer
 from .ruleset import KIND_BY_LETTER, Kind, Ruleset
 from .schedule import Schedule, ScheduledDeal
 from .scoring import Compensation, settle
@@ -91,6 +91,11 @@ class MatchState:
     schedule: Schedule
     results: tuple[DealResult, ...] = ()
     deal: DealState | None = None
+    # R28 before the next deal is dealt or filed (a paper sheet's compensating odgrywka): the standing
+    # offers, whether the holder has decided, and the offer he accepted. Handed to the deal at once.
+    offers: tuple[LeadOffer, ...] = ()
+    decided: bool = False
+    accepted: int | None = None
 
     @classmethod
     def start(cls, ruleset: Ruleset, first_dealer: Seat) -> "MatchState":
@@ -138,14 +143,20 @@ class MatchState:
         spec = self.schedule.next()
         if spec is None:
             raise errors.MatchOver()
-        return replace(self, deal=DealState(spec, self.ruleset, hands))
+        deal = DealState(spec, self.ruleset, hands)
+        for offer in self.offers:  # offers made before the deal was dealt stand (R28)
+            deal._offer(offer.buyer, offer.price)
+        if self.decided:
+            deal._decide(self.accepted, None)
+        return replace(self, deal=deal, offers=(), decided=False, accepted=None)
 
     def file_deal(self, *, tally: Any = None, points: Any = None, sale: tuple[Any, Any] | None = None,
                   both: bool = False) -> "MatchState":
         """The next deal due, finished as filed from a paper sheet (R31–R33): its ``tally`` or only
         its ``points``, and the lead ``sale`` (buyer, price) of a compensating odgrywka. ``both``:
         the deal carried more than one entry. Checks in the order of RULES.md: match_over,
-        bad_tally, sale_not_allowed, bad_sale."""
+        bad_tally, sale_not_allowed, bad_sale. Without ``sale``, the offer the holder accepted
+        through ``decide_lead`` before the deal was filed is the sale."""
         if self.deal is not None:
             raise errors.DealInPlay()
         spec = self.schedule.next()
@@ -160,7 +171,10 @@ class MatchState:
             written, counts = check_points(spec.kind, points)
             filed = dict(zip(SEAT_NAMES, written))
         tricks, raw = tuple(t.tricks for t in counts), tally_raw(spec.kind, counts)
-        offer = None if sale is None else check_offer(spec.lead_for_sale, spec.leader, *sale)
+        if sale is not None:
+            offer = check_offer(spec.lead_for_sale and not self.decided, spec.leader, *sale)
+        else:
+            offer = None if self.accepted is None else self.offers[self.accepted]
         leader = spec.leader if offer is None else offer.buyer  # R26: the buyer leads the first trick
         settled = settle(spec.kind, tricks, raw, leader, None if offer is None else (spec.leader, offer.buyer, offer.price))
         result = DealResult(spec.number, spec.kind, spec.dealer, leader, spec.compensating,
@@ -168,16 +182,51 @@ class MatchState:
                             settled.multiplier, settled.compensations, None, spec.leader,
                             entry=TALLY if tally is not None else POINTS, filed=filed,
                             sale=None if offer is None else (offer.buyer, offer.price))
-        return replace(self, results=self.results + (result,), schedule=self.schedule.after(result.compensations))
+        return replace(self, results=self.results + (result,), schedule=self.schedule.after(result.compensations),
+                       offers=(), decided=False, accepted=None)
 
     def play(self, card: int, *, seat: Seat | None = None) -> "MatchState":
         return self._with(self._current().play(card, seat=seat))
 
+    @property
+    def lead_holder(self) -> Seat | None:
+        """Who holds the lead right of the deal in play, or else of the next deal due (R6, R25)."""
+        if self.deal is not None:
+            return self.deal.holder
+        spec = self.schedule.next()
+        return None if spec is None else spec.leader
+
+    @property
+    def lead_offers(self) -> tuple[LeadOffer, ...]:
+        """The standing offers (R28) of the deal in play, or else of the next deal due."""
+        return self.deal.offers if self.deal is not None else self.offers
+
     def offer_lead(self, buyer: Any, price: Any) -> "MatchState":
+        """R26, R28: an offer for the lead right; before the deal is dealt or filed too."""
+        if self.deal is None:
+            spec = self._due()
+            offer = check_offer(spec.lead_for_sale and not self.decided, spec.leader, buyer, price)
+            return replace(self, offers=self.offers + (offer,))
         return self._with(self._current().offer_lead(buyer, price))
 
     def decide_lead(self, offer: int | None, *, seat: Seat | None = None) -> "MatchState":
+        """R28: the holder accepts standing offer number ``offer`` or keeps the lead (None)."""
+        if self.deal is None:
+            spec = self._due()
+            if not spec.lead_for_sale or self.decided:
+                raise errors.SaleNotAllowed(seat=seat)
+            if seat is not None and seat != spec.leader:
+                raise errors.NotYourTurn(seat=spec.leader, detail="only the lead holder decides on the offers")
+            if offer is not None and (not isinstance(offer, int) or not 0 <= offer < len(self.offers)):
+                raise errors.BadSale(seat=spec.leader, detail=f"no standing offer number {offer!r}")
+            return replace(self, decided=True, accepted=offer)
         return self._with(self._current().decide_lead(offer, seat=seat))
+
+    def _due(self) -> ScheduledDeal:
+        spec = self.schedule.next()
+        if spec is None:
+            raise errors.MatchOver()
+        return spec
 
     # --- rulings: an arbiter's decision, applied as an event, never an edit -----------------------
     def void_last_deal(self) -> "MatchState":
@@ -220,7 +269,7 @@ def snapshot(state: MatchState, results: list | None = None) -> dict[str, Any]:
     ``results``, when given, is the JSON of ``state.results`` already at hand (a card play that
     ends no deal leaves them as they were: no need to encode them again)."""
     deal = state.deal
-    return {
+    data = {
         "ruleset": state.ruleset.as_json(),
         "first_dealer": state.first_dealer.name,
         "played": state.schedule.played,
@@ -235,6 +284,10 @@ def snapshot(state: MatchState, results: list | None = None) -> dict[str, Any]:
             "plays": list(deal.plays),
         },
     }
+    if state.offers or state.decided:  # R28 before a deal is dealt or filed: rare, so only then
+        data["lead_sale"] = {"offers": [[o.buyer.name, o.price] for o in state.offers], "decided": state.decided,
+                             "accepted": state.accepted}
+    return data
 
 
 def restore(data: dict[str, Any]) -> MatchState:
@@ -245,6 +298,10 @@ def restore(data: dict[str, Any]) -> MatchState:
     schedule = Schedule(Seat[data["first_dealer"]], data["played"], pending, data.get("voided", 0))
     results = tuple(_result_from_json(r) for r in data["results"])
     state = MatchState(ruleset, Seat[data["first_dealer"]], schedule, results)
+    pending = data.get("lead_sale")
+    if pending is not None:
+        state = replace(state, offers=tuple(LeadOffer(Seat[b], p) for b, p in pending["offers"]),
+                        decided=pending["decided"], accepted=pending["accepted"])
     saved = data["deal"]
     if saved is None:
         return state

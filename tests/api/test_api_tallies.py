@@ -204,3 +204,34 @@ def test_a_summary_stored_before_paper_sheets_reads_as_played_deals(clients):
 
     assert response.status_code == 200
     assert {deal["entry"] for deal in response.json()["deals"]} == {"played"}
+
+
+def test_the_lead_of_a_filed_compensating_odgrywka_is_sold_through_the_offer_and_decision_commands(clients,
+                                                                                                    recorded):
+    """R26–R28 before the sheet's deal is filed: offers, the holder's decision, then the points;
+    the record and the audit tell the same sale."""
+    scorer = clients["scorer"]
+    post(scorer, recorded, "tallies", {"tally": SHEET})  # E took no trick: E's compensating odgrywka is due
+    decoy = post(scorer, recorded, "lead-offers", {"price": 5, "seat": "W"})
+    offered = post(scorer, recorded, "lead-offers", {"price": 2, "seat": "S"})
+    assert decoy.status_code == offered.status_code == 201, offered.content
+    sold = post(scorer, recorded, "lead-decision", {"offer": offered.json()["events"][0]["seq"]})
+    assert sold.status_code == 201, sold.content
+    assert sold.json()["events"][0]["payload"] == {"offer_index": 1, "buyer": "S", "price": 2}
+
+    filed = post(scorer, recorded, "tallies", {"points": {"N": 20, "E": 40, "S": 40, "W": 30}})
+    twice = post(scorer, recorded, "lead-decision", {"keep": True})
+
+    assert filed.status_code == 201, filed.content
+    assert twice.status_code == 422 and twice.json()["code"] == "sale_not_allowed"
+    deal = scorer.get(url(recorded)).json()["deals"][1]
+    assert deal["leader"] == "S" and deal["points"] == {"N": 20, "E": 60, "S": 20, "W": 30}
+    assert scorer.get(url(recorded, "record")).json()["deals"][1] == {
+        "points": {"N": 20, "E": 40, "S": 40, "W": 30}, "sale": {"buyer": "S", "price": 2}}
+    assert clients["staff"].get(url(recorded, "audit")).json()["rules"]["ok"] is True
+
+
+def test_no_offer_is_taken_for_a_regular_deal_before_it_is_dealt(clients, recorded):
+    response = post(clients["scorer"], recorded, "lead-offers", {"price": 2, "seat": "S"})
+
+    assert response.status_code == 422 and response.json()["code"] == "sale_not_allowed"

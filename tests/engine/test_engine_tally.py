@@ -381,3 +381,59 @@ def test_the_points_search_agrees_with_enumerating_every_tally_of_two_takers():
 
     found = {r for r in range(1, 130) if rozbojnik_tally_for([r, 130 - r, 0, 0]) is not None}
     assert found == reachable
+
+
+# --- R28 before a filed (or dealt) deal: the offers and the decision come first --------------------------
+
+def after_sheet():
+    """Deal 1 tallied: E took no trick, so a compensating odgrywka E leads is due."""
+    return start("R O").file_deal(tally=sheet())
+
+
+ODG_TALLY = {"N": {"tricks": 4}, "E": {"tricks": 3}, "S": {"tricks": 3}, "W": {"tricks": 3}}
+
+
+def test_r28_an_offer_accepted_before_the_deal_is_filed_is_its_sale():
+    """R26–R28: offers and the holder's decision, then the sheet: the accepted offer is the sale."""
+    state = after_sheet().offer_lead("W", 5).offer_lead("S", 2).decide_lead(1, seat=E)
+    deal = state.file_deal(tally=ODG_TALLY).summary()["deals"][1]
+
+    assert deal["leader"] == "S"  # the buyer
+    assert deal["points"] == {"N": 40, "E": 30 + 20, "S": 30 - 20, "W": 30}
+
+
+def test_r28_offers_made_before_the_deal_is_dealt_stand_in_the_deal():
+    """R28: the deal dealt afterwards starts with the offers and the decision already made."""
+    hands = [list(range(13 * s, 13 * s + 13)) for s in range(4)]
+    state = after_sheet().offer_lead("S", 2).decide_lead(0, seat=E).start_deal(hands)
+
+    assert state.deal.sale == (S, 2) and state.deal.to_play == S and not state.deal.can_sell_lead
+
+
+def test_r28_after_the_decision_no_sale_can_be_written_on_the_deal():
+    """RULES.md check order: a sale given with the sheet after the holder decided is sale_not_allowed."""
+    state = after_sheet().decide_lead(None, seat=E)
+
+    with pytest.raises(errors.SaleNotAllowed):
+        state.file_deal(tally=ODG_TALLY, sale=("S", 2))
+    assert state.file_deal(tally=ODG_TALLY).results[-1].sale is None
+
+
+def test_r28_only_a_compensating_odgrywka_takes_offers_and_only_its_holder_decides():
+    """R26: no offer for a regular deal; R28: the holder decides."""
+    with pytest.raises(errors.SaleNotAllowed):
+        start("R O").offer_lead("S", 2)
+    with pytest.raises(errors.NotYourTurn):
+        after_sheet().offer_lead("S", 2).decide_lead(0, seat=W)
+    with pytest.raises(errors.BadSale):
+        after_sheet().offer_lead("E", 2)  # the holder cannot buy his own lead
+
+
+def test_offers_before_a_deal_survive_a_snapshot():
+    from games.engine.match import restore, snapshot
+    state = after_sheet().offer_lead("S", 2).decide_lead(0, seat=E)
+
+    again = restore(snapshot(state))
+
+    assert (again.offers, again.decided, again.accepted) == (state.offers, True, 0)
+    assert again.file_deal(tally=ODG_TALLY).summary() == state.file_deal(tally=ODG_TALLY).summary()
