@@ -44,6 +44,13 @@ class AuditEventSerializer(serializers.Serializer):
     hash = serializers.CharField()
 
 
+class AuditDealSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    entry = serializers.ChoiceField(choices=["played", "tally", "points"], help_text=(
+        "Played card by card, or filed from a paper sheet by its tally (R31) or only its points (R33)."))
+    seq = serializers.IntegerField(help_text="The event that began the deal (deal_started or deal_tallied).")
+
+
 class AuditSerializer(serializers.Serializer):
     match = serializers.UUIDField()
     version = serializers.IntegerField()
@@ -51,6 +58,7 @@ class AuditSerializer(serializers.Serializer):
     chain = ChainCheckSerializer()
     rules = RulesCheckSerializer()
     commitments = CommitmentsCheckSerializer()
+    deals = AuditDealSerializer(many=True, help_text="How each deal was filed, in log order.")
     events = AuditEventSerializer(many=True, help_text="The full log as stored, by seq.")
 
 

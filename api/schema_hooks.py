@@ -89,6 +89,7 @@ CODES_BY_OPERATION = {
     "clubs_players_invitation_create": [("409", "invitation_used")],
     "seasons_close_create": [("409", "season_closed")],
     "matches_deal": [("409", "match_closed")], "matches_play": [("409", "match_closed")],
+    "matches_tally": [("409", "match_closed")],
     "matches_lead_offer": [("409", "match_closed")], "matches_lead_decision": [("409", "match_closed")],
     "clubs_members_create": [("409", "last_admin")], "clubs_members_partial_update": [("409", "last_admin")],
     "clubs_members_destroy": [("409", "last_admin")],

@@ -70,10 +70,13 @@ class DealSummarySerializer(serializers.Serializer):
     dealer = seat_field()
     leader = seat_field(help_text="Who led the first trick (after a sale: the buyer).")
     compensating = serializers.BooleanField()
-    tricks = SeatInts()
+    tricks = SeatInts(allow_null=True, help_text="Null for a points-only deal: the sheet does not tell (R33).")
     points = SeatInts()
     kreski = SeatInts()
     multiplier = serializers.IntegerField()
+    entry = serializers.ChoiceField(choices=["played", "tally", "points"], default="played", help_text=(
+        "How the deal was filed: played card by card, or from a paper sheet by its tally (R31) or only its "
+        "points (R33)."))
     voided = serializers.BooleanField(required=False, help_text="Present (true) when a ruling voided the deal: "
                                                                 "it no longer counts.")
     adjusted_points = SeatInts(required=False, help_text="Present when a ruling set the points that count for the "
@@ -128,6 +131,11 @@ class MatchCreateInput(serializers.Serializer):
                   "scorer, arbiter or admin, or a member seated at the table; the league's ruleset is the "
                   "default. 404 no such season, 409 closed.",
     )
+    played_on = serializers.DateField(
+        required=False, allow_null=True,
+        help_text="The date the match was played (YYYY-MM-DD), when it is filed later, e.g. from a paper "
+                  "sheet: standings and ratings date the match by it. Default: the time of its events.",
+    )
 
 
 class ConfirmingSeatSerializer(serializers.Serializer):
@@ -167,6 +175,7 @@ class MatchSerializer(serializers.Serializer):
     scorer = serializers.CharField(allow_null=True)
     ruleset = RulesetSerializer()
     created_at = serializers.DateTimeField()
+    played_on = serializers.DateField(allow_null=True, help_text="The date of play, when given (else null).")
     complete = serializers.BooleanField()
     deals = DealSummarySerializer(many=True)
     totals = SeatInts()
@@ -260,6 +269,30 @@ class LeadOfferInput(serializers.Serializer):
     seat = seat_field(required=False, help_text="The buyer: the scorer must name it; a player offers for himself.")
 
 
+@extend_schema_field({"type": "object", "description": (
+    "Per seat N, E, S, W what the player took. Rozbójnik: `tricks`, `hearts`, `queens`, `kings_jacks` "
+    "(whole numbers), `king_of_hearts` (true/false), `last_tricks`; odgrywka: only `tricks` (R31).")})
+class TallyField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"type": "object", "description": "Per seat N, E, S, W the points written on the sheet "
+                                                       "(after multipliers, before the sale transfer: R33).",
+                      "additionalProperties": {"type": "integer"}})
+class PointsField(serializers.JSONField):
+    pass
+
+
+class TallyInput(serializers.Serializer):
+    """A deal filed from a paper sheet. The rules (R32, R33) judge ``tally`` and ``points``, not this
+    serializer: anything wrong in them is 422 ``bad_tally``."""
+
+    tally = TallyField(required=False, help_text="What each player took (R31).")
+    points = PointsField(required=False, help_text="Only the points written on the sheet (R33).")
+    sale = serializers.JSONField(required=False, help_text=(
+        'The lead right of a compensating odgrywka sold (R26): `{"buyer": "S", "price": 2}`.'))
+
+
 class LeadDecisionInput(serializers.Serializer):
     offer = serializers.IntegerField(required=False, help_text="Accept the offer with this event seq.")
     keep = serializers.BooleanField(required=False, help_text="Keep the lead (send `true` instead of `offer`).")
@@ -319,9 +352,15 @@ class RecordRulesetSerializer(serializers.Serializer):
 
 
 class RecordDealSerializer(serializers.Serializer):
-    hands = SeatHands()
+    """A played deal (``hands`` and ``plays``) or, RECORD_FORMAT.md 1.1, one filed from a paper sheet
+    (``tally`` or ``points``): exactly one of the three forms."""
+
+    hands = SeatHands(required=False)
     sale = SaleSerializer(required=False, help_text="R26: the lead right sold in a compensating odgrywka.")
-    plays = serializers.ListField(child=card_field(), help_text="Cards in the order played; 52 when finished.")
+    plays = serializers.ListField(child=card_field(), required=False,
+                                  help_text="Cards in the order played; 52 when finished.")
+    tally = TallyField(required=False, help_text="What each player took (R31).")
+    points = PointsField(required=False, help_text="Only the points written on the sheet (R33).")
 
 
 class RecordSerializer(serializers.Serializer):
@@ -331,6 +370,7 @@ class RecordSerializer(serializers.Serializer):
     ruleset = RecordRulesetSerializer()
     players = SeatNames(help_text="Names (usernames) per seat; an unknown name becomes a guest player.")
     first_dealer = seat_field()
+    played_on = serializers.DateField(required=False, help_text="The date of play, YYYY-MM-DD (version 1.1).")
     deals = RecordDealSerializer(many=True)
 
 

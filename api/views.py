@@ -247,7 +247,8 @@ class MatchViewSet(viewsets.GenericViewSet):
         create = services.match_create if body.get("season") is None else \
             partial(season_match_create, season_id=body["season"])
         created = create(actor=request.user, seats=seats, first_dealer=body["first_dealer"],
-                         dealing=body["dealing"], ruleset=body.get("ruleset"), scorer=body.get("scorer"))
+                         dealing=body["dealing"], ruleset=body.get("ruleset"), scorer=body.get("scorer"),
+                         played_on=body.get("played_on"))
         match = selectors.match_load(created.pk)  # the creator reads it only if seated, scorer or staff
         location = reverse("match-detail", args=[match.pk], request=request)
         response = Response(s.MatchSerializer(selectors.match_detail(match)).data, status=status.HTTP_201_CREATED,
@@ -279,10 +280,45 @@ class MatchViewSet(viewsets.GenericViewSet):
     def plays(self, request, pk=None):
         return self._command(request, pk, PLAY, s.PlayInput, lambda body: dict(body))
 
+    @_command_schema(
+        operation_id="matches_tally", summary="File the next deal from the paper sheet (R31–R33)",
+        request=s.TallyInput,
+        description="Recorded matches, their scorer only: the next deal due, whole, as the paper sheet has it — "
+                    "its `tally` (what each player took, R31) or only its `points` (after multipliers, before "
+                    "the sale transfer, R33) — and, in a compensating odgrywka whose lead was sold, its `sale` "
+                    "(or sell it first through `lead-offers/` and `lead-decision/`, then send no `sale`). "
+                    "One `deal_tallied` event. A tally no split of the deck gives, points no tally gives, a "
+                    "body with both or neither: 422 `bad_tally` (`error.seat`: the first seat whose entry is at "
+                    "fault, else null); nothing is stored.",
+        examples=[
+            OpenApiExample("A tallied rozbójnik", request_only=True, value={"tally": {
+                "N": {"tricks": 3, "hearts": 4, "queens": 1, "kings_jacks": 2, "king_of_hearts": False,
+                      "last_tricks": 0},
+                "E": {"tricks": 0, "hearts": 0, "queens": 0, "kings_jacks": 0, "king_of_hearts": False,
+                      "last_tricks": 0},
+                "S": {"tricks": 6, "hearts": 5, "queens": 2, "kings_jacks": 4, "king_of_hearts": True,
+                      "last_tricks": 2},
+                "W": {"tricks": 4, "hearts": 4, "queens": 1, "kings_jacks": 2, "king_of_hearts": False,
+                      "last_tricks": 0}}}),
+            OpenApiExample("A tallied odgrywka", request_only=True,
+                           value={"tally": {"N": {"tricks": 5}, "E": {"tricks": 2}, "S": {"tricks": 6},
+                                            "W": {"tricks": 0}}}),
+            OpenApiExample("Points only, lead sold", request_only=True,
+                           value={"points": {"N": 0, "E": 0, "S": 520, "W": 0}, "sale": {"buyer": "N", "price": 2}}),
+        ],
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def tallies(self, request, pk=None):
+        return self._command(request, pk, TALLY, s.TallyInput,
+                             lambda body: {"tally": body.get("tally"), "points": body.get("points"),
+                                           "sale": body.get("sale")})
+
     @_command_schema(operation_id="matches_lead_offer", summary="Offer to buy the lead right (R26, R28)",
                      request=s.LeadOfferInput,
                      description="In a compensating odgrywka, before the holder decides and before the first "
-                                 "card, any player but the holder may offer (the scorer names the buyer's seat).",
+                                 "card, any player but the holder may offer (the scorer names the buyer's seat); "
+                                 "also before the deal is dealt or filed from a paper sheet.",
                      examples=[OpenApiExample("Two tricks", request_only=True, value={"price": 2})])
     @action(detail=True, methods=["post"], url_path="lead-offers")
     @idempotent
@@ -410,8 +446,9 @@ class MatchViewSet(viewsets.GenericViewSet):
         return with_version(Response(data, status=status.HTTP_201_CREATED), result.match.version)
 
 
-_INPUTS = {"withdrawal": s.ReasonInput, "reinstatement": s.ReasonInput, "create": s.MatchCreateInput, "deals": s.DealInput, "plays": s.PlayInput, "lead_offers": s.LeadOfferInput,
-           "lead_decision": s.LeadDecisionInput, "import_record": s.RecordSerializer}
+_INPUTS = {"create": s.MatchCreateInput, "deals": s.DealInput, "plays": s.PlayInput, "lead_offers": s.LeadOfferInput,
+           "lead_decision": s.LeadDecisionInput, "import_record": s.RecordSerializer, "tallies": s.TallyInput,
+           "withdrawal": s.ReasonInput, "reinstatement": s.ReasonInput}
 
 
 class _Command:
@@ -423,6 +460,7 @@ DEAL = _Command("deal", services.deal_start)
 PLAY = _Command("play", services.card_play)
 OFFER = _Command("offer", services.lead_offer)
 DECISION = _Command("decision", services.lead_decide)
+TALLY = _Command("tally", services.deal_tally)
 
 
 # --- auth ----------------------------------------------------------------------------------------

@@ -90,6 +90,8 @@ class _Cursor:
         for self.event in self.rows:
             if self.event.type == T.DEAL_STARTED:
                 self.deal, self.play_index = self.event.payload.get("number"), -1
+            elif self.event.type == T.DEAL_TALLIED:  # a whole deal from a paper sheet: no plays
+                self.deal, self.play_index = self.event.payload.get("number"), None
             elif self.event.type == T.CARD_PLAYED and self.play_index is not None:
                 self.play_index += 1
             yield self.event
@@ -167,11 +169,32 @@ def _commitment_failure(deal: dict, reveal: dict | None, *, is_last: bool) -> st
     return None
 
 
+# --- how each deal was filed ------------------------------------------------------------------------
+
+PLAYED = "played"
+
+
+def deal_entries(rows: Iterable[MatchEvent]) -> list[dict[str, Any]]:
+    """Per deal, in log order, how it was filed: ``played`` card by card (``deal_started``), or from a
+    paper sheet by its ``tally`` or only its ``points`` (``deal_tallied``, R31–R33); ``seq`` is the
+    event that began it (a voided deal and its replacement share a number)."""
+    entries = []
+    for row in rows:
+        if row.type == T.DEAL_STARTED:
+            entries.append({"number": row.payload.get("number"), "entry": PLAYED, "seq": row.seq})
+        elif row.type == T.DEAL_TALLIED:
+            entry = "tally" if "tally" in row.payload else "points"
+            entries.append({"number": row.payload.get("number"), "entry": entry, "seq": row.seq})
+    return entries
+
+
 # --- the whole report ------------------------------------------------------------------------------
 
 def audit_report(match: Match) -> dict[str, Any]:
-    """The three checks and the full event log as stored (``GET /matches/{id}/audit/``)."""
+    """The three checks, how each deal was filed, and the full event log as stored
+    (``GET /matches/{id}/audit/``)."""
     chain, rules, commitments = chain_check(match), rules_check(match), commitments_check(match)
+    rows = list(match.events.order_by("seq", "id"))
     return {
         "match": match.pk,
         "version": match.version,
@@ -180,9 +203,10 @@ def audit_report(match: Match) -> dict[str, Any]:
         "rules": {"ok": rules.ok, "first_bad_seq": rules.first_bad_seq, "error": rules.error},
         "commitments": {"ok": commitments.ok, "first_bad_deal": commitments.first_bad_deal,
                         "reason": commitments.reason},
+        "deals": deal_entries(rows),
         "events": [{"seq": row.seq, "type": row.type, "actor": row.actor_name,
                     "created_at": events.timestamp(row.created_at), "payload": row.payload, "hash": row.hash}
-                   for row in match.events.order_by("seq", "id")],
+                   for row in rows],
     }
 
 

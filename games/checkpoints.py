@@ -159,25 +159,35 @@ def deals_of_log(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The finished deals of an event log as record deals: ``hands`` (sorted per seat), ``sale``, ``plays``."""
     deals: list[dict[str, Any]] = []
     by_number: dict[int, dict[str, Any]] = {}
+    pending = None
     for event in log:
         type, payload = event["type"], event["payload"]
         if type == "deal_started":
-            deal = {"hands": payload.get("hands"), "sale": None, "plays": []}
+            deal = {"hands": payload.get("hands"), "sale": pending, "plays": []}
             deals.append(deal)
             by_number[payload["number"]] = deal
-        elif type == "lead_sold":
-            deals[-1]["sale"] = {"buyer": payload["buyer"], "price": payload["price"]}
+            pending = None
+        elif type == "lead_sold":  # in the deal dealt, or before the next one is dealt or filed
+            sale = {"buyer": payload["buyer"], "price": payload["price"]}
+            if deals and "plays" in deals[-1] and not deals[-1]["plays"]:
+                deals[-1]["sale"] = sale
+            else:
+                pending = sale
         elif type == "card_played":
             deals[-1]["plays"].append(payload["card"])
         elif type == "hands_revealed":
             by_number[payload["number"]]["hands"] = payload["hands"]
-    return [_normal_deal(d) for d in deals if len(d["plays"]) == 52 and d["hands"] is not None]
+        elif type == "deal_tallied":  # filed whole from a paper sheet (R31–R33): finished at once
+            entry = "tally" if "tally" in payload else "points"
+            deals.append({entry: payload[entry], "sale": payload.get("sale") or pending})
+            pending = None
+    return [_normal_deal(d) for d in deals if _finished(d) and d.get("hands", True) is not None]
 
 
 def verify_record(record: Any, log: list[dict[str, Any]]) -> Check:
     """A ``kierki-match/1`` record against an event log: the same finished deals, card for card."""
     try:
-        recorded = [_normal_deal(d) for d in record["deals"] if len(d["plays"]) == 52]
+        recorded = [_normal_deal(d) for d in record["deals"] if _finished(d)]
         logged = deals_of_log(log)
     except (KeyError, TypeError, AttributeError) as exc:
         return Check(False, f"malformed record or log: {exc!r}")
@@ -189,8 +199,16 @@ def verify_record(record: Any, log: list[dict[str, Any]]) -> Check:
     return Check(True)
 
 
+def _finished(deal: dict[str, Any]) -> bool:
+    """A played deal with its 52 cards, or one filed from a paper sheet."""
+    return "tally" in deal or "points" in deal or len(deal["plays"]) == 52
+
+
 def _normal_deal(deal: dict[str, Any]) -> dict[str, Any]:
     sale = deal.get("sale")
+    for entry in ("tally", "points"):
+        if entry in deal:
+            return {entry: deal[entry], "sale": None if not sale else {"buyer": sale["buyer"], "price": sale["price"]}}
     return {"hands": {seat: sorted(cards) for seat, cards in deal["hands"].items()},
             "sale": None if not sale else {"buyer": sale["buyer"], "price": sale["price"]},
             "plays": list(deal["plays"])}

@@ -93,11 +93,11 @@ def dispute_raise(*, match_id, actor, deal: Any, statement: Any, play_index: Any
 
 
 def _plays_per_deal(match: Match) -> list[int]:
-    """How many cards have been played in each deal dealt so far, in order."""
+    """How many cards have been played in each deal dealt (or filed from a paper sheet: none) so far."""
     counts: list[int] = []
-    for type in MatchEvent.objects.filter(match=match, type__in=[T.DEAL_STARTED, T.CARD_PLAYED]) \
+    for type in MatchEvent.objects.filter(match=match, type__in=[T.DEAL_STARTED, T.DEAL_TALLIED, T.CARD_PLAYED]) \
             .order_by("seq").values_list("type", flat=True):
-        if type == T.DEAL_STARTED:
+        if type in (T.DEAL_STARTED, T.DEAL_TALLIED):
             counts.append(0)
         elif counts:
             counts[-1] += 1

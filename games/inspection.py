@@ -118,17 +118,17 @@ def _deal_view(deal, prefix: list[MatchEvent]) -> dict[str, Any]:
         "legal_cards": _names(deal.legal_cards(to_play)) if to_play is not None else [],
         "lead_sale": {
             "can_sell": deal.can_sell_lead, "holder": deal.holder.name, "decided": deal.decided,
-            "offers": _offers(prefix),
+            "offers": _offers(prefix, len(deal.offers)),
             "sale": None if deal.sale is None else {"buyer": deal.sale[0].name, "price": deal.sale[1]},
         },
     }
 
 
-def _offers(prefix: list[MatchEvent]) -> list[dict[str, Any]]:
-    """The lead_offered events of the deal in play at the end of ``prefix``, with their seq."""
-    dealt_at = max((row.seq for row in prefix if row.type == T.DEAL_STARTED), default=0)
-    return [{"seq": row.seq, "buyer": row.payload["buyer"], "price": row.payload["price"]}
-            for row in prefix if row.type == T.LEAD_OFFERED and row.seq > dealt_at]
+def _offers(prefix: list[MatchEvent], standing: int) -> list[dict[str, Any]]:
+    """The ``standing`` offers of the deal in play at the end of ``prefix`` with their seq: the
+    latest lead_offered events (some may precede its deal_started: R28 before the deal)."""
+    offered = [row for row in prefix if row.type == T.LEAD_OFFERED][-standing:] if standing else []
+    return [{"seq": row.seq, "buyer": row.payload["buyer"], "price": row.payload["price"]} for row in offered]
 
 
 def _names(cards) -> list[str]:

@@ -55,6 +55,7 @@ class Match(models.Model):
     filed_by_official = models.BooleanField(default=False)  # its filers: officials, none of them seated
     confirmed = models.BooleanField(default=False)  # its result counts (standings, profiles) once finished
     withdrawn = models.BooleanField(default=False)  # withdrawn by an arbiter (match_withdrawn, not reinstated)
+    played_on = models.DateField(null=True, blank=True)  # the date of play (a record's played_on); None: the log's
 
     class Meta:
         ordering = ["-created_at"]
@@ -96,6 +97,7 @@ class MatchEvent(models.Model):
         RESULT_CONFIRMED = "result_confirmed"  # a seated player signs the sheet (games/signoffs.py)
         MATCH_WITHDRAWN = "match_withdrawn"  # an arbiter withdraws a match filed by mistake
         MATCH_REINSTATED = "match_reinstated"  # ... and a later ruling takes it back
+        DEAL_TALLIED = "deal_tallied"  # a whole deal filed from a paper sheet: its tally or points (R31–R33)
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()
@@ -154,7 +156,7 @@ class DealScore(models.Model):
     kind = models.CharField(max_length=10)
     compensating = models.BooleanField()
     multiplier = models.PositiveSmallIntegerField()
-    tricks = models.PositiveSmallIntegerField()
+    tricks = models.PositiveSmallIntegerField(null=True)  # None: a points-only deal does not tell (R33)
     points = models.IntegerField()
     kreski = models.PositiveSmallIntegerField()
 

@@ -43,9 +43,19 @@ def apply(state: MatchState | None, type: str, payload: dict[str, Any], *, hands
         return state.decide_lead(None)
     if type == T.CARD_PLAYED:
         return state.play(BY_NAME[payload["card"]], seat=Seat[payload["seat"]])
+    if type == T.DEAL_TALLIED:
+        return apply_tally(state, payload)
     if type == T.RULING_RECORDED:
         return apply_ruling(state, payload)
     return state  # hands_revealed, match_abandoned, result_confirmed, match_withdrawn/_reinstated: no rule
+
+
+def apply_tally(state: MatchState, payload: dict[str, Any]) -> MatchState:
+    """A deal filed from a paper sheet (R31–R33) through the engine, which checks it again: its
+    ``tally`` or ``points``, and the lead ``sale`` of a compensating odgrywka."""
+    sale = payload.get("sale")
+    return state.file_deal(tally=payload.get("tally"), points=payload.get("points"),
+                           sale=None if sale is None else (sale["buyer"], sale["price"]))
 
 
 # The ruling types of a ``ruling_recorded`` event (games/disputes.py decides them).
@@ -107,7 +117,7 @@ def deal_score_rows(match: Match, state: MatchState, first_number: int, last_num
     players = match.seat_player_ids()
     return [
         DealScore(match=match, number=r.number, seat=seat.name, player_id=players[seat], kind=r.kind.value,
-                  compensating=r.compensating, multiplier=r.multiplier, tricks=r.tricks[seat],
+                  compensating=r.compensating, multiplier=r.multiplier, tricks=r.known_tricks[seat],
                   points=r.counted_points[seat], kreski=r.kreski[seat])
         for r in state.results[first_number - 1:last_number]
         if not r.voided

@@ -21,7 +21,7 @@ from games.engine import Seat
 from games.engine.cards import BY_NAME
 from games.engine.errors import RuleViolation
 from games.engine.match import MatchState, restore
-from games.engine.record import FORMAT, SaleRecord, encode_deal
+from games.engine.record import FORMAT, SaleRecord, encode_deal, encode_filed_deal
 from games.engine.seats import by_seat
 
 from . import confirmation
@@ -110,6 +110,7 @@ def match_detail(match: Match) -> dict[str, Any]:
         "ruleset": {"name": match.ruleset_name, "version": match.ruleset_version,
                     "options": match.ruleset_options},
         "created_at": match.created_at,
+        "played_on": match.played_on,
         "complete": summary["complete"],
         "deals": summary["deals"],
         "totals": summary["totals"],
@@ -204,11 +205,13 @@ def _names(cards: Iterable) -> list[str]:
 
 
 def _standing_offers(match: Match, deal) -> list[dict[str, Any]]:
-    """The deal's offers with the seq of their ``lead_offered`` event (what lead-decision takes)."""
-    dealt_at = _last_deal_started_seq(match)
-    rows = (MatchEvent.objects.filter(match=match, type=T.LEAD_OFFERED, seq__gt=dealt_at or 0)
-            .order_by("seq").values_list("seq", "payload"))
-    return [{"seq": seq, "buyer": payload["buyer"], "price": payload["price"]} for seq, payload in rows]
+    """The deal's offers with the seq of their ``lead_offered`` event (what lead-decision takes):
+    the latest lead_offered events (some may precede the deal_started: R28 before the deal)."""
+    if not deal.offers:
+        return []
+    rows = (MatchEvent.objects.filter(match=match, type=T.LEAD_OFFERED).order_by("-seq")
+            .values_list("seq", "payload")[:len(deal.offers)])
+    return [{"seq": seq, "buyer": payload["buyer"], "price": payload["price"]} for seq, payload in reversed(rows)]
 
 
 def _last_deal_started_seq(match: Match) -> int | None:
@@ -318,21 +321,37 @@ def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
     deals: list[dict[str, Any]] = []
     by_number: dict[int, dict[str, Any]] = {}
     created: dict[str, Any] = {}
+    pending: SaleRecord | None = None  # a sale decided before its deal was dealt or filed
     for type, payload in MatchEvent.objects.filter(match=match).order_by("seq").values_list("type", "payload"):
         if type == T.MATCH_CREATED:
             created = payload
         elif type == T.DEAL_STARTED:
-            deal = {"number": payload["number"], "hands": payload.get("hands"), "sale": None, "plays": []}
+            deal = {"number": payload["number"], "hands": payload.get("hands"), "sale": pending, "plays": []}
+            pending = None
             deals.append(deal)
             by_number[deal["number"]] = deal
-        elif type == T.LEAD_SOLD:
-            deals[-1]["sale"] = SaleRecord(payload["buyer"], payload["price"])
+        elif type == T.LEAD_SOLD:  # in the deal dealt, or before the next one is dealt or filed (R28)
+            sale = SaleRecord(payload["buyer"], payload["price"])
+            in_deal = deals and "filed" not in deals[-1] and not deals[-1]["plays"]
+            if in_deal:
+                deals[-1]["sale"] = sale
+            else:
+                pending = sale
         elif type == T.CARD_PLAYED:
             deals[-1]["plays"].append(BY_NAME[payload["card"]])
         elif type == T.HANDS_REVEALED:
             by_number[payload["number"]]["hands"] = payload["hands"]
+        elif type == T.DEAL_TALLIED:  # R31–R33: filed whole from a paper sheet
+            sale = payload.get("sale")
+            sale = pending if sale is None else SaleRecord(sale["buyer"], sale["price"])
+            entry = "tally" if "tally" in payload else "points"
+            deals.append({"filed": encode_filed_deal(entry, payload[entry], sale)})
+            pending = None
     shown = []
     for deal in deals:
+        if "filed" in deal:
+            shown.append(deal["filed"])
+            continue
         finished = len(deal["plays"]) == 52
         if not finished and not viewer.sees_all_hands:
             continue
@@ -344,13 +363,16 @@ def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
             hands = secret.hands
         shown.append(encode_deal([[BY_NAME[c] for c in hands[s.name]] for s in Seat], deal["plays"], deal["sale"]))
     ruleset = created.get("ruleset") or {"name": match.ruleset_name, "options": match.ruleset_options}
-    return {
+    record = {
         "format": FORMAT,
         "ruleset": {"name": ruleset["name"], "options": ruleset.get("options") or {}},
         "players": created.get("seats") or {s.name: p.username for s, p in zip(Seat, match.seat_players())},
         "first_dealer": match.first_dealer,
-        "deals": shown,
     }
+    if match.played_on is not None:
+        record["played_on"] = match.played_on.isoformat()
+    record["deals"] = shown
+    return record
 
 
 # --- where a live command broke a rule -----------------------------------------------------------

@@ -7,6 +7,7 @@ a ``_Unit``; ``_commit`` writes them (hash chain, read models) in the same trans
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import secrets as secrets_module
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 from games.engine import MatchState, Seat
 from games.engine import record as records
 from games.engine.cards import BY_NAME, NAMES
+from games.engine import errors
 from games.engine.errors import RecordFormatError, RulesetError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
@@ -260,8 +262,9 @@ def _summary_unchanged(unit: _Unit, finished_before: int) -> bool:
 # --- commands ------------------------------------------------------------------------------
 
 def match_create(*, actor, seats: dict[str, str], first_dealer: str, dealing: str = Match.Dealing.SERVER,
-                 ruleset: dict | None = None, scorer: str | None = None) -> Match:
-    """A new match: four distinct players by username, the first dealer, the pinned ruleset."""
+                 ruleset: dict | None = None, scorer: str | None = None, played_on: dt.date | None = None) -> Match:
+    """A new match: four distinct players by username, the first dealer, the pinned ruleset, and the
+    date it was played on when that is not the day it is filed (a paper sheet's)."""
     ruleset = ruleset or {}
     players = _seat_players(seats)
     dealer = _parse_seat(first_dealer, "first_dealer")
@@ -279,13 +282,17 @@ def match_create(*, actor, seats: dict[str, str], first_dealer: str, dealing: st
             north=players[0], east=players[1], south=players[2], west=players[3], first_dealer=dealer.name,
             ruleset_name=pinned["name"], ruleset_version=pinned["version"],
             ruleset_options=state.ruleset.options(), dealing=dealing, scorer=scorer_user, created_by=actor,
+            played_on=played_on,
         )
         unit = _Unit(match, None, state, actor)
-        unit.emit(T.MATCH_CREATED, {
+        created = {
             "seats": {s.name: p.username for s, p in zip(Seat, players)}, "first_dealer": dealer.name,
             "ruleset": state.ruleset.as_json(), "dealing": dealing,
             "scorer": scorer_user.get_username() if scorer_user else None,
-        })
+        }
+        if played_on is not None:  # the date of play is part of the log; the filing time is each event's
+            created["played_on"] = played_on.isoformat()
+        unit.emit(T.MATCH_CREATED, created)
         _commit(unit)
         match_filing_assess(match=match)
     return match
@@ -423,33 +430,65 @@ def lead_decide(*, match_id, actor, offer: int | None = None, keep: bool = False
         raise InvalidInput('send either {"offer": <event seq>} or {"keep": true}', field="offer")
 
     def decide(unit: _Unit) -> None:
-        deal = unit.state.deal
-        if deal is not None:  # without a deal the engine says why nothing can be decided
-            if _acting_seat(unit, None, deal.holder) != deal.holder:
+        deal, due = unit.state.deal, unit.state.next_deal
+        if deal is not None or (due is not None and due.lead_for_sale):  # else the engine says why not
+            holder = unit.state.lead_holder
+            if _acting_seat(unit, None, holder) != holder:
                 raise NotAllowed("only the lead holder (or the scorer) decides on the offers")
         _decide_lead(unit, None if keep else _offer_index(unit, offer))
     return _run(match_id, actor, expected_version, decide, admit)
 
 
 def _offer_index(unit: _Unit, seq: Any) -> int:
-    """The place among the current deal's offers of the lead_offered event ``seq``."""
-    events = MatchEvent.objects.filter(match=unit.match)
-    dealt_at = events.filter(type=T.DEAL_STARTED).order_by("-seq").values_list("seq", flat=True).first()
-    offers = list(events.filter(type=T.LEAD_OFFERED, seq__gt=dealt_at or 0).order_by("seq")
-                  .values_list("seq", flat=True))
+    """The place among the standing offers (the deal's, or the next deal's before it is dealt or
+    filed) of the lead_offered event ``seq``: they are the latest lead_offered events."""
+    standing = len(unit.state.lead_offers)
+    offers = list(MatchEvent.objects.filter(match=unit.match, type=T.LEAD_OFFERED).order_by("-seq")
+                  .values_list("seq", flat=True)[:standing])[::-1] if standing else []
     if seq not in offers or isinstance(seq, bool):
         raise InvalidInput(f"{seq!r} is not the seq of a standing lead offer of this deal", field="offer")
     return offers.index(seq)
 
 
 def _decide_lead(unit: _Unit, index: int | None) -> None:
-    holder = unit.state.deal.holder if unit.state.deal else None
-    unit.state = unit.state.decide_lead(index, seat=holder)
+    unit.state = unit.state.decide_lead(index, seat=unit.state.lead_holder)
     if index is None:
         unit.emit(T.LEAD_KEPT, {})
     else:
-        offer = unit.state.deal.offers[index]
+        offer = unit.state.lead_offers[index]
         unit.emit(T.LEAD_SOLD, {"offer_index": index, "buyer": offer.buyer.name, "price": offer.price})
+
+
+def deal_tally(*, match_id, actor, tally: Any = None, points: Any = None, sale: Any = None,
+               expected_version: int | None = None, admit: Callable[[Match], None] | None = None) -> CommandResult:
+    """The next deal of a recorded match, filed whole from the paper sheet by its scorer: its
+    ``tally`` (R31, R32) or only its ``points`` (R33), with the ``sale`` of a compensating
+    odgrywka's lead ``{"buyer": seat, "price": tricks}`` when it was sold. One event."""
+    def decide(unit: _Unit) -> None:
+        if unit.match.dealing != Match.Dealing.RECORDED or not is_scorer(unit.match, unit.actor):
+            raise NotAllowed(_("only the scorer of a recorded match files deals from a paper sheet"))
+        _decide_tally(unit, tally=tally, points=points, sale=sale)
+    return _run(match_id, actor, expected_version, decide, admit)
+
+
+def _decide_tally(unit: _Unit, *, tally: Any, points: Any, sale: Any, both: bool = False) -> None:
+    """R31–R33 through the engine (which checks match_over, bad_tally, sale_not_allowed, bad_sale in
+    that order); the error names the deal it was meant to be."""
+    number = unit.state.schedule.played + 1
+    try:
+        if sale is not None and (not isinstance(sale, dict) or set(sale) != {"buyer", "price"}
+                                 or not isinstance(sale["buyer"], str)):
+            raise errors.BadSale(detail=_("a sale gives the buyer's seat and the price in tricks"))
+        offer = None if sale is None else (sale["buyer"], sale["price"])
+        unit.state = unit.state.file_deal(tally=tally, points=points, sale=offer, both=both)
+    except RuleViolation as violation:
+        raise violation.located(deal=number) from None
+    result = unit.state.results[-1]
+    payload: dict[str, Any] = {"number": result.number, "kind": result.kind.value, "entry": result.entry,
+                               result.entry: result.filed}
+    if sale is not None:  # a sale decided through lead_offered/lead_sold events is theirs to tell
+        payload["sale"] = {"buyer": result.sale[0].name, "price": result.sale[1]}
+    unit.emit(T.DEAL_TALLIED, payload)
 
 
 def match_abandon(*, match_id, actor, reason: str = "", expected_version: int | None = None) -> CommandResult:
@@ -485,6 +524,10 @@ def record_import(*, actor, record: Any, allow_duplicate: bool = False) -> Match
         projection = MatchProjection.objects.get(pk=match.pk)
         unit = _Unit(match, projection, restore(projection.snapshot), actor)
         for deal in decoded.deals:
+            if deal.entry != "played":  # R31–R33: filed from a paper sheet
+                sale = None if deal.sale is None else {"buyer": deal.sale.buyer, "price": deal.sale.price}
+                _decide_tally(unit, tally=deal.tally, points=deal.points, sale=sale)
+                continue
             _decide_deal(unit, {s.name: [NAMES[c] for c in deal.hands[s]] for s in Seat})
             if deal.sale is not None:
                 _decide_offer(unit, Seat[deal.sale.buyer], deal.sale.price)
@@ -522,4 +565,5 @@ def _create_for_import(actor, decoded: records.MatchRecord) -> Match:
     players = _seat_players({s: str(n) for s, n in decoded.players.items()}, create_guests=True)
     return match_create(actor=actor, seats={s.name: p.username for s, p in zip(Seat, players)},
                         first_dealer=decoded.first_dealer.name, dealing=Match.Dealing.RECORDED,
-                        ruleset=decoded.ruleset.as_json())
+                        ruleset=decoded.ruleset.as_json(),
+                        played_on=None if decoded.played_on is None else dt.date.fromisoformat(decoded.played_on))

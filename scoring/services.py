@@ -490,6 +490,16 @@ def _score(league_id: int, full: bool) -> Scored:
     return scored
 
 
+def _date_by_play(finished: dict[int, Any]) -> None:
+    """A match filed with its date of play (``played_on``: a paper sheet filed later) is dated by it,
+    at 00:00 UTC, in standings (``last_played``) and the rating order; others by their last event."""
+    played = (SeasonMatch.objects.filter(pk__in=list(finished), match__played_on__isnull=False)
+              .values_list("pk", "match__played_on"))
+    for sm_id, played_on in played:
+        moment = datetime.datetime.combine(played_on, datetime.time(0, 0), tzinfo=datetime.timezone.utc)
+        SeasonMatch.objects.filter(pk=sm_id).update(finished_at=moment)
+
+
 def _score_chunk(ids: list[int], scored: Scored) -> None:
     version = Subquery(Match.objects.filter(pk=OuterRef("match_id")).values("version")[:1])
     SeasonMatch.objects.filter(pk__in=ids).update(scored_version=version)  # locks them: see _score
@@ -504,6 +514,7 @@ def _score_chunk(ids: list[int], scored: Scored) -> None:
                           .order_by("-seq")
                           .values("created_at")[:1])
     SeasonMatch.objects.filter(pk__in=list(finished)).update(finished_at=last_event)
+    _date_by_play(finished)
     SeasonMatch.objects.filter(pk__in=[i for i in ids if i not in finished]).update(finished_at=None)
     ended = dict(SeasonMatch.objects.filter(pk__in=list(finished)).values_list("pk", "finished_at"))
     sm_of_match = {match_id: sm_id for sm_id, match_id in finished.items()}

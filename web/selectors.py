@@ -53,6 +53,9 @@ def match_for_page(*, match_id: Any, user) -> tuple[Match, Viewer, str]:
 
 # --- the score sheet (zapis) ----------------------------------------------------------------------
 
+PLAYED = "played"  # a deal played card by card; "tally" and "points" were filed from a paper sheet (R31–R33)
+
+
 def score_sheet(*, match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
     """One row per finished deal as the replay summary has it, the totals and the winners; the
     deal in play (its table view only for viewers who see every hand)."""
@@ -73,15 +76,16 @@ def score_sheet(*, match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
             "voided": bool(deal.get("voided")),
             "adjusted": adjusted is not None,
             "disputes": len(disputed.get(deal["number"], ())),
+            "entry": deal.get("entry", PLAYED),
             "seats": [{
                 "seat": seat,
-                "tricks": deal["tricks"][seat],
+                "tricks": None if deal["tricks"] is None else deal["tricks"][seat],
                 "points": deal["points"][seat],
                 "kreski": deal["kreski"][seat],
                 "strokes": "|" * deal["kreski"][seat],
                 "adjusted": adjusted[seat] if adjusted is not None else None,
             } for seat in SEATS],
-            "url": deal_url(match, deal["number"]),
+            "url": deal_url(match, deal["number"]) if deal.get("entry", PLAYED) == PLAYED else None,
         })
     in_play = _in_play(match)
     if in_play is not None:
@@ -147,11 +151,11 @@ def deal_view(*, match: Match, viewer: Viewer, number: int) -> dict[str, Any]:
     """The deal's table view: its facts and the step list (``steps.deal_steps``), or ``NotFound``
     for a deal the viewer may not replay (not dealt; in play, for a player)."""
     summary = match.projection.summary
-    results = {deal["number"]: deal for deal in summary["deals"]}
+    results = {deal["number"]: deal for deal in summary["deals"] if deal.get("entry", PLAYED) == PLAYED}
     in_play = _in_play(match)
     in_play_number = in_play["number"] if in_play is not None else None
     if number not in results and not (number == in_play_number and viewer.sees_all_hands):
-        raise NotFound(f"no deal {number} to show in match {match.pk}")
+        raise NotFound(f"no deal {number} to show in match {match.pk}")  # a paper sheet's deal has no table
     deal, plays = _deal_from_events(match, number)
     disputes = _disputes_by_deal(match).get(number, [])
     by_play: dict[int, list[dict[str, Any]]] = {}

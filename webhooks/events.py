@@ -61,12 +61,13 @@ def announcements(*, status: str, dealing: str, events: Iterable[MatchEvent], su
 def ended_deals(dealing: str, events: list[MatchEvent], summary: dict[str, Any], deal_in_play: bool) -> list[int]:
     """The numbers of the deals ``events`` finished."""
     revealed = [e.payload["number"] for e in events if e.type == T.HANDS_REVEALED]
+    tallied = [e.payload["number"] for e in events if e.type == T.DEAL_TALLIED]  # filed whole: finished at once
     if dealing == Match.Dealing.SERVER or not any(e.type == T.CARD_PLAYED for e in events):
-        return revealed
+        return sorted(revealed + tallied)
     started = [e.payload["number"] for e in events if e.type == T.DEAL_STARTED]
     done = {deal["number"] for deal in summary["deals"]}
     if started:  # a record filed at once: every deal it holds that finished
-        return [number for number in started if number in done]
+        return [number for number in sorted(started + tallied) if number in done]
     return [summary["deals"][-1]["number"]] if summary["deals"] and not deal_in_play else []
 
 

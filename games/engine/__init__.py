@@ -1,11 +1,12 @@
 """The Kierki rules engine (rozbójnik / odgrywka): pure Python, no Django.
 
-Rule ids (R1–R30) refer to RULES.md. Entry points:
+Rule ids (R1–R33) refer to RULES.md. Entry points:
 
 - ``record.load`` / ``record.decode``: a ``kierki-match/1`` record;
 - ``replay(record)``: the summary, or the first violation;
 - ``MatchState``: start a match, deal, offer/decide the lead, play cards;
-- ``DealState.legal_cards(seat)``: the one source of legality.
+- ``DealState.legal_cards(seat)``: the one source of legality;
+- ``MatchState.file_deal``: a deal filed from a paper sheet, by tally or points (R31–R33).
 """
 
 from .cards import CARDS, Card, cards_of, mask_of

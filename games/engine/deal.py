@@ -30,6 +30,19 @@ class LeadOffer:
     price: int
 
 
+def check_offer(can_sell: bool, holder: Seat, buyer: Any, price: Any) -> LeadOffer:
+    """R26: an offer of ``price`` tricks by ``buyer`` (a seat, as written) for the lead ``holder``
+    holds, when the lead can be sold at all — or ``SaleNotAllowed``/``BadSale`` (R30 order)."""
+    if not can_sell:
+        raise errors.SaleNotAllowed(seat=buyer)
+    seat = Seat.__members__.get(buyer) if isinstance(buyer, str) else (buyer if isinstance(buyer, Seat) else None)
+    if seat is None or seat == holder:
+        raise errors.BadSale(seat=buyer, detail="the buyer must be another player at the table")
+    if not isinstance(price, int) or isinstance(price, bool) or not MIN_PRICE <= price <= MAX_PRICE:
+        raise errors.BadSale(seat=seat, detail=f"the price must be a whole number of tricks 1-13, got {price!r}")
+    return LeadOffer(seat, price)
+
+
 def check_hands(hands: Sequence[Sequence[int]]) -> tuple[int, ...]:
     """The four hands as bitmasks, or ``BadHands``: not 4 × 13 distinct cards of one deck (R2)."""
     if any(not isinstance(c, int) or not 0 <= c < 52 for hand in hands for c in hand):
@@ -90,8 +103,7 @@ class DealState:
     @property
     def can_sell_lead(self) -> bool:
         """R26, R28: a compensating odgrywka, before the holder's decision and the first card."""
-        return (self.spec.compensating and self.spec.kind is Kind.ODGRYWKA
-                and not self.decided and not self.plays)
+        return self.spec.lead_for_sale and not self.decided and not self.plays
 
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         """The cards ``seat`` holds now."""
@@ -199,14 +211,7 @@ class DealState:
 
     def _offer(self, buyer: Any, price: Any) -> None:
         """R26, R28: an offer by ``buyer`` (a seat, as written) of ``price`` tricks."""
-        if not self.can_sell_lead:
-            raise errors.SaleNotAllowed(seat=buyer)
-        seat = Seat.__members__.get(buyer) if isinstance(buyer, str) else (buyer if isinstance(buyer, Seat) else None)
-        if seat is None or seat == self.holder:
-            raise errors.BadSale(seat=buyer, detail="the buyer must be another player at the table")
-        if not isinstance(price, int) or isinstance(price, bool) or not MIN_PRICE <= price <= MAX_PRICE:
-            raise errors.BadSale(seat=seat, detail=f"the price must be a whole number of tricks 1-13, got {price!r}")
-        self.offers = self.offers + (LeadOffer(seat, price),)
+        self.offers = self.offers + (check_offer(self.can_sell_lead, self.holder, buyer, price),)
 
     def _decide(self, offer: int | None, seat: Seat | None) -> None:
         if not self.can_sell_lead:

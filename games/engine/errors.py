@@ -152,6 +152,11 @@ class BadHands(RuleViolation):
     code, rule = "bad_hands", "R2"
 
 
+class BadTally(RuleViolation):
+    """A tally or points-only deal no split of the deck gives, or a deal with two entries (R32, R33)."""
+    code, rule = "bad_tally", "R32"
+
+
 class NoDealInPlay(RuleViolation):
     """There is no deal in play: start the next deal first."""
     code, rule = "no_deal_in_play", "R7"

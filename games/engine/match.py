@@ -7,23 +7,30 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from . import errors
-from .deal import DealState
+from .deal import DealState, LeadOffer, check_offer
 from .ruleset import KIND_BY_LETTER, Kind, Ruleset
 from .schedule import Schedule, ScheduledDeal
-from .scoring import Compensation
+from .scoring import Compensation, settle
+from .tally import check_points, check_tally, tally_json
+from .tally import raw_points as tally_raw
 from .seats import SEAT_NAMES, SEATS, Seat, by_seat
+
+
+PLAYED, TALLY, POINTS = "played", "tally", "points"  # RECORD_FORMAT.md 1.1: how a deal was filed
+ENTRIES = (PLAYED, TALLY, POINTS)
 
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """R29: what a finished deal reports. ``final`` is the deal as it ended (hands, plays, sale)."""
+    """R29: what a finished deal reports. ``final`` is the deal as it ended (hands, plays, sale);
+    a deal filed from a paper sheet (R31–R33) has none, and a points-only one no ``tricks``."""
 
     number: int
     kind: Kind
     dealer: Seat
     leader: Seat
     compensating: bool
-    tricks: tuple[int, ...]
+    tricks: tuple[int, ...] | None
     points: tuple[int, ...]
     kreski: tuple[int, ...]
     multiplier: int
@@ -32,6 +39,9 @@ class DealResult:
     holder: Seat | None = None  # who held the lead right before any sale
     voided: bool = False  # a ruling voided the deal: it no longer counts
     adjusted: tuple[int, ...] | None = None  # the points a ruling set, beside the played ``points``
+    entry: str = PLAYED  # played, tally or points (RECORD_FORMAT.md 1.1)
+    filed: dict | None = field(default=None, compare=False)  # a filed deal's tally or points, as JSON
+    sale: tuple[Seat, int] | None = None  # a filed deal's sale (buyer, price); a played one's is in ``final``
 
     @classmethod
     def of(cls, deal: DealState) -> "DealResult":
@@ -39,6 +49,18 @@ class DealResult:
         spec = deal.spec
         return cls(spec.number, spec.kind, spec.dealer, deal.leader, spec.compensating, tuple(deal.tricks),
                    settled.points, settled.kreski, settled.multiplier, settled.compensations, deal, spec.leader)
+
+    @property
+    def known_tricks(self) -> tuple[int | None, ...]:
+        """The tricks per seat as far as they are known: all of them, but for a points-only deal
+        (R33) only what the points tell — no trick (0), Max (13), an odgrywka's every count."""
+        if self.tricks is not None:
+            return self.tricks
+        if self.kind is Kind.ODGRYWKA:
+            return tuple(self.filed[name] // (10 * self.multiplier) for name in SEAT_NAMES)
+        if self.multiplier == 3 and 2 in self.kreski:  # R21: Max
+            return tuple(13 if k == 2 else 0 for k in self.kreski)
+        return tuple(0 if k else None for k in self.kreski)
 
     @property
     def counted_points(self) -> tuple[int, ...]:
@@ -52,8 +74,8 @@ class DealResult:
         data = {
             "number": self.number, "kind": self.kind.value, "dealer": self.dealer.name,
             "leader": self.leader.name, "compensating": self.compensating,
-            "tricks": by_seat(self.tricks), "points": by_seat(self.points),
-            "kreski": by_seat(self.kreski), "multiplier": self.multiplier,
+            "tricks": None if self.tricks is None else by_seat(self.tricks), "points": by_seat(self.points),
+            "kreski": by_seat(self.kreski), "multiplier": self.multiplier, "entry": self.entry,
         }
         if self.voided:
             data["voided"] = True
@@ -69,6 +91,11 @@ class MatchState:
     schedule: Schedule
     results: tuple[DealResult, ...] = ()
     deal: DealState | None = None
+    # R28 before the next deal is dealt or filed (a paper sheet's compensating odgrywka): the standing
+    # offers, whether the holder has decided, and the offer he accepted. Handed to the deal at once.
+    offers: tuple[LeadOffer, ...] = ()
+    decided: bool = False
+    accepted: int | None = None
 
     @classmethod
     def start(cls, ruleset: Ruleset, first_dealer: Seat) -> "MatchState":
@@ -116,16 +143,90 @@ class MatchState:
         spec = self.schedule.next()
         if spec is None:
             raise errors.MatchOver()
-        return replace(self, deal=DealState(spec, self.ruleset, hands))
+        deal = DealState(spec, self.ruleset, hands)
+        for offer in self.offers:  # offers made before the deal was dealt stand (R28)
+            deal._offer(offer.buyer, offer.price)
+        if self.decided:
+            deal._decide(self.accepted, None)
+        return replace(self, deal=deal, offers=(), decided=False, accepted=None)
+
+    def file_deal(self, *, tally: Any = None, points: Any = None, sale: tuple[Any, Any] | None = None,
+                  both: bool = False) -> "MatchState":
+        """The next deal due, finished as filed from a paper sheet (R31–R33): its ``tally`` or only
+        its ``points``, and the lead ``sale`` (buyer, price) of a compensating odgrywka. ``both``:
+        the deal carried more than one entry. Checks in the order of RULES.md: match_over,
+        bad_tally, sale_not_allowed, bad_sale. Without ``sale``, the offer the holder accepted
+        through ``decide_lead`` before the deal was filed is the sale."""
+        if self.deal is not None:
+            raise errors.DealInPlay()
+        spec = self.schedule.next()
+        if spec is None:
+            raise errors.MatchOver()
+        if both or (tally is None) == (points is None):
+            raise errors.BadTally(detail="a deal carries one of hands/plays, tally or points")
+        if tally is not None:
+            counts = check_tally(spec.kind, tally)
+            filed = tally_json(spec.kind, counts)
+        else:  # R33: any tally that gives the points gives the same kreski, multiplier and compensations
+            written, counts = check_points(spec.kind, points)
+            filed = dict(zip(SEAT_NAMES, written))
+        tricks, raw = tuple(t.tricks for t in counts), tally_raw(spec.kind, counts)
+        if sale is not None:
+            offer = check_offer(spec.lead_for_sale and not self.decided, spec.leader, *sale)
+        else:
+            offer = None if self.accepted is None else self.offers[self.accepted]
+        leader = spec.leader if offer is None else offer.buyer  # R26: the buyer leads the first trick
+        settled = settle(spec.kind, tricks, raw, leader, None if offer is None else (spec.leader, offer.buyer, offer.price))
+        result = DealResult(spec.number, spec.kind, spec.dealer, leader, spec.compensating,
+                            tricks if tally is not None else None, settled.points, settled.kreski,
+                            settled.multiplier, settled.compensations, None, spec.leader,
+                            entry=TALLY if tally is not None else POINTS, filed=filed,
+                            sale=None if offer is None else (offer.buyer, offer.price))
+        return replace(self, results=self.results + (result,), schedule=self.schedule.after(result.compensations),
+                       offers=(), decided=False, accepted=None)
 
     def play(self, card: int, *, seat: Seat | None = None) -> "MatchState":
         return self._with(self._current().play(card, seat=seat))
 
+    @property
+    def lead_holder(self) -> Seat | None:
+        """Who holds the lead right of the deal in play, or else of the next deal due (R6, R25)."""
+        if self.deal is not None:
+            return self.deal.holder
+        spec = self.schedule.next()
+        return None if spec is None else spec.leader
+
+    @property
+    def lead_offers(self) -> tuple[LeadOffer, ...]:
+        """The standing offers (R28) of the deal in play, or else of the next deal due."""
+        return self.deal.offers if self.deal is not None else self.offers
+
     def offer_lead(self, buyer: Any, price: Any) -> "MatchState":
+        """R26, R28: an offer for the lead right; before the deal is dealt or filed too."""
+        if self.deal is None:
+            spec = self._due()
+            offer = check_offer(spec.lead_for_sale and not self.decided, spec.leader, buyer, price)
+            return replace(self, offers=self.offers + (offer,))
         return self._with(self._current().offer_lead(buyer, price))
 
     def decide_lead(self, offer: int | None, *, seat: Seat | None = None) -> "MatchState":
+        """R28: the holder accepts standing offer number ``offer`` or keeps the lead (None)."""
+        if self.deal is None:
+            spec = self._due()
+            if not spec.lead_for_sale or self.decided:
+                raise errors.SaleNotAllowed(seat=seat)
+            if seat is not None and seat != spec.leader:
+                raise errors.NotYourTurn(seat=spec.leader, detail="only the lead holder decides on the offers")
+            if offer is not None and (not isinstance(offer, int) or not 0 <= offer < len(self.offers)):
+                raise errors.BadSale(seat=spec.leader, detail=f"no standing offer number {offer!r}")
+            return replace(self, decided=True, accepted=offer)
         return self._with(self._current().decide_lead(offer, seat=seat))
+
+    def _due(self) -> ScheduledDeal:
+        spec = self.schedule.next()
+        if spec is None:
+            raise errors.MatchOver()
+        return spec
 
     # --- rulings: an arbiter's decision, applied as an event, never an edit -----------------------
     def void_last_deal(self) -> "MatchState":
@@ -168,7 +269,7 @@ def snapshot(state: MatchState, results: list | None = None) -> dict[str, Any]:
     ``results``, when given, is the JSON of ``state.results`` already at hand (a card play that
     ends no deal leaves them as they were: no need to encode them again)."""
     deal = state.deal
-    return {
+    data = {
         "ruleset": state.ruleset.as_json(),
         "first_dealer": state.first_dealer.name,
         "played": state.schedule.played,
@@ -183,6 +284,10 @@ def snapshot(state: MatchState, results: list | None = None) -> dict[str, Any]:
             "plays": list(deal.plays),
         },
     }
+    if state.offers or state.decided:  # R28 before a deal is dealt or filed: rare, so only then
+        data["lead_sale"] = {"offers": [[o.buyer.name, o.price] for o in state.offers], "decided": state.decided,
+                             "accepted": state.accepted}
+    return data
 
 
 def restore(data: dict[str, Any]) -> MatchState:
@@ -193,6 +298,10 @@ def restore(data: dict[str, Any]) -> MatchState:
     schedule = Schedule(Seat[data["first_dealer"]], data["played"], pending, data.get("voided", 0))
     results = tuple(_result_from_json(r) for r in data["results"])
     state = MatchState(ruleset, Seat[data["first_dealer"]], schedule, results)
+    pending = data.get("lead_sale")
+    if pending is not None:
+        state = replace(state, offers=tuple(LeadOffer(Seat[b], p) for b, p in pending["offers"]),
+                        decided=pending["decided"], accepted=pending["accepted"])
     saved = data["deal"]
     if saved is None:
         return state
@@ -216,6 +325,9 @@ def _result_json(result: DealResult) -> dict[str, Any]:
     data = result.as_json()
     data["holder"] = result.holder.name
     data["compensations"] = [[c.kind.letter, c.leader.name] for c in result.compensations]
+    if result.filed is not None:
+        data["filed"] = result.filed
+        data["sale"] = None if result.sale is None else [result.sale[0].name, result.sale[1]]
     return data
 
 
@@ -224,8 +336,11 @@ def _result_from_json(data: dict[str, Any]) -> DealResult:
         return tuple(values[name] for name in SEAT_NAMES)
 
     adjusted = data.get("adjusted_points")
+    tricks = data["tricks"]
+    sale = data.get("sale")
     return DealResult(
         data["number"], Kind(data["kind"]), Seat[data["dealer"]], Seat[data["leader"]], data["compensating"],
-        per_seat(data["tricks"]), per_seat(data["points"]), per_seat(data["kreski"]), data["multiplier"],
-        tuple(Compensation(KIND_BY_LETTER[k], Seat[s]) for k, s in data["compensations"]), None,
-        Seat[data["holder"]], data.get("voided", False), None if adjusted is None else per_seat(adjusted))
+        None if tricks is None else per_seat(tricks), per_seat(data["points"]), per_seat(data["kreski"]),
+        data["multiplier"], tuple(Compensation(KIND_BY_LETTER[k], Seat[s]) for k, s in data["compensations"]), None,
+        Seat[data["holder"]], data.get("voided", False), None if adjusted is None else per_seat(adjusted),
+        data.get("entry", PLAYED), data.get("filed"), None if sale is None else (Seat[sale[0]], sale[1]))

@@ -6,6 +6,7 @@ Decoding checks the *shape* only (keys, types, card spellings) and raises
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,9 +30,21 @@ class SaleRecord:
 
 @dataclass(frozen=True, slots=True)
 class DealRecord:
+    """One deal as filed: ``hands`` and ``plays`` (played), or ``tally`` or ``points`` as written on
+    a paper sheet (version 1.1, R31–R33; checked by replay, not here). ``entries`` counts the
+    entries the deal carried: replay refuses a deal with none (bad_hands) or several (bad_tally)."""
+
     hands: tuple[tuple[Card, ...], ...]  # seat order N, E, S, W
     plays: tuple[Card, ...]
     sale: SaleRecord | None = None
+    tally: Any = None
+    points: Any = None
+    entries: int = 1
+
+    @property
+    def entry(self) -> str:
+        """played, tally or points (RECORD_FORMAT.md 1.1)."""
+        return "tally" if self.tally is not None else "points" if self.points is not None else "played"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +53,7 @@ class MatchRecord:
     players: dict[str, Any]
     first_dealer: Seat
     deals: tuple[DealRecord, ...]
+    played_on: str | None = None  # "YYYY-MM-DD", the date of play (version 1.1)
 
 
 def load(path: str | Path) -> MatchRecord:
@@ -60,17 +74,22 @@ def decode(data: Any) -> MatchRecord:
         players=_players(_key(data, "players", dict, "")),
         first_dealer=_seat(_key(data, "first_dealer", str, ""), "first_dealer"),
         deals=tuple(_deal(d, f"deals[{i}]") for i, d in enumerate(_key(data, "deals", list, ""))),
+        played_on=_played_on(data.get("played_on")),
     )
 
 
 def encode(record: MatchRecord) -> dict[str, Any]:
-    return {
+    data = {
         "format": FORMAT,
         "ruleset": {"name": record.ruleset.name, "options": record.ruleset.options()},
         "players": dict(record.players),
         "first_dealer": record.first_dealer.name,
-        "deals": [encode_deal(d.hands, d.plays, d.sale) for d in record.deals],
     }
+    if record.played_on is not None:
+        data["played_on"] = record.played_on
+    data["deals"] = [encode_filed_deal(d.entry, d.tally if d.tally is not None else d.points, d.sale)
+                     if d.entry != "played" else encode_deal(d.hands, d.plays, d.sale) for d in record.deals]
+    return data
 
 
 def encode_deal(hands, plays, sale: SaleRecord | None = None) -> dict[str, Any]:
@@ -78,6 +97,14 @@ def encode_deal(hands, plays, sale: SaleRecord | None = None) -> dict[str, Any]:
     if sale is not None:
         deal["sale"] = {"buyer": str(sale.buyer), "price": sale.price}
     deal["plays"] = [NAMES[c] for c in plays]
+    return deal
+
+
+def encode_filed_deal(entry: str, written: Any, sale: SaleRecord | None = None) -> dict[str, Any]:
+    """A deal filed from a paper sheet: ``{"tally": …}`` or ``{"points": …}``, and its sale."""
+    deal: dict[str, Any] = {entry: written}
+    if sale is not None:
+        deal["sale"] = {"buyer": str(sale.buyer), "price": sale.price}
     return deal
 
 
@@ -97,13 +124,31 @@ def _players(data: dict) -> dict[str, Any]:
     return {seat.name: data[seat.name] for seat in SEATS}
 
 
+def _played_on(value: Any) -> str | None:
+    """``played_on``: a date written YYYY-MM-DD, or absent."""
+    if value is None:
+        return None
+    try:
+        if not isinstance(value, str) or len(value) != 10:
+            raise ValueError
+        dt.date.fromisoformat(value)
+    except ValueError:
+        raise RecordFormatError(f"must be a date written YYYY-MM-DD, got {value!r}", field="played_on") from None
+    return value
+
+
 def _deal(data: Any, where: str) -> DealRecord:
     _expect(data, dict, where)
-    hands = _key(data, "hands", dict, where)
     sale = data.get("sale")
     if sale is not None:
         _expect(sale, dict, f"{where}.sale")
         sale = SaleRecord(_key(sale, "buyer", (str, int), f"{where}.sale"), _key(sale, "price", object, f"{where}.sale"))
+    played = "hands" in data or "plays" in data
+    entries = played + ("tally" in data) + ("points" in data)
+    if entries != 1 or not played:  # replay judges what a paper sheet wrote (R32, R33), and a deal with none
+        return DealRecord(hands=(), plays=(), sale=sale, tally=data.get("tally"), points=data.get("points"),
+                          entries=entries)
+    hands = _key(data, "hands", dict, where)
     return DealRecord(
         hands=tuple(_cards(_key(hands, s.name, list, f"{where}.hands"), f"{where}.hands.{s.name}") for s in SEATS),
         plays=_cards(_key(data, "plays", list, where), f"{where}.plays"),

@@ -32,10 +32,18 @@ class Replay:
 
 def replay(record: MatchRecord) -> Replay:
     """R30 order within a deal: match_over, bad_hands, sale_not_allowed, bad_sale, each play,
-    deal_incomplete (any deal but the last must have all 52 plays)."""
+    deal_incomplete (any deal but the last must have all 52 plays); a deal filed from a paper
+    sheet: match_over, bad_tally, sale_not_allowed, bad_sale (RULES.md, R31–R33)."""
     state = MatchState.start(record.ruleset, record.first_dealer)
     last = len(record.deals)
     for number, deal in enumerate(record.deals, 1):
+        if deal.entries and deal.entry != "played" or deal.entries > 1:
+            try:  # R31–R33: a deal filed from a paper sheet
+                sale = None if deal.sale is None else (deal.sale.buyer, deal.sale.price)
+                state = state.file_deal(tally=deal.tally, points=deal.points, sale=sale, both=deal.entries > 1)
+            except errors.RuleViolation as error:
+                return Replay(state, error.located(deal=number))
+            continue
         try:
             state = state.start_deal(deal.hands)
             if deal.sale is not None:

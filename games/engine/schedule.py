@@ -20,6 +20,11 @@ class ScheduledDeal:
     leader: Seat
     compensating: bool
 
+    @property
+    def lead_for_sale(self) -> bool:
+        """R26: only a compensating odgrywka's lead right can be sold."""
+        return self.compensating and self.kind is Kind.ODGRYWKA
+
 
 @dataclass(frozen=True, slots=True)
 class Schedule:

@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from summaries import summary_as_expected
+
 from games.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
+TALLY_EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples-tally"
 
 
 def run(capsys, *argv):
@@ -36,6 +39,17 @@ def test_verify_json_prints_each_summary_with_the_record_path(capsys):
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 1  # the folder holds illegal samples
     assert len(lines) == len(list(EXAMPLES.glob("*.record.json")))
+    for line in lines:
+        expected = json.loads(Path(line.pop("record").replace(".record.", ".expected.")).read_text())
+        assert summary_as_expected(line, expected) == expected
+
+
+def test_verify_reads_paper_sheet_records(capsys):
+    """Issue 13: ``kierki verify`` replays tallied and points-only deals (R31–R33) to their summaries."""
+    code, out, _ = run(capsys, "verify", "--json", str(TALLY_EXAMPLES))
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 1  # the folder holds illegal samples
+    assert len(lines) == len(list(TALLY_EXAMPLES.glob("*.record.json")))
     for line in lines:
         expected = json.loads(Path(line.pop("record").replace(".record.", ".expected.")).read_text())
         assert line == expected

@@ -766,7 +766,7 @@ def test_states_are_values_an_offer_leaves_the_earlier_state_as_it_was():
 # --- R29: what the engine reports -------------------------------------------------------------------
 
 def test_a_finished_deal_is_reported_as_the_record_format_says():
-    """R29."""
+    """R29, RECORD_FORMAT.md 1.1: a played deal says so (``entry``)."""
     state = play_out(play(match("R O").start_deal(SINGLE_ZERO), SINGLE_ZERO_PLAYS))
 
     assert state.summary() == {
@@ -774,7 +774,7 @@ def test_a_finished_deal_is_reported_as_the_record_format_says():
         "deals": [{
             "number": 1, "kind": "rozbojnik", "dealer": "W", "leader": "N", "compensating": False,
             "tricks": {"N": 1, "E": 0, "S": 2, "W": 10}, "points": {"N": -8, "E": 0, "S": -60, "W": -192},
-            "kreski": {"N": 0, "E": 1, "S": 0, "W": 0}, "multiplier": 2,
+            "kreski": {"N": 0, "E": 1, "S": 0, "W": 0}, "multiplier": 2, "entry": "played",
         }],
         "totals": {"N": -8, "E": 0, "S": -60, "W": -192},
         "winners": [],
