@@ -267,12 +267,19 @@ def match_create(*, actor, seats: dict[str, str], first_dealer: str, dealing: st
     return match
 
 
+USERNAME_MAX_LENGTH = Player._meta.get_field("username").max_length
+
+
 def _seat_players(seats: Any, *, create_guests: bool = False) -> list[Player]:
     if not isinstance(seats, dict) or sorted(seats) != sorted(s.name for s in Seat):
         raise InvalidInput("seats must name a player for each of N, E, S, W", field="seats")
     names = [seats[s.name] for s in Seat]
     if any(not isinstance(n, str) or not n for n in names):
         raise InvalidInput("each seat needs a player's username", field="seats")
+    for seat, name in zip(Seat, names):  # checked here, not left to the database (a DataError, a 500)
+        if len(name) > USERNAME_MAX_LENGTH or "\x00" in name or not name.isprintable():
+            raise InvalidInput(f"a username is 1 to {USERNAME_MAX_LENGTH} printable characters, without NUL",
+                               field=f"seats.{seat.name}")
     if len(set(names)) != 4:
         raise InvalidInput("four different players are needed", field="seats")
     found = {p.username: p for p in Player.objects.filter(username__in=names)}
