@@ -374,6 +374,8 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 # A request body over this is 413 (config.middleware.BodySizeLimitMiddleware).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
+# Bodies up to the limit stay in memory (Django's default would spool those over 2.5 MB to disk).
+FILE_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
 # JSON bodies (and the record viewer's text) nested deeper than this are 400 (config/limits.py).
 API_MAX_JSON_DEPTH = env_int("API_MAX_JSON_DEPTH", 32)
 if API_MAX_JSON_DEPTH < 8:
