@@ -34,23 +34,35 @@ def _operations():
                 yield path, method.upper(), operation
 
 
+def _resolved(spec: dict) -> dict:
+    while "$ref" in spec:
+        spec = RAW["components"]["schemas"][spec["$ref"].rsplit("/", 1)[1]]
+    for combined in ("allOf", "oneOf", "anyOf"):
+        if combined in spec and spec[combined]:
+            return _resolved(spec[combined][0])
+    return spec
+
+
 def _body_schema(operation) -> dict | None:
-    content = operation.get("requestBody", {}).get("content", {})
-    found = content.get("application/json", {}).get("schema")
-    if found and "$ref" in found:
-        name = found["$ref"].rsplit("/", 1)[1]
-        return RAW["components"]["schemas"][name]
-    return found
+    found = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+    return _resolved(found) if found else None
 
 
-def _body_with(schema_: dict | None, string, number) -> dict:
-    """An object with every property of the body's schema set to ``string`` or ``number``."""
-    properties = (schema_ or {}).get("properties", {})
-    body = {}
-    for name, spec in properties.items():
-        kind = spec.get("type")
-        body[name] = number if kind in {"integer", "number"} else string
-    return body or {"name": string, "id": number}
+def _body_with(schema_: dict | None, string, number, depth: int = 0):
+    """A value of the schema's shape with every string set to ``string`` and every number to
+    ``number``, nested objects and arrays included (three levels)."""
+    spec = _resolved(schema_ or {})
+    kind = spec.get("type")
+    if kind in {"integer", "number"}:
+        return number
+    if kind == "array":
+        return [_body_with(spec.get("items"), string, number, depth + 1)] if depth < 3 else []
+    if kind == "object" or "properties" in spec:
+        if depth >= 3:
+            return {}
+        body = {name: _body_with(item, string, number, depth + 1) for name, item in spec.get("properties", {}).items()}
+        return body or {"name": string, "id": number}
+    return string
 
 
 OPERATIONS = list(_operations())
