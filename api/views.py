@@ -349,7 +349,7 @@ class TokenView(ObtainAuthToken):
 
     throttle_classes = [AuthTokenThrottle]
     # ObtainAuthToken's own list holds DRF's JSONParser, without the depth and NUL limits.
-    parser_classes = [BoundedJSONParser, FormParser, MultiPartParser]
+    parser_classes = [FormParser, MultiPartParser, BoundedJSONParser]
 
     @extend_schema(operation_id="auth_token", summary="Get your API token", tags=["auth"], request=s.TokenInput,
                    auth=[], responses={200: s.TokenSerializer, **_errors(400, 429)})
