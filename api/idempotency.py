@@ -36,6 +36,7 @@ from typing import Any, Callable
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -87,9 +88,10 @@ def idempotent(handler: Callable) -> Callable:
         if not key or len(key) > MAX_KEY_LENGTH:
             raise InvalidInput(f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters, got {len(key)}", field=HEADER)
         if not key.isprintable():  # a NUL or a control character: PostgreSQL's text refuses NUL
-            raise InvalidInput(f"{HEADER} must not contain control characters, got {quoted(key)}", field=HEADER)
+            raise InvalidInput(_("%(header)s must not contain control characters, got %(key)s")
+                               % {"header": HEADER, "key": quoted(key)}, field=HEADER)
         fingerprint = request_fingerprint(request.method, request.get_full_path(), request.data)
-        for _ in range(3):
+        for _attempt in range(3):
             try:
                 return _run_once(request.user, key, fingerprint, lambda: _handle(view, handler, request, args, kwargs))
             except _KeyTaken:

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine import MatchState, Seat
 from games.engine import record as records
@@ -278,8 +279,8 @@ def _seat_players(seats: Any, *, create_guests: bool = False) -> list[Player]:
         raise InvalidInput("each seat needs a player's username", field="seats")
     for seat, name in zip(Seat, names):  # checked here, not left to the database (a DataError, a 500)
         if len(name) > USERNAME_MAX_LENGTH or "\x00" in name or not name.isprintable():
-            raise InvalidInput(f"a username is 1 to {USERNAME_MAX_LENGTH} printable characters, without NUL",
-                               field=f"seats.{seat.name}")
+            raise InvalidInput(_("a username is 1 to %(max)d printable characters, without NUL")
+                               % {"max": USERNAME_MAX_LENGTH}, field=f"seats.{seat.name}")
     if len(set(names)) != 4:
         raise InvalidInput("four different players are needed", field="seats")
     found = {p.username: p for p in Player.objects.filter(username__in=names)}
