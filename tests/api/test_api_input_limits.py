@@ -120,3 +120,15 @@ def test_the_record_viewer_refuses_a_deal_number_of_thousands_of_digits(users, c
     response = client.post("/records/view/", {"record": '{"format": "kierki-match/1"}', "deal": HUGE})
 
     assert response.status_code == 400 and "whole number" in response.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/api/v1/matches/00000000-0000-0000-0000-000000000000/stream/",
+                                  "/api/v1/me/stream/"])
+def test_a_last_event_id_of_thousands_of_digits_on_a_stream_is_a_400(path):
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    response = async_to_sync(AsyncClient().get)(path, headers={"Last-Event-ID": HUGE})
+
+    assert response.status_code == 400 and response.json()["field"] == "Last-Event-ID"
+    assert len(response.json()["detail"]) < 200  # the header is quoted cut short, not echoed whole
