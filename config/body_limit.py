@@ -60,7 +60,7 @@ class ASGIBodyLimit:
                 received += len(message.get("body", b""))
                 if received > limit:
                     raise BodyTooLarge  # Django is still reading the body: nothing was answered yet
-                if declared is None and not message.get("more_body", False):
+                if declared is None and received and not message.get("more_body", False):
                     # A chunked body, read whole: its length, for DRF (which reads none without one).
                     scope["headers"] = [*scope["headers"], (b"content-length", str(received).encode())]
             return message
