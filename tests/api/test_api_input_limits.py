@@ -132,3 +132,18 @@ def test_a_last_event_id_of_thousands_of_digits_on_a_stream_is_a_400(path):
 
     assert response.status_code == 400 and response.json()["field"] == "Last-Event-ID"
     assert len(response.json()["detail"]) < 200  # the header is quoted cut short, not echoed whole
+
+
+@pytest.mark.parametrize("text, refused", [
+    ('{"a": "\\u0000"}', True), ('{"\\u0000": 1}', True), ('{"a": "\\\\\\u0000"}', True),  # \\ then a NUL
+    ('{"a": "\\\\u0000"}', False),  # a backslash and "u0000": no NUL
+    ('{"a": NaN}', True), ('[Infinity]', True), ("[" * 32 + "]" * 32, False), ("[" * 33 + "]" * 33, True),
+])
+def test_the_json_limits_refuse_nul_non_finite_numbers_and_depth_past_the_setting(text, refused):
+    from config import limits
+
+    if refused:
+        with pytest.raises(limits.JSONRefused):
+            limits.loads(text)
+    else:
+        limits.loads(text)
