@@ -10,7 +10,6 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.generics import GenericAPIView
 from rest_framework.views import APIView
@@ -21,6 +20,7 @@ from scoring import arbiters
 
 from . import audit_serializers as s
 from .idempotency import idempotent
+from .parsers import BoundedJSONParser
 from .preconditions import IF_MATCH, expected_version, with_version
 from .problems import PROBLEM_CONTENT_TYPE
 from .serializers import ProblemSerializer
@@ -83,7 +83,7 @@ def state_at(request, pk: str) -> Response:
 # --- disputes -----------------------------------------------------------------------------------------------
 
 class MatchDisputesView(APIView):
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
     @extend_schema(operation_id="matches_disputes_list", summary="A match's disputes", tags=["disputes"],
                    description="For its seated players and scorer, and its arbiters.",
@@ -139,7 +139,7 @@ class DisputeDetailView(APIView):
 
 
 class RulingView(APIView):
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
     @extend_schema(
         operation_id="disputes_ruling", summary="Rule on a dispute", tags=["disputes"], request=s.RulingInput,

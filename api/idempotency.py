@@ -36,11 +36,12 @@ from typing import Any, Callable
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
 from games import compiled
-from games.exceptions import CommandError, InvalidInput
+from games.exceptions import CommandError, InvalidInput, quoted
 from games.models import IdempotencyKey
 
 HEADER = "Idempotency-Key"
@@ -86,8 +87,11 @@ def idempotent(handler: Callable) -> Callable:
             return handler(view, request, *args, **kwargs)
         if not key or len(key) > MAX_KEY_LENGTH:
             raise InvalidInput(f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters, got {len(key)}", field=HEADER)
+        if not key.isprintable():  # a NUL or a control character: PostgreSQL's text refuses NUL
+            raise InvalidInput(_("%(header)s must not contain control characters, got %(key)s")
+                               % {"header": HEADER, "key": quoted(key)}, field=HEADER)
         fingerprint = request_fingerprint(request.method, request.get_full_path(), request.data)
-        for _ in range(3):
+        for _attempt in range(3):
             try:
                 return _run_once(request.user, key, fingerprint, lambda: _handle(view, handler, request, args, kwargs))
             except _KeyTaken:
@@ -155,7 +159,7 @@ def _lock_id(user_id: int, key: str) -> int:
 
 
 def _store(user, key: str, fingerprint: str, response: Response) -> None:
-    body = json.loads(json.dumps(response.data, cls=JSONEncoder))
+    body = _without_nul(json.loads(json.dumps(response.data, cls=JSONEncoder)))
     headers = {name: response[name] for name in STORED_HEADERS if response.has_header(name)}
     try:  # the violation aborts the transaction: _KeyTaken leaves it, and it rolls back whole
         compiled.insert(IdempotencyKey(
@@ -163,6 +167,18 @@ def _store(user, key: str, fingerprint: str, response: Response) -> None:
             response={"body": body, "headers": headers, "content_type": response.content_type}))
     except IntegrityError:
         raise _KeyTaken from None
+
+
+def _without_nul(value: Any) -> Any:
+    """``value`` with every NUL replaced by U+FFFD: jsonb cannot hold ``\\u0000``, and an error
+    may quote a client's input (the JSON parser refuses NUL in bodies; this covers the rest)."""
+    if isinstance(value, str):
+        return value.replace("\x00", "\ufffd")
+    if isinstance(value, dict):
+        return {_without_nul(k): _without_nul(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_nul(item) for item in value]
+    return value
 
 
 def _replay(row: IdempotencyKey) -> Response:

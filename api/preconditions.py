@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from rest_framework.response import Response
 
-from games.exceptions import InvalidInput
+from games.exceptions import InvalidInput, quoted
+from games.ids import bounded_int
 
 IF_MATCH = "If-Match"
 
@@ -36,6 +37,8 @@ def expected_version(request) -> int | None:
         value = value[2:]
     if len(value) >= 2 and value[0] == value[-1] == '"':
         value = value[1:-1]
-    if not value.isascii() or not value.isdigit():
-        raise InvalidInput(f'If-Match must be one ETag of this match, e.g. "7"; got {raw!r}', field=IF_MATCH)
-    return int(value)
+    version = bounded_int(value)
+    if version is None:
+        raise InvalidInput(f'If-Match must be one ETag of this match, e.g. "7"; got {quoted(raw)}', field=IF_MATCH)
+    return version
+

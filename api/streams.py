@@ -45,7 +45,8 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 from games import live, selectors
-from games.exceptions import CommandError, InvalidInput
+from games.exceptions import CommandError, InvalidInput, quoted
+from games.ids import bounded_int
 
 from . import serializers as s
 from .problems import PROBLEM_CONTENT_TYPE, exception_handler, problem
@@ -411,15 +412,13 @@ def _resume_point(request: HttpRequest) -> int | None:
             continue
         value = _int(raw.strip())
         if value is None or value < 0:
-            raise InvalidInput(f"{name} must be a whole number, an event id; got {raw!r}", field=name)
+            raise InvalidInput(f"{name} must be a whole number, an event id; got {quoted(raw)}", field=name)
         return value
     return None
 
 
 def _int(raw: str | None) -> int | None:
-    if raw is None or not raw.isascii() or not raw.isdigit():
-        return None
-    return int(raw)
+    return None if raw is None else bounded_int(raw)
 
 
 def _problem_or_raise(exc: Exception) -> HttpResponse:

@@ -18,7 +18,6 @@ from rest_framework import status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -36,6 +35,7 @@ from .filters import MatchFilter
 from .idempotency import HEADER as IDEMPOTENCY_HEADER
 from .idempotency import REPLAYED_HEADER, idempotent
 from .leagues import SEASON_FILING, FilesIntoASeason
+from .parsers import BoundedJSONParser
 from .permissions import CanImportRecords, check_scorer_appointment
 from .preconditions import IF_MATCH, expected_version, with_version
 from .problems import PROBLEM_CONTENT_TYPE, PROBLEMS, RULES, problem_type
@@ -137,7 +137,7 @@ class EventsQuery(drf_serializers.Serializer):
 class MatchViewSet(viewsets.GenericViewSet):
     """Matches: create, list and read them; deal, offer, decide and play through the commands."""
 
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
     authentication_classes = [PlayerTokenAuthentication, SessionAuthentication]  # the settings', player read too
     serializer_class = s.MatchSerializer
     filterset_class = MatchFilter
@@ -469,7 +469,8 @@ class TokenView(ObtainAuthToken):
     """``POST /api/v1/auth/token/``: a username and password for the user's API token."""
 
     throttle_classes = [AuthTokenThrottle]
-    parser_classes = [JSONParser]  # ObtainAuthToken's own list takes forms too: one content type, as everywhere
+    # JSON only, as everywhere (ObtainAuthToken's own list takes forms too), with the depth and NUL limits.
+    parser_classes = [BoundedJSONParser]
 
     @extend_schema(operation_id="auth_token", summary="Get your API token", tags=["auth"], request=s.TokenInput,
                    auth=[], responses={200: s.TokenSerializer, **_errors(400, 429)})

@@ -11,7 +11,6 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -19,6 +18,7 @@ from webhooks import selectors, services
 from webhooks.models import Delivery
 
 from . import webhook_serializers as s
+from .parsers import BoundedJSONParser
 from .problems import PROBLEM_CONTENT_TYPE
 from .serializers import ProblemSerializer
 
@@ -42,7 +42,7 @@ def _valid(serializer_class, data) -> dict:
 
 
 class ClubWebhooksView(APIView):
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
     @extend_schema(operation_id="clubs_webhooks_list", summary="A club's webhooks", tags=["webhooks"],
                    responses={200: s.WebhookSerializer(many=True), **_errors(401, 403, 404)})
@@ -65,7 +65,7 @@ class ClubWebhooksView(APIView):
 
 
 class WebhookView(APIView):
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
     @extend_schema(operation_id="webhooks_retrieve", summary="A webhook", tags=["webhooks"],
                    responses={200: s.WebhookSerializer, **_errors(401, 404)})

@@ -13,4 +13,9 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DATABASE_CONN_MAX_AGE", "0")
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from config.body_limit import ASGIBodyLimit  # noqa: E402 - once the settings are configured
+
+# Outermost: a body over API_MAX_BODY_BYTES is refused while it is read (config/body_limit.py).
+application = ASGIBodyLimit(django_application)

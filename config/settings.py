@@ -102,6 +102,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
+    "config.login_limits.LoginFailureLimitMiddleware",  # before CSRF: a refused attempt reads no form
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -207,6 +208,9 @@ API_THROTTLE_AUTH = env_rate("API_THROTTLE_AUTH", "30/minute")
 API_THROTTLE_USER = env_rate("API_THROTTLE_USER", "")
 # Anonymous requests per client address (e.g. 100/minute); empty: no limit.
 API_THROTTLE_ANON = env_rate("API_THROTTLE_ANON", "")
+# Failed sign-ins on the login forms (/accounts/login/, /admin/login/), counted per client address
+# and per username in the shared cache (config/login_limits.py); past it, 429 until the window ends.
+LOGIN_FAILURE_LIMIT = env_rate("LOGIN_FAILURE_LIMIT", "10/hour")
 # The client address is REMOTE_ADDR, or with N proxies in front the N-th address from the right
 # of X-Forwarded-For (set it to 1 behind one TLS proxy, or every client shares its address).
 API_NUM_PROXIES = env_int("API_NUM_PROXIES", 0)
@@ -220,14 +224,15 @@ REST_FRAMEWORK = {
     # JSON bodies only: the schema then offers one request content type per operation, which is what
     # generated clients need (with form and multipart too, openapi-python-client sent multipart
     # labelled as JSON). The browsable API keeps its raw-JSON form.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # JSON with the limits of config/limits.py (depth, NUL, huge numbers).
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.problems.exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": (["rest_framework.throttling.UserRateThrottle"] if API_THROTTLE_USER else [])
-    + (["rest_framework.throttling.AnonRateThrottle"] if API_THROTTLE_ANON else []),
+    "DEFAULT_THROTTLE_CLASSES": (["api.throttles.UserThrottle"] if API_THROTTLE_USER else [])
+    + (["api.throttles.AnonThrottle"] if API_THROTTLE_ANON else []),
     "DEFAULT_THROTTLE_RATES": {"auth": API_THROTTLE_AUTH, "user": API_THROTTLE_USER, "anon": API_THROTTLE_ANON},
     "NUM_PROXIES": API_NUM_PROXIES,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
@@ -317,6 +322,19 @@ if REDIS_CONNECT_TIMEOUT < 1:
 if REDIS_SOCKET_TIMEOUT < 2:  # a worker's BRPOP waits up to 1 s for a task
     raise ImproperlyConfigured("REDIS_SOCKET_TIMEOUT must be at least 2 (seconds)")
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
+
+# The cache every throttle and the login limit count in (docs/limits.md): Redis at REDIS_URL,
+# shared by all workers and nodes, with the timeouts above; without REDIS_URL (the embedded
+# default) each process's own memory, where N workers would each allow the full rate.
+if REDIS_URL:
+    CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "kierki",
+        "OPTIONS": {"socket_connect_timeout": REDIS_CONNECT_TIMEOUT, "socket_timeout": REDIS_SOCKET_TIMEOUT},
+    }}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
                                     "interval_max": 0.2}
 # An unacknowledged task (its worker was killed) is handed out again this long after it was
@@ -392,6 +410,12 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 # A request body over this is 413 (config.middleware.BodySizeLimitMiddleware).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
+# Bodies up to the limit stay in memory (Django's default would spool those over 2.5 MB to disk).
+FILE_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
+# JSON bodies (and the record viewer's text) nested deeper than this are 400 (config/limits.py).
+API_MAX_JSON_DEPTH = env_int("API_MAX_JSON_DEPTH", 32)
+if API_MAX_JSON_DEPTH < 8:
+    raise ImproperlyConfigured("API_MAX_JSON_DEPTH must be at least 8 (a match record nests about 6 deep)")
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

@@ -7,6 +7,12 @@ from typing import Any
 from games.engine.errors import RuleViolation
 
 
+def quoted(value: str, *, limit: int = 40) -> str:
+    """A client's input as an error message quotes it: ``repr`` (a NUL shows as ``\\x00``),
+    cut to ``limit`` characters (a 20,000-character header is not echoed whole)."""
+    return repr(value if len(value) <= limit else value[:limit] + "…")
+
+
 class CommandError(Exception):
     status = 400
     code = "invalid"

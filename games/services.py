@@ -309,12 +309,19 @@ def match_filing_assess(*, match: Match) -> bool:
     return filed
 
 
+USERNAME_MAX_LENGTH = Player._meta.get_field("username").max_length
+
+
 def _seat_players(seats: Any, *, create_guests: bool = False) -> list[Player]:
     if not isinstance(seats, dict) or sorted(seats) != sorted(s.name for s in Seat):
         raise InvalidInput("seats must name a player for each of N, E, S, W", field="seats")
     names = [seats[s.name] for s in Seat]
     if any(not isinstance(n, str) or not n for n in names):
         raise InvalidInput("each seat needs a player's username", field="seats")
+    for seat, name in zip(Seat, names):  # checked here, not left to the database (a DataError, a 500)
+        if len(name) > USERNAME_MAX_LENGTH or "\x00" in name or not name.isprintable():
+            raise InvalidInput(_("a username is 1 to %(max)d printable characters, without NUL")
+                               % {"max": USERNAME_MAX_LENGTH}, field=f"seats.{seat.name}")
     if len(set(names)) != 4:
         raise InvalidInput("four different players are needed", field="seats")
     found = {p.username: p for p in Player.objects.filter(username__in=names)}

@@ -34,7 +34,8 @@ def pytest_runtest_setup(item):
 
 # What `make test-fast` leaves out: tests that start servers, browsers or worker processes, or fuzz.
 SLOW = ("tests/fuzz/", "tests/live/", "tests/faults/", "tests/bench/", "tests/ops/test_ops_compose.py",
-        "tests/scoring/test_scoring_worker.py", "tests/scoring/test_scoring_seed_demo.py", "tests/clients/")
+        "tests/scoring/test_scoring_worker.py", "tests/scoring/test_scoring_seed_demo.py", "tests/clients/",
+        "tests/ops/test_ops_shared_limits.py", "tests/ops/test_ops_body_limit.py")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -43,6 +44,17 @@ def pytest_collection_modifyitems(config, items):
         where = Path(str(item.path)).relative_to(root).as_posix()
         if item.get_closest_marker("browser") or where.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_counts_from_an_earlier_run():
+    """With REDIS_URL set the throttles and the login limit count in Redis, which outlives a run:
+    start from an empty cache (local memory is empty anyway)."""
+    from django.core.cache import cache
+    try:
+        cache.clear()
+    except Exception:  # noqa: BLE001 - Redis down: the tests that need it say so themselves
+        pass
 
 
 @pytest.fixture

@@ -4,8 +4,6 @@ user may not read is a 404 that does not say whether it exists."""
 
 from __future__ import annotations
 
-import json
-
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib import messages
@@ -14,6 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from config import limits
+
 from games import selectors as games_selectors
 from games import signoffs
 from games.exceptions import CommandError, InvalidInput, NotFound
@@ -21,6 +21,7 @@ from scoring import invitations, members, printouts
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring import summary as summaries
+from games.ids import bounded_int
 
 from . import selectors
 
@@ -89,6 +90,9 @@ def season_detail(request, season_id: int):
     return render(request, "web/season_detail.html", context)
 
 
+MAX_DEALS = 1000  # a deal number past this is no deal of any record
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def record_viewer(request):
@@ -98,16 +102,7 @@ def record_viewer(request):
     if request.method == "POST":
         context["text"] = request.POST.get("record", "")
         context["deal"] = request.POST.get("deal", "").strip()
-        try:
-            data = json.loads(context["text"])
-            number = int(context["deal"]) if context["deal"] else None
-            context["view"] = selectors.record_deal_view(data=data, number=number)
-        except json.JSONDecodeError as exc:
-            context["error"] = f"not valid JSON: {exc}"
-        except ValueError:
-            context["error"] = "the deal number must be a whole number"
-        except InvalidInput as exc:
-            context["error"] = exc.detail
+        context["view"], context["error"] = _record_deal(context["text"], context["deal"])
     return render(request, "web/record_viewer.html", context, status=400 if context["error"] else 200)
 
 
@@ -212,3 +207,19 @@ def season_close(request, season_id: int):
     except CommandError as exc:
         return render(request, "web/not_found.html", {"detail": exc.detail}, status=exc.status)
     return redirect("web:season-summary", season_id=season.pk)
+
+
+def _record_deal(text: str, deal: str):
+    """The viewer's step-through of ``deal`` (blank: the first) of the pasted record, and None;
+    or None and what is wrong with the input (the JSON, the deal number, the record)."""
+    try:
+        data = limits.loads(text)
+    except limits.JSONRefused as exc:
+        return None, _("not valid JSON: %(reason)s") % {"reason": exc}
+    number = bounded_int(deal, maximum=MAX_DEALS) if deal else None
+    if deal and number is None:
+        return None, _("the deal number must be a whole number")
+    try:
+        return selectors.record_deal_view(data=data, number=number), None
+    except InvalidInput as exc:
+        return None, exc.detail

@@ -74,11 +74,42 @@ def resolve(url: str, *, allow_private: bool | None = None) -> Target:
     return Target(url=url, scheme=target.scheme, host=target.host, port=target.port, address=addresses[0])
 
 
+# IPv6 prefixes that carry an IPv4 address inside (the router or gateway behind them forwards
+# to that IPv4 address): the address is judged by the IPv4 address it embeds.
+_NAT64 = (ipaddress.IPv6Network("64:ff9b::/96"), ipaddress.IPv6Network("64:ff9b:1::/48"))
+_IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> tuple[ipaddress.IPv4Address, ...]:
+    """The IPv4 addresses an IPv6 address wraps: IPv4-mapped (``::ffff:a.b.c.d``), IPv4-compatible
+    (``::a.b.c.d``), 6to4 (``2002:AABB:CCDD::/16``), NAT64 (``64:ff9b::/96``, the last 32 bits;
+    ``64:ff9b:1::/48``, RFC 8215, likewise) and Teredo (``2001::/32``: the server and the client)."""
+    if ip.ipv4_mapped is not None:
+        return (ip.ipv4_mapped,)
+    if ip.sixtofour is not None:
+        return (ip.sixtofour,)
+    if ip.teredo is not None:
+        return ip.teredo
+    low32 = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    if any(ip in network for network in _NAT64):
+        return (low32,)
+    if ip in _IPV4_COMPATIBLE and int(ip) > 1:  # :: and ::1 stay the IPv6 unspecified and loopback
+        return (low32,)
+    return ()
+
+
 def not_public(address: str) -> str | None:
-    """What kind of non-public address ``address`` is (None: a public one)."""
+    """What kind of non-public address ``address`` is (None: a public one). An IPv6 address that
+    embeds IPv4 addresses is judged by them (``2002:7f00:1::`` is 127.0.0.1 behind 6to4)."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone id
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped  # ::ffff:127.0.0.1 is 127.0.0.1
+    if isinstance(ip, ipaddress.IPv6Address):
+        embedded = embedded_ipv4(ip)
+        if embedded:
+            return next(filter(None, map(_ip_not_public, embedded)), None)
+    return _ip_not_public(ip)
+
+
+def _ip_not_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
     for kind, flag in (("unspecified", ip.is_unspecified), ("loopback", ip.is_loopback),
                        ("link-local", ip.is_link_local), ("multicast", ip.is_multicast),
                        ("reserved", ip.is_reserved), ("private", ip.is_private)):  # private covers some above

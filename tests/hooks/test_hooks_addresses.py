@@ -30,6 +30,14 @@ def register(world, url: str):
     ("http://[::ffff:127.0.0.1]/hook", "loopback"),  # IPv4-mapped IPv6
     ("http://224.0.0.1/hook", "multicast"),
     ("http://100.64.0.1/hook", "non-global"),  # carrier-grade NAT
+    # IPv6 forms that wrap an IPv4 address are judged by the address they wrap.
+    ("http://[2002:7f00:1::]/", "loopback"),  # 6to4 around 127.0.0.1
+    ("http://[2002:a9fe:a9fe::1]/hook", "link-local"),  # 6to4 around 169.254.169.254
+    ("http://[64:ff9b::7f00:1]/hook", "loopback"),  # NAT64 well-known prefix around 127.0.0.1
+    ("http://[64:ff9b:1::a00:5]/hook", "private"),  # NAT64 local-use prefix (RFC 8215) around 10.0.0.5
+    ("http://[2001:0:5db8:d70e::80ff:fffe]/hook", "loopback"),  # Teredo: client 127.0.0.1 (bits inverted)
+    ("http://[2001:0:a00:1:8000:63bf:a247:28f1]/hook", "private"),  # Teredo: server 10.0.0.1
+    ("http://[::127.0.0.1]/hook", "loopback"),  # IPv4-compatible IPv6
 ])
 def test_a_receiver_on_a_private_address_is_refused(world, url, kind):
     response = register(world, url)
@@ -59,6 +67,16 @@ def test_a_malformed_url_is_refused_saying_why(world, url, says):
 
 def test_a_public_address_is_accepted(world):
     assert register(world, "https://93.184.215.14/hook").status_code == 201  # nothing is sent to it
+
+
+@pytest.mark.parametrize("address", [
+    "2002:5db8:d70e::",  # 6to4 around 93.184.215.14
+    "64:ff9b::5db8:d70e",  # NAT64 around 93.184.215.14
+    "2001:0:5db8:d70e:8000:63bf:a247:28f1",  # Teredo: server and client 93.184.215.14
+    "2606:4700:4700::1111",  # a plain global IPv6 address
+])
+def test_an_ipv6_form_around_a_public_ipv4_address_is_public(address):
+    assert addresses.not_public(address) is None
 
 
 def test_the_setting_lets_private_receivers_in(world, allow_private):

@@ -1,0 +1,191 @@
+"""The body limit holds while the body is read (issue 11, finding 4), under uvicorn (ASGI) and
+gunicorn (WSGI): a 50 MB upload to an anonymous endpoint, chunked or with its Content-Length, is
+413 ``payload_too_large`` having read at most the limit plus a buffer, and none of it on disk.
+
+What the server read is measured: the bytes the application pulled from the server — under
+uvicorn (in this process) from ``receive``, under gunicorn from ``wsgi.input`` (counting_wsgi.py,
+in the worker). The servers themselves read ahead by at most a buffer (uvicorn pauses reading
+past 64 KiB unread, gunicorn reads 8 KiB at a time)."""
+from __future__ import annotations
+
+import json
+import socket
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+from asgi_server import AsgiServer
+from ops_helpers import Service, compose, free_port, local_command, production_env, run, wait_for
+
+LIMIT = 1024 * 1024  # API_MAX_BODY_BYTES's default
+UPLOAD = 50 * 1024 * 1024
+CHUNK = 64 * 1024
+BUFFER = 512 * 1024  # what a server may read past the limit: its socket reads, one message of uvicorn's
+ANONYMOUS = "/api/v1/auth/token/"
+
+
+class Upload:
+    """A POST of ``total`` bytes over a raw socket, chunked or with Content-Length, sent while a
+    thread reads the answer: ``sent`` is what the client got into the connection before the
+    server answered or closed it."""
+
+    def __init__(self, port: int, *, chunked: bool, total: int = UPLOAD, host: str = "127.0.0.1",
+                 headers: dict | None = None):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+        self.answer = b""
+        self.sent = 0
+        reader = threading.Thread(target=self._read, daemon=True)
+        framing = "Transfer-Encoding: chunked" if chunked else f"Content-Length: {total}"
+        extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+        self.sock.sendall(f"POST {ANONYMOUS} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                          f"{framing}\r\n{extra}\r\n".encode())
+        reader.start()
+        block = b"[" + b" " * (CHUNK - 1)
+        try:
+            while self.sent < total and not self.answer:
+                self.sock.sendall(f"{len(block):x}\r\n".encode() + block + b"\r\n" if chunked else block)
+                self.sent += len(block)
+            if chunked and not self.answer:
+                self.sock.sendall(b"0\r\n\r\n")  # the last chunk
+        except OSError:  # the server closed the connection: it will read no more
+            pass
+        reader.join(20)
+        self.sock.close()
+
+    def _read(self):
+        try:
+            while True:
+                data = self.sock.recv(65536)
+                if not data:
+                    return
+                self.answer += data
+        except OSError:
+            return
+
+    @property
+    def status(self) -> int:
+        assert self.answer, "no answer"
+        return int(self.answer.split(b" ", 2)[1])
+
+    @property
+    def problem(self) -> dict:
+        return json.loads(self.answer.split(b"\r\n\r\n", 1)[1])
+
+
+# --- uvicorn (the live service: config.asgi) ------------------------------------------------------
+
+@pytest.fixture
+def uvicorn_counting(monkeypatch):
+    """config.asgi's application under uvicorn, with the bytes it pulled from ``receive`` counted,
+    and every temporary file that rolled over to disk recorded."""
+    import config.asgi
+
+    pulled = {"bytes": 0, "rolled_to_disk": 0}
+    application = config.asgi.application
+
+    async def counting(scope, receive, send):
+        async def counted():
+            message = await receive()
+            pulled["bytes"] += len(message.get("body", b""))
+            return message
+        await application(scope, counted, send)
+
+    rollover = tempfile.SpooledTemporaryFile.rollover
+
+    def recorded_rollover(self):
+        pulled["rolled_to_disk"] += 1
+        return rollover(self)
+
+    monkeypatch.setattr(config.asgi, "application", counting)
+    monkeypatch.setattr(tempfile.SpooledTemporaryFile, "rollover", recorded_rollover)
+    server = AsgiServer()
+    yield server, pulled
+    server.stop()
+
+
+@pytest.mark.parametrize("chunked", [True, False], ids=["chunked", "content-length"])
+def test_a_50_mb_upload_under_uvicorn_is_413_having_read_at_most_the_limit_and_a_buffer(uvicorn_counting, chunked):
+    server, pulled = uvicorn_counting
+
+    upload = Upload(server.port, chunked=chunked)
+
+    assert upload.status == 413 and upload.problem["code"] == "payload_too_large"
+    assert upload.problem["limit"] == LIMIT
+    assert pulled["bytes"] <= LIMIT + BUFFER  # chunked: refused on the message that passed the limit
+    if not chunked:
+        assert pulled["bytes"] == 0  # Content-Length said so: nothing read
+    assert pulled["rolled_to_disk"] == 0
+    assert upload.sent < UPLOAD  # refused long before the client was done
+    print(f"\nuvicorn, {'chunked' if chunked else 'Content-Length'}: the application read {pulled['bytes']} "
+          f"bytes, the client got {upload.sent} bytes into the connection of {UPLOAD}")
+
+
+def test_a_chunked_body_within_the_limit_still_reaches_the_view_under_uvicorn(uvicorn_counting):
+    """DRF reads no body without a Content-Length: the limit adds it once the chunked body is read."""
+    server, _ = uvicorn_counting
+
+    upload = Upload(server.port, chunked=True, total=CHUNK)  # "[" and spaces: not JSON
+
+    assert upload.status == 400 and upload.problem["code"] == "parse_error"
+
+
+# --- gunicorn (the web service: config.wsgi) -------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def gunicorn(tmp_path_factory):
+    """The web command, one worker, serving config.wsgi through counting_wsgi.py."""
+    tmp = tmp_path_factory.mktemp("body-limit")
+    port = free_port()
+    env = production_env(tmp, PORT=str(port), WEB_CONCURRENCY="1", DJANGO_SECURE_SSL_REDIRECT="false",
+                         DJANGO_ALLOWED_HOSTS="127.0.0.1")
+    env["PYTHONPATH"] = f"{env['PYTHONPATH']}:{Path(__file__).parent}"
+    migrate = run(local_command(compose()["services"]["migrate"]["command"], tmp), env)
+    assert migrate.returncode == 0, migrate.stderr
+    command = [("counting_wsgi:application" if arg == "config.wsgi" else arg)
+               for arg in local_command(compose()["services"]["web"]["command"], tmp)]
+    web = Service(command, env, tmp / "web.log")
+    wait_for(lambda: Upload(port, chunked=False, total=2).answer if _listening(port) else None, 60,
+             "gunicorn to answer", web.log)
+    yield port, web
+    web.stop()
+
+
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def _last_read(web: Service) -> int:
+    counts = [json.loads(line)["wsgi_input_read"] for line in web.output().splitlines()
+              if line.startswith('{"wsgi_input_read"')]
+    return counts[-1]
+
+
+@pytest.mark.parametrize("chunked", [True, False], ids=["chunked", "content-length"])
+def test_a_50_mb_upload_under_gunicorn_is_413_having_read_at_most_the_limit_and_a_buffer(gunicorn, chunked):
+    port, web = gunicorn
+
+    upload = Upload(port, chunked=chunked)
+
+    read = _last_read(web)
+    assert upload.status == 413 and upload.problem["code"] == "payload_too_large", web.output()[-2000:]
+    assert read <= LIMIT + 1  # chunked: one byte past the limit tells; with Content-Length, none read
+    if not chunked:
+        assert read == 0
+    assert upload.sent < UPLOAD
+    print(f"\ngunicorn, {'chunked' if chunked else 'Content-Length'}: the application read {read} bytes, the "
+          f"client got {upload.sent} bytes into the connection of {UPLOAD}")
+
+
+def test_a_chunked_body_within_the_limit_is_read_whole_under_gunicorn(gunicorn):
+    """Django reads CONTENT_LENGTH bytes, none of a chunked body: the limit hands it on measured."""
+    port, web = gunicorn
+
+    upload = Upload(port, chunked=True, total=CHUNK)
+
+    assert upload.status == 400 and upload.problem["code"] == "parse_error"
+    assert _last_read(web) == CHUNK

@@ -1,0 +1,158 @@
+"""Limits that hold in total (issue 11, finding 3): gunicorn with two worker processes, as the web
+service runs it, counting in the shared Redis cache. 2N wrong passwords, each on a connection of
+its own (so the two workers share them): the first N are answered, every one after is 429 — on
+the login form, the admin's, and the API's token endpoint. The control: with local memory (no
+REDIS_URL) each worker keeps its own count and more than N get through."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+
+import httpx
+import pytest
+from ops_helpers import (LOCAL_REDIS, REDIS_DB, Service, compose, free_port, local_command, production_env,
+                         require_redis, run, wait_for)
+from test_ops_settings import production, python
+
+HOST = "kierki.example.org"  # DJANGO_ALLOWED_HOSTS of .env.example
+LIMIT = 4
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("limits")
+    env = production_env(tmp)
+    build = run(local_command("python manage.py collectstatic --noinput", tmp),  # the pages link static files
+                {**env, "DJANGO_DEBUG": "true"})
+    assert build.returncode == 0, build.stderr
+    migrate = run(local_command(compose()["services"]["migrate"]["command"], tmp), env)
+    assert migrate.returncode == 0, migrate.stdout + migrate.stderr
+    return tmp
+
+
+@pytest.fixture
+def two_workers(migrated, tmp_path):
+    """Starts the web command with WEB_CONCURRENCY=2 and the limits at LIMIT per hour."""
+    started = []
+
+    def start(redis_url: str) -> str:
+        port = free_port()
+        env = production_env(migrated, PORT=str(port), WEB_CONCURRENCY="2", REDIS_URL=redis_url,
+                             LOGIN_FAILURE_LIMIT=f"{LIMIT}/hour", API_THROTTLE_AUTH=f"{LIMIT}/hour")
+        web = Service(local_command(compose()["services"]["web"]["command"], migrated), env,
+                      tmp_path / f"web-{port}.log")
+        started.append(web)
+        base = f"http://127.0.0.1:{port}"
+        wait_for(lambda: _up(base), 60, "gunicorn to answer /healthz", web.log)
+        wait_for(lambda: web.output().count("Booting worker") >= 2, 30, "two workers", web.log)
+        return base
+
+    yield start
+    for web in started:
+        web.stop()
+
+
+def _up(base: str) -> bool:
+    try:
+        return httpx.get(f"{base}/healthz", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def behind_tls(address: str, **headers: str) -> dict:
+    """As the TLS proxy forwards a request (API_NUM_PROXIES=1: the client is X-Forwarded-For's)."""
+    return {"Host": HOST, "X-Forwarded-Proto": "https", "X-Forwarded-For": address, **headers}
+
+
+def form_attempt(base: str, path: str, username: str, address: str) -> int:
+    """GET the form (its CSRF cookie and token), then POST a wrong password: two new connections."""
+    page = httpx.get(f"{base}{path}", headers=behind_tls(address), timeout=10)
+    assert page.status_code == 200, page.text
+    cookie = page.headers["set-cookie"].split(";", 1)[0]  # Secure: sent by hand over plain HTTP
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+    answer = httpx.post(f"{base}{path}", data={"csrfmiddlewaretoken": token, "username": username,
+                                               "password": "wrong-" + secrets.token_hex(4)},
+                        headers=behind_tls(address, Cookie=cookie, Origin=f"https://{HOST}",
+                                           Referer=f"https://{HOST}{path}"), timeout=10)
+    if answer.status_code == 429:
+        assert int(answer.headers["Retry-After"]) > 0 and "Too many failed sign-ins" in answer.text
+    return answer.status_code
+
+
+def token_attempt(base: str, username: str, address: str) -> int:
+    answer = httpx.post(f"{base}/api/v1/auth/token/", json={"username": username, "password": "wrong"},
+                        headers=behind_tls(address), timeout=10)
+    return answer.status_code
+
+
+def shared_redis() -> str:
+    return os.environ.get("REDIS_URL") or f"{LOCAL_REDIS}/{REDIS_DB}"
+
+
+def an_address() -> str:
+    """A client address of this run only: the shared Redis may hold other runs' counts."""
+    return f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250) + 1}"
+
+
+def test_the_login_limits_hold_in_total_across_two_gunicorn_workers(two_workers):
+    require_redis()
+    base = two_workers(shared_redis())
+    user = f"guess-{secrets.token_hex(4)}"
+
+    per_username = [form_attempt(base, "/accounts/login/", user, an_address()) for _ in range(2 * LIMIT)]
+    address = an_address()
+    per_address = [form_attempt(base, "/admin/login/", f"{user}-{i}", address) for i in range(2 * LIMIT)]
+    tokens_address = an_address()
+    token_endpoint = [token_attempt(base, f"{user}-t{i}", tokens_address) for i in range(2 * LIMIT)]
+
+    assert per_username == [200] * LIMIT + [429] * LIMIT  # every address new: the username's count
+    assert per_address == [200] * LIMIT + [429] * LIMIT  # every username new: the address's count
+    assert token_endpoint == [400] * LIMIT + [429] * LIMIT  # DRF's throttle, in the same cache
+
+
+def test_without_a_shared_cache_each_worker_counts_alone(two_workers):
+    """The finding, kept as a control: with local memory the two workers allow up to 2N."""
+    base = two_workers("")
+    user = f"guess-{secrets.token_hex(4)}"
+
+    answers = [form_attempt(base, "/accounts/login/", user, an_address()) for _ in range(2 * LIMIT)]
+
+    assert answers.count(200) > LIMIT, answers
+
+
+CACHES_OF = """
+import json
+from django.conf import settings
+print(json.dumps([settings.CACHES, settings.LOGIN_FAILURE_LIMIT, settings.REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"]]))
+"""
+
+
+def settings_with(**env: str) -> list:
+    result = python(CACHES_OF, production(**env))
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_with_redis_url_the_cache_is_djangos_redis_backend_with_the_redis_timeouts():
+    caches, login_limit, throttles = settings_with(REDIS_URL="redis://cache.internal:6379/3", REDIS_CONNECT_TIMEOUT="3",
+                                                   REDIS_SOCKET_TIMEOUT="4", API_THROTTLE_ANON="100/minute")
+
+    assert caches["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert caches["default"]["LOCATION"] == "redis://cache.internal:6379/3"
+    assert caches["default"]["OPTIONS"] == {"socket_connect_timeout": 3, "socket_timeout": 4}
+    assert login_limit == "10/hour" and throttles == ["api.throttles.AnonThrottle"]
+
+
+def test_without_redis_url_the_cache_is_local_memory():
+    caches, _, _ = settings_with(REDIS_URL="")
+
+    assert caches["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+
+
+@pytest.mark.parametrize("value", ["ten/hour", "10/fortnight"])
+def test_a_malformed_login_limit_stops_start_up(value):
+    result = python(CACHES_OF, production(LOGIN_FAILURE_LIMIT=value))
+
+    assert result.returncode != 0 and "LOGIN_FAILURE_LIMIT" in result.stderr
