@@ -453,6 +453,19 @@ def _swiss(players: list[Player], totals: Mapping[Player, int], missed: Counter)
     return [tuple(playing[k:k + TABLE]) for k in range(0, len(playing), TABLE)], sitting_out
 
 
+def seat_given_tables(tables: Sequence[tuple], *, played: Sequence[Round] = (), sitting_out: Iterable = ()) -> Round:
+    """Tables chosen by hand, players in seat order N, E, S, W: only the first dealer is chosen
+    (who at the table dealt first least often this evening; the earliest seat on a tie)."""
+    dealt: Counter = Counter(table.dealer for one in played for table in one.tables)
+    chosen = []
+    for players in tables:
+        if len(players) != TABLE or len(set(players)) != TABLE:
+            raise SeatingError("bad_table", f"a table seats {TABLE} different players", players)
+        dealer = min(range(TABLE), key=lambda k: (dealt[players[k]], k))
+        chosen.append(Table(tuple(players), SEATS[dealer]))
+    return Round(tuple(chosen), tuple(sorted(sitting_out, key=_key)))
+
+
 def _seat_tables(groups: Sequence[tuple], sitting_out: tuple, played: Sequence[Round], seed: int) -> Round:
     """Seats and first dealer for each group: the first dealer is the one who dealt first least
     often this evening, then each goes to the seat he sat in least; ties by the seed."""
