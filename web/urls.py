@@ -14,5 +14,6 @@ urlpatterns = [
     path("matches/<uuid:match_id>/", views.match_detail, name="match"),
     path("matches/<uuid:match_id>/deals/<int:number>/", views.deal_detail, name="deal"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
+    path("evenings/<int:evening_id>/", views.evening_detail, name="evening"),
     path("records/view/", views.record_viewer, name="record-viewer"),
 ]

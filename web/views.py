@@ -10,8 +10,11 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
+from django.utils.translation import gettext as _
+
 from games import selectors as games_selectors
 from games.exceptions import InvalidInput, NotFound
+from scoring import evening_selectors
 
 from . import selectors
 
@@ -55,6 +58,17 @@ def season_detail(request, season_id: int):
     except NotFound as exc:
         return _not_found(request, exc)
     return render(request, "web/season_detail.html", selectors.season_standings(season=season, user=request.user))
+
+
+@login_required
+def evening_detail(request, evening_id: int):
+    """A club evening: who is there, and each round's tables (with their matches) and sit-outs."""
+    evening = evening_selectors.evening_visible(request.user, evening_id)
+    if evening is None:
+        return _not_found(request, NotFound(_("no evening %(evening)s") % {"evening": evening_id}))
+    return render(request, "web/evening_detail.html", {
+        "evening": evening, "attendance": evening_selectors.evening_attendance(evening),
+        "seating": evening_selectors.evening_seating(evening)})
 
 
 @login_required

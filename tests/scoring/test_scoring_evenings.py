@@ -297,3 +297,27 @@ def test_an_evening_of_a_season_the_caller_cannot_see_is_404(club, django_user_m
                                      format="json")
 
     assert (response.status_code, response.json()["code"]) == (404, "not_found")
+
+
+# --- the evening page -------------------------------------------------------------------------------
+
+def test_the_evening_page_shows_each_rounds_tables_to_members(club, client):
+    evening = create_evening(club, members(9))
+    one = seat(club, evening).json()
+    client.force_login(club[0]["m03"])
+
+    response = client.get(f"/evenings/{evening['id']}/")
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Round 1" in html and "Sitting out:" in html
+    for table in one["tables"]:
+        assert f"/matches/{table['match']}/" in html
+        assert all(name in html for name in table["seats"].values())
+
+
+def test_the_evening_page_is_404_for_outsiders(club, client):
+    evening = create_evening(club, members(4))
+    client.force_login(club[0]["olek"])
+
+    assert client.get(f"/evenings/{evening['id']}/").status_code == 404
