@@ -19,7 +19,7 @@ from scoring.seating import plan_evening, repeat_meetings, seat_round, sit_out_s
 
 # (players, rounds, the fewest repeats possible — a string when only a bound is known; the proofs are in
 # tests/scoring/test_scoring_seating.py)
-CASES = [(16, 5, 0), (12, 3, 6), (13, 4, "≥6"), (40, 6, 0)]
+CASES = [(16, 5, 0), (12, 3, 6), (13, 4, "7–9"), (40, 6, 0)]
 
 
 def main() -> None:

@@ -12,12 +12,15 @@ What a seating optimises, in this order:
 3. *few repeats against the season's earlier evenings*: the pairs' earlier meetings (a
    pair-count matrix the caller gives) weigh on who meets again.
 
-Tables are chosen by a combinatorial search: OR-Tools CP-SAT, planning all the rounds still
-to come at once (the remaining rounds with the players present now; the first is taken, the
-next call plans again from what was actually played), which is how the complete designs are
-reached: 16 players × 5 rounds with no pair twice (the affine plane of order 4), 12 × 3.
+Tables are chosen by a combinatorial search that plans all the rounds still to come at once
+(with the players present now; the first round is taken, the next call plans again from what
+was actually played), which is how complete designs are reached — 16 players × 5 rounds with
+no pair twice is the affine plane of order 4. OR-Tools CP-SAT first looks for rounds with no
+repeat at all; when there are none (12 × 3 and 13 × 4 have none: see
+tests/scoring/test_scoring_seating.py) a tabu search and CP-SAT minimise the repeats. A big
+club (past ``MODEL_CLAUSES``) is planned a few rounds at a time, or by the tabu search alone.
 The search is bounded by a time budget and deterministic for a seed: one worker, a fixed
-``random_seed`` and a *deterministic* time limit (a wall-clock cap five times longer only
+``random_seed`` and a *deterministic* time limit (a wall-clock cap three times longer only
 guards against a starved machine). The seed also shuffles who is who before the search, so
 another seed gives another, equally good, seating.
 
@@ -33,12 +36,15 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Mapping, Sequence
 
 SEATS = ("N", "E", "S", "W")  # R1 order
 TABLE = 4  # Kierki is played four at a table, always
+MODEL_CLAUSES = 60_000  # the CP-SAT model's size limit (40 players × 6 rounds: 46,800); past it, fewer rounds
+# are planned at once, and a single round past it (about 70 players) is seated by the tabu search alone
 TABU_STEPS_PER_SECOND = 400  # the tabu search's steps per second of budget (a count: deterministic)
 Player = Hashable
 Pair = tuple
@@ -135,7 +141,7 @@ def seat_round(*, present: Iterable[Player], played: Sequence[Round] = (), round
         groups, out = _swiss(players, totals, missed_rounds(players, played))
         rounds = (_seat_tables(groups, out, played, seed),)
         return Plan(rounds, repeat_meetings([*played, *rounds]), _past(rounds, past_pairs), False, "swiss")
-    return _plan(players, played, max(1, rounds_left), past_pairs or {}, seed, time_budget)
+    return _plan(players, played, max(1, rounds_left), past_pairs or {}, seed, time_budget, wanted=1)
 
 
 def plan_evening(*, players: Iterable[Player], rounds: int, past_pairs: Mapping[Pair, int] | None = None,
@@ -161,14 +167,30 @@ def _past(rounds: Iterable[Round], past_pairs: Mapping[Pair, int] | None) -> int
 
 
 def _plan(players: list[Player], played: Sequence[Round], count: int, past_pairs: Mapping[Pair, int],
-          seed: int, time_budget: float) -> Plan:
+          seed: int, time_budget: float, *, wanted: int | None = None) -> Plan:
+    """Plan ``count`` rounds together and return the first ``wanted`` (all by default); a model
+    too big to plan at once is planned round by round."""
+    wanted = count if wanted is None else wanted
     order = list(players)
     random.Random(seed).shuffle(order)  # the seed decides who is who in the search
-    groupings, optimal, status = Search(order, played, count, past_pairs, seed, time_budget).run()
     rounds: list[Round] = []
-    for groups, out in groupings:
-        rounds.append(_seat_tables(groups, out, [*played, *rounds], seed + len(played) + len(rounds)))
+    optimal, statuses = True, []
+    while len(rounds) < wanted:
+        horizon = _horizon(len(players), count - len(rounds))
+        groupings, proved, status = Search(order, [*played, *rounds], horizon, past_pairs, seed, time_budget).run()
+        take = groupings[:wanted - len(rounds)]
+        for groups, out in take:
+            rounds.append(_seat_tables(groups, out, [*played, *rounds], seed + len(played) + len(rounds)))
+        optimal, statuses = optimal and proved, [*statuses, status]
+    status = statuses[0] if len(set(statuses)) == 1 else "/".join(dict.fromkeys(statuses))
     return Plan(tuple(rounds), repeat_meetings([*played, *rounds]), _past(rounds, past_pairs), optimal, status)
+
+
+def _horizon(players: int, rounds: int) -> int:
+    """How many rounds to plan at once: as many of ``rounds`` as keep the model (a clause per
+    pair, round and table) within ``MODEL_CLAUSES``, at least one."""
+    per_round = players * (players - 1) // 2 * (players // TABLE)
+    return max(1, min(rounds, MODEL_CLAUSES // max(1, per_round)))
 
 
 class Search:
@@ -197,6 +219,8 @@ class Search:
         them with the rest of the budget (and may prove the result optimal)."""
         from ortools.sat.python import cp_model  # imported here: importing the package stays cheap
 
+        if self.n * (self.n - 1) // 2 * self.tables * self.count > MODEL_CLAUSES:  # too big for the model
+            return self._tabu(self._greedy(), iterations=int(TABU_STEPS_PER_SECOND * self.budget)), False, "TABU"
         if not self._no_repeat_impossible():
             found = self._solve(cp_model, repeats_allowed=False, budget=self.budget * 0.5)
             if found is not None and found[1] in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -233,7 +257,7 @@ class Search:
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = self.seed % (2 ** 31)
         solver.parameters.max_deterministic_time = budget
-        solver.parameters.max_time_in_seconds = budget * 5
+        solver.parameters.max_time_in_seconds = budget * 3
         status = solver.Solve(model)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None if status != cp_model.INFEASIBLE else ([], status, solver.StatusName(status),
@@ -390,11 +414,12 @@ class Search:
             return weight if c >= 1 else 0
 
         rng = random.Random(self.seed)
+        deadline = time.monotonic() + 3 * iterations / TABU_STEPS_PER_SECOND  # a starved machine's guard
         current = best_cost = cost()
         best = [[list(g) for g in rt] for rt in tables]
         tabu: dict[tuple[int, int], int] = {}
         for step in range(iterations):
-            if best_cost == 0:
+            if best_cost == 0 or time.monotonic() > deadline:
                 break
             moves = []
             for r in range(frozen, self.count):

@@ -10,11 +10,12 @@ Known optima (not timed here; benchmarks/seating.py prints the times):
   the nine who play every round would meet all twelve others once, so the 72 meetings would
   cover every pair but the six among the four who sit out exactly once; with those four as a
   thirteenth block that is a 2-(13,4,1) design, the projective plane of order 3, in which any
-  two blocks meet — yet the three tables of a round are disjoint. At least 6 are needed: for
-  any two rounds r < r', the two tables of r' without r's sit-out seat 4 players from the 3
+  two blocks meet — yet the three tables of a round are disjoint. At least 7 are needed: for
+  any two rounds r ≠ r', the two tables of r' without r's sit-out seat 4 players from the 3
   tables of r, so each holds a pair that met in r: ≥ 12 (pair, two rounds) incidences, and a
-  pair meeting k times gives C(k, 2) of them for k − 1 repeats (at best 6 for 3, k = 4).
-  The search reaches 10 in its budget (CP-SAT finds 9 in two minutes).
+  pair meeting k times gives C(k, 2) of them for k − 1 repeats; 6 repeats would need two pairs
+  together all evening, each at its own table in every round, which CP-SAT refutes at once.
+  The search reaches 10 in its budget (CP-SAT finds 9 in two minutes): the optimum is 7–9.
 """
 import itertools
 
