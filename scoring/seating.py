@@ -41,6 +41,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Mapping, Sequence
 
+from .seating_tabu import Tabu, ordered
+
 SEATS = ("N", "E", "S", "W")  # R1 order
 TABLE = 4  # Kierki is played four at a table, always
 MODEL_CLAUSES = 60_000  # the CP-SAT model's size limit (40 players × 6 rounds: 46,800); past it, fewer rounds
@@ -340,10 +342,14 @@ class Search:
         """Fair sit-outs, then each table filled with whoever has met its players least: always
         valid, used as the search's hint and when the search found nothing in its time."""
         missed, met = Counter(self.missed), Counter(self.met)
-        rounds = []
+        rounds, sat_out = [], []
         for _ in range(self.count):
-            by_need = sorted(range(self.n), key=lambda i: (missed[self.players[i]], i))
+            # who missed fewest rounds; among them, who met the earlier sit-outs least (so that those
+            # who sit out come from different tables: they cannot meet each other in the rounds they miss)
+            by_need = sorted(range(self.n), key=lambda i: (
+                missed[self.players[i]], sum(met[pair(self.players[i], x)] for x in sat_out), i))
             sitting_out = sorted(by_need[:self.sitting])
+            sat_out += [self.players[i] for i in sitting_out]
             free = [i for i in range(self.n) if i not in sitting_out]
             groups = []
             while free:
@@ -386,85 +392,19 @@ class Search:
         return repeats, sum(c * self.past.get(k, 0) for k, c in counts.items())
 
     def _tabu(self, rounds, *, iterations: int):
-        """Swap two players of different tables in one round, the best swap not tabu (a
-        player moved in a round stays there a few steps) among those of players in a repeat
-        — the local search that works on social-golfer problems (Dotú & Van Hentenryck)."""
+        """``rounds`` improved by the tabu search (``scoring.seating_tabu``); sit-outs stay."""
         index = {p: i for i, p in enumerate(self.players)}
-        tables = [[[index[p] for p in g] for g in groups] for groups, _ in rounds]
-        frozen = 1 if self._players_interchangeable() else 0  # the fixed first round stays
-        weight = 1 + self.count * sum(self.past.values())
-        met: Counter = Counter()
-        for (a, b), c in self.met.items():
-            if a in index and b in index:
-                met[_ordered(index[a], index[b])] = c
-        past = {_ordered(index[a], index[b]): c for (a, b), c in self.past.items() if a in index and b in index}
-        for round_tables in tables:
-            for g in round_tables:
-                for a, b in itertools.combinations(g, 2):
-                    met[_ordered(a, b)] += 1
-
-        def cost() -> int:
-            return weight * sum(c - 1 for c in met.values() if c > 1) + sum(
-                c * past.get(k, 0) for k, c in met.items())
-
-        def leave(c: int) -> int:
-            return -weight if c >= 2 else 0
-
-        def join(c: int) -> int:
-            return weight if c >= 1 else 0
-
-        rng = random.Random(self.seed)
+        known = [(index[a], index[b], c) for (a, b), c in self.met.items() if a in index and b in index]
+        search = Tabu([[[index[p] for p in g] for g in groups] for groups, _ in rounds],
+                      met=Counter({ordered(a, b): c for a, b, c in known}),
+                      past={ordered(index[a], index[b]): c for (a, b), c in self.past.items()
+                            if a in index and b in index},
+                      weight=1 + self.count * sum(self.past.values()),
+                      frozen=1 if self._players_interchangeable() else 0,  # the fixed first round stays
+                      seed=self.seed)
         deadline = time.monotonic() + 3 * iterations / TABU_STEPS_PER_SECOND  # a starved machine's guard
-        current = best_cost = cost()
-        best = [[list(g) for g in rt] for rt in tables]
-        tabu: dict[tuple[int, int], int] = {}
-        for step in range(iterations):
-            if best_cost == 0 or time.monotonic() > deadline:
-                break
-            moves = []
-            for r in range(frozen, self.count):
-                for ta, group in enumerate(tables[r]):
-                    hot = [p for p in group if any(met[_ordered(p, o)] > 1 or past.get(_ordered(p, o))
-                                                   for o in group if o != p)]
-                    for p in hot:
-                        for tb, other in enumerate(tables[r]):
-                            if tb == ta:
-                                continue
-                            for q in other:
-                                delta = 0
-                                for a in group:
-                                    if a != p:
-                                        delta += leave(met[_ordered(p, a)]) + join(met[_ordered(q, a)])
-                                        delta += past.get(_ordered(q, a), 0) - past.get(_ordered(p, a), 0)
-                                for b in other:
-                                    if b != q:
-                                        delta += leave(met[_ordered(q, b)]) + join(met[_ordered(p, b)])
-                                        delta += past.get(_ordered(p, b), 0) - past.get(_ordered(q, b), 0)
-                                allowed = tabu.get((p, r), -1) < step and tabu.get((q, r), -1) < step
-                                if allowed or current + delta < best_cost:
-                                    moves.append((delta, rng.random(), r, ta, p, tb, q))
-            if not moves:
-                break
-            delta, _, r, ta, p, tb, q = min(moves)
-            group, other = tables[r][ta], tables[r][tb]
-            for a in group:
-                if a != p:
-                    met[_ordered(p, a)] -= 1
-                    met[_ordered(q, a)] += 1
-            for b in other:
-                if b != q:
-                    met[_ordered(q, b)] -= 1
-                    met[_ordered(p, b)] += 1
-            group[group.index(p)], other[other.index(q)] = q, p
-            current += delta
-            tabu[p, r] = tabu[q, r] = step + rng.randint(3, 9)
-            if current < best_cost:
-                best_cost, best = current, [[list(g) for g in rt] for rt in tables]
+        best = search.run(iterations, deadline)
         return [([tuple(self.players[i] for i in g) for g in best[r]], rounds[r][1]) for r in range(self.count)]
-
-
-def _ordered(a: int, b: int) -> tuple[int, int]:
-    return (a, b) if a < b else (b, a)
 
 
 def _swiss(players: list[Player], totals: Mapping[Player, int], missed: Counter) -> tuple[list[tuple], tuple]:

@@ -15,7 +15,7 @@ Known optima (not timed here; benchmarks/seating.py prints the times):
   tables of r, so each holds a pair that met in r: ≥ 12 (pair, two rounds) incidences, and a
   pair meeting k times gives C(k, 2) of them for k − 1 repeats; 6 repeats would need two pairs
   together all evening, each at its own table in every round, which CP-SAT refutes at once.
-  The search reaches 10 in its budget (CP-SAT finds 9 in two minutes): the optimum is 7–9.
+  The search reaches 9 in its budget (as CP-SAT alone does in two minutes): the optimum is 7–9.
 """
 import itertools
 
@@ -52,11 +52,11 @@ def test_it_seats_12_players_for_3_rounds_with_the_fewest_possible_repeats():
 
 
 def test_it_sends_four_different_players_out_of_13_over_4_rounds():
-    plan = plan_evening(players=range(13), rounds=4, seed=0)
+    plan = plan_evening(players=range(13), rounds=4, seed=0, time_budget=4.0)  # room on a loaded machine
 
     assert sorted(len(one.sitting_out) for one in plan.rounds) == [1, 1, 1, 1]
     assert len({p for one in plan.rounds for p in one.sitting_out}) == 4
-    assert plan.repeats <= 10  # what the search reaches in its budget; 0 is impossible (docstring)
+    assert plan.repeats <= 9  # what the search reaches in its budget; 0 is impossible (docstring)
 
 
 def test_it_refuses_fewer_than_four_players():
