@@ -280,6 +280,17 @@ def test_unknown_and_foreign_players_are_refused(club, name, why):
     assert not Player.objects.filter(username=name).exists()  # no profile made on the way
 
 
+def test_a_guest_profile_without_an_account_is_not_a_member_until_the_club_says_so(club):
+    """``evening_selectors.club_member_players`` is the one place that decides membership."""
+    Player.objects.create(username="gosc")
+    users, _, season = club
+    body = {"season": season.pk, "date": "2026-12-03", "rounds": 2, "players": ["gosc"]}
+
+    response = client(users["ada"]).post("/api/v1/evenings/", body, format="json")
+
+    assert (response.status_code, response.json()["field"]) == (400, "players[0]")
+
+
 def test_signing_in_a_foreign_player_changes_nothing(club):
     evening = create_evening(club, members(4))
 
