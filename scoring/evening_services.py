@@ -33,7 +33,7 @@ MAX_ROUNDS = 20  # an evening's rounds: a few in practice; the bound keeps a typ
 
 def seating_budget() -> float:
     """Seconds the seating search may take per round (``EVENING_SEATING_SECONDS``, default 2)."""
-    return float(getattr(settings, "EVENING_SEATING_SECONDS", 2.0))
+    return float(settings.EVENING_SEATING_SECONDS)
 
 
 # --- evenings ---------------------------------------------------------------------------------
