@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
+from rest_framework.parsers import JSONParser
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework.response import Response
 
@@ -65,6 +66,7 @@ class EveningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     are created in the season; results are filed against those matches."""
 
     serializer_class = s.EveningSerializer
+    parser_classes = [JSONParser]  # lists of names: a form could send more fields than Django takes
     filter_backends = [DjangoFilterBackend, OrderingFilter]
     filterset_class = EveningFilter
     ordering_fields = ["date", "created_at"]
