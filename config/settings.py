@@ -369,12 +369,6 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
-# Club evenings: the seating search's budget per round, in seconds (scoring/seating.py; deterministic
-# CP-SAT time, so the wall clock may run up to three times longer on a loaded machine).
-EVENING_SEATING_SECONDS = env_int("EVENING_SEATING_SECONDS", 2)
-if not 1 <= EVENING_SEATING_SECONDS <= 60:
-    raise ImproperlyConfigured(f"EVENING_SEATING_SECONDS={EVENING_SEATING_SECONDS}: use 1 to 60 seconds")
-
 # One JSON object per line on stderr, with the request id (config/logging.py); Celery too.
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").strip().upper()
 if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:

@@ -32,8 +32,9 @@ MAX_ROUNDS = 20  # an evening's rounds: a few in practice; the bound keeps a typ
 
 
 def seating_budget() -> float:
-    """Seconds the seating search may take per round (``EVENING_SEATING_SECONDS``, default 2)."""
-    return float(settings.EVENING_SEATING_SECONDS)
+    """Seconds the seating search may take per round: the ``EVENING_SEATING_SECONDS`` setting,
+    default 2 (deterministic CP-SAT time: the wall clock may run longer on a loaded machine)."""
+    return float(getattr(settings, "EVENING_SEATING_SECONDS", 2))
 
 
 # --- evenings ---------------------------------------------------------------------------------
