@@ -82,6 +82,13 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
     "match_not_finished": (409, "The match is not finished", "Only a finished match's sheet is confirmed."),
     "withdrawal_conflict": (409, "Already withdrawn, or not withdrawn", "The match is withdrawn already (to "
                                                                          "withdraw), or is not (to reinstate)."),
+    "round_seated": (409, "The round is seated already", "That round of the evening has its tables and matches; "
+                                                          "seat the next one."),
+    "evening_complete": (409, "The evening's rounds are all seated", "Every round the evening planned is seated."),
+    "too_few_players": (409, "Too few players present", "A round needs at least four players present (a table "
+                                                        "is four, always); `present` lists those there."),
+    "round_in_progress": (409, "The previous round is still being played", "Swiss seating needs the results of "
+                                                                            "the rounds before."),
     "idempotency_in_progress": (409, "Request in progress", "A request with this Idempotency-Key is still "
                                                             "running; retry later to get its response."),
     "version_mismatch": (412, "Precondition failed", "If-Match named a version that is no longer current; "

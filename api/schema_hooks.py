@@ -34,7 +34,7 @@ def add_body_errors(result: dict, generator, request, public) -> dict:
 UUID_ID = {"type": "string", "format": "uuid"}
 INT_ID = {"type": "integer"}
 PATH_ID_TYPES = {"matches": UUID_ID, "clubs": INT_ID, "leagues": INT_ID, "seasons": INT_ID, "players": INT_ID,
-                 "disputes": INT_ID, "webhooks": INT_ID, "deliveries": INT_ID}
+                 "disputes": INT_ID, "webhooks": INT_ID, "deliveries": INT_ID, "evenings": INT_ID}
 # Path parameters that are names, not ids.
 PATH_NAMES = {"username", "code"}
 
@@ -88,6 +88,10 @@ CODES_BY_OPERATION = {
     "invitations_claim": [("400", "invitation_invalid"), ("409", "invitation_used"), ("410", "invitation_expired")],
     "clubs_players_invitation_create": [("409", "invitation_used")],
     "seasons_close_create": [("409", "season_closed")],
+    "evenings_create": [("409", "season_closed")],
+    "evenings_players_create": [("409", "evening_complete")],
+    "evenings_rounds_create": [("409", "round_seated"), ("409", "evening_complete"), ("409", "too_few_players"),
+                               ("409", "round_in_progress"), ("409", "season_closed")],
     "matches_deal": [("409", "match_closed")], "matches_play": [("409", "match_closed")],
     "matches_tally": [("409", "match_closed")],
     "matches_lead_offer": [("409", "match_closed")], "matches_lead_decision": [("409", "match_closed")],

@@ -4,6 +4,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.reverse import reverse
 
 from . import audit_views, members, printouts, streams, webhooks
+from .evenings import EveningViewSet
 from .leagues import ClubViewSet, LeagueViewSet, PlayerViewSet, SeasonViewSet
 from .views import MatchViewSet, PingView, ProblemTypeListView, ProblemTypeView, TokenView
 
@@ -41,6 +42,7 @@ router.register("clubs", ClubViewSet, basename="club")
 router.register("leagues", LeagueViewSet, basename="league")
 router.register("seasons", SeasonViewSet, basename="season")
 router.register("players", PlayerViewSet, basename="player")
+router.register("evenings", EveningViewSet, basename="evening")
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="auth-token"),

@@ -32,3 +32,27 @@ class InvitationUsed(CommandError):
     """The invitation was used already (it works once), or the profile has an account now."""
 
     status, code, title = 409, "invitation_used", "Invitation already used"
+
+
+class RoundSeated(CommandError):
+    """The round asked for is seated already (its matches exist)."""
+
+    status, code, title = 409, "round_seated", "The round is seated already"
+
+
+class EveningComplete(CommandError):
+    """Every round the evening planned is seated."""
+
+    status, code, title = 409, "evening_complete", "The evening's rounds are all seated"
+
+
+class TooFewPlayers(CommandError):
+    """A round needs at least four players present (a table is four, always)."""
+
+    status, code, title = 409, "too_few_players", "Too few players present"
+
+
+class RoundInProgress(CommandError):
+    """Swiss seating needs the results of the rounds before: one of their matches is still on."""
+
+    status, code, title = 409, "round_in_progress", "The previous round is still being played"

@@ -279,3 +279,6 @@ class RecomputeRequest(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["created_at"], name="recomputerequest_created")]  # the sweep
+
+
+from .evening_models import Evening, EveningPlayer, EveningRound, EveningTable  # noqa: E402,F401  (registered here)

@@ -317,9 +317,16 @@ def season_match_create(*, actor, season_id, seats: Any, **match_create: Any) ->
         match_create["ruleset"] = league_ruleset(season.league)
     with transaction.atomic():
         match = games.match_create(actor=actor, seats=seats, **match_create)
-        SeasonMatch.objects.create(season=season, match=match)
-        games.match_filing_assess(match=match)  # the club's officials now count as such
+        season_match_join(season=season, match=match)
     return match
+
+
+def season_match_join(*, season: Season, match: Match) -> SeasonMatch:
+    """``match`` joins ``season`` (inside the caller's transaction); whether it was filed by the
+    club's officials is assessed again now that their club roles count (``games.confirmation``)."""
+    season_match = SeasonMatch.objects.create(season=season, match=match)
+    games.match_filing_assess(match=match)
+    return season_match
 
 
 def season_record_import(*, actor, season_id, record: Any, allow_duplicate: bool = False) -> Match:
@@ -335,8 +342,7 @@ def season_record_import(*, actor, season_id, record: Any, allow_duplicate: bool
     _member_seats(season, {seat: str(name) for seat, name in players.items()}, field="players")
     with transaction.atomic():
         match = games.record_import(actor=actor, record=record, allow_duplicate=allow_duplicate)
-        SeasonMatch.objects.create(season=season, match=match)
-        games.match_filing_assess(match=match)  # the club's officials now count as such
+        season_match_join(season=season, match=match)
         if match.status != Match.Status.IN_PROGRESS:  # it ended before it joined: no receiver saw it
             outbox.request(season.pk)
     return match

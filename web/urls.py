@@ -34,5 +34,6 @@ urlpatterns = [
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
     path("seasons/<int:season_id>/summary/", views.season_summary, name="season-summary"),
     path("seasons/<int:season_id>/close/", views.season_close, name="season-close"),
+    path("evenings/<int:evening_id>/", views.evening_detail, name="evening"),
     path("records/view/", views.record_viewer, name="record-viewer"),
 ]

@@ -17,7 +17,7 @@ from config import limits
 from games import selectors as games_selectors
 from games import signoffs
 from games.exceptions import CommandError, InvalidInput, NotFound
-from scoring import invitations, members, printouts
+from scoring import evening_selectors, invitations, members, printouts
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring import summary as summaries
@@ -91,6 +91,17 @@ def season_detail(request, season_id: int):
 
 
 MAX_DEALS = 1000  # a deal number past this is no deal of any record
+
+
+@login_required
+def evening_detail(request, evening_id: int):
+    """A club evening: who is there, and each round's tables (with their matches) and sit-outs."""
+    evening = evening_selectors.evening_visible(request.user, evening_id)
+    if evening is None:
+        return _not_found(request, NotFound(_("no evening %(evening)s") % {"evening": evening_id}))
+    return render(request, "web/evening_detail.html", {
+        "evening": evening, "attendance": evening_selectors.evening_attendance(evening),
+        "seating": evening_selectors.evening_seating(evening)})
 
 
 @login_required

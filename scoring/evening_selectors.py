@@ -1,0 +1,131 @@
+"""Reads of club evenings: who may see them, who is present, what was played (as the values
+``scoring.seating`` takes), and the seating as plain data (for the API, pages and printing)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable
+
+from django.db.models import Q, Sum
+
+from games.ids import int_id
+from games.models import DealScore, Match, Player
+
+from . import members, seating
+from .models import Evening, EveningPlayer, EveningRound, EveningTable, Membership
+
+SEAT_FIELDS = dict(zip(seating.SEATS, Match.SEAT_FIELDS))
+
+
+# --- who ---------------------------------------------------------------------------------------
+
+def club_member_players(club_id, players: Iterable[Player]) -> set[int]:
+    """The ids of those of ``players`` who play for the club (``members.club_players``: members
+    with an account, and the profiles the club added without one)."""
+    ids = [player.pk for player in players]
+    return set(members.club_players(club_id).filter(pk__in=ids).values_list("pk", flat=True))
+
+
+def can_read_evenings(user, club_id) -> bool:
+    """The club's members (any role) and staff read its evenings."""
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_staff or Membership.objects.filter(club_id=club_id, user=user).exists()
+
+
+def can_manage_evenings(user, club_id) -> bool:
+    """The club's admins and staff run its evenings."""
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_staff or Membership.objects.filter(club_id=club_id, user=user, role=Membership.Role.ADMIN).exists()
+
+
+def evenings_visible(user):
+    """The evenings ``user`` may read (404 for the others)."""
+    evenings = Evening.objects.select_related("season__league")
+    if user.is_staff:
+        return evenings
+    return evenings.filter(season__league__club__memberships__user=user).distinct()
+
+
+def evening_visible(user, evening_id) -> Evening | None:
+    pk = int_id(evening_id)
+    return evenings_visible(user).filter(pk=pk).first() if pk is not None else None
+
+
+# --- the evening so far -------------------------------------------------------------------------
+
+def evening_next_round(evening: Evening) -> int:
+    return EveningRound.objects.filter(evening=evening).count() + 1
+
+
+def evening_present(evening: Evening, number: int) -> list[Player]:
+    """The players present for round ``number``: arrived by then and not withdrawn."""
+    rows = (EveningPlayer.objects.filter(evening=evening, arrived_round__lte=number, left_round__isnull=True)
+            .select_related("player").order_by("player__username"))
+    return [row.player for row in rows]
+
+
+def evening_played_rounds(evening: Evening) -> list[seating.Round]:
+    """The seated rounds as ``seating.Round`` values over player ids (seats, first dealers, sit-outs)."""
+    rounds = []
+    for one in EveningRound.objects.filter(evening=evening).order_by("number").prefetch_related(
+            "sitting_out", "tables__season_match__match"):
+        tables = tuple(seating.Table(tuple(table.season_match.match.seat_player_ids()),
+                                     table.season_match.match.first_dealer)
+                       for table in sorted(one.tables.all(), key=lambda t: t.number))
+        rounds.append(seating.Round(tables, tuple(sorted(p.pk for p in one.sitting_out.all()))))
+    return rounds
+
+
+def season_past_pairs(evening: Evening) -> Counter:
+    """How often each pair (of player ids) sat at one table on the season's earlier evenings."""
+    earlier = Evening.objects.filter(season=evening.season).filter(
+        Q(date__lt=evening.date) | Q(date=evening.date, pk__lt=evening.pk))
+    counts: Counter = Counter()
+    tables = EveningTable.objects.filter(round__evening__in=earlier).values_list(
+        "season_match__match__north_id", "season_match__match__east_id", "season_match__match__south_id",
+        "season_match__match__west_id")
+    for players in tables:
+        counts.update(seating.pair_counts([seating.Round((seating.Table(tuple(players)),))]))
+    return counts
+
+
+def evening_totals(evening: Evening) -> tuple[dict[int, int], bool]:
+    """Each player's running total (Σ points of his finished deals in the evening's matches),
+    and whether every match seated so far has ended."""
+    matches = Match.objects.filter(season_match__evening_table__round__evening=evening)
+    totals = dict(DealScore.objects.filter(match__in=matches).values("player").annotate(total=Sum("points"))
+                  .values_list("player", "total").order_by())
+    return totals, not matches.filter(status=Match.Status.IN_PROGRESS).exists()
+
+
+# --- plain data ---------------------------------------------------------------------------------
+
+def evening_attendance(evening: Evening) -> list[dict]:
+    return [{"player": row.player.username, "arrived_round": row.arrived_round, "left_round": row.left_round,
+             "present": row.present}
+            for row in EveningPlayer.objects.filter(evening=evening).select_related("player")
+            .order_by("player__username")]
+
+
+def evening_seating(evening: Evening, numbers: Iterable[int] | None = None) -> list[dict]:
+    """The seated rounds (of ``numbers`` only, when given) as plain data: per table its match,
+    the match's status, the players by seat and the first dealer; the sit-outs."""
+    rounds = EveningRound.objects.filter(evening=evening).order_by("number").prefetch_related(
+        "sitting_out", "tables__season_match__match__north", "tables__season_match__match__east",
+        "tables__season_match__match__south", "tables__season_match__match__west")
+    if numbers is not None:
+        rounds = rounds.filter(number__in=list(numbers))
+    return [round_data(one) for one in rounds]
+
+
+def round_data(one: EveningRound) -> dict:
+    tables = []
+    for table in sorted(one.tables.all(), key=lambda t: t.number):
+        match = table.season_match.match
+        tables.append({"number": table.number, "match": match.pk, "status": match.status, "dealing": match.dealing,
+                       "first_dealer": match.first_dealer,
+                       "seats": {seat: getattr(match, name).username for seat, name in SEAT_FIELDS.items()}})
+    return {"number": one.number, "seated_by": one.seated_by, "repeats": one.repeats, "created_at": one.created_at,
+            "tables": tables, "sitting_out": sorted(p.username for p in one.sitting_out.all())}
