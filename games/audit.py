@@ -113,7 +113,7 @@ def rules_check(match: Match) -> RulesCheck:
     rows = list(match.events.order_by("seq"))
     cursor = _Cursor(rows)
     try:
-        projections.fold(cursor, _hands_by_deal(match, rows))
+        projections.fold(cursor, hands_by_deal(match, rows))
     except RuleViolation as violation:
         return RulesCheck(False, cursor.event.seq, cursor.locate(violation))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a payload the engine cannot read
@@ -121,7 +121,8 @@ def rules_check(match: Match) -> RulesCheck:
     return RulesCheck(True)
 
 
-def _hands_by_deal(match: Match, rows: list[MatchEvent]) -> dict[int, dict]:
+def hands_by_deal(match: Match, rows: list[MatchEvent]) -> dict[int, dict]:
+    """Each deal's hands by number: the server's secrets, and the hands revealed in ``rows``."""
     hands = dict(DealSecret.objects.filter(match=match).values_list("number", "hands"))
     hands.update(_revealed(rows))
     return hands

@@ -51,3 +51,15 @@ class RuleBroken(CommandError):
 
 class MatchClosed(CommandError):
     status, code, title = 409, "match_closed", "The match is over"
+
+
+class AnalysisUnavailable(CommandError):
+    """The deal has no cards to analyse: it was filed by its tally or its points (R31–R33)."""
+
+    status, code, title = 422, "analysis_unavailable", "No cards to analyse"
+
+
+class RulingOutsideAnalysis(CommandError):
+    """A ``score_adjusted`` ruling gives a seat points outside what it could still reach."""
+
+    status, code, title = 422, "ruling_outside_analysis", "Outside the analysis"
