@@ -109,12 +109,15 @@ def dispute_position(dispute: Dispute) -> tuple[int | None, DealState | None]:
     if whole is None:
         return None, None
     plays = dispute.play_index or 0
-    return _seq_of(rows, dispute.deal, plays), deal_position(whole, plays)
+    seqs = position_seqs(rows, dispute.deal)
+    return (seqs[plays] if plays < len(seqs) else None), deal_position(whole, plays)
 
 
-def _seq_of(rows: list[MatchEvent], number: int, plays: int) -> int | None:
-    """The seq of the last event of deal ``number`` before its card number ``plays`` (0-based)."""
-    seq, inside, cards = None, False, 0
+def position_seqs(rows: list[MatchEvent], number: int) -> list[int]:
+    """For each position of deal ``number`` (0 to its plays so far), the seq of the event after
+    which it stands: the deal's last event before its first card, then each of its cards."""
+    seqs: list[int] = []
+    inside = False
     for row in rows:
         if row.type == T.DEAL_STARTED:
             if inside:
@@ -122,12 +125,15 @@ def _seq_of(rows: list[MatchEvent], number: int, plays: int) -> int | None:
             inside = row.payload.get("number") == number
         if not inside:
             continue
-        if row.type == T.CARD_PLAYED:
-            if cards == plays:
-                break
-            cards += 1
-        seq = row.seq
-    return seq
+        if row.type == T.CARD_PLAYED or not seqs:
+            seqs.append(row.seq)
+        elif len(seqs) == 1:
+            seqs[0] = row.seq  # a lead offer or decision before the first card
+    return seqs
+
+
+def deal_position_seqs(*, match: Match, number: int) -> list[int]:
+    return position_seqs(list(match.events.order_by("seq")), number)
 
 
 def dispute_analysis(*, dispute: Dispute, user) -> dict[str, Any] | None:
