@@ -185,6 +185,8 @@ class _Search:
         self.last_bonus = tuple(LAST_TRICK_PENALTY if t in last else 0 for t in range(15))
         self.last_left = tuple(sum(1 for x in last if x >= t) for t in range(15))  # R15 tricks still to come
         self.tt: dict[Any, tuple[int, int]] = {}
+        self.suit_codes: dict[int, int] = {}
+        self.keys: dict[tuple[int, ...], tuple[int, ...]] = {}  # the hands → their merged key
         self.nodes = 0
 
     # --- values ---------------------------------------------------------------------------------
@@ -242,22 +244,25 @@ class _Search:
             return self.final(past, taken)
         s = self.seat
         key = None
-        if led < 0:  # a trick start: bounds, the depth limit and the table
-            if self.options.bounds or trick_no >= self.stop_trick:
+        if led < 0:  # a trick start: the depth limit, the table and bounds
+            if trick_no >= self.stop_trick:
                 low, high = self.static_bounds(hands, 0, trick_no, past, taken)
-                if trick_no >= self.stop_trick:
-                    return high if self.leaf else low
-            else:
-                low, high = -INF, INF
+                return high if self.leaf else low
             offset = 0
+            entry = None
             if self.options.transpositions:
                 linear = taken == 15  # every seat has a trick: multiplier 1, the past adds up
                 if linear:
                     offset = -past if self.rozbojnik else past
                 key = (self.key(hands), turn, taken, None if linear else past)
                 entry = self.tt.get(key)
-                if entry is not None:
-                    low, high = max(low, entry[0] + offset), min(high, entry[1] + offset)
+            if entry is not None:  # stored within the static bounds already
+                low, high = entry[0] + offset, entry[1] + offset
+            elif self.options.bounds:
+                low, high = self.static_bounds(hands, 0, trick_no, past, taken)
+            else:
+                low, high = -INF, INF
+            known = low, high
             if low >= beta or low == high:
                 return low
             if high <= alpha:
@@ -303,8 +308,7 @@ class _Search:
                     if alpha >= beta:
                         break
         if key is not None:
-            entry = self.tt.get(key, (-INF, INF))
-            low, high = entry[0] + offset, entry[1] + offset
+            low, high = known
             if value <= a1:  # failed low: an upper bound
                 high = min(high, value)
             elif value >= b1:
@@ -358,24 +362,39 @@ class _Search:
 
     def key(self, hands) -> Any:
         """The remaining cards with equivalent ranks merged: per suit, the owners in rank order
-        (and, in a rozbójnik, each card's penalty class)."""
+        (and, in a rozbójnik, each card's penalty class); each suit's code is computed once."""
+        raw_key = (hands[0], hands[1], hands[2], hands[3])
         if not self.options.merge_ranks:
-            return tuple(hands)
+            return raw_key
+        found = self.keys.get(raw_key)
+        if found is not None:
+            return found
         h0, h1, h2, h3 = hands
-        key = 0
-        penalties = self.rozbojnik
+        codes = self.suit_codes
+        key = []
         for shift in (0, 13, 26, 39):
-            a, b, c = h0 >> shift & 8191, h1 >> shift & 8191, h2 >> shift & 8191
-            union = a | b | c | (h3 >> shift & 8191)
-            bits = SUIT_BITS[union]
-            key = key << 4 | len(bits)
-            for bit in bits:
-                owner = 0 if a & bit else 1 if b & bit else 2 if c & bit else 3
-                if penalties:
-                    key = key << 5 | owner << 3 | CARD_CLASS[shift + bit.bit_length() - 1]
-                else:
-                    key = key << 2 | owner
-        return key
+            raw = (h0 >> shift & 8191 | (h1 >> shift & 8191) << 13 | (h2 >> shift & 8191) << 26
+                   | (h3 >> shift & 8191) << 39 | shift << 52)
+            code = codes.get(raw)
+            if code is None:
+                code = codes[raw] = self.suit_code(raw)
+            key.append(code)
+        found = self.keys[raw_key] = tuple(key)
+        return found
+
+    def suit_code(self, raw: int) -> int:
+        """One suit's canonical code (see ``key``): ``raw`` holds the four owners' 13-bit masks and the shift."""
+        masks = [raw >> 13 * owner & 8191 for owner in range(4)]
+        shift = raw >> 52
+        union = masks[0] | masks[1] | masks[2] | masks[3]
+        code = 1
+        for bit in SUIT_BITS[union]:
+            owner = next(o for o in range(4) if masks[o] & bit)
+            if self.rozbojnik:
+                code = code << 5 | owner << 3 | CARD_CLASS[shift + bit.bit_length() - 1]
+            else:
+                code = code << 2 | owner
+        return code
 
 
 class _Clock:
@@ -402,18 +421,8 @@ def analyse(deal: DealState, *, budget: float = 10.0, options: SearchOptions = S
     jobs: list[tuple[int, str, int | None]] = [(s, m, None) for s in range(4) for m in MODES
                                                if not (s == turn and m == GUARANTEED)]
     jobs += [(turn, GUARANTEED, rep) for rep in groups]
-    deadline = started + budget
-    results: dict[tuple[int, str, int | None], Interval] = {}
-    searches: dict[tuple[int, str], _Search] = {}
-    nodes = 0
-    for index, (s, mode, card) in enumerate(jobs):
-        share = max(deadline - time.perf_counter(), 0.0) / (len(jobs) - index)
-        search = searches.get((s, mode))
-        if search is None:
-            search = searches[(s, mode)] = _Search(deal, s, mode, options, _Clock(share))
-        results[(s, mode, card)] = _solve(search, pos, card, share)
-        nodes += search.nodes
-        search.nodes = 0
+    results = _run_jobs(deal, pos, jobs, options, started + budget)
+    nodes = results.pop("nodes")
     seats = []
     for s in range(4):
         if s == turn:
@@ -442,17 +451,47 @@ def _card_groups(deal: DealState, pos: _Position, legal: int, options: SearchOpt
     return groups
 
 
-def _solve(search: _Search, pos: _Position, card: int | None, seconds: float) -> Interval:
-    """Exact within most of ``seconds``; else the bounds that a deepening search proves in the rest."""
-    started = time.perf_counter()
-    search.clock = _Clock(seconds * 0.75)
-    try:
-        return Interval(*(_value(search, pos, card, 99, 0),) * 2)
-    except _OutOfTime:
-        pass
-    low, high = search.static_bounds(pos.hands, pos.trick_penalty, pos.trick_no, pos.raw[search.seat], pos.taken) \
-        if card is None else (-INF, INF)
-    search.clock = _Clock(max(seconds - (time.perf_counter() - started), 0.0))
+EXACT_ROUNDS = 2  # a search cut short is resumed once, its proven table entries kept
+BOUNDS_SHARE = 0.15  # of the budget, kept for the bounds of the searches still not exact
+
+
+def _run_jobs(deal: DealState, pos: _Position, jobs: list, options: SearchOptions, deadline: float) -> dict:
+    """Each job's value: exact if its search ends within its share of the time, else the bounds
+    a deepening search proves. Easy jobs finish early and leave their time to the others."""
+    searches: dict[tuple[int, str], _Search] = {}
+    results: dict[Any, Any] = {}
+    exact_until = deadline - BOUNDS_SHARE * (deadline - time.perf_counter())
+    pending = list(jobs)
+    for _ in range(EXACT_ROUNDS):
+        unfinished = []
+        for index, (seat, mode, card) in enumerate(pending):
+            share = max(exact_until - time.perf_counter(), 0.0) / (len(pending) - index)
+            search = searches.get((seat, mode))
+            if search is None:
+                search = searches[(seat, mode)] = _Search(deal, seat, mode, options, _Clock(share))
+            search.clock = _Clock(share)
+            try:
+                value = _value(search, pos, card, 99, 0)
+                results[(seat, mode, card)] = Interval(value, value)
+            except _OutOfTime:
+                unfinished.append((seat, mode, card))
+        pending = unfinished
+        if not pending:
+            break
+    for index, (seat, mode, card) in enumerate(pending):
+        share = max(deadline - time.perf_counter(), 0.0) / (len(pending) - index)
+        results[(seat, mode, card)] = _bounded(searches[(seat, mode)], pos, card, share)
+    results["nodes"] = sum(search.nodes for search in searches.values())
+    return results
+
+
+def _bounded(search: _Search, pos: _Position, card: int | None, seconds: float) -> Interval:
+    """The bounds that searches ``depth`` tricks deep prove, deeper while ``seconds`` last; their
+    leaves are the static bounds (low for a lower bound of the value, high for an upper one)."""
+    start = pos if card is None else _play(search, pos, card)
+    low, high = search.static_bounds(start.hands, start.trick_penalty, start.trick_no, start.raw[search.seat],
+                                     start.taken)
+    search.clock = _Clock(seconds)
     exact_table = search.tt
     try:
         for depth in range(1, 14 - pos.trick_no + 1):
@@ -465,8 +504,6 @@ def _solve(search: _Search, pos: _Position, card: int | None, seconds: float) ->
         pass
     finally:
         search.tt = exact_table
-    if low == -INF:  # not even one trick deep: the bounds of the position after the card
-        low, high = _after(search, pos, card)
     return Interval(low, high)
 
 
@@ -474,11 +511,6 @@ def _value(search: _Search, pos: _Position, card: int | None, depth: int, leaf: 
     if card is None:
         return search.run(pos, depth=depth, leaf=leaf)
     return search.run(_play(search, pos, card), depth=depth + (pos.in_trick == 3), leaf=leaf)
-
-
-def _after(search: _Search, pos: _Position, card: int) -> tuple[int, int]:
-    after = _play(search, pos, card)
-    return search.static_bounds(after.hands, after.trick_penalty, after.trick_no, after.raw[search.seat], after.taken)
 
 
 def _play(search: _Search, pos: _Position, card: int) -> _Position:
