@@ -10,7 +10,6 @@ from rest_framework.views import APIView
 from games import analysis
 
 from .analysis_serializers import MatchAnalysisSerializer
-from .preconditions import with_version
 from .problems import PROBLEM_CONTENT_TYPE
 from .serializers import ProblemSerializer
 

@@ -30,9 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine import record, replay  # noqa: E402
-from games.engine.analysis import SearchOptions, analyse, deal_position  # noqa: E402
-from games.engine.simulate import simulate_match  # noqa: E402
+from games.engine import record, replay
+from games.engine.analysis import SearchOptions, analyse, deal_position
+from games.engine.simulate import simulate_match
 
 
 def positions(rng: random.Random, count: int, lowest: int, highest: int) -> list:

@@ -158,7 +158,7 @@ def ruling_outside_range(*, dispute: Dispute, points: dict[str, int], played: tu
     ruled points lie outside ``worst``..``best`` at the disputed position, with that range. The
     range is the proven outer one when the analysis is not exact, so only points surely out of
     reach are flagged. Empty for a deal without cards."""
-    seq, deal = dispute_position(dispute)
+    deal = dispute_position(dispute)[1]
     if deal is None:
         return {}
     seats = position_analysis(match=dispute.match, number=dispute.deal, deal=deal)["seats"]

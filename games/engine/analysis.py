@@ -356,7 +356,7 @@ class _Search:
             return cards
         wants_seat_to_take = maximizing != self.rozbojnik  # R14 costs, R17 pays
         high_first = wants_seat_to_take if turn == self.seat else not wants_seat_to_take
-        if led >= 0 and not cards[0] // 13 == led:  # a discard: the costly cards go first
+        if led >= 0 and cards[0] // 13 != led:  # a discard: the costly cards go first
             return sorted(cards, key=lambda c: (-CARD_PENALTY[c], -(c % 13)))
         return sorted(cards, key=lambda c: c % 13, reverse=high_first)
 
