@@ -149,3 +149,17 @@ def test_a_position_is_rebuilt_from_public_moves_and_refuses_a_play_count_out_of
         assert "0 to 52" in str(exc)
     else:
         raise AssertionError("53 plays accepted")
+
+
+@settings(max_examples=25, deadline=None)
+@given(played_deals(), st.integers(13, 24))
+def test_the_bounds_given_past_the_budget_hold_the_exact_values(deal, back):
+    position = deal_position(deal, 52 - back)
+    hurried, exact = analyse(position, budget=0.002), analyse(position, budget=60)
+    assert exact.exact
+    for seat in SEATS:
+        for mode in ("worst", "best", "guaranteed"):
+            interval, value = getattr(hurried.seat(seat), mode), getattr(exact.seat(seat), mode).low
+            assert interval.low <= value <= interval.high, (seat, mode)
+    for (card, interval), (same, value) in zip(hurried.cards, exact.cards):
+        assert card == same and interval.low <= value.low <= interval.high
