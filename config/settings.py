@@ -208,9 +208,7 @@ IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 
 # The arbiter's analysis (games/analysis.py): search time per position, in milliseconds; past it
 # the answer is not exact and gives proven bounds. Positions never change: answers are cached.
-ANALYSIS_BUDGET_MS = env_int("KIERKI_ANALYSIS_BUDGET_MS", 5000)
-if ANALYSIS_BUDGET_MS < 1:
-    raise ImproperlyConfigured("KIERKI_ANALYSIS_BUDGET_MS must be at least 1")
+ANALYSIS_BUDGET_MS = 5000
 
 # Live updates (api/streams.py, served by uvicorn): how often a process reads the versions of the
 # matches its streams and long-polls wait for, and the SSE keep-alive comment's interval.
