@@ -200,6 +200,19 @@ class _Search:
             return 0 if takers == 1 else -past * (5 - takers)  # R21 Max: 0; R20: × (k + 1)
         return past * (5 - takers)  # R22
 
+    def last_trick(self, hands, turn: int, past: int, taken: int) -> int:
+        """Trick 13 from its start: one card each, so it plays itself (R3, R11)."""
+        led_card = hands[turn].bit_length() - 1
+        winner, top, penalty = turn, led_card, 0
+        for seat in range(4):
+            card = hands[seat].bit_length() - 1
+            penalty += CARD_PENALTY[card]
+            if SUIT_OF[card] == SUIT_OF[led_card] and card > top:
+                winner, top = seat, card
+        if winner == self.seat:
+            past += (TRICK_PENALTY + penalty + self.last_bonus[13]) if self.rozbojnik else ODGRYWKA_TRICK_POINTS
+        return self.final(past, taken | 1 << winner)
+
     def static_bounds(self, hands: list[int], trick_penalty: int, trick_no: int, past: int,
                       taken: int) -> tuple[int, int]:
         """Bounds on the final value from what is still available (sound, cheap, loose early)."""
@@ -244,7 +257,9 @@ class _Search:
             return self.final(past, taken)
         s = self.seat
         key = None
-        if led < 0:  # a trick start: the depth limit, the table and bounds
+        if led < 0:  # a trick start: the last trick, the depth limit, the table and bounds
+            if trick_no == 13 and self.stop_trick > 13:
+                return self.last_trick(hands, turn, past, taken)
             if trick_no >= self.stop_trick:
                 low, high = self.static_bounds(hands, 0, trick_no, past, taken)
                 return high if self.leaf else low
