@@ -49,10 +49,6 @@ def analysis_access(match: Match, user) -> str:
     raise NotFound(_("no match %(id)s") % {"id": match.pk})
 
 
-def budget_seconds() -> float:
-    return settings.ANALYSIS_BUDGET_MS / 1000
-
-
 # --- a position of the log ------------------------------------------------------------------------
 
 def match_analysis(*, match_id: Any, user, at: int | None = None) -> dict[str, Any]:
