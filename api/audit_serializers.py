@@ -8,6 +8,7 @@ from rest_framework import serializers
 from games.models import Dispute, Match, MatchEvent
 from games.projections import RULING_TYPES
 
+from .analysis_serializers import DisputeAnalysisSerializer
 from .serializers import (DealSummarySerializer, LastTrickSerializer, NextDealSerializer, PayloadField,
                           RuleErrorSerializer, SaleSerializer, SeatHands, SeatInts, TrickCardSerializer,
                           card_field, seat_field)
@@ -128,6 +129,10 @@ class RulingInput(serializers.Serializer):
     points = SeatInts(required=False, allow_null=True, help_text="score_adjusted only: the points that count for "
                                                                  "the deal, per seat.")
     reason = serializers.CharField(max_length=2000, help_text="Why (required).")
+    override = serializers.CharField(max_length=2000, required=False, allow_null=True,
+                                     help_text="score_adjusted only: why points outside worst..best of the "
+                                               "analysis at the disputed position are ruled anyway (without it, "
+                                               "such a ruling is refused: `ruling_outside_analysis`).")
 
 
 class RulingSerializer(serializers.Serializer):
@@ -138,6 +143,7 @@ class RulingSerializer(serializers.Serializer):
     reason = serializers.CharField()
     arbiter = serializers.CharField()
     time = serializers.DateTimeField()
+    override = serializers.CharField(allow_null=True, help_text="Why points outside the analysis were ruled.")
 
 
 class DisputeSerializer(serializers.Serializer):
@@ -153,6 +159,13 @@ class DisputeSerializer(serializers.Serializer):
     ruling = RulingSerializer(allow_null=True, help_text="The ruling in force (the latest).")
     rulings = RulingSerializer(many=True, help_text="Every ruling on it, oldest first; each supersedes the one "
                                                     "before.")
+
+
+class DisputeDetailSerializer(DisputeSerializer):
+    analysis = DisputeAnalysisSerializer(allow_null=True, help_text="The analysis at the disputed position, for "
+                                                                    "whoever may see it (null for a player while "
+                                                                    "the deal is in play, or a deal without "
+                                                                    "cards).")
 
 
 class DisputeListQuery(serializers.Serializer):

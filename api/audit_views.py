@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.generics import GenericAPIView
 from rest_framework.views import APIView
 
-from games import disputes, inspection
+from games import analysis, disputes, inspection
 from games.models import Dispute
 from scoring import arbiters
 
@@ -132,10 +132,14 @@ class DisputeListView(GenericAPIView):
 
 class DisputeDetailView(APIView):
     @extend_schema(operation_id="disputes_retrieve", summary="A dispute and its rulings", tags=["disputes"],
-                   responses={200: s.DisputeSerializer, **_errors(401, 404)})
+                   description="With the analysis at the disputed position (the ruling form's numbers: see "
+                               "`GET /matches/{id}/analysis/`).",
+                   responses={200: s.DisputeDetailSerializer, **_errors(401, 404)})
     def get(self, request, pk: str):
         dispute = disputes.dispute_get(dispute_id=pk, user=request.user)
-        return Response(s.DisputeSerializer(disputes.dispute_views([dispute])[0]).data)
+        view = {**disputes.dispute_views([dispute])[0],
+                "analysis": analysis.dispute_analysis(dispute=dispute, user=request.user)}
+        return Response(s.DisputeDetailSerializer(view).data)
 
 
 class RulingView(APIView):
@@ -152,6 +156,9 @@ class RulingView(APIView):
                     "deal has started: a replacement of the same kind, dealer and leader is due next, and a "
                     "finished match is re-opened). A later ruling on the same dispute supersedes the earlier "
                     "one; rulings only move forward (no `no_change` after an adjustment, nothing after a void). "
+                    "A `score_adjusted` ruling that gives a changed seat points outside worst..best of the "
+                    "analysis at the disputed position needs `override` (the reason), else 422 "
+                    "`ruling_outside_analysis` naming the seats and their range. "
                     "Takes `Idempotency-Key`.",
         examples=[OpenApiExample("Adjust", request_only=True, value={
             "type": "score_adjusted", "points": {"N": -40, "E": -20, "S": 0, "W": 0},
@@ -163,7 +170,7 @@ class RulingView(APIView):
         dispute, result = disputes.ruling_record(
             dispute_id=pk, actor=request.user, ruling=body["type"], reason=body["reason"],
             points=dict(body["points"]) if body.get("points") is not None else None,
-            expected_version=expected_version(request))
+            override=body.get("override"), expected_version=expected_version(request))
         data = s.RulingResultSerializer({"dispute": disputes.dispute_views([dispute])[0],
                                          "version": result.match.version, "status": result.match.status}).data
         return with_version(Response(data, status=status.HTTP_201_CREATED), result.match.version)

@@ -98,6 +98,12 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
     "unsupported_media_type": (415, "Unsupported media type", "Send the body as application/json."),
     "idempotency_key_reused": (422, "Idempotency-Key reused", "This Idempotency-Key was used with a different "
                                                               "request (method, path or body)."),
+    "analysis_unavailable": (422, "No cards to analyse", "The deal was filed by its tally or its points "
+                                                         "(R31-R33): there are no cards to analyse."),
+    "ruling_outside_analysis": (422, "Outside the analysis", "A score_adjusted ruling gives a seat points "
+                                                             "outside worst..best of the analysis at the disputed "
+                                                             "position; `seats` lists them with their range. "
+                                                             "Send `override` (the reason) to rule them anyway."),
     "rule_violation": (422, "Illegal under the rules", "The engine rejected the event (R30)."),
     "throttled": (429, "Too many requests", "Slow down; Retry-After says for how many seconds."),
     "streaming_unavailable": (501, "Streaming unavailable", "Event streams (`/stream/`) are served by the ASGI "

@@ -241,6 +241,10 @@ REST_FRAMEWORK = {
 # Idempotency-Key rows are kept (and honoured) this long; `manage.py purge_idempotency_keys`.
 IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 
+# The arbiter's analysis (games/analysis.py): search time per position, in milliseconds; past it
+# the answer is not exact and gives proven bounds. Positions never change: answers are cached.
+ANALYSIS_BUDGET_MS = 5000
+
 # Live updates (api/streams.py, served by uvicorn): how often a process reads the versions of the
 # matches its streams and long-polls wait for, and the SSE keep-alive comment's interval.
 LIVE_POLL_INTERVAL_MS = env_int("LIVE_POLL_INTERVAL_MS", 250)

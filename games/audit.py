@@ -124,6 +124,7 @@ def rules_check(match: Match) -> RulesCheck:
 
 
 def hands_by_deal(match: Match, rows: list[MatchEvent]) -> dict[int, dict]:
+    """Each deal's hands by number: the server's secrets, and the hands revealed in ``rows``."""
     hands = dict(DealSecret.objects.filter(match=match).values_list("number", "hands"))
     hands.update(_revealed(rows))
     return hands

@@ -1,4 +1,4 @@
-"""The ``kierki`` command: verify, benchmark and simulate match records; verify checkpoints.
+"""The ``kierki`` command: verify, benchmark, simulate and analyse match records; verify checkpoints.
 
 It imports the rules engine only — no Django, no database — so it runs anywhere the
 package is installed, e.g. by an arbiter checking an exported record offline.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from gettext import gettext as _
 import os
 import sys
 import time
@@ -18,6 +19,7 @@ from typing import Iterator
 
 from games.engine import record as records
 from games.engine import replay
+from games.engine.analysis import Analysis, analyse, deal_position
 from games.engine.errors import RecordFormatError
 from games.engine.simulate import simulate
 
@@ -67,6 +69,19 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--record", metavar="RECORD.json", help="a kierki-match/1 record of the (single) --audit match")
     check.set_defaults(run=run_verify_checkpoint)
 
+    study = commands.add_parser(
+        "analyse", help="what each seat could still reach from a position of a deal (the arbiter's analysis)",
+        description="For each seat: worst and best final points of the deal over every legal continuation, and "
+                    "what it guarantees against the other three; for the seat on turn, each legal card's value.")
+    study.add_argument("record", metavar="RECORD", help="a kierki-match/1 record file")
+    study.add_argument("--deal", type=_positive, required=True, metavar="N", help="the deal's number (1-based)")
+    study.add_argument("--at", type=_positions, required=True, metavar="PLAY",
+                       help="the position: plays made in that deal (0-52); a range A-B or a list A,B,… for several")
+    study.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+                       help="search time per position; past it the values are proven bounds (default 10)")
+    study.add_argument("--json", action="store_true", help="one JSON object per position per line")
+    study.set_defaults(run=run_analyse)
+
     play = commands.add_parser("play", help="play a seat of a match through the REST API until it ends",
                                description="A bot for the token's seat: follows the match (long-poll), plays "
                                            "legal cards, deals when due (North, or --deal), offers for and "
@@ -102,6 +117,21 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def _positions(text: str) -> list[int]:
+    """``40``, ``40-44`` or ``40,44,48``: plays made in the deal."""
+    try:
+        if "-" in text:
+            first, last = (int(part) for part in text.split("-", 1))
+            values = list(range(first, last + 1))
+        else:
+            values = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("must be a play count, a range A-B or a list A,B: got %r") % text) from None
+    if not values or any(not 0 <= v <= 52 for v in values):
+        raise argparse.ArgumentTypeError(_("play counts are 0 to 52: got %r") % text)
+    return values
 
 
 def record_paths(paths: list[str]) -> Iterator[tuple[str, Path]]:
@@ -216,6 +246,54 @@ def run_verify_checkpoint(args: argparse.Namespace) -> int:
     for name, check in results:
         print(f"{name}: {'ok' if check.ok else 'FAILED'}{f' ({check.reason})' if check.reason else ''}")
     return EXIT_OK if all(check.ok for _, check in results) else EXIT_ILLEGAL
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    try:
+        result = replay(_load(args.record, Path(args.record)))
+    except RecordFormatError as exc:
+        print(_("%(record)s: unreadable: %(error)s") % {"record": args.record, "error": exc}, file=sys.stderr)
+        return EXIT_UNREADABLE
+    deals = [r.final for r in result.state.results] + ([result.state.deal] if result.state.deal else [])
+    if not result.ok:
+        print(_("%(record)s: note: the record is illegal (%(error)s); its legal part is analysed")
+              % {"record": args.record, "error": result.error}, file=sys.stderr)
+    if args.deal > len(deals):
+        print(_("%(record)s: no deal %(deal)d (the record has %(count)d)")
+              % {"record": args.record, "deal": args.deal, "count": len(deals)}, file=sys.stderr)
+        return EXIT_UNREADABLE
+    deal = deals[args.deal - 1]
+    if max(args.at) > len(deal.plays):
+        print(_("%(record)s: deal %(deal)d has %(plays)d plays: --at must be 0 to %(plays)d")
+              % {"record": args.record, "deal": args.deal, "plays": len(deal.plays)}, file=sys.stderr)
+        return EXIT_UNREADABLE
+    for at in args.at:
+        analysis = analyse(deal_position(deal, at), budget=args.budget)
+        if args.json:
+            _print_json({"deal": args.deal, "at": at, **analysis.as_json()})
+        else:
+            print(describe_analysis(analysis, deal=args.deal, at=at, kind=deal.kind.value))
+    return EXIT_OK
+
+
+def describe_analysis(analysis: Analysis, *, deal: int, at: int, kind: str) -> str:
+    """The analysis of one position as a small table, for people."""
+    if analysis.to_play is None:
+        head = _("deal %(deal)d (%(kind)s) after %(at)d plays: finished") % {"deal": deal, "kind": kind, "at": at}
+    else:
+        head = _("deal %(deal)d (%(kind)s) after %(at)d plays: %(seat)s to play") % {
+            "deal": deal, "kind": kind, "at": at, "seat": analysis.to_play.name}
+    exactness = _("exact") if analysis.exact else _("NOT exact: the budget ran out, values are proven bounds")
+    lines = [f"{head}, {exactness}", f"{_('seat'):<6}{_('worst'):>8}{_('best'):>8}{_('guaranteed'):>12}"]
+    for seat, values in analysis.as_json()["seats"].items():
+        lines.append(f"{seat:<6}{values['worst']:>8}{values['best']:>8}{values['guaranteed']:>12}")
+    cards = analysis.card_values()
+    if cards:
+        top = max(cards.values())
+        marked = "  ".join(f"{card} {value}{'*' if value == top else ''}" for card, value in cards.items())
+        lines.append(_("%(seat)s's cards (guaranteed after each; * the best): %(cards)s")
+                     % {"seat": analysis.to_play.name, "cards": marked})
+    return "\n".join(lines)
 
 
 def _read_json(path: str):

@@ -13,7 +13,10 @@ them. The three rulings:
 
 - ``no_change``: the deal stands as played;
 - ``score_adjusted``: the arbiter's points per seat count for the deal instead of the played
-  ones (which stay visible beside them); the deal must be finished and not voided;
+  ones (which stay visible beside them); the deal must be finished and not voided. A seat whose
+  points change must get points within ``worst``..``best`` of the analysis at the disputed
+  position (``games.analysis``) unless the ruling carries an ``override`` (its reason), which
+  the payload keeps;
 - ``deal_voided``: only the latest finished deal, while no later deal has started, and not in
   an abandoned match: it no longer counts, the compensating deals it required are cancelled,
   and a replacement of the same kind, dealer and leader is due next. A finished match whose
@@ -44,10 +47,11 @@ from games.engine import Seat
 from games.engine.errors import RuleViolation, RulingNotAllowed
 from games.engine.match import restore
 
-from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
+from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, RulingOutsideAnalysis, VersionConflict
 from .ids import int_id
 from .models import DealScore, Dispute, Match, MatchEvent
 from .projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply_ruling, deal_score_rows
+from . import analysis
 from .roles import require_arbiter, role_of
 from .services import CommandResult, _commit, _lock, _Unit, refuse_if_read_only
 from .signals import announce_result
@@ -117,10 +121,12 @@ def _match(match_id) -> Match:
 
 # --- ruling on it -----------------------------------------------------------------------------------
 
-def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = None,
+def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = None, override: Any = None,
                   expected_version: int | None = None) -> tuple[Dispute, CommandResult]:
     """An arbiter's ruling on a dispute, appended to the match log as ``ruling_recorded``."""
-    _check_ruling_input(ruling, reason, points)
+    _check_ruling_input(ruling, reason, points, override)
+    # The analysis takes up to its budget: found before the match is locked (a position never changes).
+    outside = _outside_analysis(dispute_id, actor, points) if ruling == SCORE_ADJUSTED else {}
     with transaction.atomic():
         pk = int_id(dispute_id)
         dispute = Dispute.objects.select_for_update().filter(pk=pk).first() if pk is not None else None
@@ -139,9 +145,14 @@ def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = 
         status_before = match.status
         unit = _Unit(match, match.projection, restore(match.projection.snapshot), actor)
         try:
-            _decide_ruling(unit, dispute, previous, ruling, reason, points)
+            _decide_ruling(unit, dispute, previous, ruling, reason, points, override)
         except RuleViolation as violation:
             raise RuleBroken(violation.located(deal=dispute.deal)) from None
+        if outside and override is None:
+            raise RulingOutsideAnalysis(
+                _("the points of %(seats)s are outside what the analysis at the disputed position allows "
+                  "(worst..best): send an override with its reason to rule them anyway")
+                % {"seats": ", ".join(outside)}, field="points", seats=outside)
         rows = _commit(unit)
         _rewrite_deal_scores(unit, dispute.deal)
         dispute.status, dispute.ruling_seq = Dispute.Status.RULED, rows[-1].seq
@@ -151,7 +162,23 @@ def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = 
     return dispute, CommandResult(match, rows)
 
 
-def _check_ruling_input(ruling: Any, reason: Any, points: Any) -> None:
+def _outside_analysis(dispute_id, actor, points: dict) -> dict[str, Any]:
+    """The seats the adjustment puts out of the analysis's range (``analysis.ruling_outside_range``);
+    nothing to check when the ruling will be refused anyway (no such dispute, not an arbiter, the
+    deal not finished)."""
+    pk = int_id(dispute_id)
+    dispute = Dispute.objects.select_related("match__projection").filter(pk=pk).first() if pk is not None else None
+    if dispute is None or not role_of(dispute.match, actor).may_rule:
+        return {}
+    played = next((d["points"] for d in dispute.match.projection.summary.get("deals", [])
+                   if d["number"] == dispute.deal and not d.get("voided")), None)
+    if played is None:
+        return {}
+    return analysis.ruling_outside_range(dispute=dispute, points=points,
+                                         played=tuple(played[s.name] for s in Seat))
+
+
+def _check_ruling_input(ruling: Any, reason: Any, points: Any, override: Any = None) -> None:
     if ruling not in RULING_TYPES:
         raise InvalidInput(f"type must be one of {', '.join(RULING_TYPES)}", field="type")
     if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON or "\x00" in reason:
@@ -164,6 +191,10 @@ def _check_ruling_input(ruling: Any, reason: Any, points: Any) -> None:
             raise InvalidInput("score_adjusted needs whole points for each of N, E, S, W", field="points")
     elif points is not None:
         raise InvalidInput(f"only score_adjusted takes points, not {ruling}", field="points")
+    if override is not None and (ruling != SCORE_ADJUSTED or not isinstance(override, str) or not override.strip()
+                                 or len(override) > MAX_REASON or "\x00" in override):
+        raise InvalidInput(_("override is for score_adjusted only: the reason, 1 to %(max)d characters, for "
+                             "points outside the analysis") % {"max": MAX_REASON}, field="override")
 
 
 def _ruling_in_force(dispute: Dispute) -> str | None:
@@ -174,7 +205,7 @@ def _ruling_in_force(dispute: Dispute) -> str | None:
 
 
 def _decide_ruling(unit: _Unit, dispute: Dispute, previous: str | None, ruling: str, reason: str,
-                   points: dict | None) -> None:
+                   points: dict | None, override: str | None = None) -> None:
     """Check the ruling against the dispute's history and the match, through the engine."""
     if previous == DEAL_VOIDED:
         raise RulingNotAllowed(detail="the deal was voided by this dispute's ruling: a voided deal stays voided")
@@ -185,6 +216,8 @@ def _decide_ruling(unit: _Unit, dispute: Dispute, previous: str | None, ruling: 
     payload = {"dispute": dispute.pk, "ruling": ruling, "deal": dispute.deal,
                "points": {s.name: points[s.name] for s in Seat} if ruling == SCORE_ADJUSTED else None,
                "reason": reason, "arbiter": unit.actor.get_username()}
+    if override is not None:
+        payload["override"] = override
     unit.state = apply_ruling(unit.state, payload)  # the same code the fold runs
     unit.emit(T.RULING_RECORDED, payload)
     if ruling == DEAL_VOIDED and unit.match.status == Match.Status.FINISHED:
@@ -229,7 +262,8 @@ def dispute_views(disputes: Iterable[Dispute]) -> list[dict[str, Any]]:
 
 def _ruling_view(seq: int, payload: dict, created_at) -> dict[str, Any]:
     return {"seq": seq, "type": payload["ruling"], "deal": payload["deal"], "points": payload.get("points"),
-            "reason": payload["reason"], "arbiter": payload["arbiter"], "time": created_at}
+            "reason": payload["reason"], "arbiter": payload["arbiter"], "time": created_at,
+            "override": payload.get("override")}
 
 
 def _dispute_view(dispute: Dispute, rulings: list[dict[str, Any]]) -> dict[str, Any]:

@@ -102,3 +102,15 @@ class WithdrawalConflict(CommandError):
     """Withdrawing a match already withdrawn, or reinstating one that is not."""
 
     status, code, title = 409, "withdrawal_conflict", "Already withdrawn, or not withdrawn"
+
+
+class AnalysisUnavailable(CommandError):
+    """The deal has no cards to analyse: it was filed by its tally or its points (R31–R33)."""
+
+    status, code, title = 422, "analysis_unavailable", "No cards to analyse"
+
+
+class RulingOutsideAnalysis(CommandError):
+    """A ``score_adjusted`` ruling gives a seat points outside what it could still reach."""
+
+    status, code, title = 422, "ruling_outside_analysis", "Outside the analysis"

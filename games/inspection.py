@@ -20,7 +20,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from games.engine import Seat
+from games.engine import MatchState, Seat
 from games.engine.errors import RuleViolation
 from games.engine.seats import by_seat
 
@@ -68,16 +68,9 @@ def match_audit(*, match: Match, who: Inspector) -> dict[str, Any]:
 
 def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
     """The state right after event ``seq``, with every hand as it stood then."""
-    if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= match.version:
-        raise InvalidInput(f"at must be the seq of one of the match's events (1 to {match.version})", field="at")
-    rows = list(match.events.order_by("seq"))
-    prefix = [row for row in rows if row.seq <= seq]
-    try:
-        state = projections.fold(prefix, audit.hands_by_deal(match, rows))
-    except RuleViolation as violation:
-        raise RuleBroken(violation) from None
+    state, prefix = match_fold_at(match=match, seq=seq)
     deal = state.deal
-    if who.kind == Role.PLAYER and deal is not None and not _finished_since(match, deal.spec.number):
+    if who.kind == Role.PLAYER and deal is not None and not deal_finished_since(match, deal.spec.number):
         raise NotAllowed(f"deal {deal.spec.number} was in play after event {seq} and has not finished: "
                          "players see a point inside a deal only once it is over")
     event = prefix[-1]
@@ -96,7 +89,20 @@ def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
     }
 
 
-def _finished_since(match: Match, number: int) -> bool:
+def match_fold_at(*, match: Match, seq: Any) -> tuple[MatchState, list[MatchEvent]]:
+    """The engine's state right after event ``seq`` (every hand as it stood), and the events up to it."""
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= match.version:
+        raise InvalidInput(f"at must be the seq of one of the match's events (1 to {match.version})", field="at")
+    rows = list(match.events.order_by("seq"))
+    prefix = [row for row in rows if row.seq <= seq]
+    try:
+        return projections.fold(prefix, audit.hands_by_deal(match, rows)), prefix
+    except RuleViolation as violation:
+        raise RuleBroken(violation) from None
+
+
+def deal_finished_since(match: Match, number: int) -> bool:
+    """Deal ``number`` has finished by now (its hands are no longer hidden from anyone)."""
     summary = MatchProjection.objects.filter(pk=match.pk).values_list("summary", flat=True).first() or {}
     return number <= len(summary.get("deals", []))
 

@@ -69,3 +69,10 @@ def _unhashed_static_files(settings):
     no manifest and fail in ``{% static %}``, so pages link the files by their plain names."""
     settings.STORAGES = {**settings.STORAGES,
                          "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+
+
+@pytest.fixture(autouse=True)
+def _short_analysis_budget(settings):
+    """The arbiter's analysis searches up to its budget from an early position (a dispute with no
+    play, a ruling on it): tests keep that short; late positions are exact long before it."""
+    settings.ANALYSIS_BUDGET_MS = 300

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from games import confirmation, projections
+from games import analysis, confirmation, projections
 from games import selectors as games_selectors
 from games.engine import DealState, Seat
 from games.engine import record as records
@@ -147,9 +147,10 @@ def _in_play(match: Match) -> dict[str, Any] | None:
 
 # --- one deal, card by card ------------------------------------------------------------------------
 
-def deal_view(*, match: Match, viewer: Viewer, number: int) -> dict[str, Any]:
+def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[str, Any]:
     """The deal's table view: its facts and the step list (``steps.deal_steps``), or ``NotFound``
-    for a deal the viewer may not replay (not dealt; in play, for a player)."""
+    for a deal the viewer may not replay (not dealt; in play, for a player). With ``user``, the
+    links the page asks each step's analysis at (when that user may see it)."""
     summary = match.projection.summary
     results = {deal["number"]: deal for deal in summary["deals"] if deal.get("entry", PLAYED) == PLAYED}
     in_play = _in_play(match)
@@ -174,8 +175,23 @@ def deal_view(*, match: Match, viewer: Viewer, number: int) -> dict[str, Any]:
         "previous": deal_url(match, shown[position - 1]) if position > 0 else None,
         "next": deal_url(match, shown[position + 1]) if position + 1 < len(shown) else None,
         "tricks": trick_rows(steps),
-        "data": {"seats": [{"seat": seat, "name": names[seat]} for seat in SEATS], "steps": steps, "start": 0},
+        "data": {"seats": [{"seat": seat, "name": names[seat]} for seat in SEATS], "steps": steps, "start": 0,
+                 "analysis": _analysis_links(match, user, number) if user is not None else None},
     }
+
+
+def _analysis_links(match: Match, user, number: int) -> dict[str, Any] | None:
+    """Where the page asks for the analysis of each step (``GET /matches/{id}/analysis/?at=SEQ``),
+    when the user may see it for this deal (``games.analysis.analysis_access``); else None."""
+    try:
+        access = analysis.analysis_access(match, user)
+    except NotFound:
+        return None
+    finished = number <= len(match.projection.summary["deals"])
+    if access == analysis.FINISHED_DEALS and not finished:
+        return None
+    return {"url": reverse("match-analysis", kwargs={"pk": str(match.pk)}),
+            "seqs": analysis.deal_position_seqs(match=match, number=number)}
 
 
 def trick_rows(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -73,7 +73,7 @@ def match_confirm(request, match_id):
 def deal_detail(request, match_id, number: int):
     try:
         match, viewer, role = selectors.match_for_page(match_id=match_id, user=request.user)
-        view = selectors.deal_view(match=match, viewer=viewer, number=number)
+        view = selectors.deal_view(match=match, viewer=viewer, number=number, user=request.user)
     except NotFound as exc:
         return _not_found(request, exc)
     return render(request, "web/deal_detail.html", {"match": match, "role": role, "view": view})

@@ -167,6 +167,7 @@ def ruling_body(kind, deal):
     body = {"type": kind, "reason": "Ruled in the matrix test."}
     if kind == "score_adjusted":
         body["points"] = {"N": -10, "E": 0, "S": 0, "W": 0}
+        body["override"] = "points no play could give: the matrix tests who rules, not what"
     return body
 
 

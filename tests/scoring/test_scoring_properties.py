@@ -71,7 +71,8 @@ def _rule(match, ruling: str, users) -> None:
     if ruling == "score_adjusted":
         played = match.projection.summary["deals"][0]["points"]
         points = {seat: played[seat] + shift for seat, shift in zip(SEATS, (50, -50, 0, 0))}
-    disputes.ruling_record(dispute_id=dispute.pk, actor=users["arb"], ruling=ruling, reason="checked", points=points)
+    disputes.ruling_record(dispute_id=dispute.pk, actor=users["arb"], ruling=ruling, reason="checked", points=points,
+                           override="moved by hand, whatever the analysis" if points else None)
 
 
 def _positions_climb(rows) -> bool:

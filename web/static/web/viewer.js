@@ -1,7 +1,9 @@
 /* The deal viewer: shows one step of the step list the server computed with the rules engine
    and embedded in the page (#deal-data). Step 0 is the deal as dealt, step k the table after
    the k-th card. Buttons and keys (Home, ←, →, End) move between steps; the plays in the list
-   of tricks jump to theirs. No framework, no network: everything shown comes from the data. */
+   of tricks jump to theirs. No framework; the one network call is the arbiter's analysis of the
+   step shown (data.analysis: GET its url ?at=the step's seq, the engine's answer), when the
+   server offered it to this user. */
 (function () {
   "use strict";
 
@@ -204,6 +206,93 @@
     }
   }
 
+  /* The arbiter's analysis of the step shown: each seat's worst..best and guaranteed points,
+     and each legal card's guaranteed value and cost. Fetched once per step, after a short pause
+     (stepping quickly asks for nothing on the way). */
+  var analysis = data.analysis;
+  var analysisBox = $("analysis");
+  var analysed = {};
+  var waiting = null;
+
+  function say(key) {
+    return analysisBox.getAttribute("data-" + key);
+  }
+
+  function showAnalysis(index) {
+    if (!analysis || !analysisBox) {
+      return;
+    }
+    var found = analysed[index];
+    var status = $("analysis-status");
+    var table = $("analysis-table");
+    var cardsLine = $("analysis-cards");
+    table.hidden = true;
+    cardsLine.hidden = true;
+    if (found === undefined) {
+      status.textContent = say("loading");
+      if (waiting) {
+        window.clearTimeout(waiting);
+      }
+      waiting = window.setTimeout(function () { fetchAnalysis(index); }, 250);
+      return;
+    }
+    if (found === null) {
+      status.textContent = say("unavailable");
+      return;
+    }
+    status.textContent = found.exact ? "" : say("not-exact");
+    SEATS.forEach(function (seat) {
+      var row = table.querySelector("tr[data-seat='" + seat + "']");
+      var values = found.seats[seat];
+      ["worst", "best", "guaranteed"].forEach(function (field) {
+        row.querySelector("." + field).textContent = String(values[field]);
+      });
+      row.classList.toggle("on-turn", found.to_play === seat);
+    });
+    table.hidden = false;
+    var cards = Object.keys(found.cards);
+    if (!found.to_play || !cards.length) {
+      return;
+    }
+    var top = Math.max.apply(null, cards.map(function (card) { return found.cards[card]; }));
+    clear(cardsLine);
+    var intro = document.createElement("span");
+    intro.className = "legal-intro";
+    intro.textContent = found.to_play + " — " + say("cards") + ": ";
+    cardsLine.appendChild(intro);
+    cards.sort(function (a, b) {
+      return found.cards[b] - found.cards[a] || SUITS.indexOf(a[1]) - SUITS.indexOf(b[1]) || byRankDown(a, b);
+    }).forEach(function (card) {
+      var value = found.cards[card];
+      var item = document.createElement("span");
+      item.className = "card-value" + (value === top ? " best" : "");
+      item.setAttribute("data-card", card);
+      item.setAttribute("data-cost", String(top - value));
+      item.appendChild(cardNode(card));
+      item.appendChild(document.createTextNode(" " + value + (value === top ? "" : " (−" + (top - value) + ")")));
+      cardsLine.appendChild(item);
+    });
+    cardsLine.hidden = false;
+  }
+
+  function fetchAnalysis(index) {
+    var seq = analysis.seqs[index];
+    function done(result) {
+      analysed[index] = result;
+      if (index === current) {
+        showAnalysis(index);
+      }
+    }
+    if (seq === undefined || !window.fetch) {
+      done(null);
+      return;
+    }
+    window.fetch(analysis.url + "?at=" + seq, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (body) { done(body && body.analysis ? body.analysis : null); })
+      .catch(function () { done(null); });
+  }
+
   function render() {
     var step = steps[current];
     viewer.setAttribute("data-step", String(current));
@@ -211,6 +300,7 @@
     renderTrick(step);
     renderPlay(step, current);
     renderControls(current);
+    showAnalysis(current);
   }
 
   function go(index) {

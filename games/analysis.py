@@ -1,0 +1,172 @@
+"""The arbiter's analysis of a match (issue 17): who may see it, which position a seq or a
+dispute names, and the range a ``score_adjusted`` ruling is checked against.
+
+The numbers come from the engine (``games.engine.analysis``): per seat ``worst``, ``best`` and
+``guaranteed`` final points of the deal from that position, and each legal card's value for
+the seat on turn. A position never changes once played (events are only appended), so an
+answer is cached by match, deal, plays and budget.
+
+Who may see it (``analysis_access``, one small check the roles code can route through):
+
+- a seated player — whatever else he is (an arbiter or the scorer sitting at the table) — only
+  positions of deals that have finished: a double-dummy answer about a deal in play is advice
+  drawn from hidden hands;
+- staff, the arbiters of the match's club, and the match's scorer: any position;
+- anyone else: 404, as for every match they may not read.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.translation import gettext as _
+
+from games.engine import DealState, MatchState, Seat
+from games.engine.analysis import analyse, deal_position
+
+from . import inspection, projections
+from .audit import hands_by_deal
+from .exceptions import AnalysisUnavailable, NotAllowed, NotFound
+from .models import Dispute, Match, MatchEvent
+from .roles import role_of
+
+T = MatchEvent.Type
+FULL, FINISHED_DEALS = "full", "finished_deals"
+
+
+def analysis_access(match: Match, user) -> str:
+    """``FULL`` (any position) or ``FINISHED_DEALS``; ``NotFound`` for anyone else (see above).
+    Decided by the one role function: seated → a player, whatever else he is."""
+    role = role_of(match, user)
+    if not role.may_read:
+        raise NotFound(_("no match %(id)s") % {"id": match.pk})
+    return FULL if role.sees_all_hands else FINISHED_DEALS
+
+
+# --- a position of the log ------------------------------------------------------------------------
+
+def match_analysis(*, match_id: Any, user, at: int | None = None) -> dict[str, Any]:
+    """The analysis right after event ``at`` (default: now): of the deal in play then, or of the
+    deal finished last when the log stands between deals (its final points)."""
+    match = _match(match_id)
+    access = analysis_access(match, user)
+    seq = match.version if at is None else at
+    state = inspection.match_fold_at(match=match, seq=seq)[0]
+    number, deal = _deal_at(state)
+    if number is None:
+        return {"match": match.pk, "at": seq, "deal": None, "kind": None, "plays": None, "analysis": None}
+    if access == FINISHED_DEALS and not inspection.deal_finished_since(match, number):
+        raise NotAllowed(_("deal %(deal)d is still in play: players see its analysis once it is over")
+                         % {"deal": number})
+    if deal is None:
+        raise AnalysisUnavailable(_("deal %(deal)d was filed by its tally or points: it has no cards to analyse")
+                                  % {"deal": number})
+    return {"match": match.pk, "at": seq, "deal": number, "kind": deal.kind.value, "plays": len(deal.plays),
+            "analysis": position_analysis(match=match, number=number, deal=deal)}
+
+
+def _deal_at(state: MatchState) -> tuple[int | None, DealState | None]:
+    if state.deal is not None:
+        return state.deal.spec.number, state.deal
+    if state.results:
+        return state.results[-1].number, state.results[-1].final  # no cards: a tallied deal
+    return None, None
+
+
+def position_analysis(*, match: Match, number: int, deal: DealState) -> dict[str, Any]:
+    """The engine's analysis of ``deal`` as it stands (deal ``number`` of ``match``), cached."""
+    budget = settings.ANALYSIS_BUDGET_MS
+    key = f"kierki:analysis:1:{match.pk}:{number}:{len(deal.plays)}:{budget}"
+    found = cache.get(key)
+    if found is None:
+        found = analyse(deal, budget=budget / 1000).as_json()
+        cache.set(key, found, timeout=None)
+    return found
+
+
+# --- a dispute's position ---------------------------------------------------------------------------
+
+def dispute_position(dispute: Dispute) -> tuple[int | None, DealState | None]:
+    """The disputed position: deal ``dispute.deal`` just before its disputed play (before its
+    first card when the dispute names none) — where the disputed card was chosen. Its seq (the
+    event after which it stands) and the deal there; (None, None) for a deal without cards."""
+    match = dispute.match
+    rows = list(match.events.order_by("seq"))
+    state = projections.fold(rows, hands_by_deal(match, rows))
+    whole = next((r.final for r in state.results if r.number == dispute.deal), None)
+    if whole is None and state.deal is not None and state.deal.spec.number == dispute.deal:
+        whole = state.deal
+    if whole is None:
+        return None, None
+    plays = dispute.play_index or 0
+    seqs = position_seqs(rows, dispute.deal)
+    return (seqs[plays] if plays < len(seqs) else None), deal_position(whole, plays)
+
+
+def position_seqs(rows: list[MatchEvent], number: int) -> list[int]:
+    """For each position of deal ``number`` (0 to its plays so far), the seq of the event after
+    which it stands: the deal's last event before its first card, then each of its cards."""
+    seqs: list[int] = []
+    inside = False
+    for row in rows:
+        if row.type == T.DEAL_STARTED:
+            if inside:
+                break
+            inside = row.payload.get("number") == number
+        if not inside:
+            continue
+        if row.type == T.CARD_PLAYED or not seqs:
+            seqs.append(row.seq)
+        elif len(seqs) == 1:
+            seqs[0] = row.seq  # a lead offer or decision before the first card
+    return seqs
+
+
+def deal_position_seqs(*, match: Match, number: int) -> list[int]:
+    return position_seqs(list(match.events.order_by("seq")), number)
+
+
+def dispute_analysis(*, dispute: Dispute, user) -> dict[str, Any] | None:
+    """What the ruling form shows: the analysis at the disputed position, for whoever may see it
+    (None for a player while the deal is in play, and for a deal without cards)."""
+    match = dispute.match
+    try:
+        access = analysis_access(match, user)
+    except NotFound:
+        return None
+    if access == FINISHED_DEALS and not inspection.deal_finished_since(match, dispute.deal):
+        return None
+    seq, deal = dispute_position(dispute)
+    if deal is None:
+        return None
+    return {"at": seq, "deal": dispute.deal, "kind": deal.kind.value, "plays": len(deal.plays),
+            "analysis": position_analysis(match=match, number=dispute.deal, deal=deal)}
+
+
+def ruling_outside_range(*, dispute: Dispute, points: dict[str, int], played: tuple[int, ...]) -> dict[str, Any]:
+    """The seats a ``score_adjusted`` ruling affects (points other than the ``played`` ones) whose
+    ruled points lie outside ``worst``..``best`` at the disputed position, with that range. The
+    range is the proven outer one when the analysis is not exact, so only points surely out of
+    reach are flagged. Empty for a deal without cards."""
+    deal = dispute_position(dispute)[1]
+    if deal is None:
+        return {}
+    seats = position_analysis(match=dispute.match, number=dispute.deal, deal=deal)["seats"]
+    return {seat.name: {"points": points[seat.name], "worst": seats[seat.name]["worst"],
+                        "best": seats[seat.name]["best"]}
+            for seat in Seat
+            if points[seat.name] != played[seat]
+            and not seats[seat.name]["worst"] <= points[seat.name] <= seats[seat.name]["best"]}
+
+
+def _match(match_id: Any) -> Match:
+    try:
+        match = Match.objects.filter(pk=uuid.UUID(str(match_id))).first()
+    except ValueError:
+        match = None
+    if match is None:
+        raise NotFound(_("no match %(id)s") % {"id": match_id})
+    return match

@@ -1,0 +1,563 @@
+"""The arbiter's analysis: what each seat could still reach from a position of a played deal.
+
+From any position (all four hands known, the cards played so far, the trick in progress, the
+kind, the ruleset and any sale already decided) ``analyse`` computes per seat, in this deal's
+final points exactly as the replay summary gives them (multipliers and kreski of R20–R22, Max's
+0 and −130 of R21, the sale's transfer of R27; the compensating deals are not valued):
+
+- ``worst`` / ``best``: the lowest / highest points the seat can end with over every legal
+  continuation (all four play legally, R10–R16; legality is ``Variant.legal`` alone);
+- ``guaranteed``: what the seat secures by its own best play when the other three play
+  against it (its own game "one against three"; the four values need not share one line);
+
+and for the seat on turn the ``guaranteed`` value right after each of its legal cards.
+
+The search is a double-dummy alpha-beta over bitmask hands:
+
+- the value of a line depends on the seat's own raw points and on *who* has taken a trick
+  (R20–R22 are not linear), so a node carries both; once every seat has a trick the multiplier
+  is 1 and the value is linear, which lets the transposition table store the rest-of-deal part;
+- a transposition table at trick starts, keyed on the remaining cards with equivalent ranks
+  merged (each suit as the sequence of owners, rank order, with each card's penalty class), as
+  double-dummy bridge solvers do; moves are merged likewise: adjacent live cards of one hand
+  with the same penalty are one move;
+- bounds from what is still available (penalties and tricks left, how many seats can still
+  end with no trick) cut lines that cannot matter;
+- a time budget: past it the answer is not exact and each value is an interval proven by a
+  depth-limited search whose leaves are those bounds.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .cards import ABOVE, NAMES, SUIT_OF, Card, iter_cards
+from .deal import DealState
+from .ruleset import Kind
+from .scoring import CARD_PENALTY, LAST_TRICK_PENALTY, ODGRYWKA_TRICK_POINTS, POOL, SALE_POINTS_PER_TRICK, \
+    TRICK_PENALTY, raw_points
+from .seats import SEATS, Seat
+
+INF = 10 ** 9
+WORST, BEST, GUARANTEED = "worst", "best", "guaranteed"
+MODES = (WORST, BEST, GUARANTEED)
+
+# Penalty classes for the transposition key: cards of one suit with the same penalty (R14) are
+# interchangeable once their relative order is kept (the king of hearts alone costs 21).
+_PENALTY_CLASS = {p: i for i, p in enumerate(sorted(set(CARD_PENALTY)))}
+CARD_CLASS: tuple[int, ...] = tuple(_PENALTY_CLASS[p] for p in CARD_PENALTY)
+# SUIT_BITS[m]: the single bits of a 13-bit suit mask, lowest first.
+SUIT_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(1 << r for r in range(13) if m >> r & 1) for m in range(1 << 13))
+SUIT_PENALTY: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(CARD_PENALTY[13 * s + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
+    for s in range(4))
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """The pruning ideas, each of which can be switched off (the benchmark measures each)."""
+
+    transpositions: bool = True  # the transposition table at trick starts
+    merge_ranks: bool = True  # equivalent ranks merged in the key and among the moves
+    bounds: bool = True  # cut with bounds from what is still available
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A proven range ``low ≤ value ≤ high``; ``low == high`` when exact."""
+
+    low: int
+    high: int
+
+    @property
+    def exact(self) -> bool:
+        return self.low == self.high
+
+    def shifted(self, by: int) -> "Interval":
+        return Interval(self.low + by, self.high + by)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAnalysis:
+    worst: Interval
+    best: Interval
+    guaranteed: Interval
+
+    def as_json(self) -> dict[str, int]:
+        """The conservative numbers: the lowest proven worst, the highest proven best, and the
+        least the seat is proven to secure (all exact when the analysis is)."""
+        return {WORST: self.worst.low, BEST: self.best.high, GUARANTEED: self.guaranteed.low}
+
+    def bounds_json(self) -> dict[str, list[int]]:
+        return {mode: [getattr(self, mode).low, getattr(self, mode).high] for mode in MODES}
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What each seat could still reach from one position (see the module docstring)."""
+
+    to_play: Seat | None
+    exact: bool
+    seats: tuple[SeatAnalysis, ...]  # N, E, S, W
+    cards: tuple[tuple[Card, Interval], ...]  # the seat on turn: each legal card's guaranteed value
+    nodes: int = field(default=0, compare=False)
+    seconds: float = field(default=0.0, compare=False)
+
+    def seat(self, seat: Seat) -> SeatAnalysis:
+        return self.seats[seat]
+
+    def card_values(self) -> dict[str, int]:
+        return {NAMES[c]: value.low for c, value in self.cards}
+
+    def as_json(self) -> dict[str, Any]:
+        """``{"to_play", "exact", "seats": {"N": {"worst", "best", "guaranteed"}, …}, "cards"}``;
+        an inexact answer adds ``bounds`` (each value's proven ``[low, high]``)."""
+        data: dict[str, Any] = {
+            "to_play": self.to_play.name if self.to_play is not None else None,
+            "exact": self.exact,
+            "seats": {s.name: self.seats[s].as_json() for s in SEATS},
+            "cards": self.card_values(),
+        }
+        if not self.exact:
+            data["bounds"] = {
+                "seats": {s.name: self.seats[s].bounds_json() for s in SEATS},
+                "cards": {NAMES[c]: [v.low, v.high] for c, v in self.cards},
+            }
+        return data
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+@dataclass(slots=True)
+class _Position:
+    """The search's view of a ``DealState``: bitmask hands, the trick in progress, raw points."""
+
+    hands: list[int]
+    turn: int
+    led: int
+    best: int
+    winner: int
+    trick_penalty: int  # R14: the card penalties already in the trick in progress
+    trick_mask: int
+    in_trick: int
+    trick_no: int
+    raw: list[int]  # R14/R17 raw points so far, per seat
+    taken: int  # bit s: seat s has completed a trick (R20–R22 count these)
+
+
+def _position(deal: DealState) -> _Position:
+    trick = deal.current_trick()
+    raw = raw_points(deal.kind, deal.plays, deal.winners, deal.ruleset.last_tricks)
+    taken = sum(1 << s for s in SEATS if deal.tricks[s])
+    return _Position(list(deal.hands), deal.turn, deal.led, deal.best, deal.winner,
+                     sum(CARD_PENALTY[c] for _, c in trick), sum(1 << c for _, c in trick), len(trick),
+                     deal.trick_no, raw, taken)
+
+
+def sale_transfer(deal: DealState) -> tuple[int, ...]:
+    """R27: what the decided sale moves, per seat (the buyer pays 10 × price to the seller)."""
+    transfer = [0, 0, 0, 0]
+    if deal.sale is not None:
+        buyer, price = deal.sale
+        transfer[buyer] -= SALE_POINTS_PER_TRICK * price
+        transfer[deal.holder] += SALE_POINTS_PER_TRICK * price
+    return tuple(transfer)
+
+
+class _Search:
+    """One seat's game in one mode: ``worst`` (everyone minimises the seat's points), ``best``
+    (everyone maximises them) or ``guaranteed`` (the seat maximises, the other three minimise).
+    Values are before the sale's transfer, which is a constant the caller adds."""
+
+    def __init__(self, deal: DealState, seat: int, mode: str, options: SearchOptions, clock: "_Clock"):
+        self.seat = seat
+        self.mode = mode
+        self.options = options
+        self.clock = clock
+        self.legal: Callable[[int, int, int, int], int] = deal.variant.legal  # R10–R16, the one source
+        self.rozbojnik = deal.kind is Kind.ROZBOJNIK
+        last = deal.ruleset.last_tricks
+        self.last_bonus = tuple(LAST_TRICK_PENALTY if t in last else 0 for t in range(15))
+        self.last_left = tuple(sum(1 for x in last if x >= t) for t in range(15))  # R15 tricks still to come
+        self.tt: dict[Any, tuple[int, int]] = {}
+        self.suit_codes: dict[int, int] = {}
+        self.keys: dict[tuple[int, ...], tuple[int, ...]] = {}  # the hands → their merged key
+        self.nodes = 0
+
+    # --- values ---------------------------------------------------------------------------------
+    def final(self, past: int, taken: int) -> int:
+        """R20–R22 for this seat at the end of the deal (raw ``past``, ``taken`` seats with a trick)."""
+        s = self.seat
+        takers = taken.bit_count()
+        if not taken >> s & 1:
+            return -POOL if self.rozbojnik and takers == 1 else 0  # R20/R22: 0; R21: another's Max
+        if self.rozbojnik:
+            return 0 if takers == 1 else -past * (5 - takers)  # R21 Max: 0; R20: × (k + 1)
+        return past * (5 - takers)  # R22
+
+    def last_trick(self, hands, turn: int, past: int, taken: int) -> int:
+        """Trick 13 from its start: one card each, so it plays itself (R3, R11)."""
+        led_card = hands[turn].bit_length() - 1
+        winner, top, penalty = turn, led_card, 0
+        for seat in range(4):
+            card = hands[seat].bit_length() - 1
+            penalty += CARD_PENALTY[card]
+            if SUIT_OF[card] == SUIT_OF[led_card] and card > top:
+                winner, top = seat, card
+        if winner == self.seat:
+            past += (TRICK_PENALTY + penalty + self.last_bonus[13]) if self.rozbojnik else ODGRYWKA_TRICK_POINTS
+        return self.final(past, taken | 1 << winner)
+
+    def static_bounds(self, hands: list[int], trick_penalty: int, trick_no: int, past: int,
+                      taken: int) -> tuple[int, int]:
+        """Bounds on the final value from what is still available (sound, cheap, loose early)."""
+        s = self.seat
+        left = 14 - trick_no  # tricks still to complete, the one in progress included
+        takers = taken.bit_count()
+        k_max = 4 - takers
+        k_min = max(0, k_max - left)
+        has = taken >> s & 1
+        if self.rozbojnik:
+            union = hands[0] | hands[1] | hands[2] | hands[3]
+            pool = (SUIT_PENALTY[0][union & 8191] + SUIT_PENALTY[1][union >> 13 & 8191]
+                    + SUIT_PENALTY[2][union >> 26 & 8191] + SUIT_PENALTY[3][union >> 39]
+                    + trick_penalty + TRICK_PENALTY * left + LAST_TRICK_PENALTY * self.last_left[trick_no])
+            if not has:
+                low = -POOL if takers <= 1 else 0
+                if left:  # the seat may still take a trick: then k ≤ k_max − 1, and Max only if it takes all
+                    low = min(low, -pool * (min(k_max - 1, 2) + 1))
+                return low, 0
+            low = -(past + pool) * (min(k_max, 2) + 1)
+            high = 0 if taken == 1 << s else -past * (k_min + 1)
+            return low, high
+        if not has:
+            return 0, ODGRYWKA_TRICK_POINTS * left * k_max
+        return past * (k_min + 1), (past + ODGRYWKA_TRICK_POINTS * left) * (k_max + 1)
+
+    # --- the search -----------------------------------------------------------------------------
+    def run(self, pos: _Position, alpha: int = -INF, beta: int = INF, depth: int = 99, leaf: int = 0) -> int:
+        """The value of ``pos`` for this seat, searched ``depth`` tricks deep (all of them by
+        default); at the depth limit a leaf is its low (``leaf`` 0) or high (1) static bound."""
+        hands = list(pos.hands)
+        self.stop_trick = pos.trick_no + depth if depth < 99 else 99
+        self.leaf = leaf
+        return self.node(hands, pos.turn, pos.led, pos.best, pos.winner, pos.trick_penalty, pos.trick_mask,
+                         pos.in_trick, pos.trick_no, pos.raw[self.seat], pos.taken, alpha, beta)
+
+    def node(self, hands, turn, led, best, winner, tpen, tmask, n, trick_no, past, taken, alpha, beta):
+        self.nodes += 1
+        if not self.nodes & 1023:
+            self.clock.check()
+        if trick_no == 14:
+            return self.final(past, taken)
+        s = self.seat
+        key = None
+        if led < 0:  # a trick start: the last trick, the depth limit, the table and bounds
+            if trick_no == 13 and self.stop_trick > 13:
+                return self.last_trick(hands, turn, past, taken)
+            if trick_no >= self.stop_trick:
+                low, high = self.static_bounds(hands, 0, trick_no, past, taken)
+                return high if self.leaf else low
+            offset = 0
+            entry = None
+            if self.options.transpositions:
+                linear = taken == 15  # every seat has a trick: multiplier 1, the past adds up
+                if linear:
+                    offset = -past if self.rozbojnik else past
+                key = (self.key(hands), turn, taken, None if linear else past)
+                entry = self.tt.get(key)
+            if entry is not None:  # stored within the static bounds already
+                low, high = entry[0] + offset, entry[1] + offset
+            elif self.options.bounds:
+                low, high = self.static_bounds(hands, 0, trick_no, past, taken)
+            else:
+                low, high = -INF, INF
+            known = low, high
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
+            if low > alpha:
+                alpha = low
+            if high < beta:
+                beta = high
+        maximizing = self.mode == BEST or (self.mode == GUARANTEED and turn == s)
+        value = -INF if maximizing else INF
+        a1, b1 = alpha, beta
+        for card in self.moves(hands, turn, led, best, tmask, trick_no, maximizing):
+            bit = 1 << card
+            hands[turn] ^= bit
+            if led < 0:
+                nled, nbest, nwin = SUIT_OF[card], card, turn
+            elif ABOVE[best] & bit:
+                nled, nbest, nwin = led, card, turn
+            else:
+                nled, nbest, nwin = led, best, winner
+            if n == 3:  # R3: the trick is complete; its winner leads the next
+                if self.rozbojnik:
+                    gain = TRICK_PENALTY + tpen + CARD_PENALTY[card] + self.last_bonus[trick_no]
+                else:
+                    gain = ODGRYWKA_TRICK_POINTS
+                v = self.node(hands, nwin, -1, -1, -1, 0, 0, 0, trick_no + 1,
+                              past + gain if nwin == s else past, taken | 1 << nwin, alpha, beta)
+            else:
+                v = self.node(hands, (turn + 1) & 3, nled, nbest, nwin, tpen + CARD_PENALTY[card], tmask | bit,
+                              n + 1, trick_no, past, taken, alpha, beta)
+            hands[turn] ^= bit
+            if maximizing:
+                if v > value:
+                    value = v
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            elif v < value:
+                value = v
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+        if key is not None:
+            low, high = known
+            if value <= a1:  # failed low: an upper bound
+                high = min(high, value)
+            elif value >= b1:
+                low = max(low, value)
+            else:
+                low = high = value
+            self.tt[key] = (low - offset, high - offset)
+        return value
+
+    def moves(self, hands, turn, led, best, tmask, trick_no, maximizing) -> list[int]:
+        """The legal cards (``Variant.legal``), equivalent ones merged, in a promising order."""
+        hand = hands[turn]
+        legal = self.legal(hand, led, best, trick_no)
+        return self.order(self.merged(hands, hand, legal, tmask), turn, led, maximizing)
+
+    def merged(self, hands, hand, legal, tmask) -> list[int]:
+        cards = []
+        if not self.options.merge_ranks:
+            for c in iter_cards(legal):
+                cards.append(int(c))
+            return cards
+        live = hands[0] | hands[1] | hands[2] | hands[3] | tmask
+        m = legal
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            cards.append(c)
+            penalty = CARD_PENALTY[c]
+            while True:  # the next live card up is ours, legal and costs the same: the same move
+                above = live & ABOVE[c]
+                nxt = above & -above
+                if not nxt & m:
+                    break
+                c2 = nxt.bit_length() - 1
+                if CARD_PENALTY[c2] != penalty:
+                    break
+                m ^= nxt
+                c = c2
+        return cards
+
+    def order(self, cards, turn, led, maximizing) -> list[int]:
+        """Cheap ordering: the seat ducks or grabs as its side wants, the others the opposite."""
+        if len(cards) < 2:
+            return cards
+        wants_seat_to_take = maximizing != self.rozbojnik  # R14 costs, R17 pays
+        high_first = wants_seat_to_take if turn == self.seat else not wants_seat_to_take
+        if led >= 0 and cards[0] // 13 != led:  # a discard: the costly cards go first
+            return sorted(cards, key=lambda c: (-CARD_PENALTY[c], -(c % 13)))
+        return sorted(cards, key=lambda c: c % 13, reverse=high_first)
+
+    def key(self, hands) -> Any:
+        """The remaining cards with equivalent ranks merged: per suit, the owners in rank order
+        (and, in a rozbójnik, each card's penalty class); each suit's code is computed once."""
+        raw_key = (hands[0], hands[1], hands[2], hands[3])
+        if not self.options.merge_ranks:
+            return raw_key
+        found = self.keys.get(raw_key)
+        if found is not None:
+            return found
+        h0, h1, h2, h3 = hands
+        codes = self.suit_codes
+        key = []
+        for shift in (0, 13, 26, 39):
+            raw = (h0 >> shift & 8191 | (h1 >> shift & 8191) << 13 | (h2 >> shift & 8191) << 26
+                   | (h3 >> shift & 8191) << 39 | shift << 52)
+            code = codes.get(raw)
+            if code is None:
+                code = codes[raw] = self.suit_code(raw)
+            key.append(code)
+        found = self.keys[raw_key] = tuple(key)
+        return found
+
+    def suit_code(self, raw: int) -> int:
+        """One suit's canonical code (see ``key``): ``raw`` holds the four owners' 13-bit masks and the shift."""
+        masks = [raw >> 13 * owner & 8191 for owner in range(4)]
+        shift = raw >> 52
+        union = masks[0] | masks[1] | masks[2] | masks[3]
+        code = 1
+        for bit in SUIT_BITS[union]:
+            owner = next(o for o in range(4) if masks[o] & bit)
+            if self.rozbojnik:
+                code = code << 5 | owner << 3 | CARD_CLASS[shift + bit.bit_length() - 1]
+            else:
+                code = code << 2 | owner
+        return code
+
+
+class _Clock:
+    def __init__(self, seconds: float):
+        self.deadline = time.perf_counter() + seconds
+
+    def check(self) -> None:
+        if time.perf_counter() > self.deadline:
+            raise _OutOfTime
+
+
+def analyse(deal: DealState, *, budget: float = 10.0, options: SearchOptions = SearchOptions()) -> Analysis:
+    """The analysis of ``deal`` as it stands (see the module docstring); ``budget`` in seconds."""
+    started = time.perf_counter()
+    transfer = sale_transfer(deal)
+    if deal.is_over:  # R29: the deal's points as settled; nothing left to choose
+        points = deal.settlement().points
+        seats = tuple(SeatAnalysis(*(Interval(p, p),) * 3) for p in points)
+        return Analysis(None, True, seats, (), 0, time.perf_counter() - started)
+    pos = _position(deal)
+    turn = pos.turn
+    legal = deal.legal_mask(SEATS[turn])
+    groups = _card_groups(deal, pos, legal, options)
+    jobs: list[tuple[int, str, int | None]] = [(s, m, None) for s in range(4) for m in MODES
+                                               if not (s == turn and m == GUARANTEED)]
+    jobs += [(turn, GUARANTEED, rep) for rep in groups]
+    results = _run_jobs(deal, pos, jobs, options, started + budget)
+    nodes = results.pop("nodes")
+    seats = []
+    for s in range(4):
+        if s == turn:
+            values = [results[(s, GUARANTEED, rep)] for rep in groups]
+            guaranteed = Interval(max(v.low for v in values), max(v.high for v in values))
+        else:
+            guaranteed = results[(s, GUARANTEED, None)]
+        seats.append(SeatAnalysis(results[(s, WORST, None)].shifted(transfer[s]),
+                                  results[(s, BEST, None)].shifted(transfer[s]), guaranteed.shifted(transfer[s])))
+    cards = tuple((c, results[(turn, GUARANTEED, rep)].shifted(transfer[turn]))
+                  for rep, members in groups.items() for c in members)
+    cards = tuple(sorted(cards, key=lambda item: int(item[0])))
+    exact = all(v.exact for v in results.values())
+    return Analysis(SEATS[turn], exact, tuple(seats), cards, nodes, time.perf_counter() - started)
+
+
+def _card_groups(deal: DealState, pos: _Position, legal: int, options: SearchOptions) -> dict[int, list[Card]]:
+    """The legal cards of the seat on turn, equivalent ones (see ``_Search.merged``) grouped
+    under the one that is searched."""
+    probe = _Search(deal, pos.turn, GUARANTEED, options, _Clock(0))
+    groups: dict[int, list[Card]] = {}
+    reps = probe.merged(pos.hands, pos.hands[pos.turn], legal, pos.trick_mask)
+    for c in iter_cards(legal):
+        rep = max(r for r in reps if r <= c)  # a group runs up from its representative
+        groups.setdefault(rep, []).append(c)
+    return groups
+
+
+EXACT_ROUNDS = 2  # a search cut short is resumed once, its proven table entries kept
+BOUNDS_SHARE = 0.15  # of the budget, kept for the bounds of the searches still not exact
+
+
+def _run_jobs(deal: DealState, pos: _Position, jobs: list, options: SearchOptions, deadline: float) -> dict:
+    """Each job's value: exact if its search ends within its share of the time, else the bounds
+    a deepening search proves. Easy jobs finish early and leave their time to the others."""
+    searches: dict[tuple[int, str], _Search] = {}
+    results: dict[Any, Any] = {}
+    exact_until = deadline - BOUNDS_SHARE * (deadline - time.perf_counter())
+    pending = list(jobs)
+    for _ in range(EXACT_ROUNDS):
+        unfinished = []
+        for index, (seat, mode, card) in enumerate(pending):
+            share = max(exact_until - time.perf_counter(), 0.0) / (len(pending) - index)
+            search = searches.get((seat, mode))
+            if search is None:
+                search = searches[(seat, mode)] = _Search(deal, seat, mode, options, _Clock(share))
+            search.clock = _Clock(share)
+            try:
+                value = _value(search, pos, card, 99, 0)
+                results[(seat, mode, card)] = Interval(value, value)
+            except _OutOfTime:
+                unfinished.append((seat, mode, card))
+        pending = unfinished
+        if not pending:
+            break
+    for index, (seat, mode, card) in enumerate(pending):
+        share = max(deadline - time.perf_counter(), 0.0) / (len(pending) - index)
+        results[(seat, mode, card)] = _bounded(searches[(seat, mode)], pos, card, share)
+    results["nodes"] = sum(search.nodes for search in searches.values())
+    return results
+
+
+def _bounded(search: _Search, pos: _Position, card: int | None, seconds: float) -> Interval:
+    """The bounds that searches ``depth`` tricks deep prove, deeper while ``seconds`` last; their
+    leaves are the static bounds (low for a lower bound of the value, high for an upper one)."""
+    start = pos if card is None else _play(search, pos, card)
+    low, high = search.static_bounds(start.hands, start.trick_penalty, start.trick_no, start.raw[search.seat],
+                                     start.taken)
+    search.clock = _Clock(seconds)
+    exact_table = search.tt
+    try:
+        for depth in range(1, 14 - pos.trick_no + 1):
+            search.tt = {}
+            new_low = _value(search, pos, card, depth, 0)
+            search.tt = {}
+            new_high = _value(search, pos, card, depth, 1)
+            low, high = max(low, new_low), min(high, new_high)
+    except _OutOfTime:
+        pass
+    finally:
+        search.tt = exact_table
+    return Interval(low, high)
+
+
+def _value(search: _Search, pos: _Position, card: int | None, depth: int, leaf: int) -> int:
+    if card is None:
+        return search.run(pos, depth=depth, leaf=leaf)
+    return search.run(_play(search, pos, card), depth=depth + (pos.in_trick == 3), leaf=leaf)
+
+
+def _play(search: _Search, pos: _Position, card: int) -> _Position:
+    """``pos`` after the seat on turn plays ``card`` (a card's value is the position right after it)."""
+    hands = list(pos.hands)
+    hands[pos.turn] ^= 1 << card
+    bit = 1 << card
+    if pos.led < 0:
+        led, best, winner = SUIT_OF[card], card, pos.turn
+    elif ABOVE[pos.best] & bit:
+        led, best, winner = pos.led, card, pos.turn
+    else:
+        led, best, winner = pos.led, pos.best, pos.winner
+    tpen = pos.trick_penalty + CARD_PENALTY[card]
+    if pos.in_trick < 3:
+        return _Position(hands, (pos.turn + 1) & 3, led, best, winner, tpen, pos.trick_mask | bit, pos.in_trick + 1,
+                         pos.trick_no, list(pos.raw), pos.taken)
+    raw = list(pos.raw)
+    raw[winner] += (TRICK_PENALTY + tpen + search.last_bonus[pos.trick_no]) if search.rozbojnik \
+        else ODGRYWKA_TRICK_POINTS
+    return _Position(hands, winner, -1, -1, -1, 0, 0, 0, pos.trick_no + 1, raw, pos.taken | 1 << winner)
+
+
+def deal_position(deal: DealState, plays: int) -> DealState:
+    """``deal`` (as far as it went) with only its first ``plays`` cards played: a new state from
+    its dealt hands, its decided sale and public moves only."""
+    if not 0 <= plays <= len(deal.plays):
+        raise ValueError(f"the deal has {len(deal.plays)} plays: a position is 0 to {len(deal.plays)}")
+    state = DealState(deal.spec, deal.ruleset, [deal.hand_dealt(s) for s in SEATS])
+    if deal.sale is not None:
+        buyer, price = deal.sale
+        state = state.offer_lead(buyer, price).decide_lead(0)
+    for card in deal.plays[:plays]:
+        state = state.play(card)
+    return state

@@ -1,0 +1,187 @@
+"""The arbiter's analysis over the API: ``GET /matches/{id}/analysis/?at=SEQ``, who may see it
+(never a player inside a deal still in play), the dispute's ruling form, and the check a
+``score_adjusted`` ruling outside the analysed range must pass (an explicit override)."""
+import pytest
+from audit_helpers import PROBLEM, SEATS, dispute, rule, simulated, url
+
+from games import services as games
+from games.models import Match, MatchEvent
+from scoring import services as leagues
+
+pytestmark = pytest.mark.django_db
+
+T = MatchEvent.Type
+
+
+def analysis(client, match, at=None):
+    return client.get(url(match.pk, "analysis"), {"at": at} if at is not None else {})
+
+
+def card_seq(match, deal: int, index: int) -> int:
+    """The seq of card ``index`` (0-based) of deal ``deal``."""
+    rows = MatchEvent.objects.filter(match=match, type__in=[T.DEAL_STARTED, T.CARD_PLAYED]).order_by("seq")
+    number, cards = 0, -1
+    for row in rows:
+        if row.type == T.DEAL_STARTED:
+            number, cards = row.payload["number"], -1
+        elif number == deal:
+            cards += 1
+            if cards == index:
+                return row.seq
+    raise AssertionError(f"no card {index} in deal {deal}")
+
+
+@pytest.fixture
+def in_play(season_match):
+    """Deal 1 finished, deal 2 in play with 30 cards on the table."""
+    match = season_match(deals=1)
+    record = simulated(1)
+    games.deal_start(match_id=match.pk, actor=match.scorer, hands=record["deals"][1]["hands"])
+    for card in record["deals"][1]["plays"][:30]:
+        games.card_play(match_id=match.pk, actor=match.scorer, card=card)
+    match.refresh_from_db()
+    return match
+
+
+# --- the values ------------------------------------------------------------------------------------------
+
+def test_late_in_a_deal_it_gives_each_seats_exact_range_and_the_value_of_each_legal_card(in_play, clients):
+    seq = card_seq(in_play, 1, 43)  # 44 cards played: 2 tricks left
+    body = analysis(clients["ari"], in_play, seq).json()
+
+    assert (body["at"], body["deal"], body["plays"]) == (seq, 1, 44)
+    result = body["analysis"]
+    assert result["exact"] is True
+    for seat in SEATS:
+        values = result["seats"][seat]
+        assert values["worst"] <= values["guaranteed"] <= values["best"]
+    following = MatchEvent.objects.get(match=in_play, seq=card_seq(in_play, 1, 44))
+    assert result["to_play"] == following.payload["seat"]
+    assert following.payload["card"] in result["cards"]  # the card actually played was legal there
+    assert max(result["cards"].values()) == result["seats"][result["to_play"]]["guaranteed"]
+
+
+def test_at_the_end_of_a_deal_every_value_is_the_deals_points(in_play, clients):
+    body = analysis(clients["staff"], in_play, card_seq(in_play, 1, 51)).json()
+    points = in_play.projection.summary["deals"][0]["points"]
+
+    assert body["analysis"]["to_play"] is None and body["analysis"]["cards"] == {}
+    assert body["analysis"]["seats"] == {s: {"worst": p, "best": p, "guaranteed": p} for s, p in points.items()}
+
+
+def test_before_the_first_deal_there_is_nothing_to_analyse(in_play, clients):
+    body = analysis(clients["staff"], in_play, 1).json()
+    assert (body["deal"], body["analysis"]) == (None, None)
+
+
+@pytest.mark.parametrize("value", [0, "x", 10_000])
+def test_a_seq_outside_the_log_is_a_problem_naming_at(in_play, clients, value):
+    response = analysis(clients["staff"], in_play, value)
+    assert response.status_code == 400 and response["Content-Type"] == PROBLEM
+    assert response.json()["field"] == "at"
+
+
+# --- who may see it ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("who, in_play_status, finished_status", [
+    ("staff", 200, 200), ("ari", 200, 200), ("sam", 200, 200),  # staff, the club's arbiter, the scorer
+    ("ala", 403, 200), ("darek", 403, 200),  # seated players: finished deals only
+    ("rival", 404, 404), ("member", 404, 404), ("outsider", 404, 404),
+])
+def test_the_role_matrix_never_shows_a_player_the_deal_in_play(in_play, clients, who, in_play_status,
+                                                                finished_status):
+    now = analysis(clients[who], in_play)  # default: now, inside deal 2
+    inside_finished = analysis(clients[who], in_play, card_seq(in_play, 1, 20))
+
+    assert now.status_code == in_play_status
+    assert inside_finished.status_code == finished_status
+    if in_play_status == 200:
+        assert now.json()["deal"] == 2 and now.json()["plays"] == 30
+    if in_play_status == 403:
+        assert now.json()["code"] == "not_allowed" and "hands" not in now.content.decode()
+
+
+def test_a_seated_player_who_also_arbitrates_the_club_is_a_player_here(in_play, clients, world):
+    leagues.membership_set(actor=world.users["ada"], club_id=world.club.pk, username="ala", role="arbiter")
+    assert analysis(clients["ala"], in_play).status_code == 403
+    assert analysis(clients["ala"], in_play, card_seq(in_play, 1, 20)).status_code == 200
+
+
+def test_anonymous_callers_are_not_authenticated(in_play):
+    from rest_framework.test import APIClient
+
+    assert analysis(APIClient(), in_play).status_code == 401
+
+
+# --- the ruling form ---------------------------------------------------------------------------------------
+
+def raised(client, match, deal, **extra) -> int:
+    response = dispute(client, match.pk, {"deal": deal, "statement": "E revoked at the end.", **extra})
+    assert response.status_code == 201, response.content
+    return response.json()["id"]
+
+
+def test_the_dispute_detail_shows_the_analysis_just_before_the_disputed_play(in_play, clients):
+    number = raised(clients["ala"], in_play, 1, play_index=44)
+    shown = clients["ari"].get(f"/api/v1/disputes/{number}/").json()["analysis"]
+    direct = analysis(clients["ari"], in_play, card_seq(in_play, 1, 43)).json()
+
+    assert (shown["deal"], shown["plays"], shown["at"]) == (1, 44, card_seq(in_play, 1, 43))
+    assert shown["analysis"] == direct["analysis"]
+
+
+def test_a_player_reads_the_dispute_but_not_the_analysis_of_a_deal_in_play(in_play, clients):
+    number = raised(clients["ala"], in_play, 2, play_index=10)
+    assert clients["ala"].get(f"/api/v1/disputes/{number}/").json()["analysis"] is None
+    assert clients["ari"].get(f"/api/v1/disputes/{number}/").json()["analysis"]["plays"] == 10
+
+
+def ranges(client, match, seq) -> dict:
+    return analysis(client, match, seq).json()["analysis"]["seats"]
+
+
+def test_an_adjustment_outside_the_range_needs_an_override_with_a_reason(in_play, clients):
+    number = raised(clients["ala"], in_play, 1, play_index=44)
+    seats = ranges(clients["ari"], in_play, card_seq(in_play, 1, 43))
+    played = in_play.projection.summary["deals"][0]["points"]
+    points = dict(played, N=seats["N"]["best"] + 1)  # N: one point more than N could still have made
+    version = Match.objects.get(pk=in_play.pk).version
+
+    refused = rule(clients["ari"], number, {"type": "score_adjusted", "points": points, "reason": "revoke"})
+
+    assert refused.status_code == 422 and refused["Content-Type"] == PROBLEM
+    body = refused.json()
+    assert body["code"] == "ruling_outside_analysis"
+    assert body["seats"] == {"N": {"points": points["N"], "worst": seats["N"]["worst"], "best": seats["N"]["best"]}}
+    assert Match.objects.get(pk=in_play.pk).version == version  # nothing stored
+
+    accepted = rule(clients["ari"], number, {"type": "score_adjusted", "points": points, "reason": "revoke",
+                                             "override": "N was misled by E's exposed card."})
+    assert accepted.status_code == 201, accepted.content
+    assert accepted.json()["dispute"]["ruling"]["override"] == "N was misled by E's exposed card."
+    stored = MatchEvent.objects.filter(match=in_play, type=T.RULING_RECORDED).get()
+    assert stored.payload["override"] == "N was misled by E's exposed card."
+
+
+def test_an_adjustment_within_every_changed_seats_range_needs_no_override(in_play, clients):
+    number = raised(clients["ala"], in_play, 1, play_index=44)
+    seats = ranges(clients["ari"], in_play, card_seq(in_play, 1, 43))
+    played = in_play.projection.summary["deals"][0]["points"]
+    points = {seat: seats[seat]["worst"] for seat in SEATS}
+
+    response = rule(clients["ari"], number, {"type": "score_adjusted", "points": points, "reason": "revoke"})
+
+    assert response.status_code == 201, response.content
+    assert response.json()["dispute"]["ruling"]["override"] is None
+    assert any(points[s] != played[s] for s in SEATS) or points == played
+
+
+@pytest.mark.parametrize("ruling, override", [("no_change", "because"), ("score_adjusted", ""),
+                                              ("score_adjusted", "   ")])
+def test_an_override_is_text_and_only_for_an_adjustment(in_play, clients, ruling, override):
+    number = raised(clients["ala"], in_play, 1, play_index=44)
+    body = {"type": ruling, "reason": "revoke", "override": override}
+    if ruling == "score_adjusted":
+        body["points"] = in_play.projection.summary["deals"][0]["points"]
+    response = rule(clients["ari"], number, body)
+    assert response.status_code == 400 and response.json()["field"] == "override"

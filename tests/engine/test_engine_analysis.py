@@ -1,0 +1,165 @@
+"""The arbiter's analysis (games/engine/analysis.py) against a brute-force enumeration.
+
+The enumeration below walks every legal continuation through the engine's public moves
+(``legal_cards``, ``play``) and values each finished deal by its own settlement (R14–R27):
+it shares no code with the solver's search. Positions come from deals played by hypothesis
+with ducking, grabbing and random players, so zero-trick seats (R20, R22), Max (R21) and sold
+leads (R26, R27) all occur.
+"""
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import DealState, Ruleset, Seat
+from games.engine.analysis import SearchOptions, analyse, deal_position
+from games.engine.ruleset import Kind
+from games.engine.schedule import ScheduledDeal
+from games.engine.simulate import choose_card, deal_hands
+
+SEATS = tuple(Seat)
+PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def brute_force(deal: DealState) -> dict[Seat, tuple[int, int, int]]:
+    """Per seat (worst, best, guaranteed) by walking the whole tree of legal continuations."""
+    if deal.is_over:
+        points = deal.settlement().points
+        return {s: (points[s], points[s], points[s]) for s in SEATS}
+    children = [brute_force(deal.play(card)) for card in deal.legal_cards(deal.to_play)]
+    result = {}
+    for s in SEATS:
+        own = [child[s][2] for child in children]
+        result[s] = (min(c[s][0] for c in children), max(c[s][1] for c in children),
+                     max(own) if deal.to_play == s else min(own))
+    return result
+
+
+@st.composite
+def played_deals(draw):
+    """A whole deal played legally: hypothesis picks the kind, the options, the sale, the players."""
+    rng = random.Random(draw(st.integers(0, 2 ** 32)))
+    kind = draw(st.sampled_from(Kind))
+    options = draw(st.sampled_from([{}, {"heart_discard": "descending"}, {"last_tricks": [7, 13]}]))
+    leader = draw(st.sampled_from(SEATS))
+    compensating = kind is Kind.ODGRYWKA and draw(st.booleans())
+    stacked = draw(st.sampled_from((None,) * 6 + SEATS))  # a seat dealt the top cards: Max happens
+    deal = DealState(ScheduledDeal(1, kind, leader.next(3), leader, compensating), Ruleset.from_options(options),
+                     deal_hands(rng, stacked))
+    if compensating and draw(st.booleans()):
+        deal = deal.offer_lead(leader.next(draw(st.integers(1, 3))), draw(st.integers(1, 13))).decide_lead(0)
+    temperament = [draw(st.sampled_from(("low", "high", "random"))) for _ in SEATS]
+    while not deal.is_over:
+        strategy = "high" if deal.turn == stacked else temperament[deal.turn]
+        deal = deal.play(choose_card(rng, deal, strategy))
+    return deal
+
+
+def values(analysis, seat):
+    row = analysis.seat(seat)
+    return row.worst.low, row.best.high, row.guaranteed.low
+
+
+@PROPERTY
+@given(played_deals(), st.integers(0, 12))
+def test_it_equals_a_brute_force_enumeration_with_three_tricks_or_fewer_left(deal, back):
+    position = deal_position(deal, 52 - back)
+    analysis = analyse(position, budget=60)
+    expected = brute_force(position)
+    assert analysis.exact
+    for seat in SEATS:
+        assert values(analysis, seat) == expected[seat], seat
+
+
+@PROPERTY
+@given(played_deals(), st.integers(1, 12))
+def test_each_cards_value_is_the_guaranteed_value_right_after_it(deal, back):
+    position = deal_position(deal, 52 - back)
+    analysis = analyse(position, budget=60)
+    seat = position.to_play
+    assert sorted(str(c) for c, _ in analysis.cards) == sorted(str(c) for c in position.legal_cards(seat))
+    for card, value in analysis.cards:
+        assert value.exact and value.low == brute_force(position.play(card))[seat][2], card
+    assert max(v.low for _, v in analysis.cards) == analysis.seat(seat).guaranteed.low
+
+
+@PROPERTY
+@given(played_deals(), st.integers(0, 20))
+def test_worst_is_at_most_guaranteed_which_is_at_most_best(deal, back):
+    analysis = analyse(deal_position(deal, 52 - back), budget=60)
+    for seat in SEATS:
+        worst, best, guaranteed = values(analysis, seat)
+        assert worst <= guaranteed <= best
+
+
+@PROPERTY
+@given(played_deals())
+def test_at_a_finished_deal_all_three_are_the_deals_points(deal):
+    analysis = analyse(deal, budget=1)
+    assert analysis.to_play is None and analysis.exact and analysis.cards == ()
+    for seat in SEATS:
+        points = deal.settlement().points[seat]
+        assert values(analysis, seat) == (points, points, points)
+    assert analysis.as_json()["to_play"] is None and analysis.as_json()["cards"] == {}
+
+
+@PROPERTY
+@given(played_deals(), st.integers(1, 16))
+def test_the_range_never_widens_after_the_card_actually_played(deal, back):
+    before = analyse(deal_position(deal, 52 - back), budget=60)
+    after = analyse(deal_position(deal, 53 - back), budget=60)
+    for seat in SEATS:
+        assert before.seat(seat).worst.low <= after.seat(seat).worst.low
+        assert after.seat(seat).best.high <= before.seat(seat).best.high
+
+
+@settings(max_examples=15, deadline=None)
+@given(played_deals(), st.integers(0, 12), st.sampled_from([
+    SearchOptions(transpositions=False), SearchOptions(merge_ranks=False), SearchOptions(bounds=False),
+    SearchOptions(False, False, False)]))
+def test_switching_a_pruning_idea_off_changes_no_value(deal, back, options):
+    position = deal_position(deal, 52 - back)
+    assert analyse(position, budget=60, options=options).as_json() == analyse(position, budget=60).as_json()
+
+
+def test_past_its_budget_it_says_it_is_not_exact_and_gives_bounds_that_hold():
+    rng = random.Random(7)
+    deal = DealState(ScheduledDeal(1, Kind.ODGRYWKA, Seat.W, Seat.N, False), Ruleset(), deal_hands(rng))
+    analysis = analyse(deal, budget=0.05)
+    assert not analysis.exact
+    data = analysis.as_json()
+    assert set(data["bounds"]["seats"]) == {"N", "E", "S", "W"}
+    for seat in SEATS:
+        row = analysis.seat(seat)
+        for interval in (row.worst, row.best, row.guaranteed):
+            assert 0 <= interval.low <= interval.high <= 520  # R17, R22: at most 130 × 4
+        assert row.worst.low <= row.guaranteed.high and row.guaranteed.low <= row.best.high
+
+
+def test_a_position_is_rebuilt_from_public_moves_and_refuses_a_play_count_out_of_range():
+    rng = random.Random(3)
+    deal = DealState(ScheduledDeal(1, Kind.ROZBOJNIK, Seat.W, Seat.N, False), Ruleset(), deal_hands(rng))
+    while not deal.is_over:
+        deal = deal.play(choose_card(rng, deal, "random"))
+    assert deal_position(deal, 17).plays == deal.plays[:17]
+    try:
+        deal_position(deal, 53)
+    except ValueError as exc:
+        assert "0 to 52" in str(exc)
+    else:
+        raise AssertionError("53 plays accepted")
+
+
+@settings(max_examples=25, deadline=None)
+@given(played_deals(), st.integers(13, 24))
+def test_the_bounds_given_past_the_budget_hold_the_exact_values(deal, back):
+    position = deal_position(deal, 52 - back)
+    hurried, exact = analyse(position, budget=0.002), analyse(position, budget=60)
+    assert exact.exact
+    for seat in SEATS:
+        for mode in ("worst", "best", "guaranteed"):
+            interval, value = getattr(hurried.seat(seat), mode), getattr(exact.seat(seat), mode).low
+            assert interval.low <= value <= interval.high, (seat, mode)
+    for (card, interval), (same, value) in zip(hurried.cards, exact.cards):
+        assert card == same and interval.low <= value.low <= interval.high
