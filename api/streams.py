@@ -328,8 +328,12 @@ _WATCHES: dict[asyncio.AbstractEventLoop, _Watch] = {}
 
 def _listen_conninfo() -> str:
     """The default database's address, as psycopg takes it (the listener bypasses Django: it keeps
-    its connection open for as long as anyone waits)."""
+    its connection open for as long as anyone waits); ``LIVE_LISTEN_URL`` if set, to go round a
+    transaction-mode pooler."""
     from psycopg.conninfo import make_conninfo
+
+    if settings.LIVE_LISTEN_URL:
+        return make_conninfo(settings.LIVE_LISTEN_URL, connect_timeout=5)
 
     params = connection.settings_dict
     values = {"dbname": params["NAME"], "user": params["USER"], "password": params["PASSWORD"],

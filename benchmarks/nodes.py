@@ -112,8 +112,11 @@ class Postgres:
 
 
 def node_env(database_url: str, redis_url: str, **overrides: str) -> dict[str, str]:
+    """Production settings for a node. No ``CELERY_BROKER_URL``: tasks run in the request (no
+    worker here to take them, nor tasks left queued in a Redis other tests use)."""
     env = server_env(database_url, "warning")
-    env.update({"REDIS_URL": redis_url, "CELERY_BROKER_URL": redis_url, "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"})
+    env.pop("CELERY_BROKER_URL", None)
+    env.update({"REDIS_URL": redis_url, "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"})
     env.update(overrides)
     return env
 

@@ -235,6 +235,9 @@ IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 # notification. Without PostgreSQL, or with LIVE_NOTIFY off, processes poll every LIVE_POLL_INTERVAL_MS.
 LIVE_NOTIFY = env_bool("LIVE_NOTIFY", True)
 LIVE_RECHECK_SECONDS = env_int("LIVE_RECHECK_SECONDS", 5)
+# The listener's own PostgreSQL address when DATABASE_URL goes through a transaction-mode pooler
+# (PgBouncer), where LISTEN does not work; empty: DATABASE_URL's database.
+LIVE_LISTEN_URL = env_str("LIVE_LISTEN_URL")
 LIVE_POLL_INTERVAL_MS = env_int("LIVE_POLL_INTERVAL_MS", 250)
 LIVE_KEEPALIVE_SECONDS = env_int("LIVE_KEEPALIVE_SECONDS", 15)
 if LIVE_POLL_INTERVAL_MS < 10 or LIVE_KEEPALIVE_SECONDS < 1 or LIVE_RECHECK_SECONDS < 1:
