@@ -4,6 +4,10 @@ Plain synchronous selectors like those of ``selectors.py`` (which decides what a
 see; nothing here decides it again). The streams call them in short bursts between waits and
 never keep a transaction open across a wait.
 
+On PostgreSQL the write side has one piece here too: ``match_moved_notify``, the
+``events_appended`` receiver that tells every process's listener (``api/streams.py``) which
+match a command moved (docs/live-updates.md, "How a process hears of a commit").
+
 Two feeds:
 
 - a match's events (``match_batch``): the events after a ``seq``, redacted as ``events/`` does;
