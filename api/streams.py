@@ -10,11 +10,14 @@
 - ``GET /api/v1/matches/{id}/events/?after=N&wait=S``: waits up to S seconds (≤ 30) for an event
   after N, then the ``events`` action of ``api.views`` answers, exactly as without ``wait``.
 
-How new events are noticed: one ``_Watch`` per event loop (per uvicorn worker) reads, every
-``LIVE_POLL_INTERVAL_MS`` while anyone waits, the versions of the watched matches (and, for
-feeds, of the matches in progress) in one indexed query, and wakes the clients whose match
-moved; they then read their events. So the cost is one small query per interval per process
-plus a few queries per client per event — not a query per client per interval. Every database
+How new events are noticed: one ``_Watch`` per event loop (per uvicorn worker). On PostgreSQL
+every command ``NOTIFY``s the match it moved (``games.live.match_moved_notify``, in the command's
+transaction) and the watch ``LISTEN``s on one connection of its own: it wakes the clients of that
+match and the feeds of its seated players, who then read their events; every
+``LIVE_RECHECK_SECONDS`` it also re-reads the versions of the watched matches, as a safety net.
+Elsewhere (SQLite, ``LIVE_NOTIFY=false``) it reads those versions every ``LIVE_POLL_INTERVAL_MS``
+while anyone waits (one indexed query) and wakes the clients whose match moved. Either way, a
+few queries per client per event — never a query per client per interval. Every database
 burst runs in a worker thread and closes its connection when done: no waiting client holds a
 database connection (a pooler such as PgBouncer makes the reconnects cheap), nor a worker —
 only the parked thread Django keeps for each open request under ASGI.
@@ -87,9 +90,10 @@ async def me_stream(request: HttpRequest) -> HttpResponse:
         after = _resume_point(request)
         user = await _db(_authenticate, request)
         feed = await _db(live.feed_start, user=user, after_id=after)
+        player_id = await _db(live.player_id, user=user)
     except Exception as exc:  # noqa: BLE001
         return _problem_or_raise(exc)
-    return _event_stream(_feed_frames(user, feed, after or 0))
+    return _event_stream(_feed_frames(user, player_id, feed, after or 0))
 
 
 _events_action = MatchViewSet.as_view({"get": "events"})
@@ -171,12 +175,12 @@ async def _match_frames(pk: str, user, after: int, batch: live.Batch) -> AsyncIt
                 return
 
 
-async def _feed_frames(user, feed: live.Feed, cursor: int) -> AsyncIterator[str]:
+async def _feed_frames(user, player_id: int | None, feed: live.Feed, cursor: int) -> AsyncIterator[str]:
     """``id:`` is the highest event id covered so far, so that it never goes down (a notice
     repeated on connecting has an older one); each notice's own event id is ``data.id``."""
     pace = _Pace()
     yield f"retry: {RETRY_MS}\n\n"
-    async with _watching(dict(feed.seen), user_id=user.pk) as subscription:
+    async with _watching(dict(feed.seen), user_id=user.pk, player_id=player_id) as subscription:
         while True:
             for notice in feed.notices:
                 cursor = max(cursor, notice.id)
@@ -277,11 +281,12 @@ def _viewers_move(pk: str, user) -> tuple[int, bool, dict]:
 
 class Subscription:
     """A client waiting for some matches (``versions``: match → the version it has read) and, for a
-    player's feed (``user_id``), for any new match in progress that seats him."""
+    player's feed (``user_id``, ``player_id``), for any new match in progress that seats him."""
 
-    def __init__(self, versions: dict, user_id: int | None = None):
+    def __init__(self, versions: dict, user_id: int | None = None, player_id: int | None = None):
         self.versions = versions
         self.user_id = user_id
+        self.player_id = player_id
         self._moved = asyncio.Event()
 
     def wake(self) -> None:
@@ -300,18 +305,24 @@ class Subscription:
 
 
 class _Watch:
-    """One per event loop; runs only while someone subscribes."""
+    """One per event loop; runs only while someone subscribes. With notifications (PostgreSQL) it
+    holds one listening connection and wakes the clients of each match named, and re-reads the
+    versions only every ``LIVE_RECHECK_SECONDS`` (a notification lost, a listener reconnecting);
+    without, it re-reads them every ``LIVE_POLL_INTERVAL_MS``."""
 
-    def __init__(self):
+    def __init__(self, notified: bool):
+        self.notified = notified
         self.subscriptions: set[Subscription] = set()
         self.seated: dict[Any, frozenset[int]] = {}  # matches in progress → their users (feeds only)
         self.task: asyncio.Task | None = None
 
     async def run(self, loop: asyncio.AbstractEventLoop) -> None:
         failing = False
+        listener = loop.create_task(self.listen()) if self.notified else None
+        interval = settings.LIVE_RECHECK_SECONDS if self.notified else settings.LIVE_POLL_INTERVAL_MS / 1000
         try:
             while self.subscriptions:
-                await asyncio.sleep(settings.LIVE_POLL_INTERVAL_MS / 1000)
+                await asyncio.sleep(interval)
                 if not self.subscriptions:
                     break
                 try:
@@ -322,8 +333,42 @@ class _Watch:
                         log.exception("live updates: reading the match versions failed; retrying")
                     failing = True
         finally:
+            if listener is not None:
+                listener.cancel()
             if _WATCHES.get(loop) is self:
                 del _WATCHES[loop]
+
+    async def listen(self) -> None:
+        """LISTEN on one connection of its own, reconnecting after a failure. Once listening, every
+        client is woken to read again: what committed while nobody listened is not lost."""
+        import psycopg  # only on PostgreSQL
+
+        failing = False
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(_listen_conninfo(), autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {live.CHANNEL}")
+                    failing = False
+                    self.wake_all()
+                    async for notify in conn.notifies():
+                        self.moved(*live.moved_parse(notify.payload))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the server restarting, a network cut: the re-check covers the gap
+                if not failing:
+                    log.exception("live updates: the notification listener failed; reconnecting")
+                failing = True
+            await asyncio.sleep(1)
+
+    def moved(self, match_id: uuid.UUID, player_ids: frozenset[int]) -> None:
+        """Wake the clients of ``match_id``, and the feeds of the players seated in it."""
+        for subscription in list(self.subscriptions):
+            if match_id in subscription.versions or subscription.player_id in player_ids:
+                subscription.wake()
+
+    def wake_all(self) -> None:
+        for subscription in list(self.subscriptions):
+            subscription.wake()
 
     async def tick(self) -> None:
         subscriptions = list(self.subscriptions)
@@ -349,13 +394,30 @@ class _Watch:
 _WATCHES: dict[asyncio.AbstractEventLoop, _Watch] = {}
 
 
+def _listen_conninfo() -> str:
+    """The default database's address, as psycopg takes it (the listener bypasses Django: it keeps
+    its connection open for as long as anyone waits); ``LIVE_LISTEN_URL`` if set, to go round a
+    transaction-mode pooler."""
+    from psycopg.conninfo import make_conninfo
+
+    if settings.LIVE_LISTEN_URL:
+        return make_conninfo(settings.LIVE_LISTEN_URL, connect_timeout=5)
+
+    params = connection.settings_dict
+    values = {"dbname": params["NAME"], "user": params["USER"], "password": params["PASSWORD"],
+              "host": params["HOST"], "port": params["PORT"]}
+    return make_conninfo(**{key: value for key, value in values.items() if value not in (None, "")},
+                         connect_timeout=5)
+
+
 @asynccontextmanager
-async def _watching(versions: dict, user_id: int | None = None) -> AsyncIterator[Subscription]:
+async def _watching(versions: dict, user_id: int | None = None,
+                    player_id: int | None = None) -> AsyncIterator[Subscription]:
     loop = asyncio.get_running_loop()
     watch = _WATCHES.get(loop)
     if watch is None:
-        watch = _WATCHES[loop] = _Watch()
-    subscription = Subscription(versions, user_id)
+        watch = _WATCHES[loop] = _Watch(notified=live.notifying())
+    subscription = Subscription(versions, user_id, player_id)
     watch.subscriptions.add(subscription)
     if watch.task is None or watch.task.done():
         watch.task = loop.create_task(watch.run(loop))

@@ -247,10 +247,19 @@ ANALYSIS_BUDGET_MS = 5000
 
 # Live updates (api/streams.py, served by uvicorn): how often a process reads the versions of the
 # matches its streams and long-polls wait for, and the SSE keep-alive comment's interval.
+# On PostgreSQL each command NOTIFYs the match it moved and each process LISTENs on one connection
+# (docs/live-updates.md); LIVE_RECHECK_SECONDS is then the slow safety re-read that covers a lost
+# notification. Without PostgreSQL, or with LIVE_NOTIFY off, processes poll every LIVE_POLL_INTERVAL_MS.
+LIVE_NOTIFY = env_bool("LIVE_NOTIFY", True)
+LIVE_RECHECK_SECONDS = env_int("LIVE_RECHECK_SECONDS", 5)
+# The listener's own PostgreSQL address when DATABASE_URL goes through a transaction-mode pooler
+# (PgBouncer), where LISTEN does not work; empty: DATABASE_URL's database.
+LIVE_LISTEN_URL = env_str("LIVE_LISTEN_URL")
 LIVE_POLL_INTERVAL_MS = env_int("LIVE_POLL_INTERVAL_MS", 250)
 LIVE_KEEPALIVE_SECONDS = env_int("LIVE_KEEPALIVE_SECONDS", 15)
-if LIVE_POLL_INTERVAL_MS < 10 or LIVE_KEEPALIVE_SECONDS < 1:
-    raise ImproperlyConfigured("LIVE_POLL_INTERVAL_MS must be at least 10 and LIVE_KEEPALIVE_SECONDS at least 1")
+if LIVE_POLL_INTERVAL_MS < 10 or LIVE_KEEPALIVE_SECONDS < 1 or LIVE_RECHECK_SECONDS < 1:
+    raise ImproperlyConfigured("LIVE_POLL_INTERVAL_MS must be at least 10, LIVE_KEEPALIVE_SECONDS and "
+                               "LIVE_RECHECK_SECONDS at least 1")
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Kierki match records API",

@@ -4,6 +4,10 @@ Plain synchronous selectors like those of ``selectors.py`` (which decides what a
 see; nothing here decides it again). The streams call them in short bursts between waits and
 never keep a transaction open across a wait.
 
+On PostgreSQL the write side has one piece here too: ``match_moved_notify``, the
+``events_appended`` receiver that tells every process's listener (``api/streams.py``) which
+match a command moved (docs/live-updates.md, "How a process hears of a commit").
+
 Two feeds:
 
 - a match's events (``match_batch``): the events after a ``seq``, redacted as ``events/`` does;
@@ -19,6 +23,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from django.conf import settings
+from django.db import connection
 from django.db.models import F, Q, QuerySet
 
 from games.engine import Seat
@@ -30,6 +36,43 @@ from .selectors import Viewer
 T = MatchEvent.Type
 IN_PROGRESS = Match.Status.IN_PROGRESS
 BATCH = 200  # events per read; a stream that is further behind reads again at once
+
+
+# --- telling the listeners ---------------------------------------------------------------------
+
+CHANNEL = "kierki_live"  # the PostgreSQL notification channel api/streams.py listens on
+
+
+def notifying() -> bool:
+    """Whether commands announce the matches they move (PostgreSQL, ``LIVE_NOTIFY``); else the live
+    views poll."""
+    return settings.LIVE_NOTIFY and connection.vendor == "postgresql"
+
+
+def match_moved_notify(sender, *, match, **kwargs) -> None:
+    """``events_appended`` receiver: ``NOTIFY`` the match and the players seated in it, inside the
+    command's transaction, so PostgreSQL delivers it only if, and once, the events are committed,
+    in commit order. One statement per command, no query: the locked match carries its seats."""
+    if not notifying():
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, moved_payload(match.pk, match.seat_player_ids())])
+
+
+def moved_payload(match_id: Any, player_ids: Iterable[int]) -> str:
+    return " ".join([str(match_id), *map(str, player_ids)])
+
+
+def moved_parse(payload: str) -> tuple[uuid.UUID, frozenset[int]]:
+    """The match and the ids of its seated players, from ``moved_payload``'s text."""
+    match_id, *players = payload.split()
+    return uuid.UUID(match_id), frozenset(map(int, players))
+
+
+def player_id(*, user) -> int | None:
+    """The id of ``user``'s player profile, if he has one (a feed's notifications are by player)."""
+    player = _player(user)
+    return None if player is None else player.pk
 
 
 # --- one match ---------------------------------------------------------------------------------

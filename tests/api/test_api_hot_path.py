@@ -8,6 +8,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from api.serializers import CommandResultSerializer
+from games import live
 from games.models import MatchProjection
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +30,7 @@ def test_ping_answers_an_authenticated_client_and_no_one_else(users):
     assert anonymous.status_code == 401 and anonymous["Content-Type"] == PROBLEM
 
 
-def test_a_card_play_costs_seven_statements_with_token_if_match_and_idempotency_key(dealt_match, clients, users):
+def test_a_card_play_costs_seven_statements_and_a_notify_on_postgresql_with_token_if_match_and_key(dealt_match, clients, users):
     bartek = _token_client(users["bartek"])  # E leads the first deal
     view = state(clients["bartek"], dealt_match)
     headers = {"If-Match": f'"{view["version"]}"', "Idempotency-Key": "hot-path"}
@@ -41,8 +42,10 @@ def test_a_card_play_costs_seven_statements_with_token_if_match_and_idempotency_
     data = [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().upper().startswith(DATA_STATEMENTS)]
     # the token (with the user and his player), the key looked up (under its advisory lock on
     # PostgreSQL), the match locked with its projection, the event, the match's version, the
-    # projection, the key stored with the response — all in one transaction
-    assert len(data) == 7, "\n".join(data)
+    # projection, the key stored with the response — all in one transaction; on PostgreSQL an
+    # eighth, the NOTIFY that wakes the live views of every process (games.live.match_moved_notify)
+    assert len(data) == 7 + live.notifying(), "\n".join(data)
+    assert sum("pg_notify" in sql for sql in data) == live.notifying()
     assert sum("games_player" in sql for sql in data) == 1  # read with the token, not on its own
 
 

@@ -1,0 +1,5 @@
+"""tests/nodes/ imports the harness from benchmarks/ and the SSE reader from tests/live/."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "live"))
