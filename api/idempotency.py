@@ -36,6 +36,7 @@ from typing import Any, Callable
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -85,7 +86,8 @@ def idempotent(handler: Callable) -> Callable:
         if key is None or not request.user.is_authenticated:
             return handler(view, request, *args, **kwargs)
         if not key or len(key) > MAX_KEY_LENGTH:
-            raise InvalidInput(f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters, got {len(key)}", field=HEADER)
+            raise InvalidInput(gettext("%(header)s must be 1 to %(max)s characters, got %(count)s") % {
+                "header": HEADER, "max": MAX_KEY_LENGTH, "count": len(key)}, field=HEADER)
         fingerprint = request_fingerprint(request.method, request.get_full_path(), request.data)
         for _ in range(3):
             try:

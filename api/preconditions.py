@@ -8,6 +8,7 @@ any version); the command then runs only if the match is still at that version, 
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from rest_framework.response import Response
 
 from games.exceptions import InvalidInput
@@ -37,5 +38,6 @@ def expected_version(request) -> int | None:
     if len(value) >= 2 and value[0] == value[-1] == '"':
         value = value[1:-1]
     if not value.isascii() or not value.isdigit():
-        raise InvalidInput(f'If-Match must be one ETag of this match, e.g. "7"; got {raw!r}', field=IF_MATCH)
+        raise InvalidInput(gettext('If-Match must be one ETag of this match, e.g. "7"; got %(raw)s')
+                           % {"raw": repr(raw)}, field=IF_MATCH)
     return int(value)

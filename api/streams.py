@@ -38,6 +38,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.renderers import JSONRenderer
@@ -344,7 +345,8 @@ def _resume_point(request: HttpRequest) -> int | None:
             continue
         value = _int(raw.strip())
         if value is None or value < 0:
-            raise InvalidInput(f"{name} must be a whole number, an event id; got {raw!r}", field=name)
+            raise InvalidInput(gettext("%(name)s must be a whole number, an event id; got %(raw)s")
+                               % {"name": name, "raw": repr(raw)}, field=name)
         return value
     return None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable
 
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (OpenApiExample, OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer,
                                    extend_schema, inline_serializer)
@@ -304,7 +305,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             nonlocal viewer
             viewer = selectors.viewer_role(match, request.user)
             if not viewer.may_read:
-                raise NotFound(f"no match {pk}")
+                raise NotFound(gettext("no match %(pk)s") % {"pk": pk})
 
         try:
             body = _valid(input_class, request.data)
@@ -394,5 +395,5 @@ class ProblemTypeView(APIView):
                    responses={200: s.ProblemTypeSerializer, **_errors(404)})
     def get(self, request, code: str):
         if code not in PROBLEMS:
-            raise NotFound(f"no problem type {code!r}")
+            raise NotFound(gettext("no problem type %(code)s") % {"code": repr(code)})
         return Response(s.ProblemTypeSerializer(_problem_type(code)).data)

@@ -20,6 +20,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.engine import Seat
 from games.engine.errors import RuleViolation
 from games.engine.seats import by_seat
@@ -52,7 +54,7 @@ def inspector(match: Match, user) -> Inspector:
     seat = seat_of(match, user)
     if seat is not None:
         return Inspector(Inspector.PLAYER, seat)
-    raise NotFound(f"no match {match.pk}")
+    raise NotFound(gettext("no match %(match_pk)s") % {"match_pk": match.pk})
 
 
 def match_for_inspection(*, match_id: Any, user) -> tuple[Match, Inspector]:
@@ -61,7 +63,7 @@ def match_for_inspection(*, match_id: Any, user) -> tuple[Match, Inspector]:
     except ValueError:
         match = None
     if match is None:
-        raise NotFound(f"no match {match_id}")
+        raise NotFound(gettext("no match %(match_id)s") % {"match_id": match_id})
     return match, inspector(match, user)
 
 
@@ -69,8 +71,8 @@ def match_for_inspection(*, match_id: Any, user) -> tuple[Match, Inspector]:
 
 def match_audit(*, match: Match, who: Inspector) -> dict[str, Any]:
     if who.role == Inspector.SCORER or (who.role == Inspector.PLAYER and match.status not in ENDED):
-        raise NotAllowed("the audit is for the club's arbiters and staff, and for the seated players once "
-                         "the match has ended")
+        raise NotAllowed(gettext("the audit is for the club's arbiters and staff, and for the seated players once "
+                         "the match has ended"))
     return audit.audit_report(match)
 
 
@@ -79,7 +81,8 @@ def match_audit(*, match: Match, who: Inspector) -> dict[str, Any]:
 def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
     """The state right after event ``seq``, with every hand as it stood then."""
     if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= match.version:
-        raise InvalidInput(f"at must be the seq of one of the match's events (1 to {match.version})", field="at")
+        raise InvalidInput(gettext("at must be the seq of one of the match's events (1 to %(version)s)")
+                           % {"version": match.version}, field="at")
     rows = list(match.events.order_by("seq"))
     prefix = [row for row in rows if row.seq <= seq]
     try:
@@ -88,8 +91,9 @@ def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
         raise RuleBroken(violation) from None
     deal = state.deal
     if who.role == Inspector.PLAYER and deal is not None and not _finished_since(match, deal.spec.number):
-        raise NotAllowed(f"deal {deal.spec.number} was in play after event {seq} and has not finished: "
-                         "players see a point inside a deal only once it is over")
+        raise NotAllowed(gettext("deal %(number)s was in play after event %(seq)s and has not finished: players see "
+                                 "a point inside a deal only once it is over")
+                         % {"number": deal.spec.number, "seq": seq})
     event = prefix[-1]
     summary = state.summary()
     due = state.next_deal

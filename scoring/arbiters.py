@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 
 from games.exceptions import NotAllowed, NotFound
 from games.ids import int_id
@@ -40,9 +41,9 @@ def disputes_for_arbiter(*, user, club_id: Any = None, status: str | None = None
     disputes = Dispute.objects.select_related("raised_by")
     if club_id is not None:
         if int_id(club_id) is None or not Club.objects.filter(pk=int_id(club_id)).exists():
-            raise NotFound(f"no club {club_id}")
+            raise NotFound(gettext("no club %(club_id)s") % {"club_id": club_id})
         if not (user.is_staff or is_club_arbiter(user, club_id)):
-            raise NotAllowed("only the club's arbiters (and staff) list its disputes")
+            raise NotAllowed(gettext("only the club's arbiters (and staff) list its disputes"))
         disputes = disputes.filter(match__season_match__season__league__club_id=club_id)
     elif not user.is_staff:
         clubs = Membership.objects.filter(user=user, role=ARBITER).values("club_id")

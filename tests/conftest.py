@@ -43,3 +43,12 @@ def _unhashed_static_files(settings):
     no manifest and fail in ``{% static %}``, so pages link the files by their plain names."""
     settings.STORAGES = {**settings.STORAGES,
                          "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_asked(settings):
+    """The suite reads in English: requests that send no Accept-Language (the test clients send
+    none) and code outside a request get English, the source language the tests assert on.
+    The project's default is Polish (``LANGUAGE_CODE = "pl"``); tests/i18n asks for Polish with
+    ``Accept-Language: pl`` and checks that default on its own (``polish_by_default``)."""
+    settings.LANGUAGE_CODE = "en"

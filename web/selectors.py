@@ -17,6 +17,7 @@ from typing import Any
 from django.apps import apps
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 
 from games import projections
 from games import selectors as games_selectors
@@ -27,6 +28,7 @@ from games.engine.errors import RecordFormatError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
 from games.exceptions import InvalidInput, NotFound
+from games.messages import engine_message, violation_text
 from games.models import DealSecret, Match, MatchEvent
 from games.selectors import Viewer, match_list
 from scoring import selectors as scoring_selectors
@@ -156,7 +158,8 @@ def deal_view(*, match: Match, viewer: Viewer, number: int) -> dict[str, Any]:
     in_play = _in_play(match)
     in_play_number = in_play["number"] if in_play is not None else None
     if number not in results and not (number == in_play_number and viewer.sees_all_hands):
-        raise NotFound(f"no deal {number} to show in match {match.pk}")
+        raise NotFound(gettext("no deal %(number)s to show in match %(match_pk)s")
+                       % {"number": number, "match_pk": match.pk})
     deal, plays = _deal_from_events(match, number)
     disputes = _disputes_by_deal(match).get(number, [])
     by_play: dict[int, list[dict[str, Any]]] = {}
@@ -219,7 +222,8 @@ def _deal_from_events(match: Match, number: int) -> tuple[DealState, list[int]]:
         elif type in (T.LEAD_OFFERED, T.LEAD_SOLD, T.LEAD_KEPT) and not plays:
             state = projections.apply(state, type, payload)
     if not started or state is None or state.deal is None:
-        raise NotFound(f"deal {number} was never dealt in match {match.pk}")
+        raise NotFound(gettext("deal %(number)s was never dealt in match %(match_pk)s")
+                       % {"number": number, "match_pk": match.pk})
     return state.deal, plays
 
 
@@ -299,25 +303,30 @@ def record_deal_view(*, data: Any, number: int | None = None) -> dict[str, Any]:
     try:
         decoded = records.decode(data)
     except RecordFormatError as exc:
-        raise InvalidInput(str(exc), field=exc.field or None) from None
+        raise InvalidInput(engine_message(exc), field=exc.field or None) from None
     error = replay(decoded).error
     if number is None:
         number = error.deal if error is not None and error.deal else 1
     if not 1 <= number <= len(decoded.deals):
-        raise InvalidInput(f"the record has no deal {number} (it has {len(decoded.deals)})", field="deal")
+        raise InvalidInput(gettext("the record has no deal %(number)s (it has %(count)s)")
+                           % {"number": number, "count": len(decoded.deals)}, field="deal")
     before = replay(replace(decoded, deals=decoded.deals[:number - 1]))
     if before.error is not None:
-        raise InvalidInput(f"deal {number} is never reached: {before.error}", field="deal")
+        raise InvalidInput(gettext("deal %(number)s is never reached: %(error)s")
+                           % {"number": number, "error": violation_text(before.error)}, field="deal")
     spec = before.state.next_deal
     if spec is None:
-        raise InvalidInput(f"deal {number} is one deal too many: the match was over", field="deal")
+        raise InvalidInput(gettext("deal %(number)s is one deal too many: the match was over")
+                           % {"number": number}, field="deal")
     dealt = decoded.deals[number - 1]
     try:
         deal = DealState(spec, decoded.ruleset, dealt.hands)
         if dealt.sale is not None:
             deal = deal.offer_lead(dealt.sale.buyer, dealt.sale.price).decide_lead(0)
     except RuleViolation as violation:
-        raise InvalidInput(f"deal {number} cannot be dealt: {violation.located(deal=number)}", field="deal") from None
+        raise InvalidInput(gettext("deal %(number)s cannot be dealt: %(error)s")
+                           % {"number": number, "error": violation_text(violation.located(deal=number))},
+                           field="deal") from None
     steps = deal_steps(deal, dealt.plays)
     start = next((i for i, step in enumerate(steps) if step["play"] and step["play"]["violation"]), 0)
     names = {seat: str(decoded.players.get(seat, seat)) for seat in SEATS}
@@ -339,7 +348,7 @@ def season_get(*, season_id: Any, user) -> Season:
     season = Season.objects.select_related("league__club").filter(pk=season_id).first()
     if season is None or not (user.is_staff or Membership.objects.filter(
             club_id=season.league.club_id, user=user).exists()):
-        raise NotFound(f"no season {season_id}")
+        raise NotFound(gettext("no season %(season_id)s") % {"season_id": season_id})
     return season
 
 
