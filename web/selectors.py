@@ -17,7 +17,7 @@ from typing import Any
 from django.apps import apps
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from games import projections
 from games import selectors as games_selectors
@@ -28,7 +28,7 @@ from games.engine.errors import RecordFormatError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
 from games.exceptions import InvalidInput, NotFound
-from games.messages import engine_message, violation_text
+from games.messages import engine_message, violation_detail, violation_text
 from games.models import DealSecret, Match, MatchEvent
 from games.selectors import Viewer, match_list
 from scoring import selectors as scoring_selectors
@@ -40,8 +40,12 @@ from games.disputes import is_arbiter
 
 T = MatchEvent.Type
 SEATS = tuple(seat.name for seat in Seat)
+# The deal kinds keep their Polish names in every language (RULES.md calls them so).
 KIND_LABELS = {"rozbojnik": "rozbójnik", "odgrywka": "odgrywka"}
-RULING_LABELS = {"no_change": "no change", "deal_voided": "deal voided", "score_adjusted": "points adjusted"}
+RULING_LABELS = {"no_change": gettext_lazy("no change"), "deal_voided": gettext_lazy("deal voided"),
+                 "score_adjusted": gettext_lazy("points adjusted")}
+ROLE_LABELS = {Viewer.PLAYER: gettext_lazy("player"), Viewer.SCORER: gettext_lazy("scorer"),
+               Viewer.STAFF: gettext_lazy("staff")}
 CARDS_PER_DEAL = 52
 
 
@@ -57,10 +61,11 @@ def match_for_page(*, match_id: Any, user) -> tuple[Match, Viewer, str]:
         match = _load(match_id)
         if match is None or not is_arbiter(match, user):
             raise
-        return match, Viewer(Viewer.STAFF), "arbiter"
+        return match, Viewer(Viewer.STAFF), gettext("arbiter")
     if viewer.role == Viewer.STAFF:
-        return match, viewer, "staff (arbiter)"
-    return match, viewer, viewer.role + (f" ({viewer.seat.name})" if viewer.seat is not None else "")
+        return match, viewer, gettext("staff (arbiter)")
+    role = str(ROLE_LABELS.get(viewer.role, viewer.role))
+    return match, viewer, role + (f" ({viewer.seat.name})" if viewer.seat is not None else "")
 
 
 def _load(match_id: Any) -> Match | None:
@@ -108,7 +113,7 @@ def score_sheet(*, match: Match, viewer: Viewer) -> dict[str, Any]:
     winners = summary.get("winners") or []
     rulings = [{
         "deal": ruling.get("deal"),
-        "label": RULING_LABELS.get(ruling.get("ruling"), ruling.get("ruling")),
+        "label": str(RULING_LABELS.get(ruling.get("ruling"), ruling.get("ruling"))),
         "points": ([{"seat": seat, "points": ruling["points"][seat]} for seat in SEATS]
                    if ruling.get("points") else None),
         "reason": ruling.get("reason", ""),
@@ -169,7 +174,7 @@ def deal_view(*, match: Match, viewer: Viewer, number: int) -> dict[str, Any]:
     names = _seat_names(match)
     shown = sorted(results) + ([in_play_number] if in_play_number is not None and viewer.sees_all_hands else [])
     position = shown.index(number)
-    steps = deal_steps(deal, plays, disputes=by_play)
+    steps = deal_steps(deal, plays, disputes=by_play, describe=violation_detail)
     return {
         "number": number,
         "facts": _facts(deal, finished=number in results),
@@ -327,13 +332,13 @@ def record_deal_view(*, data: Any, number: int | None = None) -> dict[str, Any]:
         raise InvalidInput(gettext("deal %(number)s cannot be dealt: %(error)s")
                            % {"number": number, "error": violation_text(violation.located(deal=number))},
                            field="deal") from None
-    steps = deal_steps(deal, dealt.plays)
+    steps = deal_steps(deal, dealt.plays, describe=violation_detail)
     start = next((i for i, step in enumerate(steps) if step["play"] and step["play"]["violation"]), 0)
     names = {seat: str(decoded.players.get(seat, seat)) for seat in SEATS}
     return {
         "number": number,
         "deals": len(decoded.deals),
-        "error": error.as_json() | {"rule": error.rule, "detail": error.detail} if error is not None else None,
+        "error": error.as_json() | {"rule": error.rule, "detail": violation_detail(error)} if error is not None else None,
         "facts": _facts(deal, finished=len(dealt.plays) == CARDS_PER_DEAL),
         "tricks": trick_rows(steps),
         "data": {"seats": [{"seat": seat, "name": names[seat]} for seat in SEATS], "steps": steps, "start": start},

@@ -8,6 +8,7 @@ import json
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from games import selectors as games_selectors
@@ -71,9 +72,9 @@ def record_viewer(request):
             number = int(context["deal"]) if context["deal"] else None
             context["view"] = selectors.record_deal_view(data=data, number=number)
         except json.JSONDecodeError as exc:
-            context["error"] = f"not valid JSON: {exc}"
+            context["error"] = gettext("not valid JSON: %(error)s") % {"error": exc}
         except ValueError:
-            context["error"] = "the deal number must be a whole number"
+            context["error"] = gettext("the deal number must be a whole number")
         except InvalidInput as exc:
             context["error"] = exc.detail
     return render(request, "web/record_viewer.html", context, status=400 if context["error"] else 200)
