@@ -285,7 +285,7 @@ class SeasonViewSet(_ReadMixin):
     def records(self, request, pk=None):
         season = self.get_object()
         if not (request.user.is_staff or selectors.club_role(request.user, season.league.club_id)):
-            raise NotFound(gettext("no season %(pk)s") % {"pk": pk})
+            raise NotFound(gettext("no season %(id)s") % {"id": pk})
         viewer = games_selectors.Viewer(games_selectors.Viewer.PLAYER)  # finished deals only
 
         def lines():

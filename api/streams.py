@@ -332,8 +332,9 @@ def _refuse(request: HttpRequest) -> HttpResponse | None:
         response["Allow"] = "GET"
         return response
     if not isinstance(request, ASGIRequest):
-        body = problem("streaming_unavailable", detail="Event streams are served by the ASGI server "
-                       "(uvicorn config.asgi:application); this one runs the API under WSGI.")
+        body = problem("streaming_unavailable", detail=gettext(
+            "Event streams are served by the ASGI server (uvicorn config.asgi:application); this one runs the "
+            "API under WSGI."))
         return JsonResponse(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
     return None
 

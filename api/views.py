@@ -305,7 +305,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             nonlocal viewer
             viewer = selectors.viewer_role(match, request.user)
             if not viewer.may_read:
-                raise NotFound(gettext("no match %(pk)s") % {"pk": pk})
+                raise NotFound(gettext("no match %(id)s") % {"id": pk})
 
         try:
             body = _valid(input_class, request.data)

@@ -130,7 +130,7 @@ def _match(match_id) -> Match:
     try:
         return Match.objects.get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
-        raise NotFound(gettext("no match %(match_id)s") % {"match_id": match_id}) from None
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id}) from None
 
 
 # --- ruling on it -----------------------------------------------------------------------------------
@@ -143,11 +143,11 @@ def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = 
         pk = int_id(dispute_id)
         dispute = Dispute.objects.select_for_update().filter(pk=pk).first() if pk is not None else None
         if dispute is None:
-            raise NotFound(gettext("no dispute %(dispute_id)s") % {"dispute_id": dispute_id})
+            raise NotFound(gettext("no dispute %(id)s") % {"id": dispute_id})
         match = _lock(dispute.match_id)
         if not is_arbiter(match, actor):
             if not may_read_disputes(match, actor):
-                raise NotFound(gettext("no dispute %(dispute_id)s") % {"dispute_id": dispute_id})
+                raise NotFound(gettext("no dispute %(id)s") % {"id": dispute_id})
             raise NotAllowed(gettext("only an arbiter of the match's club (or staff) rules on its disputes"))
         if expected_version is not None and expected_version != match.version:
             raise VersionConflict(gettext("the match is at version %(version)s, not %(expected_version)s")
@@ -229,7 +229,7 @@ def dispute_get(*, dispute_id, user) -> Dispute:
     pk = int_id(dispute_id)
     dispute = Dispute.objects.select_related("match", "raised_by").filter(pk=pk).first() if pk is not None else None
     if dispute is None or not may_read_disputes(dispute.match, user):
-        raise NotFound(gettext("no dispute %(dispute_id)s") % {"dispute_id": dispute_id})
+        raise NotFound(gettext("no dispute %(id)s") % {"id": dispute_id})
     return dispute
 
 

@@ -54,7 +54,7 @@ def inspector(match: Match, user) -> Inspector:
     seat = seat_of(match, user)
     if seat is not None:
         return Inspector(Inspector.PLAYER, seat)
-    raise NotFound(gettext("no match %(match_pk)s") % {"match_pk": match.pk})
+    raise NotFound(gettext("no match %(id)s") % {"id": match.pk})
 
 
 def match_for_inspection(*, match_id: Any, user) -> tuple[Match, Inspector]:
@@ -63,7 +63,7 @@ def match_for_inspection(*, match_id: Any, user) -> tuple[Match, Inspector]:
     except ValueError:
         match = None
     if match is None:
-        raise NotFound(gettext("no match %(match_id)s") % {"match_id": match_id})
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id})
     return match, inspector(match, user)
 
 

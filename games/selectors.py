@@ -100,12 +100,12 @@ def match_get(*, match_id: Any, user, detail: bool = True) -> tuple[Match, Viewe
     try:
         pk = uuid.UUID(str(match_id))
     except ValueError:
-        raise NotFound(gettext("no match %(match_id)s") % {"match_id": match_id}) from None
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id}) from None
     matches = Match.objects.select_related(*_DETAIL) if detail else Match.objects.all()
     match = matches.filter(pk=pk).first()
     viewer = viewer_role(match, user) if match is not None else Viewer(Viewer.OTHER)
     if not viewer.may_read:
-        raise NotFound(gettext("no match %(match_id)s") % {"match_id": match_id})
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id})
     return match, viewer
 
 

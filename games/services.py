@@ -159,12 +159,12 @@ def _lock(match_id) -> Match:
     try:
         pk = Match._meta.pk.to_python(match_id)
     except (ValueError, TypeError, ValidationError):
-        raise NotFound(gettext("no match %(match_id)s") % {"match_id": match_id}) from None
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id}) from None
     with connection.cursor() as cursor:
         cursor.execute(_lock_sql(connection.vendor), [compiled.prepared(Match, "id", pk)])
         row = cursor.fetchone()
     if row is None:
-        raise NotFound(gettext("no match %(match_id)s") % {"match_id": match_id})
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id})
     split = compiled.width(Match)
     match = compiled.instance(Match, "m", row[:split])
     projection = compiled.instance(MatchProjection, "p", row[split:])

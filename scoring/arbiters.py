@@ -41,7 +41,7 @@ def disputes_for_arbiter(*, user, club_id: Any = None, status: str | None = None
     disputes = Dispute.objects.select_related("raised_by")
     if club_id is not None:
         if int_id(club_id) is None or not Club.objects.filter(pk=int_id(club_id)).exists():
-            raise NotFound(gettext("no club %(club_id)s") % {"club_id": club_id})
+            raise NotFound(gettext("no club %(id)s") % {"id": club_id})
         if not (user.is_staff or is_club_arbiter(user, club_id)):
             raise NotAllowed(gettext("only the club's arbiters (and staff) list its disputes"))
         disputes = disputes.filter(match__season_match__season__league__club_id=club_id)

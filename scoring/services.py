@@ -121,15 +121,15 @@ def _keep_an_admin(club: Club, leaving) -> None:
 
 def _get(queryset, pk, missing: str):
     """The row with primary key ``pk`` (an id from a URL or a body), else NotFound with
-    ``missing`` (a translated message naming ``%(pk)s``)."""
+    ``missing`` (a translated message naming ``%(id)s``)."""
     found = queryset.filter(pk=int_id(pk)).first() if int_id(pk) is not None else None
     if found is None:
-        raise NotFound(missing % {"pk": pk})
+        raise NotFound(missing % {"id": pk})
     return found
 
 
 def _club_for_admin(actor, club_id) -> Club:
-    club = _get(Club.objects, club_id, gettext("no club %(pk)s"))
+    club = _get(Club.objects, club_id, gettext("no club %(id)s"))
     if not selectors.is_club_admin(actor, club.pk):
         raise NotAllowed(gettext("only the admins of %(club_name)s manage it") % {"club_name": club.name})
     return club
@@ -177,7 +177,7 @@ def league_ruleset(league: League) -> dict:
 
 
 def _league(league_id) -> League:
-    return _get(League.objects, league_id, gettext("no league %(pk)s"))
+    return _get(League.objects, league_id, gettext("no league %(id)s"))
 
 
 def season_create(*, actor, league_id, name: str, start_date: datetime.date | None = None,
@@ -228,7 +228,7 @@ def _check_season(season: Season) -> None:
 
 
 def _season(season_id) -> Season:
-    return _get(Season.objects.select_related("league__club"), season_id, gettext("no season %(pk)s"))
+    return _get(Season.objects.select_related("league__club"), season_id, gettext("no season %(id)s"))
 
 
 # --- season matches --------------------------------------------------------------------------------------

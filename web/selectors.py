@@ -338,7 +338,8 @@ def record_deal_view(*, data: Any, number: int | None = None) -> dict[str, Any]:
     return {
         "number": number,
         "deals": len(decoded.deals),
-        "error": error.as_json() | {"rule": error.rule, "detail": violation_detail(error)} if error is not None else None,
+        "error": (error.as_json() | {"rule": error.rule, "detail": violation_detail(error)}
+                  if error is not None else None),
         "facts": _facts(deal, finished=len(dealt.plays) == CARDS_PER_DEAL),
         "tricks": trick_rows(steps),
         "data": {"seats": [{"seat": seat, "name": names[seat]} for seat in SEATS], "steps": steps, "start": start},
@@ -353,7 +354,7 @@ def season_get(*, season_id: Any, user) -> Season:
     season = Season.objects.select_related("league__club").filter(pk=season_id).first()
     if season is None or not (user.is_staff or Membership.objects.filter(
             club_id=season.league.club_id, user=user).exists()):
-        raise NotFound(gettext("no season %(season_id)s") % {"season_id": season_id})
+        raise NotFound(gettext("no season %(id)s") % {"id": season_id})
     return season
 
 

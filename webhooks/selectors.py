@@ -25,7 +25,7 @@ def may_manage(user, club_id) -> bool:
 def club_for_admin(*, actor, club_id) -> Club:
     club = Club.objects.filter(pk=int_id(club_id)).first() if int_id(club_id) is not None else None
     if club is None:
-        raise NotFound(gettext("no club %(club_id)s") % {"club_id": club_id})
+        raise NotFound(gettext("no club %(id)s") % {"id": club_id})
     if not may_manage(actor, club.pk):
         raise NotAllowed(gettext("only the admins of %(club_name)s (and staff) manage its webhooks")
                          % {"club_name": club.name})
@@ -35,7 +35,7 @@ def club_for_admin(*, actor, club_id) -> Club:
 def endpoint_for_admin(*, actor, endpoint_id) -> Endpoint:
     endpoint = Endpoint.objects.filter(pk=int_id(endpoint_id)).first() if int_id(endpoint_id) is not None else None
     if endpoint is None or not may_manage(actor, endpoint.club_id):
-        raise NotFound(gettext("no webhook %(endpoint_id)s") % {"endpoint_id": endpoint_id})
+        raise NotFound(gettext("no webhook %(id)s") % {"id": endpoint_id})
     return endpoint
 
 

@@ -204,7 +204,8 @@ class DealState:
             raise errors.SaleNotAllowed(seat=buyer)
         seat = Seat.__members__.get(buyer) if isinstance(buyer, str) else (buyer if isinstance(buyer, Seat) else None)
         if seat is None or seat == self.holder:
-            raise errors.BadSale(seat=buyer, detail=errors.gettext_noop("the buyer must be another player at the table"))
+            raise errors.BadSale(seat=buyer,
+                                 detail=errors.gettext_noop("the buyer must be another player at the table"))
         if not isinstance(price, int) or isinstance(price, bool) or not MIN_PRICE <= price <= MAX_PRICE:
             raise errors.BadSale(seat=seat, detail=errors.gettext_noop(
                 "the price must be a whole number of tricks 1-13, got %(price)s"), price=repr(price))
@@ -214,7 +215,8 @@ class DealState:
         if not self.can_sell_lead:
             raise errors.SaleNotAllowed(seat=seat)
         if seat is not None and seat != self.holder:
-            raise errors.NotYourTurn(seat=self.holder, detail=errors.gettext_noop("only the lead holder decides on the offers"))
+            raise errors.NotYourTurn(seat=self.holder,
+                                     detail=errors.gettext_noop("only the lead holder decides on the offers"))
         self.decided = True
         if offer is None:
             return

@@ -55,7 +55,8 @@ class Ruleset:
                      version: int = RULESET_VERSION) -> "Ruleset":
         """Options as in a record's ``ruleset.options``; unknown ones and bad values raise ``RulesetError``."""
         if name != RULESET_NAME:
-            raise RulesetError(gettext_noop("unknown ruleset name %(name)s (this engine plays %(known)s)"), field="name",
+            raise RulesetError(gettext_noop("unknown ruleset name %(name)s (this engine plays %(known)s)"),
+                               field="name",
                                name=repr(name), known=repr(RULESET_NAME))
         if version != RULESET_VERSION:
             raise RulesetError(gettext_noop("unknown ruleset version %(version)s (this engine plays %(known)s)"),

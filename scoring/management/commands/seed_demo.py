@@ -17,6 +17,7 @@ import random
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext, ngettext
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
@@ -43,7 +44,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, matches=12, **options):
         if matches < 0:
-            raise CommandError("--matches must be 0 or more")
+            raise CommandError(gettext("--matches must be 0 or more"))
         users = {name: self._user(name) for name in (ADMIN, SCORER, *PLAYERS)}
         admin = users[ADMIN]
         if not admin.is_staff:
@@ -71,16 +72,22 @@ class Command(BaseCommand):
         services.standings_recompute(season_id=season.pk)
 
         out = self.stdout.write
-        out(self.style.SUCCESS(f"demo: club {club.name!r} (slug {club.slug}), league {league.name!r}, "
-                               f"season {season.name!r} (id {season.pk}): "
-                               f"{SeasonMatch.objects.filter(season=season).count()} matches ({added} added)"))
-        out(f"demo password for every demo user: {DEMO_PASSWORD}  (for local use only; never in production)")
-        out("API tokens:")
+        count = SeasonMatch.objects.filter(season=season).count()
+        out(self.style.SUCCESS(ngettext(
+            "demo: club %(club)s (slug %(slug)s), league %(league)s, season %(season)s (id %(id)s): "
+            "%(count)s match (%(added)s added)",
+            "demo: club %(club)s (slug %(slug)s), league %(league)s, season %(season)s (id %(id)s): "
+            "%(count)s matches (%(added)s added)", count) % {
+                "club": repr(club.name), "slug": club.slug, "league": repr(league.name), "season": repr(season.name),
+                "id": season.pk, "count": count, "added": added}))
+        out(gettext("demo password for every demo user: %(password)s  (for local use only; never in production)")
+            % {"password": DEMO_PASSWORD})
+        out(gettext("API tokens:"))
         tokens = {}
         for name, user in users.items():
             tokens[name] = Token.objects.get_or_create(user=user)[0].key
             out(f"  {name:<12} {tokens[name]}")
-        out("try:")
+        out(gettext("try:"))
         for name in (ADMIN, PLAYERS[0]):
             out(f'  curl -H "Authorization: Token {tokens[name]}" {API}/seasons/{season.pk}/standings/')
         out(f'  curl -H "Authorization: Token {tokens[ADMIN]}" {API}/')
