@@ -28,7 +28,7 @@ from games.engine.errors import RecordFormatError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
 from games.exceptions import InvalidInput, NotFound
-from games.messages import engine_message, violation_detail, violation_text
+from games.messages import engine_message, violation_detail, violation_text, violation_title
 from games.models import DealSecret, Match, MatchEvent
 from games.selectors import Viewer, match_list
 from scoring import selectors as scoring_selectors
@@ -338,7 +338,8 @@ def record_deal_view(*, data: Any, number: int | None = None) -> dict[str, Any]:
     return {
         "number": number,
         "deals": len(decoded.deals),
-        "error": (error.as_json() | {"rule": error.rule, "detail": violation_detail(error)}
+        "error": (error.as_json() | {"rule": error.rule, "title": violation_title(error.code),
+                                     "detail": violation_detail(error)}
                   if error is not None else None),
         "facts": _facts(deal, finished=len(dealt.plays) == CARDS_PER_DEAL),
         "tricks": trick_rows(steps),

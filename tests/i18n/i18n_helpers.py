@@ -91,18 +91,18 @@ class VisibleText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         self.parts += [value for name, value in attrs.items() if name in self.SHOWN and value]
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "textarea"):  # a textarea holds what the reader typed
             self.script = attrs.get("id") or ""
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "textarea"):
             self.script = None
 
     def handle_data(self, data):
         if self.script is None:
             self.parts.append(data)
         elif self.script == "viewer-text":
-            self.parts += _strings(json.loads(data))
+            self.parts += [re.sub(r"%\(\w+\)s", " ", text) for text in _strings(json.loads(data))]
 
 
 def _strings(value) -> list[str]:
@@ -118,8 +118,10 @@ def visible_text(html: str) -> str:
 
 
 def english_leftovers(html: str, *, names: set[str] = frozenset()) -> set[str]:
-    """The English words (of our messages) a page shows; ``names`` are the page's own data."""
-    seen = {word.lower() for word in re.findall(r"[A-Za-z]{3,}", visible_text(html))}
+    """The English words (of our messages) a page shows; ``names`` are the page's own data.
+    Codes (``not_your_turn``) stay English in every language, as rule ids do."""
+    text = re.sub(r"\b[a-z0-9]+(?:_[a-z0-9]+)+\b", " ", visible_text(html))
+    seen = {word.lower() for word in re.findall(r"[A-Za-z]{3,}", text)}
     return (seen & english_words()) - {name.lower() for name in names}
 
 

@@ -17,6 +17,8 @@ RANK_NAMES = {"T": pgettext_lazy("rank", "ten"), "J": pgettext_lazy("rank", "jac
               "Q": pgettext_lazy("rank", "queen"), "K": pgettext_lazy("rank", "king"),
               "A": pgettext_lazy("rank", "ace")}
 RANK_FACES = {"T": "10"}
+COMPENSATING = {"rozbojnik": pgettext_lazy("a compensating rozbójnik", "compensating"),
+                "odgrywka": pgettext_lazy("a compensating odgrywka", "compensating")}
 
 
 @register.filter
@@ -49,6 +51,13 @@ def multiplier(value) -> str:
 def kind_label(kind: str) -> str:
     """``rozbojnik`` (the enum value) → ``rozbójnik``."""
     return KIND_LABELS.get(kind, kind)
+
+
+@register.filter
+def compensating(kind: str) -> str:
+    """"compensating", agreeing with the deal's kind (in Polish: dodatkowy rozbójnik, dodatkowa
+    odgrywka)."""
+    return str(COMPENSATING.get(kind, COMPENSATING["rozbojnik"]))
 
 
 @register.filter
