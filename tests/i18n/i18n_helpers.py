@@ -73,7 +73,7 @@ def english_words() -> set[str]:
 
 
 def _words(text: str) -> set[str]:
-    text = re.sub(r"%\(\w+\)s|<[^>]+>|`[^`]*`|\{[^}]*\}", " ", text or "")
+    text = re.sub(r"%\(\w+\)s|<[^>]+>|`[^`]*`|\{[^}]*\}|\b[a-z0-9]+(?:_[a-z0-9]+)+\b", " ", text or "")
     return {word.lower() for word in re.findall(r"[A-Za-z]{3,}", text)}
 
 
