@@ -40,7 +40,7 @@ def test_a_rule_violation_is_told_in_polish_and_in_english(heart_lead):
     assert polish.status_code == english.status_code == 422
     assert polish["Content-Language"] == "pl" and english["Content-Language"] == "en"
     assert polish.json()["title"] == "Nie wolno wistować w kiery"
-    assert polish.json()["detail"] == "W kiery może wistować tylko gracz, który ma na ręce same kiery."
+    assert polish.json()["detail"] == "W kiery może wistować tylko gracz, który ma na ręku same kiery."
     assert english.json()["title"] == "Hearts lead forbidden"
     assert english.json()["detail"] == "A heart may be led only by a player who holds nothing but hearts."
     machine = ("type", "status", "code", "rule", "error")
