@@ -146,7 +146,8 @@ def _locked_unit(match_id, actor, expected_version: int | None, admit: Callable[
                               % {"version": match.version, "expected_version": expected_version},
                               current_version=match.version)
     if match.status != Match.Status.IN_PROGRESS:
-        raise MatchClosed(gettext("the match is %(status)s; nothing more can be recorded") % {"status": match.status})
+        raise MatchClosed(gettext("the match is %(status)s; nothing more can be recorded")
+                          % {"status": str(match.get_status_display()).lower()})
     return _Unit(match, match.projection, restore(match.projection.snapshot), actor)
 
 
