@@ -314,7 +314,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         except RuleBroken as exc:
             violation = selectors.locate_violation(exc.violation, match_id=pk, command=command.name)
             if violation.code == "not_your_turn" and command.name == PLAY.name:
-                exc.detail = f"It is not your turn: seat {violation.seat} is on turn."
+                exc.detail = gettext("It is not your turn: seat %(seat)s is on turn.") % {"seat": violation.seat}
             raise
         except Exception:
             if viewer is None:  # refused before the match was read: may the user know it exists?
