@@ -126,7 +126,7 @@ def _cards(items: list, where: str) -> tuple[Card, ...]:
 def _seat(value: str, where: str) -> Seat:
     try:
         return Seat.parse(value)
-    except ValueError as exc:
+    except ValueError:
         raise RecordFormatError(gettext_noop("not a seat: %(seat)s (expected one of N, E, S, W)"), field=where,
                                 seat=repr(value)) from None
 

@@ -34,7 +34,8 @@ class Command(BaseCommand):
         for number, match_id in enumerate(ids, 1):
             self.stdout.write(f"[{number}/{len(ids)}] {rebuild_match(match_id)}")
         self.stdout.write(self.style.SUCCESS(ngettext(
-            "rebuilt the read models of %(count)s match(es)", "rebuilt the read models of %(count)s match(es)", len(ids))
+            "rebuilt the read models of %(count)s match(es)", "rebuilt the read models of %(count)s match(es)",
+            len(ids))
             % {"count": len(ids)}))
 
 
