@@ -4,7 +4,7 @@ STAMP := $(VENV)/.installed
 HOST  ?= 127.0.0.1
 PORT  ?= 8000
 
-.PHONY: install run test test-fast lint format docs bench
+.PHONY: install run test test-fast lint format docs bench messages
 
 install: $(STAMP)
 
@@ -43,3 +43,14 @@ docs: $(STAMP)
 bench: $(STAMP)
 	@if [ -d benchmarks/data ]; then $(VENV)/bin/kierki bench benchmarks/data; \
 	else echo "benchmarks/data not found: nothing to run"; fi
+
+# The Polish catalogue: collect every message of the code (new ones come in untranslated, changed
+# ones fuzzy: translate them in locale/pl/LC_MESSAGES/django.po), then compile the .mo that is
+# committed beside it. Needs GNU gettext (apt-get install gettext). docs/i18n.md.
+MAKEMESSAGES_IGNORE := --ignore '.venv/*' --ignore 'tests/*' --ignore 'benchmarks/*' --ignore 'docs/*' \
+	--ignore 'staticfiles/*' --ignore 'build/*'
+
+messages: $(STAMP)
+	@command -v xgettext >/dev/null || { echo "make messages needs GNU gettext: apt-get install gettext"; exit 1; }
+	$(PY) manage.py makemessages -l pl --no-location --no-obsolete $(MAKEMESSAGES_IGNORE)
+	$(PY) manage.py compilemessages -l pl --ignore '.venv'

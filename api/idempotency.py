@@ -36,7 +36,7 @@ from typing import Any, Callable
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -51,11 +51,11 @@ STORED_HEADERS = ("ETag", "Location")
 
 
 class IdempotencyKeyReused(CommandError):
-    status, code, title = 422, "idempotency_key_reused", "Idempotency-Key reused"
+    status, code, title = 422, "idempotency_key_reused", gettext_lazy("Idempotency-Key reused")
 
 
 class IdempotencyInProgress(CommandError):
-    status, code, title = 409, "idempotency_in_progress", "Request in progress"
+    status, code, title = 409, "idempotency_in_progress", gettext_lazy("Request in progress")
 
 
 def ttl() -> dt.timedelta:
@@ -86,9 +86,10 @@ def idempotent(handler: Callable) -> Callable:
         if key is None or not request.user.is_authenticated:
             return handler(view, request, *args, **kwargs)
         if not key or len(key) > MAX_KEY_LENGTH:
-            raise InvalidInput(f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters, got {len(key)}", field=HEADER)
+            raise InvalidInput(gettext("%(header)s must be 1 to %(max)s characters, got %(count)s") % {
+                "header": HEADER, "max": MAX_KEY_LENGTH, "count": len(key)}, field=HEADER)
         if not key.isprintable():  # a NUL or a control character: PostgreSQL's text refuses NUL
-            raise InvalidInput(_("%(header)s must not contain control characters, got %(key)s")
+            raise InvalidInput(gettext("%(header)s must not contain control characters, got %(key)s")
                                % {"header": HEADER, "key": quoted(key)}, field=HEADER)
         fingerprint = request_fingerprint(request.method, request.get_full_path(), request.data)
         for _attempt in range(3):
@@ -96,7 +97,8 @@ def idempotent(handler: Callable) -> Callable:
                 return _run_once(request.user, key, fingerprint, lambda: _handle(view, handler, request, args, kwargs))
             except _KeyTaken:
                 continue  # a request with this key committed meanwhile: look again, and replay it
-        raise IdempotencyInProgress(f"the {HEADER} {key!r} is contended; retry", field=HEADER)
+        raise IdempotencyInProgress(gettext("the %(header)s %(key)s is contended; retry")
+                                    % {"header": HEADER, "key": repr(key)}, field=HEADER)
 
     return wrapper
 
@@ -127,9 +129,11 @@ def _run_once(user, key: str, fingerprint: str, handle: Callable[[], Response]) 
 
 def _answer_for(existing: IdempotencyKey, key: str, fingerprint: str) -> Response:
     if existing.request_hash != fingerprint:
-        raise IdempotencyKeyReused(f"the {HEADER} {key!r} was used with a different request", field=HEADER)
+        raise IdempotencyKeyReused(gettext("the %(header)s %(key)s was used with a different request")
+                                   % {"header": HEADER, "key": repr(key)}, field=HEADER)
     if existing.status_code is None:  # a row claimed by an older release, whose request still runs
-        raise IdempotencyInProgress(f"the first request with {HEADER} {key!r} is still running", field=HEADER)
+        raise IdempotencyInProgress(gettext("the first request with %(header)s %(key)s is still running")
+                                    % {"header": HEADER, "key": repr(key)}, field=HEADER)
     return _replay(existing)
 
 
@@ -141,7 +145,8 @@ def _lock_and_find(user, key: str) -> IdempotencyKey | None:
         cursor.execute(_lock_and_find_sql(), [_lock_id(user.pk, key), user.pk, key])
         locked, *row = cursor.fetchone()
     if not locked:
-        raise IdempotencyInProgress(f"the first request with {HEADER} {key!r} is still running", field=HEADER)
+        raise IdempotencyInProgress(gettext("the first request with %(header)s %(key)s is still running")
+                                    % {"header": HEADER, "key": repr(key)}, field=HEADER)
     return compiled.instance(IdempotencyKey, "k", row) if row[0] is not None else None
 
 

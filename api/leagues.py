@@ -13,6 +13,7 @@ import json
 
 import django_filters
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema,
@@ -146,7 +147,8 @@ class ClubViewSet(_ReadMixin):
             services.membership_remove(actor=request.user, club_id=club.pk, username=username)
             return Response(status=status.HTTP_204_NO_CONTENT)
         if not Membership.objects.filter(club=club, user__username=username).exists():
-            raise NotFound(f"{username!r} is not a member of {club.name}")
+            raise NotFound(gettext("%(username)s is not a member of %(club_name)s")
+                           % {"username": repr(username), "club_name": club.name})
         membership = services.membership_set(actor=request.user, club_id=club.pk, username=username,
                                              **valid_input(s.MembershipRoleInput, request.data))
         return Response(s.MembershipSerializer(membership).data)
@@ -395,7 +397,7 @@ class SeasonViewSet(_ReadMixin):
     def records(self, request, pk=None):
         season = self.get_object()
         if not (request.user.is_staff or selectors.club_role(request.user, season.league.club_id)):
-            raise NotFound(f"no season {pk}")
+            raise NotFound(gettext("no season %(id)s") % {"id": pk})
         viewer = games_selectors.Viewer(games_selectors.Viewer.PLAYER)  # finished deals only
 
         def lines():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import BasePermission
 
@@ -26,7 +27,7 @@ def check_scorer_appointment(user, *, scorer: str | None, dealing: str, seats: d
     if scorer is None:
         return
     if scorer != user.get_username() and not user.is_staff:
-        raise PermissionDenied("only staff may appoint another user as scorer; name yourself or nobody")
+        raise PermissionDenied(gettext("only staff may appoint another user as scorer; name yourself or nobody"))
     if dealing == Match.Dealing.SERVER and scorer in seats.values():
-        raise InvalidInput("the scorer of a server-dealt match may not sit at it: he sees every hand",
+        raise InvalidInput(gettext("the scorer of a server-dealt match may not sit at it: he sees every hand"),
                            field="scorer")

@@ -8,6 +8,7 @@ any version); the command then runs only if the match is still at that version, 
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from rest_framework.response import Response
 
 from games.exceptions import InvalidInput, quoted
@@ -39,6 +40,7 @@ def expected_version(request) -> int | None:
         value = value[1:-1]
     version = bounded_int(value)
     if version is None:
-        raise InvalidInput(f'If-Match must be one ETag of this match, e.g. "7"; got {quoted(raw)}', field=IF_MATCH)
+        raise InvalidInput(gettext('If-Match must be one ETag of this match, e.g. "7"; got %(raw)s')
+                           % {"raw": quoted(raw)}, field=IF_MATCH)
     return version
 

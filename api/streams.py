@@ -41,6 +41,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.renderers import JSONRenderer
@@ -461,8 +462,9 @@ def _refuse(request: HttpRequest) -> HttpResponse | None:
         response["Allow"] = "GET"
         return response
     if not isinstance(request, ASGIRequest):
-        body = problem("streaming_unavailable", detail="Event streams are served by the ASGI server "
-                       "(uvicorn config.asgi:application); this one runs the API under WSGI.")
+        body = problem("streaming_unavailable", detail=gettext(
+            "Event streams are served by the ASGI server (uvicorn config.asgi:application); this one runs the "
+            "API under WSGI."))
         return JsonResponse(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
     return None
 
@@ -474,7 +476,8 @@ def _resume_point(request: HttpRequest) -> int | None:
             continue
         value = _int(raw.strip())
         if value is None or value < 0:
-            raise InvalidInput(f"{name} must be a whole number, an event id; got {quoted(raw)}", field=name)
+            raise InvalidInput(gettext("%(name)s must be a whole number, an event id; got %(raw)s")
+                               % {"name": name, "raw": quoted(raw)}, field=name)
         return value
     return None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable
 
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (OpenApiExample, OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer,
                                    extend_schema, inline_serializer)
@@ -424,7 +425,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             nonlocal viewer
             viewer = selectors.viewer_role(match, request.user)
             if not viewer.may_read:
-                raise NotFound(f"no match {pk}")
+                raise NotFound(gettext("no match %(id)s") % {"id": pk})
 
         try:
             body = _valid(input_class, request.data)
@@ -433,7 +434,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         except RuleBroken as exc:
             violation = selectors.locate_violation(exc.violation, match_id=pk, command=command.name)
             if violation.code == "not_your_turn" and command.name == PLAY.name:
-                exc.detail = f"It is not your turn: seat {violation.seat} is on turn."
+                exc.detail = gettext("It is not your turn: seat %(seat)s is on turn.") % {"seat": violation.seat}
             raise
         except Exception:
             if viewer is None:  # refused before the match was read: may the user know it exists?
@@ -518,5 +519,5 @@ class ProblemTypeView(APIView):
                    responses={200: s.ProblemTypeSerializer, **_errors(404)})
     def get(self, request, code: str):
         if code not in PROBLEMS:
-            raise NotFound(f"no problem type {code!r}")
+            raise NotFound(gettext("no problem type %(code)s") % {"code": repr(code)})
         return Response(s.ProblemTypeSerializer(_problem_type(code)).data)

@@ -5,12 +5,16 @@ import logging
 import re
 import time
 import uuid
+from datetime import timezone as dt_timezone
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
+from django.utils import translation
+from django.utils.translation import gettext
 
 from .logging import request_id_var
 
@@ -115,20 +119,51 @@ class BodySizeLimitMiddleware(Middleware):
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             return None
-        return payload_too_large(limit, length) if length > limit else None
+        return payload_too_large(limit, length, request=request) if length > limit else None
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, RequestDataTooBig):
-            return payload_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE, None)
+            return payload_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE, None, request=request)
         return None
 
 
-def payload_too_large(limit: int | None, length: int | None) -> JsonResponse:
+def payload_too_large(limit: int | None, length: int | None, *, request: HttpRequest | None = None) -> JsonResponse:
+    """The 413 problem, in the language the request asks for (this runs before LocaleMiddleware)."""
+    language = translation.get_language_from_request(request) if request is not None else translation.get_language()
+    with translation.override(language):
+        return _payload_too_large(limit, length)
+
+
+def _payload_too_large(limit: int | None, length: int | None) -> JsonResponse:
     from api.problems import PROBLEM_CONTENT_TYPE, PROBLEMS, problem  # the API's builder (imports DRF, models)
 
-    size = f"The request body is {length} bytes" if length is not None else "The request body is too large"
+    if length is not None:
+        detail = gettext("The request body is %(length)s bytes; the limit is %(limit)s bytes.")
+    else:
+        detail = gettext("The request body is too large; the limit is %(limit)s bytes.")
     # The API's problem types may list this one (then its type and title are used), or not.
-    title = None if "payload_too_large" in PROBLEMS else "Payload too large"
-    body = problem("payload_too_large", status=413, title=title, detail=f"{size}; the limit is {limit} bytes.",
+    title = None if "payload_too_large" in PROBLEMS else gettext("Payload too large")
+    body = problem("payload_too_large", status=413, title=title, detail=detail % {"length": length, "limit": limit},
                    limit=limit)
     return JsonResponse(body, status=413, content_type=PROBLEM_CONTENT_TYPE)
+
+
+class ApiTimeZoneMiddleware(Middleware):
+    """Under ``/api/`` the current time zone is UTC, so the API's timestamps stay UTC ISO 8601
+    (``...Z``) whatever ``TIME_ZONE`` the pages show times in (DRF's DateTimeField renders in
+    the current time zone)."""
+
+    def handle(self, request, get_response):
+        if not request.path.startswith(API_PREFIX):
+            return get_response(request)
+        with timezone.override(dt_timezone.utc):
+            return get_response(request)
+
+    async def ahandle(self, request, get_response):
+        if not request.path.startswith(API_PREFIX):
+            return await get_response(request)
+        with timezone.override(dt_timezone.utc):
+            return await get_response(request)
+
+
+API_PREFIX = "/api/"

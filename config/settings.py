@@ -5,6 +5,7 @@ helpers below; a malformed value stops start-up with ImproperlyConfigured. With 
 variables set at all, the project runs embedded: SQLite, DEBUG on, Celery tasks run eagerly.
 """
 import os
+import zoneinfo
 from pathlib import Path
 
 import dj_database_url
@@ -104,6 +105,9 @@ MIDDLEWARE = [
     "config.middleware.BodySizeLimitMiddleware",
     "config.login_limits.LoginFailureLimitMiddleware",  # before CSRF: a refused attempt reads no form
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the switch's cookie, else Accept-Language, else LANGUAGE_CODE (docs/i18n.md).
+    "django.middleware.locale.LocaleMiddleware",
+    "config.middleware.ApiTimeZoneMiddleware",  # the API's timestamps stay UTC; pages show TIME_ZONE
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -182,9 +186,22 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "kierki@localhost")
 PDF_FONT = env_str("PDF_FONT", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 PDF_FONT_BOLD = env_str("PDF_FONT_BOLD", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 
-LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
+# Polish by default; English on request (Accept-Language, or the switch on every page). Codes,
+# enum values and JSON keys stay English whatever the language (docs/i18n.md).
+LANGUAGES = [("pl", "Polski"), ("en", "English")]
+LANGUAGE_CODE = env_str("LANGUAGE_CODE", "pl").strip() or "pl"
+if LANGUAGE_CODE not in dict(LANGUAGES):
+    raise ImproperlyConfigured(f"LANGUAGE_CODE={LANGUAGE_CODE!r}: use one of {', '.join(dict(LANGUAGES))}")
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "kierki_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 USE_I18N = True
+# Times are stored in UTC; pages show them in TIME_ZONE (an IANA name). The API keeps UTC.
+TIME_ZONE = env_str("TIME_ZONE", "Europe/Warsaw").strip() or "Europe/Warsaw"
+try:
+    zoneinfo.ZoneInfo(TIME_ZONE)
+except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    raise ImproperlyConfigured(f"TIME_ZONE={TIME_ZONE!r} is not a time zone name such as Europe/Warsaw") from None
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -276,6 +293,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "DEFAULT_GENERATOR_CLASS": "api.schema_generator.EnglishSchemaGenerator",  # the contract stays English
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     # The event streams are plain async views, unseen by drf-spectacular: api/stream_schema.py adds them;
     # api/schema_hooks.py types the path ids by kind and adds the 413 and 415 of every operation that

@@ -41,7 +41,7 @@ from typing import Any, Iterable
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext, gettext_noop
 
 from games.engine import Seat
 from games.engine.errors import RuleViolation, RulingNotAllowed
@@ -79,18 +79,21 @@ def dispute_raise(*, match_id, actor, deal: Any, statement: Any, play_index: Any
     ``play_index`` (0-based among the deal's plays so far)."""
     match = _match(match_id)
     if not may_raise(match, actor):
-        raise NotAllowed(_("Only the players seated in this match, its scorer and its arbiters may raise a "
-                           "dispute."))
+        raise NotAllowed(gettext("Only the players seated in this match, its scorer and its arbiters may raise a "
+                                 "dispute."))
     if not isinstance(statement, str) or not statement.strip() or len(statement) > MAX_STATEMENT \
             or "\x00" in statement:
-        raise InvalidInput(f"the statement must be text of 1 to {MAX_STATEMENT} characters, without NUL",
+        raise InvalidInput(gettext("the statement must be text of 1 to %(max)s characters, without NUL")
+                           % {"max": MAX_STATEMENT},
                            field="statement")
     plays = _plays_per_deal(match)
     if not _is_int(deal) or not 1 <= deal <= len(plays):
-        raise InvalidInput(f"deal must be the number of a deal dealt in this match (1 to {len(plays)})",
+        raise InvalidInput(gettext("deal must be the number of a deal dealt in this match (1 to %(count)s)")
+                           % {"count": len(plays)},
                            field="deal")
     if play_index is not None and (not _is_int(play_index) or not 0 <= play_index < plays[deal - 1]):
-        raise InvalidInput(f"play_index must be one of the deal's plays so far (0 to {plays[deal - 1] - 1})",
+        raise InvalidInput(gettext("play_index must be one of the deal's plays so far (0 to %(last)s)")
+                           % {"last": plays[deal - 1] - 1},
                            field="play_index")
     return Dispute.objects.create(match=match, deal=deal, play_index=play_index, statement=statement,
                                   raised_by=actor)
@@ -116,7 +119,7 @@ def _match(match_id) -> Match:
     try:
         return Match.objects.get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
-        raise NotFound(f"no match {match_id}") from None
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id}) from None
 
 
 # --- ruling on it -----------------------------------------------------------------------------------
@@ -131,15 +134,16 @@ def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = 
         pk = int_id(dispute_id)
         dispute = Dispute.objects.select_for_update().filter(pk=pk).first() if pk is not None else None
         if dispute is None:
-            raise NotFound(f"no dispute {dispute_id}")
+            raise NotFound(gettext("no dispute %(id)s") % {"id": dispute_id})
         match = _lock(dispute.match_id)
         role = role_of(match, actor)
         if not role.may_read:
-            raise NotFound(f"no dispute {dispute_id}")
-        require_arbiter(match, actor, role, what=_("a ruling"))
+            raise NotFound(gettext("no dispute %(id)s") % {"id": dispute_id})
+        require_arbiter(match, actor, role, what=gettext("a ruling"))
         refuse_if_read_only(match)
         if expected_version is not None and expected_version != match.version:
-            raise VersionConflict(f"the match is at version {match.version}, not {expected_version}",
+            raise VersionConflict(gettext("the match is at version %(version)s, not %(expected_version)s")
+                                  % {"version": match.version, "expected_version": expected_version},
                                   current_version=match.version)
         previous = _ruling_in_force(dispute)
         status_before = match.status
@@ -150,7 +154,7 @@ def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = 
             raise RuleBroken(violation.located(deal=dispute.deal)) from None
         if outside and override is None:
             raise RulingOutsideAnalysis(
-                _("the points of %(seats)s are outside what the analysis at the disputed position allows "
+                gettext("the points of %(seats)s are outside what the analysis at the disputed position allows "
                   "(worst..best): send an override with its reason to rule them anyway")
                 % {"seats": ", ".join(outside)}, field="points", seats=outside)
         rows = _commit(unit)
@@ -180,21 +184,24 @@ def _outside_analysis(dispute_id, actor, points: dict) -> dict[str, Any]:
 
 def _check_ruling_input(ruling: Any, reason: Any, points: Any, override: Any = None) -> None:
     if ruling not in RULING_TYPES:
-        raise InvalidInput(f"type must be one of {', '.join(RULING_TYPES)}", field="type")
+        raise InvalidInput(gettext("type must be one of %(choices)s")
+                           % {"choices": ', '.join(RULING_TYPES)}, field="type")
     if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON or "\x00" in reason:
-        raise InvalidInput(f"a ruling needs a reason: text of 1 to {MAX_REASON} characters, without NUL",
+        raise InvalidInput(gettext("a ruling needs a reason: text of 1 to %(max)s characters, without NUL")
+                           % {"max": MAX_REASON},
                            field="reason")
     if ruling == SCORE_ADJUSTED:
         seats = [s.name for s in Seat]
         if not isinstance(points, dict) or sorted(points) != sorted(seats) \
                 or not all(_is_int(points[s]) for s in seats):
-            raise InvalidInput("score_adjusted needs whole points for each of N, E, S, W", field="points")
+            raise InvalidInput(gettext("score_adjusted needs whole points for each of N, E, S, W"), field="points")
     elif points is not None:
-        raise InvalidInput(f"only score_adjusted takes points, not {ruling}", field="points")
+        raise InvalidInput(gettext("only score_adjusted takes points, not %(ruling)s")
+                           % {"ruling": ruling}, field="points")
     if override is not None and (ruling != SCORE_ADJUSTED or not isinstance(override, str) or not override.strip()
                                  or len(override) > MAX_REASON or "\x00" in override):
-        raise InvalidInput(_("override is for score_adjusted only: the reason, 1 to %(max)d characters, for "
-                             "points outside the analysis") % {"max": MAX_REASON}, field="override")
+        raise InvalidInput(gettext("override is for score_adjusted only: the reason, 1 to %(max)d characters, for "
+                                   "points outside the analysis") % {"max": MAX_REASON}, field="override")
 
 
 def _ruling_in_force(dispute: Dispute) -> str | None:
@@ -208,11 +215,14 @@ def _decide_ruling(unit: _Unit, dispute: Dispute, previous: str | None, ruling: 
                    points: dict | None, override: str | None = None) -> None:
     """Check the ruling against the dispute's history and the match, through the engine."""
     if previous == DEAL_VOIDED:
-        raise RulingNotAllowed(detail="the deal was voided by this dispute's ruling: a voided deal stays voided")
+        raise RulingNotAllowed(detail=gettext_noop(
+            "the deal was voided by this dispute's ruling: a voided deal stays voided"))
     if previous == SCORE_ADJUSTED and ruling == NO_CHANGE:
-        raise RulingNotAllowed(detail="an adjusted score is not undone by no_change: adjust it to the played points")
+        raise RulingNotAllowed(detail=gettext_noop(
+            "an adjusted score is not undone by no_change: adjust it to the played points"))
     if ruling == DEAL_VOIDED and unit.match.status == Match.Status.ABANDONED:
-        raise RulingNotAllowed(detail="a deal of an abandoned match cannot be voided: no replacement can follow")
+        raise RulingNotAllowed(detail=gettext_noop(
+            "a deal of an abandoned match cannot be voided: no replacement can follow"))
     payload = {"dispute": dispute.pk, "ruling": ruling, "deal": dispute.deal,
                "points": {s.name: points[s.name] for s in Seat} if ruling == SCORE_ADJUSTED else None,
                "reason": reason, "arbiter": unit.actor.get_username()}
@@ -238,7 +248,7 @@ def dispute_get(*, dispute_id, user) -> Dispute:
     pk = int_id(dispute_id)
     dispute = Dispute.objects.select_related("match", "raised_by").filter(pk=pk).first() if pk is not None else None
     if dispute is None or not may_read_disputes(dispute.match, user):
-        raise NotFound(f"no dispute {dispute_id}")
+        raise NotFound(gettext("no dispute %(id)s") % {"id": dispute_id})
     return dispute
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from games.engine.errors import RuleViolation
+from games.messages import violation_detail
 
 
 def quoted(value: str, *, limit: int = 40) -> str:
@@ -14,9 +17,11 @@ def quoted(value: str, *, limit: int = 40) -> str:
 
 
 class CommandError(Exception):
+    """``detail`` is for people: raise it translated (gettext, in the request's language)."""
+
     status = 400
     code = "invalid"
-    title = "Invalid request"
+    title = _("Invalid request")
 
     def __init__(self, detail: str, *, field: str | None = None, **extra: Any):
         super().__init__(detail)
@@ -30,46 +35,46 @@ class InvalidInput(CommandError):
 
 
 class NotAllowed(CommandError):
-    status, code, title = 403, "not_allowed", "Not allowed"
+    status, code, title = 403, "not_allowed", _("Not allowed")
 
 
 class NotFound(CommandError):
-    status, code, title = 404, "not_found", "Not found"
+    status, code, title = 404, "not_found", _("Not found")
 
 
 class VersionConflict(CommandError):
     """``If-Match`` named a version that is no longer current (optimistic concurrency)."""
 
-    status, code, title = 412, "version_mismatch", "Precondition failed"
+    status, code, title = 412, "version_mismatch", _("Precondition failed")
 
 
 class RuleBroken(CommandError):
     """The engine rejected the event (R30); ``violation`` carries the code and the rule id."""
 
-    status, code, title = 422, "rule_violation", "Illegal under the rules"
+    status, code, title = 422, "rule_violation", _("Illegal under the rules")
 
     def __init__(self, violation: RuleViolation):
-        super().__init__(violation.detail)
+        super().__init__(violation_detail(violation))  # in the reader's language; the engine's is English
         self.violation = violation
         self.code = violation.code
         self.rule = violation.rule
 
 
 class MatchClosed(CommandError):
-    status, code, title = 409, "match_closed", "The match is over"
+    status, code, title = 409, "match_closed", _("The match is over")
 
 
 class DuplicateRecord(CommandError):
     """The record's deals and players equal a match already stored (``match``: its id)."""
 
-    status, code, title = 409, "duplicate_record", "Already filed"
+    status, code, title = 409, "duplicate_record", _("Already filed")
 
 
 class MatchReadOnly(CommandError):
     """The match belongs to a closed season (``Match.read_only``): nothing more can be recorded
     until staff reopen the season."""
 
-    status, code, title = 409, "season_closed", "The season is closed"
+    status, code, title = 409, "season_closed", _("The season is closed")
 
 
 # --- roles, signing the sheet, withdrawal (games/roles.py, games/signoffs.py) -----------------------------
@@ -77,40 +82,40 @@ class MatchReadOnly(CommandError):
 class ArbiterInvolved(NotAllowed):
     """An arbiter who plays in or scores the match does not rule on it, nor withdraw it."""
 
-    code, title = "arbiter_involved", "Involved in the match"
+    code, title = "arbiter_involved", _("Involved in the match")
 
 
 class FilerCannotConfirm(NotAllowed):
     """Whoever filed the match (its creator, its scorer) does not confirm his own sheet."""
 
-    code, title = "filer_cannot_confirm", "The filer does not confirm"
+    code, title = "filer_cannot_confirm", _("The filer does not confirm")
 
 
 class AlreadyConfirmed(CommandError):
     """This seat has signed the sheet already."""
 
-    status, code, title = 409, "already_confirmed", "Already confirmed"
+    status, code, title = 409, "already_confirmed", _("Already confirmed")
 
 
 class MatchNotFinished(CommandError):
     """Only a finished match's sheet is signed."""
 
-    status, code, title = 409, "match_not_finished", "The match is not finished"
+    status, code, title = 409, "match_not_finished", _("The match is not finished")
 
 
 class WithdrawalConflict(CommandError):
     """Withdrawing a match already withdrawn, or reinstating one that is not."""
 
-    status, code, title = 409, "withdrawal_conflict", "Already withdrawn, or not withdrawn"
+    status, code, title = 409, "withdrawal_conflict", _("Already withdrawn, or not withdrawn")
 
 
 class AnalysisUnavailable(CommandError):
     """The deal has no cards to analyse: it was filed by its tally or its points (R31–R33)."""
 
-    status, code, title = 422, "analysis_unavailable", "No cards to analyse"
+    status, code, title = 422, "analysis_unavailable", _("No cards to analyse")
 
 
 class RulingOutsideAnalysis(CommandError):
     """A ``score_adjusted`` ruling gives a seat points outside what it could still reach."""
 
-    status, code, title = 422, "ruling_outside_analysis", "Outside the analysis"
+    status, code, title = 422, "ruling_outside_analysis", _("Outside the analysis")

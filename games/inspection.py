@@ -20,6 +20,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.engine import MatchState, Seat
 from games.engine.errors import RuleViolation
 from games.engine.seats import by_seat
@@ -41,7 +43,7 @@ def inspector(match: Match, user) -> Inspector:
     """What ``user`` is to ``match`` here; NotFound for anyone who may not read it."""
     role = role_of(match, user)
     if not role.may_read:
-        raise NotFound(f"no match {match.pk}")
+        raise NotFound(gettext("no match %(id)s") % {"id": match.pk})
     return role
 
 
@@ -51,7 +53,7 @@ def match_for_inspection(*, match_id: Any, user) -> tuple[Match, Inspector]:
     except ValueError:
         match = None
     if match is None:
-        raise NotFound(f"no match {match_id}")
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id})
     return match, inspector(match, user)
 
 
@@ -59,8 +61,8 @@ def match_for_inspection(*, match_id: Any, user) -> tuple[Match, Inspector]:
 
 def match_audit(*, match: Match, who: Inspector) -> dict[str, Any]:
     if who.kind == Role.SCORER or (who.kind == Role.PLAYER and match.status not in ENDED):
-        raise NotAllowed("the audit is for the club's arbiters and staff, and for the seated players once "
-                         "the match has ended")
+        raise NotAllowed(gettext("the audit is for the club's arbiters and staff, and for the seated players once "
+                                 "the match has ended"))
     return audit.audit_report(match)
 
 
@@ -71,8 +73,9 @@ def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
     state, prefix = match_fold_at(match=match, seq=seq)
     deal = state.deal
     if who.kind == Role.PLAYER and deal is not None and not deal_finished_since(match, deal.spec.number):
-        raise NotAllowed(f"deal {deal.spec.number} was in play after event {seq} and has not finished: "
-                         "players see a point inside a deal only once it is over")
+        raise NotAllowed(gettext("deal %(number)s was in play after event %(seq)s and has not finished: players see "
+                                 "a point inside a deal only once it is over")
+                         % {"number": deal.spec.number, "seq": seq})
     event = prefix[-1]
     summary = state.summary()
     due = state.next_deal
@@ -92,7 +95,8 @@ def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
 def match_fold_at(*, match: Match, seq: Any) -> tuple[MatchState, list[MatchEvent]]:
     """The engine's state right after event ``seq`` (every hand as it stood), and the events up to it."""
     if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= match.version:
-        raise InvalidInput(f"at must be the seq of one of the match's events (1 to {match.version})", field="at")
+        raise InvalidInput(gettext("at must be the seq of one of the match's events (1 to %(version)s)")
+                           % {"version": match.version}, field="at")
     rows = list(match.events.order_by("seq"))
     prefix = [row for row in rows if row.seq <= seq]
     try:

@@ -7,6 +7,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Player(models.Model):
@@ -22,13 +23,13 @@ class Player(models.Model):
 
 class Match(models.Model):
     class Dealing(models.TextChoices):
-        SERVER = "server"  # the server deals with `secrets` and publishes a commitment
-        RECORDED = "recorded"  # a scorer enters the hands of a physical table
+        SERVER = "server", _("Server")  # the server deals with `secrets` and publishes a commitment
+        RECORDED = "recorded", _("Recorded")  # a scorer enters the hands of a physical table
 
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress"
-        FINISHED = "finished"
-        ABANDONED = "abandoned"
+        IN_PROGRESS = "in_progress", _("In Progress")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     north = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -186,8 +187,8 @@ class Dispute(models.Model):
     row's history): ``ruling_seq`` is the seq of the latest one, the one in force."""
 
     class Status(models.TextChoices):
-        OPEN = "open"
-        RULED = "ruled"
+        OPEN = "open", _("Open")
+        RULED = "ruled", _("Ruled")
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="disputes")
     deal = models.PositiveIntegerField()  # 1-based deal number

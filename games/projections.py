@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from django.utils.translation import gettext_noop
+
 from games.engine import MatchState, Ruleset, Seat
 from games.engine.cards import BY_NAME
 from games.engine.errors import RulingNotAllowed
@@ -69,7 +71,8 @@ def apply_ruling(state: MatchState, payload: dict[str, Any]) -> MatchState:
     ruling, number = payload["ruling"], payload["deal"]
     if ruling == DEAL_VOIDED:
         if not state.results or state.results[-1].number != number:
-            raise RulingNotAllowed(detail=f"deal {number} is not the latest finished deal: only that one can be voided")
+            raise RulingNotAllowed(detail=gettext_noop(
+                "deal %(number)s is not the latest finished deal: only that one can be voided"), number=number)
         return state.void_last_deal()
     if ruling == SCORE_ADJUSTED:
         points = payload["points"]

@@ -16,6 +16,7 @@ import uuid
 from typing import Any, Iterable
 
 from django.db.models import F, Q, QuerySet
+from django.utils.translation import gettext
 
 from games.engine import Seat
 from games.engine.cards import BY_NAME
@@ -74,12 +75,12 @@ def match_get(*, match_id: Any, user, detail: bool = True) -> tuple[Match, Viewe
     try:
         pk = uuid.UUID(str(match_id))
     except ValueError:
-        raise NotFound(f"no match {match_id}") from None
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id}) from None
     matches = _with_season(Match.objects.select_related(*_DETAIL)) if detail else Match.objects.all()
     match = matches.filter(pk=pk).first()
     viewer = role_of(match, user) if match is not None else Role(Role.NOBODY)
     if not viewer.may_read:
-        raise NotFound(f"no match {match_id}")
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id})
     return match, viewer
 
 

@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext
 
 from games.engine import MatchState, Seat
 from games.engine import record as records
@@ -29,9 +29,10 @@ from games.engine.replay import replay
 
 from . import compiled
 from .events import GENESIS, chain_hash, deal_commitment, event_body
-from .fingerprints import record_fingerprint
 from .exceptions import (CommandError, DuplicateRecord, InvalidInput, MatchClosed, MatchReadOnly, NotAllowed, NotFound,
                          RuleBroken, VersionConflict)
+from .fingerprints import record_fingerprint
+from .messages import engine_message
 from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
 from . import confirmation
 from .projections import deal_score_rows, rulings_of, sign_offs_of, snapshot_of, start_state, summary_of
@@ -88,22 +89,24 @@ def _acting_seat(unit: _Unit, requested: str | None, default: Seat | None) -> Se
     if is_scorer(match, actor):
         if requested is None:
             if default is None:
-                raise InvalidInput("a scorer must name the seat", field="seat")
+                raise InvalidInput(gettext("a scorer must name the seat"), field="seat")
             return default
         return _parse_seat(requested, "seat")
     own = seat_of(match, actor)
     if own is None:
-        raise NotAllowed("only the players seated in this match and its scorer may act in it")
+        raise NotAllowed(gettext("only the players seated in this match and its scorer may act in it"))
     if requested is not None and _parse_seat(requested, "seat") != own:
-        raise NotAllowed(f"you play seat {own.name}; only the scorer may act for another seat")
+        raise NotAllowed(gettext("you play seat %(seat)s; only the scorer may act for another seat")
+                         % {"seat": own.name})
     return own
 
 
 def _parse_seat(value: Any, name: str) -> Seat:
     try:
         return Seat.parse(value)
-    except ValueError as exc:
-        raise InvalidInput(str(exc), field=name) from None
+    except ValueError:
+        raise InvalidInput(gettext("not a seat: %(seat)s (expected one of N, E, S, W)") % {"seat": repr(value)},
+                           field=name) from None
 
 
 # --- the unit of work ------------------------------------------------------------------------
@@ -148,10 +151,12 @@ def _locked_unit(match_id, actor, expected_version: int | None, admit: Callable[
     if admit is not None:
         admit(match)
     if expected_version is not None and expected_version != match.version:
-        raise VersionConflict(f"the match is at version {match.version}, not {expected_version}",
+        raise VersionConflict(gettext("the match is at version %(version)s, not %(expected_version)s")
+                              % {"version": match.version, "expected_version": expected_version},
                               current_version=match.version)
     if match.status != Match.Status.IN_PROGRESS and not ended_too:
-        raise MatchClosed(f"the match is {match.status}; nothing more can be recorded")
+        raise MatchClosed(gettext("the match is %(status)s; nothing more can be recorded")
+                          % {"status": str(match.get_status_display()).lower()})
     refuse_if_read_only(match)
     return _Unit(match, match.projection, restore(match.projection.snapshot), actor)
 
@@ -159,7 +164,7 @@ def _locked_unit(match_id, actor, expected_version: int | None, admit: Callable[
 def refuse_if_read_only(match: Match) -> None:
     """A match of a closed season takes no command (nor a ruling) until its season reopens."""
     if match.read_only:
-        raise MatchReadOnly(_("the match belongs to a closed season; nothing more can be recorded until staff "
+        raise MatchReadOnly(gettext("the match belongs to a closed season; nothing more can be recorded until staff "
                               "reopen it"))
 
 
@@ -172,12 +177,12 @@ def _lock(match_id) -> Match:
     try:
         pk = Match._meta.pk.to_python(match_id)
     except (ValueError, TypeError, ValidationError):
-        raise NotFound(f"no match {match_id}") from None
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id}) from None
     with connection.cursor() as cursor:
         cursor.execute(_lock_sql(connection.vendor), [compiled.prepared(Match, "id", pk)])
         row = cursor.fetchone()
     if row is None:
-        raise NotFound(f"no match {match_id}")
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id})
     split = compiled.width(Match)
     match = compiled.instance(Match, "m", row[:split])
     projection = compiled.instance(MatchProjection, "p", row[split:])
@@ -269,13 +274,14 @@ def match_create(*, actor, seats: dict[str, str], first_dealer: str, dealing: st
     players = _seat_players(seats)
     dealer = _parse_seat(first_dealer, "first_dealer")
     if dealing not in Match.Dealing.values:
-        raise InvalidInput(f"dealing must be one of {', '.join(Match.Dealing.values)}", field="dealing")
+        raise InvalidInput(gettext("dealing must be one of %(choices)s")
+                           % {"choices": ', '.join(Match.Dealing.values)}, field="dealing")
     pinned = {"name": ruleset.get("name", "rozbojnik-odgrywka"), "version": ruleset.get("version", 1),
               "options": ruleset.get("options") or {}}
     try:
         state = start_state({"ruleset": pinned, "first_dealer": dealer.name})
     except RulesetError as exc:
-        raise InvalidInput(str(exc), field=f"ruleset.{exc.field}") from None
+        raise InvalidInput(engine_message(exc), field=f"ruleset.{exc.field}") from None
     scorer_user = _scorer(scorer, actor, dealing)
     with transaction.atomic():
         match = Match.objects.create(
@@ -314,16 +320,16 @@ USERNAME_MAX_LENGTH = Player._meta.get_field("username").max_length
 
 def _seat_players(seats: Any, *, create_guests: bool = False) -> list[Player]:
     if not isinstance(seats, dict) or sorted(seats) != sorted(s.name for s in Seat):
-        raise InvalidInput("seats must name a player for each of N, E, S, W", field="seats")
+        raise InvalidInput(gettext("seats must name a player for each of N, E, S, W"), field="seats")
     names = [seats[s.name] for s in Seat]
     if any(not isinstance(n, str) or not n for n in names):
-        raise InvalidInput("each seat needs a player's username", field="seats")
+        raise InvalidInput(gettext("each seat needs a player's username"), field="seats")
     for seat, name in zip(Seat, names):  # checked here, not left to the database (a DataError, a 500)
         if len(name) > USERNAME_MAX_LENGTH or "\x00" in name or not name.isprintable():
-            raise InvalidInput(_("a username is 1 to %(max)d printable characters, without NUL")
+            raise InvalidInput(gettext("a username is 1 to %(max)d printable characters, without NUL")
                                % {"max": USERNAME_MAX_LENGTH}, field=f"seats.{seat.name}")
     if len(set(names)) != 4:
-        raise InvalidInput("four different players are needed", field="seats")
+        raise InvalidInput(gettext("four different players are needed"), field="seats")
     found = {p.username: p for p in Player.objects.filter(username__in=names)}
     users = {u.get_username(): u for u in User.objects.filter(username__in=set(names) - set(found))}
     players = []
@@ -335,7 +341,7 @@ def _seat_players(seats: Any, *, create_guests: bool = False) -> list[Player]:
         elif create_guests:
             players.append(Player.objects.create(username=name))
         else:
-            raise InvalidInput(f"no player named {name!r}", field=f"seats.{seat.name}")
+            raise InvalidInput(gettext("no player named %(name)s") % {"name": repr(name)}, field=f"seats.{seat.name}")
     return players
 
 
@@ -345,7 +351,8 @@ def _scorer(username: str | None, actor, dealing: str):
     try:
         return User.objects.get(username=username)
     except User.DoesNotExist:
-        raise InvalidInput(f"no user named {username!r}", field="scorer") from None
+        raise InvalidInput(gettext("no user named %(username)s")
+                           % {"username": repr(username)}, field="scorer") from None
 
 
 def deal_start(*, match_id, actor, hands: dict | None = None, expected_version: int | None = None,
@@ -354,24 +361,25 @@ def deal_start(*, match_id, actor, hands: dict | None = None, expected_version: 
     def decide(unit: _Unit) -> None:
         recorded = unit.match.dealing == Match.Dealing.RECORDED
         if recorded and not is_scorer(unit.match, unit.actor):
-            raise NotAllowed("in a recorded match only its scorer enters the hands")
+            raise NotAllowed(gettext("in a recorded match only its scorer enters the hands"))
         if not recorded:
             _acting_seat(unit, None, Seat.N)  # any seated player or the scorer
             if hands is not None:
-                raise InvalidInput("the server deals this match: send no hands", field="hands")
+                raise InvalidInput(gettext("the server deals this match: send no hands"), field="hands")
         _decide_deal(unit, _parse_hands(hands) if recorded else None)
     return _run(match_id, actor, expected_version, decide, admit)
 
 
 def _parse_hands(hands: Any) -> dict[str, list[str]]:
     if not isinstance(hands, dict) or sorted(hands) != sorted(s.name for s in Seat):
-        raise InvalidInput("hands must give a list of cards for each of N, E, S, W", field="hands")
+        raise InvalidInput(gettext("hands must give a list of cards for each of N, E, S, W"), field="hands")
     for seat, cards in hands.items():
         if not isinstance(cards, list):
-            raise InvalidInput("must be a list of cards", field=f"hands.{seat}")
+            raise InvalidInput(gettext("must be a list of cards"), field=f"hands.{seat}")
         for index, card in enumerate(cards):
             if card not in BY_NAME:
-                raise InvalidInput(f"not a card: {card!r}", field=f"hands.{seat}[{index}]")
+                raise InvalidInput(gettext("not a card: %(card)s")
+                                   % {"card": repr(card)}, field=f"hands.{seat}[{index}]")
     return {s.name: list(hands[s.name]) for s in Seat}
 
 
@@ -408,7 +416,8 @@ def card_play(*, match_id, actor, card: str, seat: str | None = None,
 
 def _decide_play(unit: _Unit, seat: Seat, card: Any) -> None:
     if card not in BY_NAME:
-        raise InvalidInput(f"not a card: {card!r} (rank 2-9/T/J/Q/K/A then suit S/H/D/C)", field="card")
+        raise InvalidInput(gettext("not a card: %(card)s (rank 2-9/T/J/Q/K/A then suit S/H/D/C)")
+                           % {"card": repr(card)}, field="card")
     deal = unit.state.deal
     unit.state = unit.state.play(BY_NAME[card], seat=seat)
     unit.emit(T.CARD_PLAYED, {"seat": seat.name, "card": card})
@@ -434,14 +443,14 @@ def lead_decide(*, match_id, actor, offer: int | None = None, keep: bool = False
                 expected_version: int | None = None, admit: Callable[[Match], None] | None = None) -> CommandResult:
     """R28: the lead holder accepts the offer made by event ``offer`` (its seq), or keeps the lead."""
     if keep == (offer is not None):
-        raise InvalidInput('send either {"offer": <event seq>} or {"keep": true}', field="offer")
+        raise InvalidInput(gettext('send either {"offer": <event seq>} or {"keep": true}'), field="offer")
 
     def decide(unit: _Unit) -> None:
         deal, due = unit.state.deal, unit.state.next_deal
         if deal is not None or (due is not None and due.lead_for_sale):  # else the engine says why not
             holder = unit.state.lead_holder
             if _acting_seat(unit, None, holder) != holder:
-                raise NotAllowed("only the lead holder (or the scorer) decides on the offers")
+                raise NotAllowed(gettext("only the lead holder (or the scorer) decides on the offers"))
         _decide_lead(unit, None if keep else _offer_index(unit, offer))
     return _run(match_id, actor, expected_version, decide, admit)
 
@@ -453,7 +462,8 @@ def _offer_index(unit: _Unit, seq: Any) -> int:
     offers = list(MatchEvent.objects.filter(match=unit.match, type=T.LEAD_OFFERED).order_by("-seq")
                   .values_list("seq", flat=True)[:standing])[::-1] if standing else []
     if seq not in offers or isinstance(seq, bool):
-        raise InvalidInput(f"{seq!r} is not the seq of a standing lead offer of this deal", field="offer")
+        raise InvalidInput(gettext("%(seq)s is not the seq of a standing lead offer of this deal")
+                           % {"seq": repr(seq)}, field="offer")
     return offers.index(seq)
 
 
@@ -473,7 +483,7 @@ def deal_tally(*, match_id, actor, tally: Any = None, points: Any = None, sale: 
     odgrywka's lead ``{"buyer": seat, "price": tricks}`` when it was sold. One event."""
     def decide(unit: _Unit) -> None:
         if unit.match.dealing != Match.Dealing.RECORDED or not is_scorer(unit.match, unit.actor):
-            raise NotAllowed(_("only the scorer of a recorded match files deals from a paper sheet"))
+            raise NotAllowed(gettext("only the scorer of a recorded match files deals from a paper sheet"))
         _decide_tally(unit, tally=tally, points=points, sale=sale)
     return _run(match_id, actor, expected_version, decide, admit)
 
@@ -485,7 +495,7 @@ def _decide_tally(unit: _Unit, *, tally: Any, points: Any, sale: Any, both: bool
     try:
         if sale is not None and (not isinstance(sale, dict) or set(sale) != {"buyer", "price"}
                                  or not isinstance(sale["buyer"], str)):
-            raise errors.BadSale(detail=_("a sale gives the buyer's seat and the price in tricks"))
+            raise errors.BadSale(detail=gettext("a sale gives the buyer's seat and the price in tricks"))
         offer = None if sale is None else (sale["buyer"], sale["price"])
         unit.state = unit.state.file_deal(tally=tally, points=points, sale=offer, both=both)
     except RuleViolation as violation:
@@ -500,11 +510,11 @@ def _decide_tally(unit: _Unit, *, tally: Any, points: Any, sale: Any, both: bool
 
 def match_abandon(*, match_id, actor, reason: str = "", expected_version: int | None = None) -> CommandResult:
     if not isinstance(reason, str) or len(reason) > 500 or "\x00" in reason:
-        raise InvalidInput("reason must be text of at most 500 characters, without NUL", field="reason")
+        raise InvalidInput(gettext("reason must be text of at most 500 characters, without NUL"), field="reason")
 
     def decide(unit: _Unit) -> None:
         if not (is_scorer(unit.match, actor) or actor.is_staff or seat_of(unit.match, actor) is not None):
-            raise NotAllowed("only the seated players, the scorer or staff may abandon a match")
+            raise NotAllowed(gettext("only the seated players, the scorer or staff may abandon a match"))
         unit.emit(T.MATCH_ABANDONED, {"reason": reason})
         unit.match.status = Match.Status.ABANDONED
     return _run(match_id, actor, expected_version, decide)
@@ -517,7 +527,7 @@ def record_import(*, actor, record: Any, allow_duplicate: bool = False) -> Match
     try:
         decoded = records.decode(record)
     except RecordFormatError as exc:
-        raise InvalidInput(exc.reason, field=exc.field or None) from None
+        raise InvalidInput(engine_message(exc), field=exc.field or None) from None
     checked = replay(decoded)
     if not checked.ok:
         raise RuleBroken(checked.error)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Q, QuerySet
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext
 
 from games.exceptions import NotAllowed, NotFound
 from games.ids import int_id
@@ -51,9 +51,9 @@ def disputes_for_arbiter(*, user, club_id: Any = None, status: str | None = None
     disputes = Dispute.objects.select_related("raised_by")
     if club_id is not None:
         if int_id(club_id) is None or not Club.objects.filter(pk=int_id(club_id)).exists():
-            raise NotFound(f"no club {club_id}")
+            raise NotFound(gettext("no club %(id)s") % {"id": club_id})
         if not (user.is_staff or is_club_arbiter(user, club_id)):
-            raise NotAllowed(_("Only the club's arbiters and admins (and staff) list its disputes."))
+            raise NotAllowed(gettext("Only the club's arbiters and admins (and staff) list its disputes."))
         disputes = disputes.filter(match__season_match__season__league__club_id=club_id)
     elif not user.is_staff:
         clubs = Membership.objects.filter(user=user, role__in=RULING_ROLES).values("club_id")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Now
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Match, Player
 
@@ -29,10 +30,10 @@ class Club(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        MEMBER = "member"  # plays the club's season matches
-        SCORER = "scorer"  # also files and scores season matches
-        ARBITER = "arbiter"  # also rules on disputes (reads everything)
-        ADMIN = "admin"  # also manages the club's leagues, seasons and memberships
+        MEMBER = "member", _("Member")  # plays the club's season matches
+        SCORER = "scorer", _("Scorer")  # also files and scores season matches
+        ARBITER = "arbiter", _("Arbiter")  # also rules on disputes (reads everything)
+        ADMIN = "admin", _("Admin")  # also manages the club's leagues, seasons and memberships
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
@@ -94,8 +95,8 @@ class League(models.Model):
 
 class Season(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open"  # matches may join
-        CLOSED = "closed"  # no more matches; standings are still recomputed if a result changes
+        OPEN = "open", _("Open")  # matches may join
+        CLOSED = "closed", _("Closed")  # no more matches; standings are still recomputed if a result changes
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="seasons")
     name = models.CharField(max_length=100)

@@ -34,7 +34,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext
 
 from games import services as games
 from games.engine import Ruleset
@@ -42,6 +42,7 @@ from games.engine import record as records
 from games.engine.errors import RecordFormatError, RulesetError
 from games.exceptions import InvalidInput, NotAllowed, NotFound
 from games.ids import int_id
+from games.messages import engine_message
 from games.models import DealScore, Match, MatchEvent
 from games.projections import SIGN_OFF_TYPES
 
@@ -65,7 +66,7 @@ log = logging.getLogger(__name__)
 def club_create(*, actor, name: str, slug: str) -> Club:
     """A new club; its creator becomes its first admin."""
     if Club.objects.filter(slug=slug).exists():
-        raise InvalidInput(f"a club with the slug {slug!r} exists", field="slug")
+        raise InvalidInput(gettext("a club with the slug %(slug)s exists") % {"slug": repr(slug)}, field="slug")
     with transaction.atomic():
         club = Club.objects.create(name=name, slug=slug)
         games.player_for_user(actor)  # a club player at once (scoring.members)
@@ -76,7 +77,8 @@ def club_create(*, actor, name: str, slug: str) -> Club:
 def club_update(*, actor, club_id, **fields: Any) -> Club:
     club = club_for_admin(actor, club_id)
     if "slug" in fields and Club.objects.filter(slug=fields["slug"]).exclude(pk=club.pk).exists():
-        raise InvalidInput(f"a club with the slug {fields['slug']!r} exists", field="slug")
+        raise InvalidInput(gettext("a club with the slug %(slug)s exists")
+                           % {"slug": repr(fields['slug'])}, field="slug")
     for name, value in fields.items():
         setattr(club, name, value)
     club.save(update_fields=list(fields) or None)
@@ -87,10 +89,11 @@ def membership_set(*, actor, club_id, username: str, role: str = Role.MEMBER) ->
     """Add ``username`` to the club with ``role``, or change his role (club admins only)."""
     club = club_for_admin(actor, club_id)
     if role not in Role.values:
-        raise InvalidInput(f"role must be one of {', '.join(Role.values)}", field="role")
+        raise InvalidInput(gettext("role must be one of %(choices)s")
+                           % {"choices": ', '.join(Role.values)}, field="role")
     user = User.objects.filter(username=username).first()
     if user is None:
-        raise InvalidInput(f"no user named {username!r}", field="user")
+        raise InvalidInput(gettext("no user named %(username)s") % {"username": repr(username)}, field="user")
     with transaction.atomic():
         membership = Membership.objects.select_for_update().filter(club=club, user=user).first()
         if membership is None:
@@ -108,7 +111,8 @@ def membership_remove(*, actor, club_id, username: str) -> None:
     with transaction.atomic():
         membership = Membership.objects.select_for_update().filter(club=club, user__username=username).first()
         if membership is None:
-            raise NotFound(f"{username!r} is not a member of {club.name}")
+            raise NotFound(gettext("%(username)s is not a member of %(club_name)s")
+                           % {"username": repr(username), "club_name": club.name})
         if membership.role == Role.ADMIN:
             _keep_an_admin(club, membership.user)
         membership.delete()
@@ -117,22 +121,24 @@ def membership_remove(*, actor, club_id, username: str) -> None:
 def _keep_an_admin(club: Club, leaving) -> None:
     admins = Membership.objects.select_for_update().filter(club=club, role=Role.ADMIN).exclude(user=leaving)
     if not admins.exists():
-        raise LastAdmin(f"{leaving.get_username()} is the last admin of {club.name}; name another admin first")
+        raise LastAdmin(gettext("%(username)s is the last admin of %(club_name)s; name another admin first")
+                        % {"username": leaving.get_username(), "club_name": club.name})
 
 
-def _get(queryset, pk, what: str):
-    """The row with primary key ``pk`` (an id from a URL or a body), else NotFound."""
+def _get(queryset, pk, missing: str):
+    """The row with primary key ``pk`` (an id from a URL or a body), else NotFound with
+    ``missing`` (a translated message naming ``%(id)s``)."""
     found = queryset.filter(pk=int_id(pk)).first() if int_id(pk) is not None else None
     if found is None:
-        raise NotFound(f"no {what} {pk}")
+        raise NotFound(missing % {"id": pk})
     return found
 
 
 def club_for_admin(actor, club_id) -> Club:
     """The club, when ``actor`` is one of its admins; NotFound or NotAllowed else."""
-    club = _get(Club.objects, club_id, "club")
+    club = _get(Club.objects, club_id, gettext("no club %(id)s"))
     if not selectors.is_club_admin(actor, club.pk):
-        raise NotAllowed(f"only the admins of {club.name} manage it")
+        raise NotAllowed(gettext("only the admins of %(club_name)s manage it") % {"club_name": club.name})
     return club
 
 
@@ -141,7 +147,8 @@ def club_for_admin(actor, club_id) -> Club:
 def league_create(*, actor, club_id, name: str, ruleset: dict | None = None) -> League:
     club = club_for_admin(actor, club_id)
     if League.objects.filter(club=club, name=name).exists():
-        raise InvalidInput(f"{club.name} has a league named {name!r}", field="name")
+        raise InvalidInput(gettext("%(club_name)s has a league named %(name)s")
+                           % {"club_name": club.name, "name": repr(name)}, field="name")
     return League.objects.create(club=club, name=name, ruleset_options=_ruleset_options(ruleset))
 
 
@@ -150,7 +157,7 @@ def league_update(*, actor, league_id, name: str | None = None, ruleset: dict | 
     club_for_admin(actor, league.club_id)
     if name is not None:
         if League.objects.filter(club_id=league.club_id, name=name).exclude(pk=league.pk).exists():
-            raise InvalidInput(f"the club has a league named {name!r}", field="name")
+            raise InvalidInput(gettext("the club has a league named %(name)s") % {"name": repr(name)}, field="name")
         league.name = name
     if ruleset is not None:
         league.ruleset_options = _ruleset_options(ruleset)
@@ -163,12 +170,12 @@ def _ruleset_options(ruleset: dict | None) -> dict:
     that differ from the defaults, checked by the engine."""
     ruleset = ruleset or {}
     if not isinstance(ruleset, dict):
-        raise InvalidInput('ruleset must be an object like {"options": {}}', field="ruleset")
+        raise InvalidInput(gettext('ruleset must be an object like {"options": {}}'), field="ruleset")
     try:
         pinned = Ruleset.from_options(ruleset.get("options") or {}, **{k: ruleset[k] for k in ("name", "version")
                                                                         if k in ruleset})
     except RulesetError as exc:
-        raise InvalidInput(str(exc), field=f"ruleset.{exc.field}" if exc.field else "ruleset") from None
+        raise InvalidInput(engine_message(exc), field=f"ruleset.{exc.field}" if exc.field else "ruleset") from None
     return pinned.options()
 
 
@@ -177,7 +184,7 @@ def league_ruleset(league: League) -> dict:
 
 
 def _league(league_id) -> League:
-    return _get(League.objects, league_id, "league")
+    return _get(League.objects, league_id, gettext("no league %(id)s"))
 
 
 def season_create(*, actor, league_id, name: str, start_date: datetime.date | None = None,
@@ -186,7 +193,7 @@ def season_create(*, actor, league_id, name: str, start_date: datetime.date | No
     league = _league(league_id)
     club_for_admin(actor, league.club_id)
     if Season.objects.filter(league=league, name=name).exists():
-        raise InvalidInput(f"the league has a season named {name!r}", field="name")
+        raise InvalidInput(gettext("the league has a season named %(name)s") % {"name": repr(name)}, field="name")
     season = Season(league=league, name=name, start_date=start_date, end_date=end_date, min_matches=min_matches,
                     status=status)
     _check_season(season)
@@ -206,20 +213,22 @@ def season_update(*, actor, season_id, **fields: Any) -> Season:
     club_for_admin(actor, season.league.club_id)
     unknown = set(fields) - set(SEASON_FIELDS)
     if unknown:
-        raise InvalidInput(f"a season has no field {sorted(unknown)[0]!r}", field=sorted(unknown)[0])
+        raise InvalidInput(gettext("a season has no field %(field)s")
+                           % {"field": repr(sorted(unknown)[0])}, field=sorted(unknown)[0])
     status = fields.pop("status", season.status)
     if status not in Season.Status.values:
-        raise InvalidInput(f"status must be one of {', '.join(Season.Status.values)}", field="status")
+        raise InvalidInput(gettext("status must be one of %(choices)s") % {"choices": ", ".join(Season.Status.values)},
+                           field="status")
     if season.status == Season.Status.CLOSED:
         if status == Season.Status.OPEN:
-            raise SeasonClosed(_("a closed season is reopened by staff only, with a reason: "
-                                 "POST /api/v1/seasons/%(id)s/reopen/") % {"id": season.pk}, field="status")
+            raise SeasonClosed(gettext("a closed season is reopened by staff only, with a reason: "
+                                       "POST /api/v1/seasons/%(id)s/reopen/") % {"id": season.pk}, field="status")
         if any(getattr(season, name) != value for name, value in fields.items()):
-            raise SeasonClosed(_("the season %(name)s is closed: it is read-only") % {"name": season.name})
+            raise SeasonClosed(gettext("the season %(name)s is closed: it is read-only") % {"name": season.name})
         return season
     name = fields.get("name")
     if name is not None and Season.objects.filter(league=season.league, name=name).exclude(pk=season.pk).exists():
-        raise InvalidInput(f"the league has a season named {name!r}", field="name")
+        raise InvalidInput(gettext("the league has a season named %(name)s") % {"name": repr(name)}, field="name")
     rerank = "min_matches" in fields and fields["min_matches"] != season.min_matches
     for name, value in fields.items():
         setattr(season, name, value)
@@ -247,7 +256,7 @@ def season_close(*, actor, season_id, reason: Any = "") -> Season:
 def _season_close_locked(season_id: int, actor, reason: str) -> Season:
     season = Season.objects.select_for_update().select_related("league__club").get(pk=season_id)
     if season.status == Season.Status.CLOSED:
-        raise SeasonClosed(_("the season %(name)s is closed already") % {"name": season.name})
+        raise SeasonClosed(gettext("the season %(name)s is closed already") % {"name": season.name})
     _season_status_set(season, Season.Status.CLOSED, actor, reason)
     return season
 
@@ -257,12 +266,12 @@ def season_reopen(*, actor, season_id, reason: Any) -> Season:
     ``SeasonStatusChange`` row, shown by the API, and a log line)."""
     season = _season(season_id)
     if not (actor.is_authenticated and actor.is_staff):
-        raise NotAllowed(_("only staff reopen a closed season"))
+        raise NotAllowed(gettext("only staff reopen a closed season"))
     reason = _reason(reason, required=True)
     with transaction.atomic():
         season = Season.objects.select_for_update().select_related("league__club").get(pk=season.pk)
         if season.status != Season.Status.CLOSED:
-            raise InvalidInput(_("the season %(name)s is open") % {"name": season.name}, field="status")
+            raise InvalidInput(gettext("the season %(name)s is open") % {"name": season.name}, field="status")
         _season_status_set(season, Season.Status.OPEN, actor, reason)
     log.warning("season %s (%s) reopened by %s: %s", season.pk, season.name, actor.get_username(), reason)
     return season
@@ -272,10 +281,10 @@ def _reason(reason: Any, *, required: bool) -> str:
     if reason is None:
         reason = ""
     if not isinstance(reason, str) or len(reason) > MAX_REASON or "\x00" in reason:
-        raise InvalidInput(_("the reason is text of at most %(max)d characters") % {"max": MAX_REASON},
+        raise InvalidInput(gettext("the reason is text of at most %(max)d characters") % {"max": MAX_REASON},
                            field="reason")
     if required and not reason.strip():
-        raise InvalidInput(_("say why the season is reopened"), field="reason")
+        raise InvalidInput(gettext("say why the season is reopened"), field="reason")
     return reason.strip()
 
 
@@ -289,13 +298,14 @@ def _season_status_set(season: Season, status: str, actor, reason: str) -> None:
 
 def _check_season(season: Season) -> None:
     if season.status not in Season.Status.values:
-        raise InvalidInput(f"status must be one of {', '.join(Season.Status.values)}", field="status")
+        raise InvalidInput(gettext("status must be one of %(choices)s")
+                           % {"choices": ', '.join(Season.Status.values)}, field="status")
     if season.start_date and season.end_date and season.end_date < season.start_date:
-        raise InvalidInput("the season cannot end before it starts", field="end_date")
+        raise InvalidInput(gettext("the season cannot end before it starts"), field="end_date")
 
 
 def _season(season_id) -> Season:
-    return _get(Season.objects.select_related("league__club"), season_id, "season")
+    return _get(Season.objects.select_related("league__club"), season_id, gettext("no season %(id)s"))
 
 
 # --- season matches --------------------------------------------------------------------------------------
@@ -308,11 +318,13 @@ def season_match_create(*, actor, season_id, seats: Any, **match_create: Any) ->
     club = season.league.club
     role = selectors.club_role(actor, club.pk)
     if role is None:
-        raise NotAllowed(f"only members of {club.name} start matches in its seasons")
+        raise NotAllowed(gettext("only members of %(club_name)s start matches in its seasons")
+                         % {"club_name": club.name})
     _member_seats(season, seats)
     if role not in selectors.FILING_ROLES and actor.get_username() not in seats.values():
-        raise NotAllowed(f"only the scorers, arbiters and admins of {club.name}, or a member seated at the "
-                         "table, start a match in its season")
+        raise NotAllowed(gettext("only the scorers, arbiters and admins of %(club_name)s, or a member seated at "
+                                 "the table, start a match in its season")
+                         % {"club_name": club.name})
     if match_create.get("ruleset") is None:
         match_create["ruleset"] = league_ruleset(season.league)
     with transaction.atomic():
@@ -334,11 +346,12 @@ def season_record_import(*, actor, season_id, record: Any, allow_duplicate: bool
     players are club members (no guests), and the actor a scorer, arbiter or admin of the club."""
     season = _open_season(season_id)
     if selectors.club_role(actor, season.league.club_id) not in selectors.FILING_ROLES:
-        raise NotAllowed(f"only the scorers, arbiters and admins of {season.league.club.name} file its matches")
+        raise NotAllowed(gettext("only the scorers, arbiters and admins of %(club_name)s file its matches")
+                         % {"club_name": season.league.club.name})
     try:
         players = records.decode(record).players
     except RecordFormatError as exc:
-        raise InvalidInput(exc.reason, field=exc.field or None) from None
+        raise InvalidInput(engine_message(exc), field=exc.field or None) from None
     _member_seats(season, {seat: str(name) for seat, name in players.items()}, field="players")
     with transaction.atomic():
         match = games.record_import(actor=actor, record=record, allow_duplicate=allow_duplicate)
@@ -351,19 +364,21 @@ def season_record_import(*, actor, season_id, record: Any, allow_duplicate: bool
 def _open_season(season_id) -> Season:
     season = _season(season_id)
     if season.status != Season.Status.OPEN:
-        raise SeasonClosed(f"the season {season.name} is closed: no match can join it")
+        raise SeasonClosed(gettext("the season %(season_name)s is closed: no match can join it")
+                           % {"season_name": season.name})
     return season
 
 
 def _member_seats(season: Season, seats: Any, *, field: str = "seats") -> dict[str, str]:
     if not isinstance(seats, dict) or sorted(seats) != ["E", "N", "S", "W"] \
             or not all(isinstance(name, str) for name in seats.values()):
-        raise InvalidInput("seats must name a player for each of N, E, S, W", field=field)
+        raise InvalidInput(gettext("seats must name a player for each of N, E, S, W"), field=field)
     members = club_player_names(season.league.club_id, seats.values())
     for seat in ("N", "E", "S", "W"):
         if seats[seat] not in members:
-            raise InvalidInput(f"{seats[seat]!r} is not a member of {season.league.club.name}: only members play "
-                               "its season matches", field=f"{field}.{seat}")
+            raise InvalidInput(gettext("%(username)s is not a member of %(club_name)s: only members play its season "
+                                       "matches") % {"username": repr(seats[seat]),
+                                                     "club_name": season.league.club.name}, field=f"{field}.{seat}")
     return seats
 
 

@@ -76,3 +76,14 @@ def _short_analysis_budget(settings):
     """The arbiter's analysis searches up to its budget from an early position (a dispute with no
     play, a ruling on it): tests keep that short; late positions are exact long before it."""
     settings.ANALYSIS_BUDGET_MS = 300
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_asked(settings):
+    """The suite reads in English: requests that send no Accept-Language (the test clients send
+    none) and code outside a request get English, the source language the tests assert on.
+    The project's default is Polish (``LANGUAGE_CODE = "pl"``): tests/i18n asks for Polish with
+    ``Accept-Language: pl`` and checks the default itself (test_i18n_settings.py, and
+    test_i18n_pages.py's ``test_polish_is_the_default_when_the_browser_asks_for_neither``). A
+    test written without knowing of Polish keeps reading English (docs/i18n.md)."""
+    settings.LANGUAGE_CODE = "en"

@@ -16,7 +16,7 @@ from typing import Any
 from django.apps import apps
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext, gettext_lazy
 
 from games import analysis, confirmation, projections
 from games import selectors as games_selectors
@@ -27,6 +27,7 @@ from games.engine.errors import RecordFormatError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
 from games.exceptions import InvalidInput, NotFound
+from games.messages import engine_message, violation_detail, violation_text, violation_title
 from games.models import DealSecret, Match, MatchEvent
 from games.selectors import Viewer, match_list
 from scoring import selectors as scoring_selectors
@@ -36,8 +37,12 @@ from .steps import deal_steps
 
 T = MatchEvent.Type
 SEATS = tuple(seat.name for seat in Seat)
+# The deal kinds keep their Polish names in every language (RULES.md calls them so).
 KIND_LABELS = {"rozbojnik": "rozbójnik", "odgrywka": "odgrywka"}
-RULING_LABELS = {"no_change": "no change", "deal_voided": "deal voided", "score_adjusted": "points adjusted"}
+RULING_LABELS = {"no_change": gettext_lazy("no change"), "deal_voided": gettext_lazy("deal voided"),
+                 "score_adjusted": gettext_lazy("points adjusted")}
+ROLE_LABELS = {Viewer.PLAYER: gettext_lazy("player"), Viewer.SCORER: gettext_lazy("scorer"),
+               Viewer.ARBITER: gettext_lazy("arbiter")}
 CARDS_PER_DEAL = 52
 
 
@@ -47,8 +52,7 @@ def match_for_page(*, match_id: Any, user) -> tuple[Match, Viewer, str]:
     """The match, the ``Viewer`` it is shown to, and what to call him (``games.selectors.match_get``:
     ``NotFound`` for anyone who may not read it)."""
     match, viewer = games_selectors.match_get(match_id=match_id, user=user)
-    labels = {Viewer.PLAYER: _("player"), Viewer.SCORER: _("scorer"), Viewer.ARBITER: _("arbiter")}
-    return match, viewer, labels[viewer.kind] + (f" ({viewer.seat.name})" if viewer.seat is not None else "")
+    return match, viewer, str(ROLE_LABELS[viewer.kind]) + (f" ({viewer.seat.name})" if viewer.seat is not None else "")
 
 
 # --- the score sheet (zapis) ----------------------------------------------------------------------
@@ -93,7 +97,7 @@ def score_sheet(*, match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
     winners = summary.get("winners") or []
     rulings = [{
         "deal": ruling.get("deal"),
-        "label": RULING_LABELS.get(ruling.get("ruling"), ruling.get("ruling")),
+        "label": str(RULING_LABELS.get(ruling.get("ruling"), ruling.get("ruling"))),
         "points": ([{"seat": seat, "points": ruling["points"][seat]} for seat in SEATS]
                    if ruling.get("points") else None),
         "reason": ruling.get("reason", ""),
@@ -156,7 +160,8 @@ def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[s
     in_play = _in_play(match)
     in_play_number = in_play["number"] if in_play is not None else None
     if number not in results and not (number == in_play_number and viewer.sees_all_hands):
-        raise NotFound(f"no deal {number} to show in match {match.pk}")  # a paper sheet's deal has no table
+        raise NotFound(gettext("no deal %(number)s to show in match %(match_pk)s")
+                       % {"number": number, "match_pk": match.pk})  # a paper sheet's deal has no table
     deal, plays = _deal_from_events(match, number)
     disputes = _disputes_by_deal(match).get(number, [])
     by_play: dict[int, list[dict[str, Any]]] = {}
@@ -166,7 +171,7 @@ def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[s
     names = _seat_names(match)
     shown = sorted(results) + ([in_play_number] if in_play_number is not None and viewer.sees_all_hands else [])
     position = shown.index(number)
-    steps = deal_steps(deal, plays, disputes=by_play)
+    steps = deal_steps(deal, plays, disputes=by_play, describe=violation_detail)
     return {
         "number": number,
         "facts": _facts(deal, finished=number in results),
@@ -234,7 +239,8 @@ def _deal_from_events(match: Match, number: int) -> tuple[DealState, list[int]]:
         elif type in (T.LEAD_OFFERED, T.LEAD_SOLD, T.LEAD_KEPT) and not plays:
             state = projections.apply(state, type, payload)
     if not started or state is None or state.deal is None:
-        raise NotFound(f"deal {number} was never dealt in match {match.pk}")
+        raise NotFound(gettext("deal %(number)s was never dealt in match %(match_pk)s")
+                       % {"number": number, "match_pk": match.pk})
     return state.deal, plays
 
 
@@ -314,32 +320,39 @@ def record_deal_view(*, data: Any, number: int | None = None) -> dict[str, Any]:
     try:
         decoded = records.decode(data)
     except RecordFormatError as exc:
-        raise InvalidInput(str(exc), field=exc.field or None) from None
+        raise InvalidInput(engine_message(exc), field=exc.field or None) from None
     error = replay(decoded).error
     if number is None:
         number = error.deal if error is not None and error.deal else 1
     if not 1 <= number <= len(decoded.deals):
-        raise InvalidInput(f"the record has no deal {number} (it has {len(decoded.deals)})", field="deal")
+        raise InvalidInput(gettext("the record has no deal %(number)s (it has %(count)s)")
+                           % {"number": number, "count": len(decoded.deals)}, field="deal")
     before = replay(replace(decoded, deals=decoded.deals[:number - 1]))
     if before.error is not None:
-        raise InvalidInput(f"deal {number} is never reached: {before.error}", field="deal")
+        raise InvalidInput(gettext("deal %(number)s is never reached: %(error)s")
+                           % {"number": number, "error": violation_text(before.error)}, field="deal")
     spec = before.state.next_deal
     if spec is None:
-        raise InvalidInput(f"deal {number} is one deal too many: the match was over", field="deal")
+        raise InvalidInput(gettext("deal %(number)s is one deal too many: the match was over")
+                           % {"number": number}, field="deal")
     dealt = decoded.deals[number - 1]
     try:
         deal = DealState(spec, decoded.ruleset, dealt.hands)
         if dealt.sale is not None:
             deal = deal.offer_lead(dealt.sale.buyer, dealt.sale.price).decide_lead(0)
     except RuleViolation as violation:
-        raise InvalidInput(f"deal {number} cannot be dealt: {violation.located(deal=number)}", field="deal") from None
-    steps = deal_steps(deal, dealt.plays)
+        raise InvalidInput(gettext("deal %(number)s cannot be dealt: %(error)s")
+                           % {"number": number, "error": violation_text(violation.located(deal=number))},
+                           field="deal") from None
+    steps = deal_steps(deal, dealt.plays, describe=violation_detail)
     start = next((i for i, step in enumerate(steps) if step["play"] and step["play"]["violation"]), 0)
     names = {seat: str(decoded.players.get(seat, seat)) for seat in SEATS}
     return {
         "number": number,
         "deals": len(decoded.deals),
-        "error": error.as_json() | {"rule": error.rule, "detail": error.detail} if error is not None else None,
+        "error": (error.as_json() | {"rule": error.rule, "title": violation_title(error.code),
+                                     "detail": violation_detail(error)}
+                  if error is not None else None),
         "facts": _facts(deal, finished=len(dealt.plays) == CARDS_PER_DEAL),
         "tricks": trick_rows(steps),
         "data": {"seats": [{"seat": seat, "name": names[seat]} for seat in SEATS], "steps": steps, "start": start},
@@ -354,7 +367,7 @@ def season_get(*, season_id: Any, user) -> Season:
     season = Season.objects.select_related("league__club").filter(pk=season_id).first()
     if season is None or not (user.is_staff or Membership.objects.filter(
             club_id=season.league.club_id, user=user).exists()):
-        raise NotFound(f"no season {season_id}")
+        raise NotFound(gettext("no season %(id)s") % {"id": season_id})
     return season
 
 

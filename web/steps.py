@@ -15,7 +15,7 @@ a card its player does not hold (``not_your_turn``, ``card_not_in_hand``) or a p
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from games.engine import DealState, Seat
 from games.engine.cards import CARDS
@@ -24,11 +24,13 @@ from games.engine.seats import SEATS, by_seat
 
 
 def deal_steps(deal: DealState, plays: Iterable[int], *,
-               disputes: Mapping[int, Sequence[Mapping[str, Any]]] | None = None) -> list[dict[str, Any]]:
+               disputes: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
+               describe: Callable[[RuleViolation], str] | None = None) -> list[dict[str, Any]]:
     """The steps of ``deal`` (stepped in place: pass a state you own) through ``plays``.
 
     ``disputes`` maps a play index (0-based) to the disputes naming that play; each such play
-    carries them, with the rule it breaks or None when it was legal."""
+    carries them, with the rule it breaks or None when it was legal. ``describe`` says what a
+    violation means (the page's: in the reader's language); default the engine's English."""
     disputes = disputes or {}
     steps = [_step(deal, None, None)]
     for index, card in enumerate(plays):
@@ -46,7 +48,7 @@ def deal_steps(deal: DealState, plays: Iterable[int], *,
         }
         violation = _violation(deal, card)
         if violation is not None:
-            play["violation"] = _violation_json(violation)
+            play["violation"] = _violation_json(violation, describe)
         if isinstance(violation, DealOver) or (seat is not None and not deal.hands[seat] >> card & 1):
             play["applied"] = False  # nothing to put on the table: the steps end here
             steps.append(_step(deal, play, None))
@@ -105,8 +107,9 @@ def _step(deal: DealState, play: dict[str, Any] | None, winner: Seat | None) -> 
     }
 
 
-def _violation_json(violation: RuleViolation) -> dict[str, Any]:
-    return {"code": violation.code, "rule": violation.rule, "detail": violation.detail,
+def _violation_json(violation: RuleViolation, describe: Callable[[RuleViolation], str] | None) -> dict[str, Any]:
+    detail = describe(violation) if describe is not None else violation.detail
+    return {"code": violation.code, "rule": violation.rule, "detail": detail,
             "seat": None if violation.seat is None else str(violation.seat)}
 
 

@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from config import limits
@@ -65,7 +65,7 @@ def match_confirm(request, match_id):
     except CommandError as exc:
         messages.error(request, exc.detail)
     else:
-        messages.success(request, _("You confirmed this sheet."))
+        messages.success(request, gettext("You confirmed this sheet."))
     return redirect("web:match", match_id=match_id)
 
 
@@ -98,7 +98,7 @@ def evening_detail(request, evening_id: int):
     """A club evening: who is there, and each round's tables (with their matches) and sit-outs."""
     evening = evening_selectors.evening_visible(request.user, evening_id)
     if evening is None:
-        return _not_found(request, NotFound(_("no evening %(evening)s") % {"evening": evening_id}))
+        return _not_found(request, NotFound(gettext("no evening %(evening)s") % {"evening": evening_id}))
     return render(request, "web/evening_detail.html", {
         "evening": evening, "attendance": evening_selectors.evening_attendance(evening),
         "seating": evening_selectors.evening_seating(evening)})
@@ -157,17 +157,17 @@ def _member_action(request, club) -> dict:
     action = request.POST.get("action")
     if action == "add_profile":
         player = invitations.club_player_add(actor=request.user, club_id=club.pk, name=request.POST.get("name", ""))
-        return {"done": _("%(name)s was added.") % {"name": player.username}}
+        return {"done": gettext("%(name)s was added.") % {"name": player.username}}
     if action == "add_user":
         membership = scoring_services.membership_set(actor=request.user, club_id=club.pk,
                                                      username=request.POST.get("username", ""))
-        return {"done": _("%(name)s is a member.") % {"name": membership.user.username}}
+        return {"done": gettext("%(name)s is a member.") % {"name": membership.user.username}}
     if action == "invite":
         invitation, token = invitations.invitation_create(actor=request.user, club_id=club.pk,
                                                           player_id=request.POST.get("player", ""))
         return {"invitation_url": request.build_absolute_uri(reverse("web:invitation", kwargs={"token": token})),
                 "invited": invitation.player.username}
-    raise InvalidInput(_("unknown action"))
+    raise InvalidInput(gettext("unknown action"))
 
 
 @require_http_methods(["GET", "POST"])
@@ -226,10 +226,10 @@ def _record_deal(text: str, deal: str):
     try:
         data = limits.loads(text)
     except limits.JSONRefused as exc:
-        return None, _("not valid JSON: %(reason)s") % {"reason": exc}
+        return None, gettext("not valid JSON: %(reason)s") % {"reason": exc}
     number = bounded_int(deal, maximum=MAX_DEALS) if deal else None
     if deal and number is None:
-        return None, _("the deal number must be a whole number")
+        return None, gettext("the deal number must be a whole number")
     try:
         return selectors.record_deal_view(data=data, number=number), None
     except InvalidInput as exc:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 MAX_URL_LENGTH = 2000
 SCHEMES = {"http": 80, "https": 443}
@@ -35,21 +36,21 @@ class Target:
 def parse(url: str) -> Target:
     """The URL's parts (``address`` not yet resolved), or UnsafeURL saying what is wrong."""
     if not isinstance(url, str) or not url or len(url) > MAX_URL_LENGTH:
-        raise UnsafeURL(f"the URL must be 1 to {MAX_URL_LENGTH} characters")
+        raise UnsafeURL(gettext("the URL must be 1 to %(max)s characters") % {"max": MAX_URL_LENGTH})
     if any(ord(c) < 33 or ord(c) == 127 for c in url):
-        raise UnsafeURL("the URL must not contain spaces or control characters")
+        raise UnsafeURL(gettext("the URL must not contain spaces or control characters"))
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise UnsafeURL(f"not a URL: {exc}") from None
+        raise UnsafeURL(gettext("not a URL: %(error)s") % {"error": exc}) from None
     scheme = parts.scheme.lower()
     if scheme not in SCHEMES:
-        raise UnsafeURL("only http:// and https:// URLs are allowed")
+        raise UnsafeURL(gettext("only http:// and https:// URLs are allowed"))
     if not parts.hostname:
-        raise UnsafeURL("the URL has no host")
+        raise UnsafeURL(gettext("the URL has no host"))
     if parts.username is not None or parts.password is not None:
-        raise UnsafeURL("the URL must not carry credentials: check the X-Kierki-Signature header instead")
+        raise UnsafeURL(gettext("the URL must not carry credentials: check the X-Kierki-Signature header instead"))
     return Target(url=url, scheme=scheme, host=parts.hostname, port=port or SCHEMES[scheme], address="")
 
 
@@ -63,14 +64,16 @@ def resolve(url: str, *, allow_private: bool | None = None) -> Target:
     try:
         found = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
-        raise UnsafeURL(f"the host {target.host} does not resolve: {exc}") from None
+        raise UnsafeURL(gettext("the host %(host)s does not resolve: %(error)s")
+                        % {"host": target.host, "error": exc}) from None
     addresses = list(dict.fromkeys(info[4][0] for info in found))
     if not allow_private:
         for address in addresses:
             why = not_public(address)
             if why:
-                raise UnsafeURL(f"the host {target.host} resolves to {address}, a {why} address: webhooks are "
-                                "only sent to public addresses")
+                raise UnsafeURL(gettext("the host %(host)s resolves to %(address)s, a %(kind)s address: webhooks are "
+                                        "only sent to public addresses")
+                                % {"host": target.host, "address": address, "kind": why})
     return Target(url=url, scheme=target.scheme, host=target.host, port=target.port, address=addresses[0])
 
 

@@ -8,6 +8,7 @@ a club's webhooks is told no (403); a webhook's own URLs answer 404 to him, reve
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 
 from games.exceptions import NotAllowed, NotFound
 from games.ids import int_id
@@ -24,16 +25,17 @@ def may_manage(user, club_id) -> bool:
 def club_for_admin(*, actor, club_id) -> Club:
     club = Club.objects.filter(pk=int_id(club_id)).first() if int_id(club_id) is not None else None
     if club is None:
-        raise NotFound(f"no club {club_id}")
+        raise NotFound(gettext("no club %(id)s") % {"id": club_id})
     if not may_manage(actor, club.pk):
-        raise NotAllowed(f"only the admins of {club.name} (and staff) manage its webhooks")
+        raise NotAllowed(gettext("only the admins of %(club_name)s (and staff) manage its webhooks")
+                         % {"club_name": club.name})
     return club
 
 
 def endpoint_for_admin(*, actor, endpoint_id) -> Endpoint:
     endpoint = Endpoint.objects.filter(pk=int_id(endpoint_id)).first() if int_id(endpoint_id) is not None else None
     if endpoint is None or not may_manage(actor, endpoint.club_id):
-        raise NotFound(f"no webhook {endpoint_id}")
+        raise NotFound(gettext("no webhook %(id)s") % {"id": endpoint_id})
     return endpoint
 
 

@@ -22,6 +22,7 @@ from typing import Any, Iterable
 import httpx
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.exceptions import InvalidInput, NotFound
 from games.ids import int_id
@@ -59,7 +60,7 @@ def endpoint_update(*, actor, endpoint_id, **fields: Any) -> Endpoint:
     checks = {"url": _checked_url, "event_types": _checked_types, "secret": _checked_secret, "active": bool}
     unknown = sorted(set(fields) - set(checks))
     if unknown:
-        raise InvalidInput(f"a webhook has no field {unknown[0]!r}", field=unknown[0])
+        raise InvalidInput(gettext("a webhook has no field %(field)s") % {"field": repr(unknown[0])}, field=unknown[0])
     for name, value in fields.items():
         setattr(endpoint, name, checks[name](value))
     endpoint.save(update_fields=list(fields) or None)
@@ -90,18 +91,21 @@ def _checked_url(url: Any) -> str:
 
 def _checked_types(types: Any) -> list[str]:
     if not isinstance(types, (list, tuple)) or not types:
-        raise InvalidInput(f"event_types must be a list of some of {', '.join(events.EVENT_TYPES)}",
+        raise InvalidInput(gettext("event_types must be a list of some of %(choices)s")
+                           % {"choices": ', '.join(events.EVENT_TYPES)},
                            field="event_types")
     for index, name in enumerate(types):
         if name not in events.EVENT_TYPES:
-            raise InvalidInput(f"unknown event type {name!r}: use {', '.join(events.EVENT_TYPES)}",
+            raise InvalidInput(gettext("unknown event type %(name)s: use %(choices)s")
+                               % {"name": repr(name), "choices": ', '.join(events.EVENT_TYPES)},
                                field=f"event_types.{index}")
     return list(dict.fromkeys(types))
 
 
 def _checked_secret(secret: Any) -> str:
     if not isinstance(secret, str) or not MIN_SECRET <= len(secret) <= MAX_SECRET or not secret.isprintable():
-        raise InvalidInput(f"the secret must be {MIN_SECRET} to {MAX_SECRET} printable characters", field="secret")
+        raise InvalidInput(gettext("the secret must be %(min)s to %(max)s printable characters")
+                           % {"min": MIN_SECRET, "max": MAX_SECRET}, field="secret")
     return secret
 
 
@@ -212,7 +216,8 @@ def delivery_redeliver(*, actor, endpoint_id, delivery_id) -> Delivery:
         delivery = (Delivery.objects.select_for_update().filter(pk=pk, endpoint=endpoint).first()
                     if pk is not None else None)
         if delivery is None:
-            raise NotFound(f"webhook {endpoint.pk} has no delivery {delivery_id}")
+            raise NotFound(gettext("webhook %(endpoint_pk)s has no delivery %(delivery_id)s")
+                           % {"endpoint_pk": endpoint.pk, "delivery_id": delivery_id})
         now = timezone.now()
         delivery.status, delivery.next_attempt_at, delivery.retry_until = Delivery.Status.PENDING, now, now + RETRY_WINDOW
         delivery.save(update_fields=["status", "next_attempt_at", "retry_until"])

@@ -37,16 +37,17 @@ def check_offer(can_sell: bool, holder: Seat, buyer: Any, price: Any) -> LeadOff
         raise errors.SaleNotAllowed(seat=buyer)
     seat = Seat.__members__.get(buyer) if isinstance(buyer, str) else (buyer if isinstance(buyer, Seat) else None)
     if seat is None or seat == holder:
-        raise errors.BadSale(seat=buyer, detail="the buyer must be another player at the table")
+        raise errors.BadSale(seat=buyer, detail=errors.gettext_noop("the buyer must be another player at the table"))
     if not isinstance(price, int) or isinstance(price, bool) or not MIN_PRICE <= price <= MAX_PRICE:
-        raise errors.BadSale(seat=seat, detail=f"the price must be a whole number of tricks 1-13, got {price!r}")
+        raise errors.BadSale(seat=seat, detail=errors.gettext_noop(
+            "the price must be a whole number of tricks 1-13, got %(price)s"), price=repr(price))
     return LeadOffer(seat, price)
 
 
 def check_hands(hands: Sequence[Sequence[int]]) -> tuple[int, ...]:
     """The four hands as bitmasks, or ``BadHands``: not 4 × 13 distinct cards of one deck (R2)."""
     if any(not isinstance(c, int) or not 0 <= c < 52 for hand in hands for c in hand):
-        raise errors.BadHands(detail="a hand holds something that is not a card")
+        raise errors.BadHands(detail=errors.gettext_noop("a hand holds something that is not a card"))
     masks = tuple(mask_of(hand) for hand in hands)
     whole = 0
     for mask in masks:
@@ -152,7 +153,8 @@ class DealState:
             if seat != self.turn:
                 raise errors.NotYourTurn(seat=SEATS[self.turn], card=CARDS[card])
             if not self.hands[seat] >> card & 1:
-                raise errors.CardNotInHand(seat=SEATS[self.turn], card=CARDS[card], detail="the card is not in your hand")
+                raise errors.CardNotInHand(seat=SEATS[self.turn], card=CARDS[card], 
+                                         detail=errors.gettext_noop("the card is not in your hand"))
         state = self._copy()
         state._play(card)
         return state
@@ -217,12 +219,14 @@ class DealState:
         if not self.can_sell_lead:
             raise errors.SaleNotAllowed(seat=seat)
         if seat is not None and seat != self.holder:
-            raise errors.NotYourTurn(seat=self.holder, detail="only the lead holder decides on the offers")
+            raise errors.NotYourTurn(seat=self.holder,
+                                     detail=errors.gettext_noop("only the lead holder decides on the offers"))
         self.decided = True
         if offer is None:
             return
         if not isinstance(offer, int) or not 0 <= offer < len(self.offers):
-            raise errors.BadSale(seat=self.holder, detail=f"no standing offer number {offer!r}")
+            raise errors.BadSale(seat=self.holder, detail=errors.gettext_noop("no standing offer number %(offer)s"),
+                                 offer=repr(offer))
         accepted = self.offers[offer]
         self.sale = (accepted.buyer, accepted.price)
         self.leader = accepted.buyer  # R26: the buyer leads the first trick

@@ -5,16 +5,38 @@ from __future__ import annotations
 from typing import Any
 
 
+def gettext_noop(message: str) -> str:
+    """Marks an English message for translation and returns it as it is. The engine imports no
+    Django; ``makemessages`` collects the strings passed to a function of this name (Django's
+    own ``gettext_noop`` is the same identity), and the Django side shows an error in the
+    reader's language from its ``template`` and ``params`` (``games.messages``)."""
+    return message
+
+
 class KierkiError(Exception):
-    """Base of every error the engine raises."""
+    """Base of every error the engine raises.
+
+    ``template`` is the English message as marked for translation (``%(name)s`` placeholders)
+    and ``params`` its values, so that a caller can translate the message; empty for an error
+    whose text is its class's (a rule violation's docstring)."""
+
+    template: str = ""
+    params: dict[str, Any] = {}
+
+
+def render(template: str, params: dict[str, Any]) -> str:
+    """``template`` with ``params`` filled in (``%``-formatting, as gettext catalogues expect)."""
+    return template % params if params else template
 
 
 class RulesetError(KierkiError, ValueError):
     """An unknown ruleset option or a bad option value."""
 
-    def __init__(self, message: str, *, field: str | None = None):
-        super().__init__(message)
+    def __init__(self, message: str, *, field: str | None = None, **params: Any):
+        super().__init__(render(message, params))
         self.field = field
+        self.template = message
+        self.params = params
 
 
 class RecordFormatError(KierkiError, ValueError):
@@ -23,30 +45,37 @@ class RecordFormatError(KierkiError, ValueError):
     ``field`` is the JSON path of the offending value, e.g. ``deals[2].plays[17]``.
     """
 
-    def __init__(self, message: str, *, field: str = ""):
-        super().__init__(f"{field}: {message}" if field else message)
+    def __init__(self, message: str, *, field: str = "", **params: Any):
+        reason = render(message, params)
+        super().__init__(f"{field}: {reason}" if field else reason)
         self.field = field
-        self.reason = message
+        self.reason = reason
+        self.template = message
+        self.params = params
 
 
 class RuleViolation(KierkiError):
     """An illegal event (R30): rejected whole, with the rule it breaks.
 
-    Subclasses fix ``code`` and ``rule``; an instance carries where it happened.
+    Subclasses fix ``code`` and ``rule``; an instance carries where it happened. ``detail``
+    defaults to the first line of the class's docstring; a more precise one is a template
+    marked with ``gettext_noop`` and filled from ``params``.
     """
 
     code = "rule_violation"
     rule = "R30"
 
     def __init__(self, *, seat=None, card=None, deal: int | None = None, play_index: int | None = None,
-                 detail: str | None = None, rule: str | None = None):
+                 detail: str | None = None, rule: str | None = None, **params: Any):
         if rule is not None:
             self.rule = rule  # e.g. must_follow_suit is R11 in a rozbójnik, R16 in an odgrywka
         self.seat = seat
         self.card = card
         self.deal = deal
         self.play_index = play_index
-        self.detail = detail or self.__doc__.strip().splitlines()[0]
+        self.template = detail or ""
+        self.params = params
+        self.detail = render(detail, params) if detail else self.__doc__.strip().splitlines()[0]
         super().__init__(self._message())
 
     def located(self, *, deal: int | None = None, play_index: int | None = None) -> "RuleViolation":

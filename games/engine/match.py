@@ -233,7 +233,8 @@ class MatchState:
         """The latest finished deal no longer counts: its compensating deals are cancelled and a
         replacement of the same kind, dealer and leader is due next (R7 resumes after it)."""
         if self.deal is not None or not self.results or self.results[-1].voided:
-            raise errors.RulingNotAllowed(detail="only the latest finished deal can be voided, before the next deal starts")
+            raise errors.RulingNotAllowed(detail=errors.gettext_noop(
+                "only the latest finished deal can be voided, before the next deal starts"))
         last = self.results[-1]
         schedule = self.schedule.after_void(last.kind, last.holder if last.compensating else None,
                                             len(last.compensations))
@@ -243,9 +244,11 @@ class MatchState:
         """The arbiter's points per seat for finished deal ``number``; the played result stays visible."""
         index = next((i for i, r in enumerate(self.results) if r.number == number), None)
         if index is None or self.results[index].voided:
-            raise errors.RulingNotAllowed(detail=f"deal {number} is not a finished deal that counts")
+            raise errors.RulingNotAllowed(detail=errors.gettext_noop(
+                "deal %(number)s is not a finished deal that counts"), number=number)
         if len(points) != 4 or not all(isinstance(p, int) and not isinstance(p, bool) for p in points):
-            raise errors.RulingNotAllowed(detail="an adjustment gives whole points for each of N, E, S, W")
+            raise errors.RulingNotAllowed(detail=errors.gettext_noop(
+                "an adjustment gives whole points for each of N, E, S, W"))
         adjusted = replace(self.results[index], adjusted=tuple(points))
         return replace(self, results=self.results[:index] + (adjusted,) + self.results[index + 1:])
 

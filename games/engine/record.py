@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import BY_NAME, NAMES, Card
-from .errors import RecordFormatError, RulesetError
+from .errors import RecordFormatError, RulesetError, gettext_noop
 from .ruleset import Ruleset
 from .seats import SEATS, Seat
 
@@ -61,14 +61,15 @@ def load(path: str | Path) -> MatchRecord:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RecordFormatError(f"not valid JSON: {exc}") from None
+        raise RecordFormatError(gettext_noop("not valid JSON: %(error)s"), error=str(exc)) from None
     return decode(data)
 
 
 def decode(data: Any) -> MatchRecord:
     _expect(data, dict, "")
     if data.get("format", FORMAT) != FORMAT:
-        raise RecordFormatError(f"unknown format {data['format']!r} (expected {FORMAT!r})", field="format")
+        raise RecordFormatError(gettext_noop("unknown format %(format)s (expected %(expected)s)"), field="format",
+                                format=repr(data["format"]), expected=repr(FORMAT))
     return MatchRecord(
         ruleset=_ruleset(_key(data, "ruleset", dict, "")),
         players=_players(_key(data, "players", dict, "")),
@@ -113,14 +114,14 @@ def _ruleset(data: dict) -> Ruleset:
         return Ruleset.from_options(_key(data, "options", dict, "ruleset", default={}),
                                     name=data.get("name", "rozbojnik-odgrywka"), version=data.get("version", 1))
     except RulesetError as exc:
-        raise RecordFormatError(str(exc), field=f"ruleset.{exc.field}") from None
+        raise RecordFormatError(exc.template, field=f"ruleset.{exc.field}", **exc.params) from None
 
 
 def _players(data: dict) -> dict[str, Any]:
     for seat in SEATS:
         name = _key(data, seat.name, (str, int), "players")
         if name == "" or isinstance(name, bool):
-            raise RecordFormatError("must be a player's name or id", field=f"players.{seat.name}")
+            raise RecordFormatError(gettext_noop("must be a player's name or id"), field=f"players.{seat.name}")
     return {seat.name: data[seat.name] for seat in SEATS}
 
 
@@ -162,16 +163,17 @@ def _cards(items: list, where: str) -> tuple[Card, ...]:
     except (KeyError, TypeError):
         for i, item in enumerate(items):
             if not isinstance(item, str) or item not in BY_NAME:
-                raise RecordFormatError(f"not a card: {item!r} (rank 2-9/T/J/Q/K/A then suit S/H/D/C)",
-                                        field=f"{where}[{i}]") from None
+                raise RecordFormatError(gettext_noop("not a card: %(card)s (rank 2-9/T/J/Q/K/A then suit S/H/D/C)"),
+                                        field=f"{where}[{i}]", card=repr(item)) from None
         raise
 
 
 def _seat(value: str, where: str) -> Seat:
     try:
         return Seat.parse(value)
-    except ValueError as exc:
-        raise RecordFormatError(str(exc), field=where) from None
+    except ValueError:
+        raise RecordFormatError(gettext_noop("not a seat: %(seat)s (expected one of N, E, S, W)"), field=where,
+                                seat=repr(value)) from None
 
 
 _MISSING = object()
@@ -182,7 +184,7 @@ def _key(data: dict, key: str, kind, where: str, default: Any = _MISSING) -> Any
     if key not in data:
         if default is not _MISSING:
             return default
-        raise RecordFormatError("missing", field=path)
+        raise RecordFormatError(gettext_noop("missing"), field=path)
     return _expect(data[key], kind, path)
 
 
@@ -190,5 +192,6 @@ def _expect(value: Any, kind, where: str) -> Any:
     if not isinstance(value, kind):
         names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
         names = names.replace("dict", "object").replace("list", "array").replace("str", "string")
-        raise RecordFormatError(f"must be {names}, got {type(value).__name__}", field=where or "record")
+        raise RecordFormatError(gettext_noop("must be %(expected)s, got %(got)s"), field=where or "record",
+                                expected=names, got=type(value).__name__)
     return value

@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .errors import RulesetError
+from .errors import RulesetError, gettext_noop
 
 RULESET_NAME = "rozbojnik-odgrywka"
 RULESET_VERSION = 1
@@ -55,15 +55,17 @@ class Ruleset:
                      version: int = RULESET_VERSION) -> "Ruleset":
         """Options as in a record's ``ruleset.options``; unknown ones and bad values raise ``RulesetError``."""
         if name != RULESET_NAME:
-            raise RulesetError(f"unknown ruleset name {name!r} (this engine plays {RULESET_NAME!r})", field="name")
+            raise RulesetError(gettext_noop("unknown ruleset name %(name)s (this engine plays %(known)s)"),
+                               field="name",
+                               name=repr(name), known=repr(RULESET_NAME))
         if version != RULESET_VERSION:
-            raise RulesetError(f"unknown ruleset version {version!r} (this engine plays {RULESET_VERSION})",
-                               field="version")
+            raise RulesetError(gettext_noop("unknown ruleset version %(version)s (this engine plays %(known)s)"),
+                               field="version", version=repr(version), known=RULESET_VERSION)
         options = dict(options or {})
         unknown = sorted(set(options) - set(DEFAULTS))
         if unknown:
-            raise RulesetError(f"unknown ruleset option {unknown[0]!r} (known: {', '.join(DEFAULTS)})",
-                               field=unknown[0])
+            raise RulesetError(gettext_noop("unknown ruleset option %(option)s (known: %(known)s)"),
+                               field=unknown[0], option=repr(unknown[0]), known=", ".join(DEFAULTS))
         return cls(
             regular_deals=_regular_deals(options.get("regular_deals", DEFAULTS["regular_deals"])),
             heart_discard=_heart_discard(options.get("heart_discard", DEFAULTS["heart_discard"])),
@@ -86,15 +88,15 @@ class Ruleset:
 def _regular_deals(value: Any) -> tuple[Kind, ...]:
     if not isinstance(value, list) or not value or any(not isinstance(k, str) or k not in KIND_BY_LETTER
                                                            for k in value):
-        raise RulesetError(f"regular_deals must be a non-empty list of \"R\"/\"O\", got {value!r}",
-                           field="regular_deals")
+        raise RulesetError(gettext_noop('regular_deals must be a non-empty list of "R"/"O", got %(value)s'),
+                           field="regular_deals", value=repr(value))
     return tuple(KIND_BY_LETTER[k] for k in value)
 
 
 def _heart_discard(value: Any) -> str:
     if value not in HEART_DISCARDS:
-        raise RulesetError(f"heart_discard must be one of {', '.join(HEART_DISCARDS)}, got {value!r}",
-                           field="heart_discard")
+        raise RulesetError(gettext_noop("heart_discard must be one of %(known)s, got %(value)s"),
+                           field="heart_discard", known=", ".join(HEART_DISCARDS), value=repr(value))
     return value
 
 
@@ -103,6 +105,6 @@ def _last_tricks(value: Any) -> tuple[int, int]:
           and all(isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= 13 for t in value)
           and value[0] != value[1])
     if not ok:
-        raise RulesetError(f"last_tricks must be two different trick numbers 1-13, got {value!r}",
-                           field="last_tricks")
+        raise RulesetError(gettext_noop("last_tricks must be two different trick numbers 1-13, got %(value)s"),
+                           field="last_tricks", value=repr(value))
     return (value[0], value[1])

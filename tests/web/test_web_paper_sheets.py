@@ -1,5 +1,8 @@
 """The score sheet of a match filed from paper sheets (issue 13): tallied and points-only deals
 are shown and marked as such, with no table view to step through; the date of play is shown."""
+import datetime
+
+from django.utils.formats import date_format
 import json
 from pathlib import Path
 
@@ -39,7 +42,8 @@ def test_the_score_sheet_marks_tallied_and_points_only_deals(client, users, mixe
             assert row[(seat, "points")] == str(deal["points"][seat])
     assert totals == {seat: str(summary["totals"][seat]) for seat in SEATS}
     assert html.count('data-field="paper"') == sum(d["entry"] != "played" for d in summary["deals"])
-    assert f'played on {record["played_on"]}' in html
+    played_on = date_format(datetime.date.fromisoformat(record["played_on"]), "DATE_FORMAT")  # as the page localises it
+    assert f"played on {played_on}" in html
 
 
 def test_a_filed_deal_has_no_table_view_but_a_played_one_does(client, users, mixed):

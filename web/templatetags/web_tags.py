@@ -1,13 +1,24 @@
-"""Formatting for the pages: points with a real minus sign, multipliers, cards with suit symbols."""
+"""Formatting for the pages: points with a real minus sign, multipliers, cards with suit symbols,
+in the reader's language (card names, decimal separators, the deal viewer's sentences)."""
 from django import template
+from django.utils.formats import number_format
 from django.utils.html import format_html
+from django.utils.translation import gettext, pgettext_lazy
+
+from games.models import Dispute
+from web.selectors import KIND_LABELS
 
 register = template.Library()
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_NAMES = {"T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+SUIT_NAMES = {"S": pgettext_lazy("suit", "spades"), "H": pgettext_lazy("suit", "hearts"),
+              "D": pgettext_lazy("suit", "diamonds"), "C": pgettext_lazy("suit", "clubs")}
+RANK_NAMES = {"T": pgettext_lazy("rank", "ten"), "J": pgettext_lazy("rank", "jack"),
+              "Q": pgettext_lazy("rank", "queen"), "K": pgettext_lazy("rank", "king"),
+              "A": pgettext_lazy("rank", "ace")}
 RANK_FACES = {"T": "10"}
+COMPENSATING = {"rozbojnik": pgettext_lazy("a compensating rozbójnik", "compensating"),
+                "odgrywka": pgettext_lazy("a compensating odgrywka", "compensating")}
 
 
 @register.filter
@@ -21,11 +32,13 @@ def points(value) -> str:
 
 @register.filter
 def per_match(value) -> str:
-    """A balance per match to two places, signed like ``points``."""
+    """A balance per match to two places, signed like ``points``, with the language's decimal
+    separator (−12,50 in Polish)."""
     if value is None or value == "":
         return ""
     value = float(value)
-    return f"−{-value:.2f}" if value < 0 else (f"+{value:.2f}" if value > 0 else "0.00")
+    shown = number_format(abs(value), 2)
+    return f"−{shown}" if value < 0 else (f"+{shown}" if value > 0 else shown)
 
 
 @register.filter
@@ -35,10 +48,32 @@ def multiplier(value) -> str:
 
 
 @register.filter
+def kind_label(kind: str) -> str:
+    """``rozbojnik`` (the enum value) → ``rozbójnik``."""
+    return KIND_LABELS.get(kind, kind)
+
+
+@register.filter
+def compensating(kind: str) -> str:
+    """"compensating", agreeing with the deal's kind (in Polish: dodatkowy rozbójnik, dodatkowa
+    odgrywka)."""
+    return str(COMPENSATING.get(kind, COMPENSATING["rozbojnik"]))
+
+
+@register.filter
+def dispute_status(status: str) -> str:
+    """A dispute's status (``open``, ``ruled``) as the reader says it."""
+    try:
+        return str(Dispute.Status(status).label)
+    except ValueError:
+        return status
+
+
+@register.filter
 def card_label(name: str) -> str:
-    """``QH`` → ``queen of hearts``."""
+    """``QH`` → ``queen of hearts`` (``dama kier``)."""
     rank, suit = name[0], name[1]
-    return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit]}"
+    return gettext("%(rank)s of %(suit)s") % {"rank": RANK_NAMES.get(rank, rank), "suit": SUIT_NAMES[suit]}
 
 
 @register.filter
@@ -47,3 +82,36 @@ def card(name: str):
     rank, suit = name[0], name[1]
     return format_html('<span class="card suit-{}" data-card="{}" title="{}">{}<span class="suit">{}</span></span>',
                        suit, name, card_label(name), RANK_FACES.get(rank, rank), SUIT_SYMBOLS[suit])
+
+
+@register.simple_tag
+def viewer_texts() -> dict:
+    """What web/static/web/viewer.js says, in the reader's language: ``%(name)s`` placeholders
+    that the script fills in (embedded with ``json_script``; the script fetches nothing)."""
+    return {
+        "suits": {suit: str(label) for suit, label in SUIT_NAMES.items()},
+        "ranks": {rank: str(label) for rank, label in RANK_NAMES.items()},
+        "statuses": {status.value: str(status.label) for status in Dispute.Status},
+        "card": gettext("%(rank)s of %(suit)s"),
+        "legal_card": gettext("%(card)s (legal)"),
+        "none": gettext("none"),
+        "trick": gettext("Trick %(number)s"),
+        "trick_won": gettext("Trick %(number)s: won by %(who)s"),
+        "trick_to_play": gettext("Trick %(number)s: %(who)s to play"),
+        "trick_to_lead": gettext("Trick %(number)s: %(who)s to lead"),
+        "dealt": gettext("The hands as dealt."),
+        "leads": gettext("%(who)s leads."),
+        "plays": gettext("Play %(number)s (trick %(trick)s): %(who)s plays the %(card)s."),
+        "cannot_play": gettext("Play %(number)s (trick %(trick)s): %(who)s cannot play the %(card)s."),
+        "wins": gettext("%(who)s wins trick %(trick)s."),
+        "illegal": gettext("Illegal: %(code)s (%(rule)s)."),
+        "legal_intro": gettext("%(seat)s could play (%(count)s): "),
+        "legal_list": gettext("Legal cards for %(seat)s"),
+        "played": gettext("%(card)s (played)"),
+        "breaks": gettext("Breaks %(rule)s (%(code)s): "),
+        "stops": gettext("The card cannot be put on the table: the record stops here."),
+        "disputed": gettext("Disputed play."),
+        "disputed_legal": gettext("Disputed play — no rule broken: it was legal."),
+        "counter_dealt": gettext("Dealt · 0 / %(last)s"),
+        "counter_play": gettext("Play %(number)s / %(last)s"),
+    }

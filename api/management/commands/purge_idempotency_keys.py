@@ -1,4 +1,5 @@
 from django.core.management.base import BaseCommand
+from django.utils.translation import ngettext
 
 from api.idempotency import purge_expired_keys, ttl
 
@@ -8,4 +9,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         deleted = purge_expired_keys()
-        self.stdout.write(f"purged {deleted} idempotency key(s) older than {ttl()}")
+        self.stdout.write(ngettext("purged %(count)s idempotency key(s) older than %(hours)s h",
+                                   "purged %(count)s idempotency key(s) older than %(hours)s h", deleted)
+                          % {"count": deleted, "hours": round(ttl().total_seconds() / 3600)})

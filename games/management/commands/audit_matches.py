@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext, ngettext
 from tqdm import tqdm
 
 from games.audit import audit_matches
@@ -28,12 +29,16 @@ class Command(BaseCommand):
         matches = Match.objects.all() if match is None else Match.objects.filter(pk=match)
         total = matches.count()
         if match is not None and not total:
-            raise CommandError(f"no match {match}")
+            raise CommandError(gettext("no match %(id)s") % {"id": match})
         with tqdm(total=total, unit="match", desc="audit_matches", file=self.stderr, disable=no_progress) as bar:
             failing = audit_matches(match_ids=None if match is None else [match], progress=lambda _: bar.update())
         for match_id, failures in failing.items():
             for failure in failures:
-                self.stdout.write(f"match {match_id}: {failure}")
+                self.stdout.write(gettext("match %(id)s: %(failure)s") % {"id": match_id, "failure": failure})
         if failing:
-            raise CommandError(f"{len(failing)} of {total} match(es) failed the audit", returncode=1)
-        self.stdout.write(self.style.SUCCESS(f"audited {total} match(es): all pass"))
+            raise CommandError(ngettext("%(failing)s of %(total)s match(es) failed the audit",
+                                        "%(failing)s of %(total)s match(es) failed the audit", len(failing))
+                               % {"failing": len(failing), "total": total}, returncode=1)
+        self.stdout.write(self.style.SUCCESS(ngettext("audited %(total)s match(es): all pass",
+                                                            "audited %(total)s match(es): all pass", total)
+                                                   % {"total": total}))

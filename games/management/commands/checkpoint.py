@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
 from games import checkpoints
 from games.checkpointing import checkpoint_take
@@ -32,7 +33,8 @@ class Command(BaseCommand):
         if generate_key:
             key = Ed25519PrivateKey.generate()
             self.stdout.write(f"CHECKPOINT_SIGNING_KEY={checkpoints.private_key_b64(key)}")
-            self.stdout.write(f"# public key (give it to the club): {checkpoints.public_key_b64(key)}")
+            self.stdout.write(gettext("# public key (give it to the club): %(key)s")
+                              % {"key": checkpoints.public_key_b64(key)})
             return
         try:
             taken = checkpoint_take(out_dir=out or getattr(settings, "CHECKPOINT_DIR", "") or None)
@@ -42,4 +44,5 @@ class Command(BaseCommand):
         if heads:
             self.stdout.write(json.dumps(taken.heads))
         if taken.checkpoint_path is not None:
-            self.stderr.write(f"saved {taken.checkpoint_path} and {taken.heads_path}")
+            self.stderr.write(gettext("saved %(checkpoint)s and %(heads)s")
+                              % {"checkpoint": taken.checkpoint_path, "heads": taken.heads_path})

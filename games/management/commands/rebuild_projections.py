@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext, ngettext
 from django.db import transaction
 
 from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
@@ -30,10 +31,13 @@ class Command(BaseCommand):
         matches = Match.objects.order_by("created_at", "id")
         ids = list((matches.filter(pk=match) if match is not None else matches).values_list("id", flat=True))
         if match is not None and not ids:
-            raise CommandError(f"no match {match}")
+            raise CommandError(gettext("no match %(id)s") % {"id": match})
         for number, match_id in enumerate(ids, 1):
             self.stdout.write(f"[{number}/{len(ids)}] {rebuild_match(match_id)}")
-        self.stdout.write(self.style.SUCCESS(f"rebuilt the read models of {len(ids)} match(es)"))
+        self.stdout.write(self.style.SUCCESS(ngettext(
+            "rebuilt the read models of %(count)s match(es)", "rebuilt the read models of %(count)s match(es)",
+            len(ids))
+            % {"count": len(ids)}))
 
 
 def rebuild_match(match_id) -> str:

@@ -8,6 +8,7 @@ league comes up, then its standings. The same work as the nightly Celery beat ta
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext, ngettext
 from tqdm import tqdm
 
 from scoring import services
@@ -26,8 +27,10 @@ class Command(BaseCommand):
             Season.objects.filter(pk=season)
         ids = list(seasons.order_by("league_id", "pk").values_list("pk", flat=True))
         if season is not None and not ids:
-            raise CommandError(f"no season {season}")
+            raise CommandError(gettext("no season %(id)s") % {"id": season})
         with tqdm(total=len(ids), unit="season", desc="rebuild_standings", file=self.stderr,
                   disable=no_progress) as bar:
             count = services.standings_rebuild(season_ids=ids, progress=lambda _: bar.update())
-        self.stdout.write(self.style.SUCCESS(f"rebuilt the standings of {count} season(s)"))
+        self.stdout.write(self.style.SUCCESS(ngettext(
+            "rebuilt the standings of %(count)s season(s)", "rebuilt the standings of %(count)s season(s)", count)
+            % {"count": count}))

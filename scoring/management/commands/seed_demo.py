@@ -22,8 +22,8 @@ import random
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext, ngettext
 from django.db import transaction
-from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from games.engine import Ruleset
@@ -50,7 +50,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, matches=12, url=SERVER, verbosity=1, **options):
         if matches < 0:
-            raise CommandError("--matches must be 0 or more")
+            raise CommandError(gettext("--matches must be 0 or more"))
         with quiet_logging() if verbosity < 2 else contextlib.nullcontext():
             club, league, season, users, added = self._seed(matches)
         self._print(club, league, season, users, added, url.rstrip("/"))
@@ -86,22 +86,25 @@ class Command(BaseCommand):
     def _print(self, club, league, season, users, added: int, server: str) -> None:
         out, api = self.stdout.write, f"{server}/api/v1"
         count = SeasonMatch.objects.filter(season=season).count()
-        out(self.style.SUCCESS(_("demo: club %(club)r (slug %(slug)s), league %(league)r, season %(season)r "
-                                 "(id %(id)s): %(count)s matches (%(added)s added)") % {
-            "club": club.name, "slug": club.slug, "league": league.name, "season": season.name, "id": season.pk,
-            "count": count, "added": added}))
-        out(_("demo password for every demo user: %(password)s  (for local use only; never in production)")
+        out(self.style.SUCCESS(ngettext(
+            "demo: club %(club)s (slug %(slug)s), league %(league)s, season %(season)s (id %(id)s): "
+            "%(count)s match (%(added)s added)",
+            "demo: club %(club)s (slug %(slug)s), league %(league)s, season %(season)s (id %(id)s): "
+            "%(count)s matches (%(added)s added)", count) % {
+                "club": repr(club.name), "slug": club.slug, "league": repr(league.name), "season": repr(season.name),
+                "id": season.pk, "count": count, "added": added}))
+        out(gettext("demo password for every demo user: %(password)s  (for local use only; never in production)")
             % {"password": DEMO_PASSWORD})
-        out(_("API tokens:"))
+        out(gettext("API tokens:"))
         tokens = {}
         for name, user in users.items():
             tokens[name] = Token.objects.get_or_create(user=user)[0].key
             out(f"  {name:<12} {tokens[name]}")
-        out(_("open:"))
-        out(f"  {server}/  " + _("(the landing page; sign in as a demo user)"))
-        out(f"  {server}/seasons/{season.pk}/  " + _("(the season's standings)"))
-        out(f"  {api}/docs/  " + _("(the API's documentation)"))
-        out(_("try:"))
+        out(gettext("open:"))
+        out(f"  {server}/  " + gettext("(the landing page; sign in as a demo user)"))
+        out(f"  {server}/seasons/{season.pk}/  " + gettext("(the season's standings)"))
+        out(f"  {api}/docs/  " + gettext("(the API's documentation)"))
+        out(gettext("try:"))
         for name in (ADMIN, PLAYERS[0]):
             out(f'  curl -H "Authorization: Token {tokens[name]}" {api}/seasons/{season.pk}/standings/')
         out(f'  curl -H "Authorization: Token {tokens[ADMIN]}" {api}/')

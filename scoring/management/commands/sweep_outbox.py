@@ -8,6 +8,7 @@ the embedded mode right here. A dispatch that fails is logged and its requests k
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext, ngettext
 
 from scoring import outbox
 
@@ -21,7 +22,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, grace=None, **options):
         if grace is not None and grace < 0:
-            raise CommandError(f"--grace must be 0 or more seconds, not {grace}")
+            raise CommandError(gettext("--grace must be 0 or more seconds, not %(grace)s") % {"grace": grace})
         seasons = outbox.sweep(grace=grace)
         listed = ", ".join(map(str, seasons)) or "none"
-        self.stdout.write(self.style.SUCCESS(f"dispatched the recompute of {len(seasons)} season(s): {listed}"))
+        self.stdout.write(self.style.SUCCESS(ngettext(
+            "dispatched the recompute of %(count)s season(s): %(listed)s",
+            "dispatched the recompute of %(count)s season(s): %(listed)s", len(seasons))
+            % {"count": len(seasons), "listed": listed}))

@@ -3,7 +3,7 @@
    the k-th card. Buttons and keys (Home, ←, →, End) move between steps; the plays in the list
    of tricks jump to theirs. No framework; the one network call is the arbiter's analysis of the
    step shown (data.analysis: GET its url ?at=the step's seq, the engine's answer), when the
-   server offered it to this user. */
+   server offered it to this user. Every sentence comes from #viewer-text, in the page's language. */
 (function () {
   "use strict";
 
@@ -13,6 +13,7 @@
     return;
   }
   var data = JSON.parse(source.textContent);
+  var text = JSON.parse(document.getElementById("viewer-text").textContent);
   var steps = data.steps;
   var last = steps.length - 1;
   var current = 0;
@@ -21,16 +22,23 @@
   var SUITS = ["S", "H", "D", "C"];
   var RANKS = "23456789TJQKA";
   var SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-  var SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-  var RANK_NAME = { T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
+  var SUIT_NAME = text.suits;
+  var RANK_NAME = text.ranks;
   var FACE = { T: "10" };
   var names = {};
   data.seats.forEach(function (seat) { names[seat.seat] = seat.name; });
 
   function $(id) { return document.getElementById(id); }
 
+  /* A sentence of #viewer-text with its %(name)s placeholders filled in. */
+  function t(key, params) {
+    return text[key].replace(/%\((\w+)\)s/g, function (whole, name) {
+      return params && name in params ? String(params[name]) : whole;
+    });
+  }
+
   function label(card) {
-    return (RANK_NAME[card[0]] || card[0]) + " of " + SUIT_NAME[card[1]];
+    return t("card", { rank: RANK_NAME[card[0]] || card[0], suit: SUIT_NAME[card[1]] });
   }
 
   function who(seat) {
@@ -76,7 +84,8 @@
       inSuit.forEach(function (card) {
         var legal = onTurn && step.legal.indexOf(card) >= 0;
         row.appendChild(cardNode(card, onTurn ? (legal ? "legal" : "not-legal") : ""));
-        words.push((FACE[card[0]] || card[0]) + (legal ? " (legal)" : ""));
+        var face = FACE[card[0]] || card[0];
+        words.push(legal ? t("legal_card", { card: face }) : face);
       });
       if (!inSuit.length) {
         var none = document.createElement("span");
@@ -84,7 +93,7 @@
         none.textContent = "\u2014";
         row.appendChild(none);
       }
-      row.setAttribute("aria-label", SUIT_NAME[suit] + ": " + (words.length ? words.join(", ") : "none"));
+      row.setAttribute("aria-label", SUIT_NAME[suit] + ": " + (words.length ? words.join(", ") : t("none")));
       hand.appendChild(row);
     });
     var section = $("seat-" + seat);
@@ -110,19 +119,19 @@
         }
       }
     });
-    var caption = "Trick " + step.trick_no;
+    var caption = t("trick", { number: step.trick_no });
     if (step.winner) {
       $("trick-" + step.winner).classList.add("winner");
-      caption += ": won by " + who(step.winner);
+      caption = t("trick_won", { number: step.trick_no, who: who(step.winner) });
     } else if (step.to_play) {
-      caption += ": " + who(step.to_play) + (step.trick.length ? " to play" : " to lead");
+      caption = t(step.trick.length ? "trick_to_play" : "trick_to_lead", { number: step.trick_no, who: who(step.to_play) });
     }
     $("trick-caption").textContent = caption;
   }
 
   function renderPlay(step, index) {
     var play = step.play;
-    var text = $("play-text");
+    var playText = $("play-text");
     var legalLine = $("play-legal");
     var violationBox = $("play-violation");
     var disputesBox = $("play-disputes");
@@ -132,56 +141,55 @@
     violationBox.hidden = true;
     disputesBox.hidden = true;
     if (!play) {
-      text.textContent = "The hands as dealt. " + (step.to_play ? who(step.to_play) + " leads." : "");
+      playText.textContent = t("dealt") + (step.to_play ? " " + t("leads", { who: who(step.to_play) }) : "");
       return;
     }
-    var sentence = "Play " + (play.index + 1) + " (trick " + play.trick_no + "): " + who(play.seat) +
-      (play.applied ? " plays the " : " cannot play the ") + label(play.card) + ".";
+    var sentence = t(play.applied ? "plays" : "cannot_play",
+      { number: play.index + 1, trick: play.trick_no, who: who(play.seat), card: label(play.card) });
     if (step.winner) {
-      sentence += " " + who(step.winner) + " wins trick " + step.trick_no + ".";
+      sentence += " " + t("wins", { who: who(step.winner), trick: step.trick_no });
     }
     if (play.violation) {
-      sentence += " Illegal: " + play.violation.code + " (" + play.violation.rule + ").";
+      sentence += " " + t("illegal", { code: play.violation.code, rule: play.violation.rule });
     }
-    text.textContent = sentence;
+    playText.textContent = sentence;
 
     var intro = document.createElement("span");
     intro.className = "legal-intro";
-    intro.textContent = play.seat + " could play " + play.legal.length + " card" +
-      (play.legal.length === 1 ? "" : "s") + ": ";
+    intro.textContent = t("legal_intro", { seat: play.seat, count: play.legal.length });
     legalLine.appendChild(intro);
     var list = document.createElement("span");
     list.className = "legal-cards";
     list.setAttribute("role", "list");
-    list.setAttribute("aria-label", "Legal cards for " + play.seat);
+    list.setAttribute("aria-label", t("legal_list", { seat: play.seat }));
     play.legal.slice().sort(function (a, b) {
       return SUITS.indexOf(a[1]) - SUITS.indexOf(b[1]) || byRankDown(a, b);
     }).forEach(function (card) {
       var node = cardNode(card, card === play.card ? "played" : "");
       node.setAttribute("role", "listitem");
-      node.setAttribute("aria-label", label(card) + (card === play.card ? " (played)" : ""));
+      node.setAttribute("aria-label", card === play.card ? t("played", { card: label(card) }) : label(card));
       list.appendChild(node);
     });
     legalLine.appendChild(list);
 
     if (play.violation) {
       var title = document.createElement("strong");
-      title.textContent = "Breaks " + play.violation.rule + " (" + play.violation.code + "): ";
+      title.textContent = t("breaks", { rule: play.violation.rule, code: play.violation.code });
       violationBox.appendChild(title);
       violationBox.appendChild(document.createTextNode(play.violation.detail +
-        (play.applied ? "" : " The card cannot be put on the table: the record stops here.")));
+        (play.applied ? "" : " " + t("stops"))));
       violationBox.hidden = false;
     }
     if (play.disputes.length) {
       var head = document.createElement("strong");
-      head.textContent = "Disputed play" + (play.violation ? "" : " \u2014 no rule broken: it was legal") + ". ";
+      head.textContent = t(play.violation ? "disputed" : "disputed_legal") + " ";
       disputesBox.appendChild(head);
       play.disputes.forEach(function (dispute) {
         var item = document.createElement("q");
         item.textContent = dispute.statement;
         disputesBox.appendChild(item);
         var by = dispute.raised_by ? " \u2014 " + dispute.raised_by : "";
-        var status = dispute.status ? " (" + dispute.status + ")" : "";
+        var status = dispute.status ? " (" + (text.statuses[dispute.status] || dispute.status) + ")" : "";
         disputesBox.appendChild(document.createTextNode(by + status + " "));
       });
       disputesBox.hidden = false;
@@ -189,7 +197,7 @@
   }
 
   function renderControls(index) {
-    $("step-counter").textContent = index === 0 ? "Dealt \u00b7 0 / " + last : "Play " + index + " / " + last;
+    $("step-counter").textContent = index === 0 ? t("counter_dealt", { last: last }) : t("counter_play", { number: index, last: last });
     [["go-first", index === 0], ["go-back", index === 0], ["go-forward", index === last], ["go-last", index === last]]
       .forEach(function (pair) {
         $(pair[0]).setAttribute("aria-disabled", pair[1] ? "true" : "false");

@@ -1,6 +1,7 @@
 """``manage.py deliver_webhooks``: the sweep by hand (embedded mode has no Celery beat)."""
 
 from django.core.management.base import BaseCommand
+from django.utils.translation import ngettext
 
 from webhooks import services
 
@@ -14,4 +15,5 @@ class Command(BaseCommand):
 
     def handle(self, *args, limit: int, **options):
         attempted = services.deliveries_sweep(limit=limit)
-        self.stdout.write(f"{attempted} deliveries attempted")
+        self.stdout.write(ngettext("%(count)s deliveries attempted", "%(count)s deliveries attempted", attempted)
+                          % {"count": attempted})
