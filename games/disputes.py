@@ -43,17 +43,16 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext, gettext_noop
 
-from games.engine import Seat
+from games.engine import MatchState, Seat
 from games.engine.errors import RuleViolation, RulingNotAllowed
-from games.engine.match import restore
 
-from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, RulingOutsideAnalysis, VersionConflict
+from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, RulingOutsideAnalysis
 from .ids import int_id
 from .models import DealScore, Dispute, Match, MatchEvent
 from .projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply_ruling, deal_score_rows
 from . import analysis
 from .roles import require_arbiter, role_of
-from .services import CommandResult, _commit, _lock, _Unit, refuse_if_read_only
+from .services import CommandResult, Unit, command_run
 from .signals import announce_result
 
 T = MatchEvent.Type
@@ -135,35 +134,36 @@ def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = 
         dispute = Dispute.objects.select_for_update().filter(pk=pk).first() if pk is not None else None
         if dispute is None:
             raise NotFound(gettext("no dispute %(id)s") % {"id": dispute_id})
-        match = _lock(dispute.match_id)
-        role = role_of(match, actor)
-        if not role.may_read:
-            raise NotFound(gettext("no dispute %(id)s") % {"id": dispute_id})
-        require_arbiter(match, actor, role, what=gettext("a ruling"))
-        refuse_if_read_only(match)
-        if expected_version is not None and expected_version != match.version:
-            raise VersionConflict(gettext("the match is at version %(version)s, not %(expected_version)s")
-                                  % {"version": match.version, "expected_version": expected_version},
-                                  current_version=match.version)
         previous = _ruling_in_force(dispute)
-        status_before = match.status
-        unit = _Unit(match, match.projection, restore(match.projection.snapshot), actor)
-        try:
-            _decide_ruling(unit, dispute, previous, ruling, reason, points, override)
-        except RuleViolation as violation:
-            raise RuleBroken(violation.located(deal=dispute.deal)) from None
-        if outside and override is None:
-            raise RulingOutsideAnalysis(
-                gettext("the points of %(seats)s are outside what the analysis at the disputed position allows "
-                  "(worst..best): send an override with its reason to rule them anyway")
-                % {"seats": ", ".join(outside)}, field="points", seats=outside)
-        rows = _commit(unit)
-        _rewrite_deal_scores(unit, dispute.deal)
-        dispute.status, dispute.ruling_seq = Dispute.Status.RULED, rows[-1].seq
+        before: list[str] = []
+
+        def admit(match: Match) -> None:  # on the locked match, before its version is checked
+            role = role_of(match, actor)
+            if not role.may_read:
+                raise NotFound(gettext("no dispute %(id)s") % {"id": dispute_id})
+            require_arbiter(match, actor, role, what=gettext("a ruling"))
+            before.append(match.status)
+
+        def decide(unit: Unit) -> None:
+            try:
+                _decide_ruling(unit, dispute, previous, ruling, reason, points, override)
+            except RuleViolation as violation:
+                raise RuleBroken(violation.located(deal=dispute.deal)) from None
+            if outside and override is None:
+                raise RulingOutsideAnalysis(
+                    gettext("the points of %(seats)s are outside what the analysis at the disputed position "
+                            "allows (worst..best): send an override with its reason to rule them anyway")
+                    % {"seats": ", ".join(outside)}, field="points", seats=outside)
+
+        result = command_run(match_id=dispute.match_id, actor=actor, expected_version=expected_version,
+                             decide=decide, admit=admit, ended_too=True)
+        match = result.match
+        _rewrite_deal_scores(match, result.state, dispute.deal)
+        dispute.status, dispute.ruling_seq = Dispute.Status.RULED, result.events[-1].seq
         dispute.save(update_fields=["status", "ruling_seq"])
-        if status_before == Match.Status.FINISHED and match.status == Match.Status.IN_PROGRESS:
+        if before[0] == Match.Status.FINISHED and match.status == Match.Status.IN_PROGRESS:
             announce_result(Match, match_id=match.pk, status=match.status)
-    return dispute, CommandResult(match, rows)
+    return dispute, result
 
 
 def _outside_analysis(dispute_id, actor, points: dict) -> dict[str, Any]:
@@ -211,7 +211,7 @@ def _ruling_in_force(dispute: Dispute) -> str | None:
         .values_list("payload__ruling", flat=True).first()
 
 
-def _decide_ruling(unit: _Unit, dispute: Dispute, previous: str | None, ruling: str, reason: str,
+def _decide_ruling(unit: Unit, dispute: Dispute, previous: str | None, ruling: str, reason: str,
                    points: dict | None, override: str | None = None) -> None:
     """Check the ruling against the dispute's history and the match, through the engine."""
     if previous == DEAL_VOIDED:
@@ -234,12 +234,12 @@ def _decide_ruling(unit: _Unit, dispute: Dispute, previous: str | None, ruling: 
         unit.match.status = Match.Status.IN_PROGRESS  # re-opened: the replacement deal is due
 
 
-def _rewrite_deal_scores(unit: _Unit, number: int) -> None:
+def _rewrite_deal_scores(match: Match, state: MatchState, number: int) -> None:
     """The ruled deal's DealScore rows as the ruling left them (none once voided)."""
-    if number > len(unit.state.results):
+    if number > len(state.results):
         return  # the deal in play: it has no rows yet
-    DealScore.objects.filter(match=unit.match, number=number).delete()
-    DealScore.objects.bulk_create(deal_score_rows(unit.match, unit.state, number, number))
+    DealScore.objects.filter(match=match, number=number).delete()
+    DealScore.objects.bulk_create(deal_score_rows(match, state, number, number))
 
 
 # --- reading them -------------------------------------------------------------------------------------
