@@ -35,7 +35,10 @@ class reads_from_replica(contextlib.ContextDecorator):  # noqa: N801 - read as a
         return self
 
     def __exit__(self, *exc):
-        _replica_wanted.reset(self._token)
+        try:
+            _replica_wanted.reset(self._token)
+        except ValueError:  # a streamed response's generator, resumed in another context (ASGI): leave it
+            _replica_wanted.set(False)
         return False
 
 
