@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.generics import GenericAPIView
 from rest_framework.views import APIView
 
+from config.replica import reads_from_replica
 from games import analysis, disputes, inspection
 from games.models import Dispute
 from scoring import arbiters
@@ -59,6 +60,7 @@ class MatchAuditView(APIView):
                     "illegal one with its R30 error object); `commitments`: each server-dealt deal's "
                     "commitment against its revealed hands and salt; `events`: the whole log, unredacted.",
     )
+    @reads_from_replica()  # an audit reads the whole log: a replica's work
     def get(self, request, pk: str):
         match, who = inspection.match_for_inspection(match_id=pk, user=request.user)
         report = inspection.match_audit(match=match, who=who)

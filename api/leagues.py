@@ -25,6 +25,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
+from config.replica import reads_from_replica
 from games import selectors as games_selectors
 from games.exceptions import NotFound
 from games.models import Player
@@ -368,6 +369,7 @@ class SeasonViewSet(_ReadMixin):
     def standings_csv(self, request, pk=None, format=None):
         return self._standings(request, self.get_object())
 
+    @reads_from_replica()
     def _standings(self, request, season: Season) -> Response:
         data = s.StandingsSerializer({"season": season.pk, "computed_at": season.computed_at,
                                       "rows": selectors.standing_rows(season.pk),
@@ -400,7 +402,11 @@ class SeasonViewSet(_ReadMixin):
             raise NotFound(gettext("no season %(id)s") % {"id": pk})
         viewer = games_selectors.Viewer(games_selectors.Viewer.PLAYER)  # finished deals only
 
-        def lines():
+        def lines():  # runs as the response streams, after the view returned: it asks for the replica itself
+            with reads_from_replica():
+                yield from _lines()
+
+        def _lines():
             filed = SeasonMatch.objects.filter(season=season).select_related("match").order_by("pk")
             for season_match in filed.iterator(chunk_size=100):
                 record = {"match": str(season_match.match_id),

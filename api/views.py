@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from config.replica import reads_from_replica
 from games import selectors, services, signoffs
 from games.exceptions import NotFound, RuleBroken
 from games.models import Match
@@ -159,6 +160,7 @@ class MatchViewSet(viewsets.GenericViewSet):
                                "and admins its season matches.",
                    responses={200: s.MatchSerializer(many=True),
                               **_errors(400, 401, 404, not_found="No such page (`?page=`).")})
+    @reads_from_replica()  # a list may lag a second; the writer itself is pinned to the primary
     def list(self, request):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         data = s.MatchSerializer([selectors.match_detail(m) for m in page], many=True).data

@@ -111,6 +111,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.replica.ReplicaPinMiddleware",  # after authentication: pins a user who writes to the primary
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -153,6 +154,17 @@ DATABASE_PREPARE_THRESHOLD = env_int("DATABASE_PREPARE_THRESHOLD", 5)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABASE_PREPARE_THRESHOLD > 0:
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=DATABASE_PREPARE_THRESHOLD)
+# A streaming replica for the reads that may lag (config/replica.py, docs/postgresql-scale.md): only
+# code inside `reads_from_replica` reads there; a user who just wrote reads from the primary for
+# DATABASE_REPLICA_PIN_SECONDS (longer than the replica's usual lag). Tests mirror it to the primary.
+DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL").strip()
+DATABASE_REPLICA_PIN_SECONDS = 10
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = {
+        **dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=DATABASES["default"]["CONN_MAX_AGE"],
+                                conn_health_checks=True),
+        "OPTIONS": dict(DATABASES["default"].get("OPTIONS", {})), "TEST": {"MIRROR": "default"}}
+    DATABASE_ROUTERS = ["config.replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth, i18n, static -----------------------------------------------------------------

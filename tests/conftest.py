@@ -35,7 +35,7 @@ def pytest_runtest_setup(item):
 # What `make test-fast` leaves out: tests that start servers, browsers or worker processes, or fuzz.
 SLOW = ("tests/fuzz/", "tests/live/", "tests/faults/", "tests/bench/", "tests/ops/test_ops_compose.py",
         "tests/scoring/test_scoring_worker.py", "tests/scoring/test_scoring_seed_demo.py", "tests/clients/",
-        "tests/ops/test_ops_shared_limits.py", "tests/ops/test_ops_body_limit.py")
+        "tests/ops/test_ops_shared_limits.py", "tests/ops/test_ops_body_limit.py", "tests/ops/test_ops_replica.py")
 
 
 def pytest_collection_modifyitems(config, items):
