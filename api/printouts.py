@@ -1,6 +1,6 @@
 """PDF endpoints: a match's score sheet, a season's standings and summary, an evening's seating
-(``scoring.printouts`` renders them). A match the caller may not read is a 404, as everywhere; errors are problem+json
-even when the client asked for a PDF."""
+(``scoring.printouts`` renders them). What the caller may not read is a 404, as everywhere;
+errors are problem+json even when the client asked for a PDF."""
 
 from __future__ import annotations
 

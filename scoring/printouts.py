@@ -1,6 +1,7 @@
 """What the PDFs print, gathered from the read models as plain data (``printing`` renders it):
 a match's score sheet (blank before its first deal ends, filled after), a season's standings,
-its end-of-season summary and an evening's seating. Reads only; who may read what is the caller's to check."""
+its end-of-season summary and an evening's seating. Reads only; who may read what is the
+caller's to check."""
 
 from __future__ import annotations
 
