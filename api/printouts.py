@@ -1,10 +1,11 @@
-"""PDF endpoints: a match's score sheet, a season's standings and summary (``scoring.printouts``
-renders them). A match the caller may not read is a 404, as everywhere; errors are problem+json
-even when the client asked for a PDF."""
+"""PDF endpoints: a match's score sheet, a season's standings and summary, an evening's seating
+(``scoring.printouts`` renders them). What the caller may not read is a 404, as everywhere;
+errors are problem+json even when the client asked for a PDF."""
 
 from __future__ import annotations
 
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.authentication import SessionAuthentication
@@ -14,7 +15,7 @@ from rest_framework.views import APIView
 from games import selectors as games_selectors
 from games.exceptions import NotFound
 from games.ids import int_id
-from scoring import printouts
+from scoring import evening_selectors, printouts
 from scoring.models import Season
 
 from .authentication import PlayerTokenAuthentication
@@ -94,3 +95,18 @@ class SeasonSummaryPDFView(_PDFView):
     def get(self, request, pk=None):
         season = _season(pk)
         return pdf_response(printouts.season_summary_pdf(season=season), f"season-{season.pk}-summary.pdf")
+
+
+class EveningSeatingPDFView(_PDFView):
+    """``GET /api/v1/evenings/{id}/seating.pdf``."""
+
+    @extend_schema(operation_id="evenings_seating_pdf", tags=["evenings"], summary="The evening's seating (PDF)",
+                   description="Every round seated so far: its tables with the players by seat and the first "
+                               "dealer, and who sits out. 404 for an evening you may not read (only the club's "
+                               "members and staff).",
+                   responses={**PDF_RESPONSE, **error_responses(401, 404)})
+    def get(self, request, pk=None):
+        evening = evening_selectors.evening_visible(request.user, pk)
+        if evening is None:
+            raise NotFound(_("no evening %(evening)s") % {"evening": pk})
+        return pdf_response(printouts.evening_seating_pdf(evening=evening), f"evening-{evening.pk}-seating.pdf")

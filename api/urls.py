@@ -77,6 +77,7 @@ urlpatterns = [
     path("matches/<str:pk>/sheet.pdf", printouts.MatchSheetView.as_view(), name="match-sheet-pdf"),
     path("seasons/<str:pk>/standings.pdf", printouts.SeasonStandingsPDFView.as_view(), name="season-standings-pdf"),
     path("seasons/<str:pk>/summary.pdf", printouts.SeasonSummaryPDFView.as_view(), name="season-summary-pdf"),
+    path("evenings/<str:pk>/seating.pdf", printouts.EveningSeatingPDFView.as_view(), name="evening-seating-pdf"),
     path("invitations/claim/", members.InvitationClaimView.as_view(), name="invitation-claim"),
     *router.urls,
 ]

@@ -187,4 +187,6 @@ def render_seating(title: str, rounds: Sequence[Sequence[Mapping]], sit_outs: Se
         if out:
             block.append(_text(_("Sitting out: %(names)s") % {"names": ", ".join(out)}, style["body"]))
         story.append(KeepTogether(block))
+    if not rounds:
+        story.append(_text(_("No round is seated yet."), style["body"]))
     return _build(story, title=title)

@@ -1,6 +1,7 @@
 """What the PDFs print, gathered from the read models as plain data (``printing`` renders it):
-a match's score sheet (blank before its first deal ends, filled after), a season's standings
-and its end-of-season summary. Reads only; who may read what is the caller's to check."""
+a match's score sheet (blank before its first deal ends, filled after), a season's standings,
+its end-of-season summary and an evening's seating. Reads only; who may read what is the
+caller's to check."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from django.utils.translation import gettext as _
 
 from games.engine import Ruleset
 from games.models import Match
-from printing import render_score_sheet, render_standings, render_summary
+from printing import render_score_sheet, render_seating, render_standings, render_summary
 from printing.reminder import point_reminder
 
-from .models import Season, SeasonMatch
+from .evening_selectors import evening_seating
+from .models import Evening, Season, SeasonMatch
 from .selectors import standing_rows
 from .summary import season_summary
 
@@ -76,3 +78,16 @@ def summary_facts(summary: dict[str, Any]) -> list[tuple[str, str]]:
         (_("Best single match"), f"{best['player']} ({best['total']:+d})" if best else none),
         (_("Most improved rating"), f"{improved['player']} ({improved['gain']:+.2f})" if improved else none),
     ]
+
+
+def evening_seating_pdf(*, evening: Evening) -> bytes:
+    """The evening's seated rounds (``evening_seating``): each round's tables, seats, first
+    dealers and sit-outs, to pin up or hand to the tables."""
+    rounds = evening_seating(evening)
+    season = evening.season
+    return render_seating(
+        _("Evening of %(date)s — seating") % {"date": f"{evening.date:%Y-%m-%d}"},
+        [[{"table": table["number"], "seats": table["seats"], "first_dealer": table["first_dealer"]}
+          for table in one["tables"]] for one in rounds],
+        [one["sitting_out"] for one in rounds],
+        subtitle=f"{_season_line(season)} · {season.name}")
