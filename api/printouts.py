@@ -5,6 +5,7 @@ even when the client asked for a PDF."""
 from __future__ import annotations
 
 from django.http import HttpResponse
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.authentication import SessionAuthentication
@@ -72,7 +73,7 @@ def _season(pk) -> Season:
     season = Season.objects.select_related("league__club").filter(pk=int_id(pk)).first() \
         if int_id(pk) is not None else None
     if season is None:
-        raise NotFound(f"no season {pk}")
+        raise NotFound(gettext("no season %(id)s") % {"id": pk})
     return season
 
 
