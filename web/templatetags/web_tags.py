@@ -114,4 +114,9 @@ def viewer_texts() -> dict:
         "disputed_legal": gettext("Disputed play — no rule broken: it was legal."),
         "counter_dealt": gettext("Dealt · 0 / %(last)s"),
         "counter_play": gettext("Play %(number)s / %(last)s"),
+        "analysis_loading": gettext("Analysing…"),
+        "analysis_not_exact": gettext("Not exact: the search ran out of time; the values are proven bounds."),
+        "analysis_unavailable": gettext("No analysis for this position."),
+        "analysis_cards": gettext("Each legal card: what the seat on turn guarantees after it, and its cost "
+                                  "against the best card"),
     }
