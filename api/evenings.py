@@ -9,6 +9,7 @@ staff) run them (the services check it and raise ``NotAllowed``, a 403).
 from __future__ import annotations
 
 import django_filters
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -81,7 +82,7 @@ class EveningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     def get_object(self):
         evening = selectors.evening_visible(self.request.user, self.kwargs["pk"])
         if evening is None:
-            raise NotFound(f"no evening {self.kwargs['pk']}")
+            raise NotFound(gettext("no evening %(id)s") % {"id": self.kwargs["pk"]})
         return evening
 
     def retrieve(self, request, pk=None):

@@ -5,7 +5,7 @@ errors are problem+json even when the client asked for a PDF."""
 from __future__ import annotations
 
 from django.http import HttpResponse
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.authentication import SessionAuthentication
@@ -73,7 +73,7 @@ def _season(pk) -> Season:
     season = Season.objects.select_related("league__club").filter(pk=int_id(pk)).first() \
         if int_id(pk) is not None else None
     if season is None:
-        raise NotFound(f"no season {pk}")
+        raise NotFound(gettext("no season %(id)s") % {"id": pk})
     return season
 
 
@@ -108,5 +108,5 @@ class EveningSeatingPDFView(_PDFView):
     def get(self, request, pk=None):
         evening = evening_selectors.evening_visible(request.user, pk)
         if evening is None:
-            raise NotFound(_("no evening %(evening)s") % {"evening": pk})
+            raise NotFound(gettext("no evening %(evening)s") % {"evening": pk})
         return pdf_response(printouts.evening_seating_pdf(evening=evening), f"evening-{evening.pk}-seating.pdf")

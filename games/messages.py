@@ -39,6 +39,8 @@ VIOLATION_TEXTS = {
     "match_over": (_("Match over"), _("A deal after the match ended.")),
     "deal_incomplete": (_("Deal incomplete"), _("A deal other than the last has fewer than 52 plays.")),
     "bad_hands": (_("Bad hands"), _("The hands are not 4 × 13 distinct cards of one deck.")),
+    "bad_tally": (_("Bad tally"), _("A tally or points-only deal no split of the deck gives, or a deal with two "
+                                    "entries (R32, R33).")),
     "no_deal_in_play": (_("No deal in play"), _("There is no deal in play: start the next deal first.")),
     "deal_in_play": (_("Deal in play"), _("The current deal is not finished yet.")),
     "ruling_not_allowed": (_("Ruling not allowed"),

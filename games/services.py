@@ -565,8 +565,9 @@ def _refuse_duplicate(fingerprint: str) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int(fingerprint[:15], 16)])
     existing = Match.objects.filter(fingerprint=fingerprint).order_by("created_at").values_list("pk", flat=True).first()
     if existing is not None:
-        raise DuplicateRecord(f"these deals by these players are filed already as match {existing}; "
-                              "send ?allow_duplicate=true to file them again on purpose", match=str(existing))
+        raise DuplicateRecord(gettext("these deals by these players are filed already as match %(match)s; "
+                                      "send ?allow_duplicate=true to file them again on purpose")
+                              % {"match": existing}, match=str(existing))
 
 
 def _fingerprint_finished(match: Match) -> None:

@@ -36,7 +36,7 @@ def _readable(actor) -> Callable[[Match], None]:
     """The read check every match command makes first: outsiders get 404."""
     def admit(match: Match) -> None:
         if not role_of(match, actor).may_read:
-            raise NotFound(f"no match {match.pk}")
+            raise NotFound(_("no match %(id)s") % {"id": match.pk})
     return admit
 
 

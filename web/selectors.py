@@ -402,7 +402,7 @@ def club_get(*, club_id: Any, user) -> Club:
     user may not read."""
     club = Club.objects.filter(pk=club_id).first()
     if club is None or not (user.is_staff or Membership.objects.filter(club=club, user=user).exists()):
-        raise NotFound(f"no club {club_id}")
+        raise NotFound(gettext("no club %(id)s") % {"id": club_id})
     return club
 
 

@@ -163,7 +163,7 @@ class MatchState:
         if spec is None:
             raise errors.MatchOver()
         if both or (tally is None) == (points is None):
-            raise errors.BadTally(detail="a deal carries one of hands/plays, tally or points")
+            raise errors.BadTally(detail=errors.gettext_noop("a deal carries one of hands/plays, tally or points"))
         if tally is not None:
             counts = check_tally(spec.kind, tally)
             filed = tally_json(spec.kind, counts)

@@ -81,36 +81,41 @@ def tally_json(kind: Kind, tally: Tally) -> dict[str, dict[str, Any]]:
 
 # --- R32: when a tally is accepted ---------------------------------------------------------------
 
-def tally_entry_shape(kind: Kind, entry: Any) -> str | None:
+# A fault: an English template marked for translation and its values (``errors.KierkiError``).
+Fault = tuple[str, dict[str, Any]]
+_ = errors.gettext_noop
+
+
+def tally_entry_shape(kind: Kind, entry: Any) -> Fault | None:
     """R32 (a), one seat: exactly the keys of R31 for the kind, whole counts ≥ 0, a boolean KH.
     The fault, or None."""
     keys = ODGRYWKA_KEYS if kind is Kind.ODGRYWKA else ROZBOJNIK_KEYS
     if not isinstance(entry, dict):
-        return "the entry must be an object of counts"
+        return _("R32: the entry must be an object of counts"), {}
     if set(entry) != set(keys):
-        return f"the keys must be exactly {', '.join(keys)}"
+        return _("R32: the keys must be exactly %(keys)s"), {"keys": ", ".join(keys)}
     for key in keys:
         value = entry[key]
         if key == "king_of_hearts":
             if not isinstance(value, bool):
-                return "king_of_hearts must be true or false"
+                return _("R32: king_of_hearts must be true or false"), {}
         elif not _whole(value) or value < 0:
-            return f"{key} must be a whole number 0 or more, got {value!r}"
+            return _("R32: %(key)s must be a whole number 0 or more, got %(value)s"), {"key": key, "value": repr(value)}
     return None
 
 
-def tally_entry_counts(kind: Kind, entry: dict[str, Any]) -> str | None:
+def tally_entry_counts(kind: Kind, entry: dict[str, Any]) -> Fault | None:
     """R32 (b), one seat: no tricks ⇒ every count 0 and no king of hearts; last_tricks ≤ tricks."""
     if kind is Kind.ODGRYWKA:
         return None
     if entry["tricks"] == 0 and any(entry[k] for k in ROZBOJNIK_KEYS[1:]):
-        return "a player with no trick took nothing"
+        return _("R32: a player with no trick took nothing"), {}
     if entry["last_tricks"] > entry["tricks"]:
-        return "last_tricks cannot exceed tricks"
+        return _("R32: last_tricks cannot exceed tricks"), {}
     return None
 
 
-def tally_sums(kind: Kind, tally: Tally) -> str | None:
+def tally_sums(kind: Kind, tally: Tally) -> Fault | None:
     """R32 (c): tricks 13; in a rozbójnik hearts 13, queens 4, kings_jacks 8, one KH, last_tricks 2."""
     wanted = [("tricks", TRICKS)]
     if kind is Kind.ROZBOJNIK:
@@ -119,11 +124,11 @@ def tally_sums(kind: Kind, tally: Tally) -> str | None:
     for key, total in wanted:
         got = sum(int(getattr(t, key)) for t in tally)
         if got != total:
-            return f"{key} add up to {got}, not {total}"
+            return _("R32: %(key)s add up to %(got)s, not %(total)s"), {"key": key, "got": got, "total": total}
     return None
 
 
-def tally_cards_add_up(kind: Kind, tally: Tally) -> str | None:
+def tally_cards_add_up(kind: Kind, tally: Tally) -> Fault | None:
     """R32 (d): some taker of QH and of JH makes every player's cards fit: other hearts, other
     queens, other kings and jacks ≥ 0, and his distinct cards ≤ 4 × his tricks."""
     if kind is Kind.ODGRYWKA:
@@ -132,7 +137,7 @@ def tally_cards_add_up(kind: Kind, tally: Tally) -> str | None:
         for jh_taker in SEATS:
             if all(_cards_fit(t, s == qh_taker, s == jh_taker) for s, t in zip(SEATS, tally)):
                 return None
-    return "the cards do not add up: no split of the deck into these tricks gives these counts"
+    return _("R32: the cards do not add up: no split of the deck into these tricks gives these counts"), {}
 
 
 def _cards_fit(t: SeatTally, qh: bool, jh: bool) -> bool:
@@ -145,20 +150,20 @@ def check_tally(kind: Kind, data: Any) -> Tally:
     """R32 in order: (a) and (b) seat by seat (the error names the first seat at fault), then a key
     that is not a seat, (c), (d). The tally, or ``BadTally``."""
     if not isinstance(data, dict):
-        raise errors.BadTally(detail="a tally gives an object of counts for each of N, E, S, W")
+        raise errors.BadTally(detail=_("a tally gives an object of counts for each of N, E, S, W"))
     for seat in SEATS:
         entry = data.get(seat.name)
-        fault = "the seat is missing" if entry is None else tally_entry_shape(kind, entry)
+        fault = (_("R32: the seat is missing"), {}) if entry is None else tally_entry_shape(kind, entry)
         fault = fault or tally_entry_counts(kind, entry)
         if fault:
-            raise errors.BadTally(seat=seat, detail=f"R32: {fault}")
+            raise errors.BadTally(seat=seat, detail=fault[0], **fault[1])
     strangers = sorted(map(str, set(data) - set(SEAT_NAMES)))
     if strangers:
-        raise errors.BadTally(detail=f"R32 (a): {strangers[0]!r} is not a seat")
+        raise errors.BadTally(detail=_("R32 (a): %(key)s is not a seat"), key=repr(strangers[0]))
     tally: Tally = tuple(SeatTally(**data[name]) for name in SEAT_NAMES)  # type: ignore[assignment]
     fault = tally_sums(kind, tally) or tally_cards_add_up(kind, tally)
     if fault:
-        raise errors.BadTally(detail=f"R32: {fault}")
+        raise errors.BadTally(detail=fault[0], **fault[1])
     return tally
 
 
@@ -168,7 +173,7 @@ def points_shape(data: Any) -> tuple[int, ...]:
     """R33: exactly the four seats, each with a JSON integer."""
     if (not isinstance(data, dict) or set(data) != set(SEAT_NAMES)
             or not all(_whole(data[name]) for name in SEAT_NAMES)):
-        raise errors.BadTally(detail="R33: points give a whole number for each of N, E, S, W")
+        raise errors.BadTally(detail=_("R33: points give a whole number for each of N, E, S, W"))
     return tuple(data[name] for name in SEAT_NAMES)
 
 
@@ -183,16 +188,18 @@ def points_raw(kind: Kind, points: tuple[int, ...]) -> list[int]:
     gives whole points of the deal's sign adding up to 130."""
     empty = points.count(0)
     if empty == 4 or (kind is Kind.ROZBOJNIK and empty == 3):
-        raise errors.BadTally(detail="R33: three players without a trick in a rozbójnik is a Max (0, -130 × 3)")
+        raise errors.BadTally(detail=_("R33: three players without a trick in a rozbójnik is a Max (0, -130 × 3)"))
     multiplier = empty + 1
     sign = -1 if kind is Kind.ROZBOJNIK else 1
     raw = []
     for p in points:
         if p * sign < 0 or p % multiplier:
-            raise errors.BadTally(detail=f"R33: {p} is not a deal's points × {multiplier}")
+            raise errors.BadTally(detail=_("R33: %(points)s is not a deal's points × %(multiplier)s"),
+                                  points=p, multiplier=multiplier)
         raw.append(p * sign // multiplier)
     if sum(raw) != POOL:
-        raise errors.BadTally(detail=f"R33: the points before the multiplier add up to {sum(raw)}, not 130")
+        raise errors.BadTally(detail=_("R33: the points before the multiplier add up to %(sum)s, not 130"),
+                              sum=sum(raw))
     return raw
 
 
@@ -207,11 +214,11 @@ def check_points(kind: Kind, data: Any) -> tuple[tuple[int, ...], Tally]:
     raw = points_raw(kind, points)
     if kind is Kind.ODGRYWKA:
         if any(r % 10 for r in raw):
-            raise errors.BadTally(detail="R33: odgrywka points come in tens of tricks")
+            raise errors.BadTally(detail=_("R33: odgrywka points come in tens of tricks"))
         return points, tuple(SeatTally(r // 10) for r in raw)  # type: ignore[return-value]
     tally = rozbojnik_tally_for(raw)
     if tally is None:
-        raise errors.BadTally(detail="R33: no tally gives these points")
+        raise errors.BadTally(detail=_("R33: no tally gives these points"))
     return points, tally
 
 

@@ -13,7 +13,7 @@ import polib
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "locale" / "pl" / "LC_MESSAGES" / "django.po"
 COMPILED = CATALOGUE.with_suffix(".mo")
-SOURCES = ("config", "games", "scoring", "webhooks", "api", "web")  # the apps makemessages reads
+SOURCES = ("config", "games", "scoring", "webhooks", "api", "web", "printing")  # the apps makemessages reads
 EXAMPLES = ROOT / "tests" / "data" / "examples"
 SEATS = ("N", "E", "S", "W")
 PLAYERS = ("ala", "bartek", "celina", "darek")
@@ -73,7 +73,7 @@ def english_words() -> set[str]:
 
 
 def _words(text: str) -> set[str]:
-    text = re.sub(r"%\(\w+\)s|<[^>]+>|`[^`]*`|\{[^}]*\}|\b[a-z0-9]+(?:_[a-z0-9]+)+\b", " ", text or "")
+    text = re.sub(r"%\(\w+\)[sdrf]|<[^>]+>|`[^`]*`|\{[^}]*\}|\b[a-z0-9]+(?:_[a-z0-9]+)+\b", " ", text or "")
     return {word.lower() for word in re.findall(r"[A-Za-z]{3,}", text)}
 
 

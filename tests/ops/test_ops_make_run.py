@@ -22,7 +22,7 @@ def local_env(tmp_path) -> dict:
 
 
 def test_seed_demo_prints_only_the_tokens_urls_and_commands(tmp_path):
-    env = local_env(tmp_path)
+    env = {**local_env(tmp_path), "LANGUAGE_CODE": "en"}  # the lines below are the English ones (Polish by default)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True,
                    capture_output=True, timeout=300)
 

@@ -114,4 +114,28 @@ def viewer_texts() -> dict:
         "disputed_legal": gettext("Disputed play — no rule broken: it was legal."),
         "counter_dealt": gettext("Dealt · 0 / %(last)s"),
         "counter_play": gettext("Play %(number)s / %(last)s"),
+        "analysis_loading": gettext("Analysing…"),
+        "analysis_not_exact": gettext("Not exact: the search ran out of time; the values are proven bounds."),
+        "analysis_unavailable": gettext("No analysis for this position."),
+        "analysis_cards": gettext("Each legal card: what the seat on turn guarantees after it, and its cost "
+                                  "against the best card"),
     }
+
+
+INVITATION_STATUSES = {"pending": pgettext_lazy("invitation", "pending"),
+                       "claimed": pgettext_lazy("invitation", "claimed"),
+                       "expired": pgettext_lazy("invitation", "expired")}
+
+
+@register.filter
+def role_label(value) -> str:
+    """A club role (``admin``, ``scorer``, ``member``) in the reader's language (the value stays English)."""
+    from scoring.models import Membership
+
+    return str(Membership.Role(value).label) if value in Membership.Role.values else (value or "")
+
+
+@register.filter
+def invitation_status_label(value) -> str:
+    """An invitation's status (``pending``, ``claimed``, ``expired``) in the reader's language."""
+    return str(INVITATION_STATUSES.get(value, value))

@@ -46,7 +46,7 @@ def rebuild_match(match_id) -> str:
         match = Match.objects.select_for_update().get(pk=match_id)
         rows = list(match.events.order_by("seq"))
         if not rows:
-            return f"match {match.pk}: no events, skipped"
+            return gettext("match %(id)s: no events, skipped") % {"id": match.pk}
         state = fold(rows, dict(DealSecret.objects.filter(match=match).values_list("number", "hands")))
         match.version = rows[-1].seq
         match.status = _status(rows, state)
@@ -59,7 +59,10 @@ def rebuild_match(match_id) -> str:
         DealScore.objects.bulk_create(deal_score_rows(match, state, 1))
         MatchProjection.objects.update_or_create(match=match, defaults=dict(
             version=match.version, head_hash=rows[-1].hash, snapshot=snapshot_of(state), summary=summary))
-    return f"match {match.pk}: version {match.version}, {match.status}, {len(state.results)} finished deal(s)"
+    count = len(state.results)
+    return ngettext("match %(id)s: version %(version)s, %(status)s, %(count)s finished deal",
+                    "match %(id)s: version %(version)s, %(status)s, %(count)s finished deals", count) \
+        % {"id": match.pk, "version": match.version, "status": match.status, "count": count}
 
 
 def _status(rows: list[MatchEvent], state) -> str:

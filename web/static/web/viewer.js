@@ -222,8 +222,9 @@
   var analysed = {};
   var waiting = null;
 
+  /* The panel's sentences, from #viewer-text like every other. */
   function say(key) {
-    return analysisBox.getAttribute("data-" + key);
+    return text["analysis_" + key.replace("-", "_")];
   }
 
   function showAnalysis(index) {
