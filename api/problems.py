@@ -26,13 +26,12 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 import psycopg
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from django.utils.translation import gettext, gettext_lazy as _
 
 from games.engine.errors import VIOLATIONS
 from games.exceptions import CommandError, RuleBroken
