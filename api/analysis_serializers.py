@@ -8,11 +8,13 @@ from .serializers import seat_field
 
 
 class SeatRangeSerializer(serializers.Serializer):
-    worst = serializers.IntegerField(help_text="The lowest final points of the deal the seat can end with over "
-                                               "every legal continuation.")
+    worst = serializers.IntegerField(
+        help_text="The lowest final points of the deal the seat can end with over every legal continuation."
+    )
     best = serializers.IntegerField(help_text="The highest such points.")
-    guaranteed = serializers.IntegerField(help_text="What the seat secures by its own best play against the "
-                                                    "other three.")
+    guaranteed = serializers.IntegerField(
+        help_text="What the seat secures by its own best play against the other three."
+    )
 
 
 class SeatRanges(serializers.Serializer):
@@ -24,16 +26,23 @@ class SeatRanges(serializers.Serializer):
 
 class AnalysisSerializer(serializers.Serializer):
     to_play = seat_field(allow_null=True, help_text="The seat on turn; null at a finished deal.")
-    exact = serializers.BooleanField(help_text="False when the search ran out of time: the values are then the "
-                                               "proven outer bounds (lowest worst, highest best, least "
-                                               "guaranteed) and `bounds` gives each one's proven range.")
-    seats = SeatRanges(help_text="Final points of this deal as the summary gives them: multipliers, kreski as "
-                                 "0, Max as 0 and -130, the sale's transfer included.")
-    cards = serializers.DictField(child=serializers.IntegerField(),
-                                  help_text="Each legal card of the seat on turn: its guaranteed value right "
-                                            "after it is played.")
-    bounds = serializers.JSONField(required=False, help_text="Only when not exact: `seats` (per seat, each "
-                                                            "value's `[low, high]`) and `cards` likewise.")
+    exact = serializers.BooleanField(
+        help_text="False when the search ran out of time: the values are then the "
+        "proven outer bounds (lowest worst, highest best, least "
+        "guaranteed) and `bounds` gives each one's proven range."
+    )
+    seats = SeatRanges(
+        help_text="Final points of this deal as the summary gives them: multipliers, kreski as "
+        "0, Max as 0 and -130, the sale's transfer included."
+    )
+    cards = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Each legal card of the seat on turn: its guaranteed value right after it is played.",
+    )
+    bounds = serializers.JSONField(
+        required=False,
+        help_text="Only when not exact: `seats` (per seat, each value's `[low, high]`) and `cards` likewise.",
+    )
 
 
 class MatchAnalysisSerializer(serializers.Serializer):
@@ -46,10 +55,12 @@ class MatchAnalysisSerializer(serializers.Serializer):
 
 
 class DisputeAnalysisSerializer(serializers.Serializer):
-    at = serializers.IntegerField(allow_null=True, help_text="The seq of the event after which the disputed "
-                                                             "position stands.")
+    at = serializers.IntegerField(
+        allow_null=True, help_text="The seq of the event after which the disputed position stands."
+    )
     deal = serializers.IntegerField()
     kind = serializers.CharField()
-    plays = serializers.IntegerField(help_text="The disputed play's index: the position just before it (0 when "
-                                               "the dispute names no play).")
+    plays = serializers.IntegerField(
+        help_text="The disputed play's index: the position just before it (0 when the dispute names no play)."
+    )
     analysis = AnalysisSerializer()

@@ -24,26 +24,36 @@ def _problem(description: str) -> OpenApiResponse:
 
 class MatchAnalysisView(APIView):
     @extend_schema(
-        operation_id="matches_analysis", summary="What each seat could still reach (the arbiter's analysis)",
+        operation_id="matches_analysis",
+        summary="What each seat could still reach (the arbiter's analysis)",
         tags=["audit"],
-        parameters=[OpenApiParameter("at", int, OpenApiParameter.QUERY, required=False,
-                                     description="The seq of an event (default: the latest): the position "
-                                                 "right after it, in the deal in play then (or the deal "
-                                                 "finished last, between deals).")],
-        responses={200: MatchAnalysisSerializer,
-                   (400, PROBLEM_CONTENT_TYPE): _problem("`at` is not the seq of one of the match's events."),
-                   (401, PROBLEM_CONTENT_TYPE): _problem("Not authenticated."),
-                   (403, PROBLEM_CONTENT_TYPE): _problem("A seated player asking about a deal still in play "
-                                                         "(`not_allowed`)."),
-                   (404, PROBLEM_CONTENT_TYPE): _problem("No such match, or one you may not see."),
-                   (422, PROBLEM_CONTENT_TYPE): _problem("The deal was filed by its tally or points: no cards "
-                                                         "(`analysis_unavailable`).")},
+        parameters=[
+            OpenApiParameter(
+                "at",
+                int,
+                OpenApiParameter.QUERY,
+                required=False,
+                description="The seq of an event (default: the latest): the position "
+                "right after it, in the deal in play then (or the deal "
+                "finished last, between deals).",
+            )
+        ],
+        responses={
+            200: MatchAnalysisSerializer,
+            (400, PROBLEM_CONTENT_TYPE): _problem("`at` is not the seq of one of the match's events."),
+            (401, PROBLEM_CONTENT_TYPE): _problem("Not authenticated."),
+            (403, PROBLEM_CONTENT_TYPE): _problem("A seated player asking about a deal still in play (`not_allowed`)."),
+            (404, PROBLEM_CONTENT_TYPE): _problem("No such match, or one you may not see."),
+            (422, PROBLEM_CONTENT_TYPE): _problem(
+                "The deal was filed by its tally or points: no cards (`analysis_unavailable`)."
+            ),
+        },
         description="For each seat, the deal's final points it can still end with at worst and at best over "
-                    "every legal continuation, and what it guarantees by its own play against the other three; "
-                    "for the seat on turn, each legal card's guaranteed value. Staff, the arbiters of the "
-                    "match's club and its scorer: any position. A seated player (whatever else he is): only "
-                    "positions of deals that have finished. Exact unless the search budget ran out "
-                    "(`exact: false`, with proven `bounds`).",
+        "every legal continuation, and what it guarantees by its own play against the other three; "
+        "for the seat on turn, each legal card's guaranteed value. Staff, the arbiters of the "
+        "match's club and its scorer: any position. A seated player (whatever else he is): only "
+        "positions of deals that have finished. Exact unless the search budget ran out "
+        "(`exact: false`, with proven `bounds`).",
     )
     def get(self, request, pk: str):
         query = AnalysisQuery(data=request.query_params)

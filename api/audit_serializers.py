@@ -9,19 +9,30 @@ from games.models import Dispute, Match, MatchEvent
 from games.projections import RULING_TYPES
 
 from .analysis_serializers import DisputeAnalysisSerializer
-from .serializers import (DealSummarySerializer, LastTrickSerializer, NextDealSerializer, PayloadField,
-                          RuleErrorSerializer, SaleSerializer, SeatHands, SeatInts, TrickCardSerializer,
-                          card_field, seat_field)
-
+from .serializers import (
+    DealSummarySerializer,
+    LastTrickSerializer,
+    NextDealSerializer,
+    PayloadField,
+    RuleErrorSerializer,
+    SaleSerializer,
+    SeatHands,
+    SeatInts,
+    TrickCardSerializer,
+    card_field,
+    seat_field,
+)
 
 # --- the audit ------------------------------------------------------------------------------------------
+
 
 class ChainCheckSerializer(serializers.Serializer):
     ok = serializers.BooleanField()
     first_bad_seq = serializers.IntegerField(allow_null=True, help_text="Where the chain first breaks.")
-    reason = serializers.CharField(allow_null=True, help_text="Why: an edited event or forged hash (hash "
-                                                              "mismatch), a missing, reordered, inserted or "
-                                                              "extra event.")
+    reason = serializers.CharField(
+        allow_null=True,
+        help_text="Why: an edited event or forged hash (hash mismatch), a missing, reordered, inserted or extra event.",
+    )
 
 
 class RulesCheckSerializer(serializers.Serializer):
@@ -47,8 +58,10 @@ class AuditEventSerializer(serializers.Serializer):
 
 class AuditDealSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    entry = serializers.ChoiceField(choices=["played", "tally", "points"], help_text=(
-        "Played card by card, or filed from a paper sheet by its tally (R31) or only its points (R33)."))
+    entry = serializers.ChoiceField(
+        choices=["played", "tally", "points"],
+        help_text=("Played card by card, or filed from a paper sheet by its tally (R31) or only its points (R33)."),
+    )
     seq = serializers.IntegerField(help_text="The event that began the deal (deal_started or deal_tallied).")
 
 
@@ -64,6 +77,7 @@ class AuditSerializer(serializers.Serializer):
 
 
 # --- time travel ------------------------------------------------------------------------------------------
+
 
 class TimeTravelQuery(serializers.Serializer):
     at = serializers.IntegerField(min_value=1, help_text="The seq of the event after which to show the state.")
@@ -117,22 +131,29 @@ class StateAtSerializer(serializers.Serializer):
 
 # --- disputes and rulings ------------------------------------------------------------------------------------
 
+
 class DisputeInput(serializers.Serializer):
     deal = serializers.IntegerField(min_value=1, help_text="The deal's number (1-based), dealt already.")
-    play_index = serializers.IntegerField(min_value=0, required=False, allow_null=True,
-                                          help_text="The disputed play (0-based within the deal), if one.")
+    play_index = serializers.IntegerField(
+        min_value=0, required=False, allow_null=True, help_text="The disputed play (0-based within the deal), if one."
+    )
     statement = serializers.CharField(max_length=5000, help_text="What is disputed, in the raiser's words.")
 
 
 class RulingInput(serializers.Serializer):
     type = serializers.ChoiceField(choices=list(RULING_TYPES))
-    points = SeatInts(required=False, allow_null=True, help_text="score_adjusted only: the points that count for "
-                                                                 "the deal, per seat.")
+    points = SeatInts(
+        required=False, allow_null=True, help_text="score_adjusted only: the points that count for the deal, per seat."
+    )
     reason = serializers.CharField(max_length=2000, help_text="Why (required).")
-    override = serializers.CharField(max_length=2000, required=False, allow_null=True,
-                                     help_text="score_adjusted only: why points outside worst..best of the "
-                                               "analysis at the disputed position are ruled anyway (without it, "
-                                               "such a ruling is refused: `ruling_outside_analysis`).")
+    override = serializers.CharField(
+        max_length=2000,
+        required=False,
+        allow_null=True,
+        help_text="score_adjusted only: why points outside worst..best of the "
+        "analysis at the disputed position are ruled anyway (without it, "
+        "such a ruling is refused: `ruling_outside_analysis`).",
+    )
 
 
 class RulingSerializer(serializers.Serializer):
@@ -157,15 +178,17 @@ class DisputeSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Dispute.Status.choices)
     ruling_seq = serializers.IntegerField(allow_null=True, help_text="The seq of the ruling in force.")
     ruling = RulingSerializer(allow_null=True, help_text="The ruling in force (the latest).")
-    rulings = RulingSerializer(many=True, help_text="Every ruling on it, oldest first; each supersedes the one "
-                                                    "before.")
+    rulings = RulingSerializer(many=True, help_text="Every ruling on it, oldest first; each supersedes the one before.")
 
 
 class DisputeDetailSerializer(DisputeSerializer):
-    analysis = DisputeAnalysisSerializer(allow_null=True, help_text="The analysis at the disputed position, for "
-                                                                    "whoever may see it (null for a player while "
-                                                                    "the deal is in play, or a deal without "
-                                                                    "cards).")
+    analysis = DisputeAnalysisSerializer(
+        allow_null=True,
+        help_text="The analysis at the disputed position, for "
+        "whoever may see it (null for a player while "
+        "the deal is in play, or a deal without "
+        "cards).",
+    )
 
 
 class DisputeListQuery(serializers.Serializer):
@@ -176,5 +199,6 @@ class DisputeListQuery(serializers.Serializer):
 class RulingResultSerializer(serializers.Serializer):
     dispute = DisputeSerializer()
     version = serializers.IntegerField(help_text="The match version after the ruling; also the ETag.")
-    status = serializers.ChoiceField(choices=Match.Status.choices, help_text="in_progress again when a void "
-                                                                             "re-opened a finished match.")
+    status = serializers.ChoiceField(
+        choices=Match.Status.choices, help_text="in_progress again when a void re-opened a finished match."
+    )

@@ -41,8 +41,8 @@ def _token_with_user_and_player(row: tuple) -> Token:
     User = get_user_model()
     tokens, users = compiled.width(Token), compiled.width(User)
     token = compiled.instance(Token, "t", row[:tokens])
-    user = compiled.instance(User, "u", row[tokens:tokens + users])
-    player_row = row[tokens + users:]
+    user = compiled.instance(User, "u", row[tokens : tokens + users])
+    player_row = row[tokens + users :]
     player = compiled.instance(Player, "p", player_row) if player_row[0] is not None else None
     Token.user.field.set_cached_value(token, user)
     User.player.related.set_cached_value(user, player)  # None: ``user.player`` raises as usual
@@ -52,11 +52,14 @@ def _token_with_user_and_player(row: tuple) -> Token:
 @functools.cache
 def _token_sql(vendor: str) -> str:
     User = get_user_model()
-    return (f"SELECT {compiled.columns(Token, 't')}, {compiled.columns(User, 'u')}, {compiled.columns(Player, 'p')} "
-            f"FROM {compiled.table(Token)} t INNER JOIN {compiled.table(User)} u "
-            f"ON u.{compiled.column(User, 'id')} = t.{compiled.column(Token, 'user')} "
-            f"LEFT JOIN {compiled.table(Player)} p ON p.{compiled.column(Player, 'user')} = u.{compiled.column(User, 'id')} "
-            f"WHERE t.{compiled.column(Token, 'key')} = %s")
+    return (
+        f"SELECT {compiled.columns(Token, 't')}, {compiled.columns(User, 'u')}, {compiled.columns(Player, 'p')} "
+        f"FROM {compiled.table(Token)} t INNER JOIN {compiled.table(User)} u "
+        f"ON u.{compiled.column(User, 'id')} = t.{compiled.column(Token, 'user')} "
+        f"LEFT JOIN {compiled.table(Player)} p "
+        f"ON p.{compiled.column(Player, 'user')} = u.{compiled.column(User, 'id')} "
+        f"WHERE t.{compiled.column(Token, 'key')} = %s"
+    )
 
 
 # The schema's "tokenAuth" scheme stands for both classes: the same header, the same tokens.

@@ -18,29 +18,52 @@ class EveningInput(serializers.Serializer):
     season = serializers.IntegerField()
     date = serializers.DateField()
     rounds = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS, help_text="How many rounds it plays.")
-    dealing = serializers.ChoiceField(choices=Match.Dealing.choices, default=Match.Dealing.RECORDED,
-                                      help_text="recorded: paper sheets at physical tables; server: online tables.")
-    swiss = serializers.BooleanField(default=False, help_text="Seat round 2 on by the evening's running totals "
-                                                              "(the top four together).")
-    seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0,
-                                    help_text="The seating's seed: the same seed and attendance, the same seating.")
-    players = serializers.ListField(child=serializers.CharField(max_length=150), max_length=400, required=False,
-                                    default=list, help_text="Usernames of the club members present.")
+    dealing = serializers.ChoiceField(
+        choices=Match.Dealing.choices,
+        default=Match.Dealing.RECORDED,
+        help_text="recorded: paper sheets at physical tables; server: online tables.",
+    )
+    swiss = serializers.BooleanField(
+        default=False, help_text="Seat round 2 on by the evening's running totals (the top four together)."
+    )
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=2**31 - 1,
+        default=0,
+        help_text="The seating's seed: the same seed and attendance, the same seating.",
+    )
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        max_length=400,
+        required=False,
+        default=list,
+        help_text="Usernames of the club members present.",
+    )
 
 
 class SignInInput(serializers.Serializer):
-    players = serializers.ListField(child=serializers.CharField(max_length=150), min_length=1, max_length=400,
-                                    help_text="Usernames of club members arriving: present from the next round.")
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        min_length=1,
+        max_length=400,
+        help_text="Usernames of club members arriving: present from the next round.",
+    )
 
 
 class RoundInput(serializers.Serializer):
-    round = serializers.IntegerField(min_value=1, required=False,
-                                     help_text="The round expected to be next: a round seated already is refused "
-                                               "(409 round_seated), so a retry seats no second round.")
+    round = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="The round expected to be next: a round seated already is refused "
+        "(409 round_seated), so a retry seats no second round.",
+    )
     tables = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField(max_length=150)), required=False, max_length=100,
+        child=serializers.ListField(child=serializers.CharField(max_length=150)),
+        required=False,
+        max_length=100,
         help_text="Seat the round by hand: tables of four usernames in seat order N, E, S, W; the present players "
-                  "left out sit out. Without it the server seats the round.")
+        "left out sit out. Without it the server seats the round.",
+    )
 
 
 class AttendanceSerializer(serializers.Serializer):

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import django_filters
 from django.utils.translation import gettext
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
 from rest_framework.parsers import JSONParser
-from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework.response import Response
 
 from games.exceptions import NotFound
@@ -27,18 +27,22 @@ from . import evening_serializers as s
 from .problems import PROBLEM_CONTENT_TYPE
 from .serializers import ProblemSerializer
 
-ERRORS = {400: "Malformed input, an unknown player or one who is not a club member, a player at two tables "
-               "(`code: invalid`, `field`).",
-          401: "Not authenticated.", 403: "Not an admin of the club.",
-          404: "No such evening or season, or none you may see (only the club's members and staff).",
-          409: "`round_seated` (that round has its tables already), `evening_complete` (all rounds seated), "
-               "`too_few_players` (fewer than four present), `round_in_progress` (Swiss seating waits for the "
-               "results), `season_closed`."}
+ERRORS = {
+    400: "Malformed input, an unknown player or one who is not a club member, a player at two tables "
+    "(`code: invalid`, `field`).",
+    401: "Not authenticated.",
+    403: "Not an admin of the club.",
+    404: "No such evening or season, or none you may see (only the club's members and staff).",
+    409: "`round_seated` (that round has its tables already), `evening_complete` (all rounds seated), "
+    "`too_few_players` (fewer than four present), `round_in_progress` (Swiss seating waits for the "
+    "results), `season_closed`.",
+}
 
 
 def _errors(*statuses: int) -> dict:
-    return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=ERRORS[code])
-            for code in statuses}
+    return {
+        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=ERRORS[code]) for code in statuses
+    }
 
 
 def _valid(serializer_class, data) -> dict:
@@ -57,10 +61,14 @@ class EveningFilter(django_filters.FilterSet):
 
 @extend_schema(tags=["evenings"])
 @extend_schema_view(
-    list=extend_schema(summary="List the club evenings you may see",
-                       responses={200: s.EveningSerializer(many=True), **_errors(400, 401, 404)}),
-    retrieve=extend_schema(summary="An evening: its players and the seating of each round so far",
-                           responses={200: s.EveningDetailSerializer, **_errors(401, 404)}),
+    list=extend_schema(
+        summary="List the club evenings you may see",
+        responses={200: s.EveningSerializer(many=True), **_errors(400, 401, 404)},
+    ),
+    retrieve=extend_schema(
+        summary="An evening: its players and the seating of each round so far",
+        responses={200: s.EveningDetailSerializer, **_errors(401, 404)},
+    ),
 )
 class EveningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Club evenings: players sign in, each round is seated at tables of four and its matches
@@ -88,49 +96,80 @@ class EveningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     def retrieve(self, request, pk=None):
         return Response(s.EveningDetailSerializer(self.get_object()).data)
 
-    @extend_schema(summary="Create an evening of an open season (club admins)", request=s.EveningInput,
-                   responses={201: s.EveningDetailSerializer, **_errors(400, 401, 403, 404, 409)},
-                   examples=[OpenApiExample("Thursday", request_only=True, value={
-                       "season": 1, "date": "2026-12-03", "rounds": 4, "dealing": "recorded",
-                       "players": ["ala", "bartek", "celina", "darek"]})])
+    @extend_schema(
+        summary="Create an evening of an open season (club admins)",
+        request=s.EveningInput,
+        responses={201: s.EveningDetailSerializer, **_errors(400, 401, 403, 404, 409)},
+        examples=[
+            OpenApiExample(
+                "Thursday",
+                request_only=True,
+                value={
+                    "season": 1,
+                    "date": "2026-12-03",
+                    "rounds": 4,
+                    "dealing": "recorded",
+                    "players": ["ala", "bartek", "celina", "darek"],
+                },
+            )
+        ],
+    )
     def create(self, request):
         data = _valid(s.EveningInput, request.data)
         evening = services.evening_create(actor=request.user, season_id=data.pop("season"), **data)
         return Response(s.EveningDetailSerializer(evening).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(summary="Sign players in (club admins): present from the next round (late arrivals too)",
-                   request=s.SignInInput,
-                   responses={200: s.AttendanceSerializer(many=True), **_errors(400, 401, 403, 404, 409)},
-                   examples=[OpenApiExample("A late arrival", request_only=True, value={"players": ["ewa"]})])
+    @extend_schema(
+        summary="Sign players in (club admins): present from the next round (late arrivals too)",
+        request=s.SignInInput,
+        responses={200: s.AttendanceSerializer(many=True), **_errors(400, 401, 403, 404, 409)},
+        examples=[OpenApiExample("A late arrival", request_only=True, value={"players": ["ewa"]})],
+    )
     @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
     def players(self, request, pk=None):
         services.evening_sign_in(actor=request.user, evening_id=pk, **_valid(s.SignInInput, request.data))
         return Response(s.AttendanceSerializer(selectors.evening_attendance(self.get_object()), many=True).data)
 
-    @extend_schema(summary="Withdraw a player (club admins): not seated from the next round on", request=None,
-                   responses={204: None, **_errors(401, 403, 404)})
-    @action(detail=True, methods=["delete"], url_path=r"players/(?P<username>[^/]+)", filter_backends=[],
-            pagination_class=None)
+    @extend_schema(
+        summary="Withdraw a player (club admins): not seated from the next round on",
+        request=None,
+        responses={204: None, **_errors(401, 403, 404)},
+    )
+    @action(
+        detail=True,
+        methods=["delete"],
+        url_path=r"players/(?P<username>[^/]+)",
+        filter_backends=[],
+        pagination_class=None,
+    )
     def player(self, request, pk=None, username=None):
         services.evening_withdraw(actor=request.user, evening_id=pk, player=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(methods=["GET"], summary="The seating of every round so far (plain data, e.g. to print)",
-                   responses={200: s.RoundSerializer(many=True), **_errors(401, 404)})
-    @extend_schema(methods=["POST"], summary="Seat the next round and create its matches (club admins)",
-                   description="Seats the players present at tables of four — no pair twice in the evening when "
-                               "possible, then the fewest repeats, then the fewest against the season's earlier "
-                               "evenings; sit-outs go round; seats and first dealer rotate — and creates one "
-                               "season match per table (the evening's dealing), all in one transaction. File the "
-                               "results against the matches (`/matches/{id}/…`).",
-                   request=s.RoundInput, responses={201: s.RoundSerializer, **_errors(400, 401, 403, 404, 409)},
-                   examples=[OpenApiExample("The next round", request_only=True, value={"round": 2})])
+    @extend_schema(
+        methods=["GET"],
+        summary="The seating of every round so far (plain data, e.g. to print)",
+        responses={200: s.RoundSerializer(many=True), **_errors(401, 404)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Seat the next round and create its matches (club admins)",
+        description="Seats the players present at tables of four — no pair twice in the evening when "
+        "possible, then the fewest repeats, then the fewest against the season's earlier "
+        "evenings; sit-outs go round; seats and first dealer rotate — and creates one "
+        "season match per table (the evening's dealing), all in one transaction. File the "
+        "results against the matches (`/matches/{id}/…`).",
+        request=s.RoundInput,
+        responses={201: s.RoundSerializer, **_errors(400, 401, 403, 404, 409)},
+        examples=[OpenApiExample("The next round", request_only=True, value={"round": 2})],
+    )
     @action(detail=True, methods=["get", "post"], filter_backends=[], pagination_class=None)
     def rounds(self, request, pk=None):
         if request.method == "GET":
             return Response(s.RoundSerializer(selectors.evening_seating(self.get_object()), many=True).data)
         data = _valid(s.RoundInput, request.data)
-        seated = services.evening_round_seat(actor=request.user, evening_id=pk, number=data.get("round"),
-                                             tables=data.get("tables"))
+        seated = services.evening_round_seat(
+            actor=request.user, evening_id=pk, number=data.get("round"), tables=data.get("tables")
+        )
         one = EveningRound.objects.get(pk=seated.pk)
         return Response(s.RoundSerializer(selectors.round_data(one)).data, status=status.HTTP_201_CREATED)

@@ -17,13 +17,18 @@ class IdFilter(django_filters.Filter):
 class MatchFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=Match.Status.choices, help_text="in_progress, finished or abandoned")
     player = django_filters.CharFilter(method="filter_player", help_text="Matches this username sits in.")
-    season = IdFilter(field_name="season_match__season_id", min_value=1, max_value=BIGINT_MAX,
-                      help_text="Matches filed into this season (its id).")
+    season = IdFilter(
+        field_name="season_match__season_id",
+        min_value=1,
+        max_value=BIGINT_MAX,
+        help_text="Matches filed into this season (its id).",
+    )
 
     class Meta:
         model = Match
         fields = ["status", "player", "season"]
 
     def filter_player(self, queryset, name, value):
-        return queryset.filter(Q(north__username=value) | Q(east__username=value)
-                               | Q(south__username=value) | Q(west__username=value))
+        return queryset.filter(
+            Q(north__username=value) | Q(east__username=value) | Q(south__username=value) | Q(west__username=value)
+        )

@@ -13,7 +13,8 @@ Decorate a view's POST handler with ``@idempotent``. A request that carries the 
      ``Idempotent-Replayed: true``; nothing new is stored.
 3. Otherwise the handler runs in that transaction, and its response is stored under the key
    before the commit: the events and the response that reports them commit together, in one
-   commit (a command refuses before it writes, so a refusal's 4xx is stored the same way). 2xx and 4xx responses are stored;
+   commit (a command refuses before it writes, so a refusal's 4xx is stored the same way). 2xx and
+   4xx responses are stored;
    on an unhandled exception (or a 5xx, or a lost connection) nothing is, so a retry runs anew.
    Two requests with one key that slip past the lock (the second looked before the first
    committed) meet at the key's unique constraint: the second is rolled back whole and replays
@@ -31,7 +32,8 @@ import datetime as dt
 import functools
 import hashlib
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
@@ -86,19 +88,26 @@ def idempotent(handler: Callable) -> Callable:
         if key is None or not request.user.is_authenticated:
             return handler(view, request, *args, **kwargs)
         if not key or len(key) > MAX_KEY_LENGTH:
-            raise InvalidInput(gettext("%(header)s must be 1 to %(max)s characters, got %(count)s") % {
-                "header": HEADER, "max": MAX_KEY_LENGTH, "count": len(key)}, field=HEADER)
+            raise InvalidInput(
+                gettext("%(header)s must be 1 to %(max)s characters, got %(count)s")
+                % {"header": HEADER, "max": MAX_KEY_LENGTH, "count": len(key)},
+                field=HEADER,
+            )
         if not key.isprintable():  # a NUL or a control character: PostgreSQL's text refuses NUL
-            raise InvalidInput(gettext("%(header)s must not contain control characters, got %(key)s")
-                               % {"header": HEADER, "key": quoted(key)}, field=HEADER)
+            raise InvalidInput(
+                gettext("%(header)s must not contain control characters, got %(key)s")
+                % {"header": HEADER, "key": quoted(key)},
+                field=HEADER,
+            )
         fingerprint = request_fingerprint(request.method, request.get_full_path(), request.data)
         for _attempt in range(3):
             try:
                 return _run_once(request.user, key, fingerprint, lambda: _handle(view, handler, request, args, kwargs))
             except _KeyTaken:
                 continue  # a request with this key committed meanwhile: look again, and replay it
-        raise IdempotencyInProgress(gettext("the %(header)s %(key)s is contended; retry")
-                                    % {"header": HEADER, "key": repr(key)}, field=HEADER)
+        raise IdempotencyInProgress(
+            gettext("the %(header)s %(key)s is contended; retry") % {"header": HEADER, "key": repr(key)}, field=HEADER
+        )
 
     return wrapper
 
@@ -129,11 +138,16 @@ def _run_once(user, key: str, fingerprint: str, handle: Callable[[], Response]) 
 
 def _answer_for(existing: IdempotencyKey, key: str, fingerprint: str) -> Response:
     if existing.request_hash != fingerprint:
-        raise IdempotencyKeyReused(gettext("the %(header)s %(key)s was used with a different request")
-                                   % {"header": HEADER, "key": repr(key)}, field=HEADER)
+        raise IdempotencyKeyReused(
+            gettext("the %(header)s %(key)s was used with a different request") % {"header": HEADER, "key": repr(key)},
+            field=HEADER,
+        )
     if existing.status_code is None:  # a row claimed by an older release, whose request still runs
-        raise IdempotencyInProgress(gettext("the first request with %(header)s %(key)s is still running")
-                                    % {"header": HEADER, "key": repr(key)}, field=HEADER)
+        raise IdempotencyInProgress(
+            gettext("the first request with %(header)s %(key)s is still running")
+            % {"header": HEADER, "key": repr(key)},
+            field=HEADER,
+        )
     return _replay(existing)
 
 
@@ -145,16 +159,21 @@ def _lock_and_find(user, key: str) -> IdempotencyKey | None:
         cursor.execute(_lock_and_find_sql(), [_lock_id(user.pk, key), user.pk, key])
         locked, *row = cursor.fetchone()
     if not locked:
-        raise IdempotencyInProgress(gettext("the first request with %(header)s %(key)s is still running")
-                                    % {"header": HEADER, "key": repr(key)}, field=HEADER)
+        raise IdempotencyInProgress(
+            gettext("the first request with %(header)s %(key)s is still running")
+            % {"header": HEADER, "key": repr(key)},
+            field=HEADER,
+        )
     return compiled.instance(IdempotencyKey, "k", row) if row[0] is not None else None
 
 
 @functools.cache
 def _lock_and_find_sql() -> str:
     t, col = compiled.table(IdempotencyKey), functools.partial(compiled.column, IdempotencyKey)
-    return (f"SELECT pg_try_advisory_xact_lock(%s), {compiled.columns(IdempotencyKey, 'k')} "
-            f"FROM (SELECT 1) AS one LEFT JOIN {t} k ON k.{col('user')} = %s AND k.{col('key')} = %s")
+    return (
+        f"SELECT pg_try_advisory_xact_lock(%s), {compiled.columns(IdempotencyKey, 'k')} "
+        f"FROM (SELECT 1) AS one LEFT JOIN {t} k ON k.{col('user')} = %s AND k.{col('key')} = %s"
+    )
 
 
 def _lock_id(user_id: int, key: str) -> int:
@@ -167,9 +186,15 @@ def _store(user, key: str, fingerprint: str, response: Response) -> None:
     body = _without_nul(json.loads(json.dumps(response.data, cls=JSONEncoder)))
     headers = {name: response[name] for name in STORED_HEADERS if response.has_header(name)}
     try:  # the violation aborts the transaction: _KeyTaken leaves it, and it rolls back whole
-        compiled.insert(IdempotencyKey(
-            user=user, key=key, request_hash=fingerprint, status_code=response.status_code,
-            response={"body": body, "headers": headers, "content_type": response.content_type}))
+        compiled.insert(
+            IdempotencyKey(
+                user=user,
+                key=key,
+                request_hash=fingerprint,
+                status_code=response.status_code,
+                response={"body": body, "headers": headers, "content_type": response.content_type},
+            )
+        )
     except IntegrityError:
         raise _KeyTaken from None
 
@@ -188,7 +213,11 @@ def _without_nul(value: Any) -> Any:
 
 def _replay(row: IdempotencyKey) -> Response:
     stored = row.response or {}
-    response = Response(stored.get("body"), status=row.status_code, headers=stored.get("headers") or None,
-                        content_type=stored.get("content_type"))
+    response = Response(
+        stored.get("body"),
+        status=row.status_code,
+        headers=stored.get("headers") or None,
+        content_type=stored.get("content_type"),
+    )
     response[REPLAYED_HEADER] = "true"
     return response

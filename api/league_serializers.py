@@ -18,6 +18,7 @@ ROLES = Membership.Role.choices
 
 # --- clubs and memberships -----------------------------------------------------------------------
 
+
 class ClubInput(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     slug = serializers.SlugField(max_length=50)
@@ -36,9 +37,12 @@ class ClubSerializer(serializers.ModelSerializer):
 
 class MembershipInput(serializers.Serializer):
     user = serializers.CharField(max_length=150, help_text="The member's username.")
-    role = serializers.ChoiceField(choices=ROLES, default=Membership.Role.MEMBER,
-                                   help_text="member: plays season matches; scorer: also files them; arbiter: also "
-                                             "rules on them; admin: also manages the club.")
+    role = serializers.ChoiceField(
+        choices=ROLES,
+        default=Membership.Role.MEMBER,
+        help_text="member: plays season matches; scorer: also files them; arbiter: also "
+        "rules on them; admin: also manages the club.",
+    )
 
 
 class MembershipRoleInput(serializers.Serializer):
@@ -54,6 +58,7 @@ class MembershipSerializer(serializers.ModelSerializer):
 
 
 # --- leagues and seasons ---------------------------------------------------------------------------
+
 
 class LeagueRulesetInput(serializers.Serializer):
     name = serializers.CharField(required=False)
@@ -89,8 +94,12 @@ class SeasonInput(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     start_date = serializers.DateField(required=False, allow_null=True)
     end_date = serializers.DateField(required=False, allow_null=True)
-    min_matches = serializers.IntegerField(min_value=0, max_value=MAX_MIN_MATCHES, default=0,
-                                           help_text="Players with fewer finished matches are listed unranked.")
+    min_matches = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_MIN_MATCHES,
+        default=0,
+        help_text="Players with fewer finished matches are listed unranked.",
+    )
     status = serializers.ChoiceField(choices=Season.Status.choices, default=Season.Status.OPEN)
 
 
@@ -99,8 +108,9 @@ class SeasonUpdateInput(serializers.Serializer):
     start_date = serializers.DateField(required=False, allow_null=True)
     end_date = serializers.DateField(required=False, allow_null=True)
     min_matches = serializers.IntegerField(min_value=0, max_value=MAX_MIN_MATCHES, required=False)
-    status = serializers.ChoiceField(choices=Season.Status.choices, required=False,
-                                     help_text="closed: no more matches may join.")
+    status = serializers.ChoiceField(
+        choices=Season.Status.choices, required=False, help_text="closed: no more matches may join."
+    )
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -110,11 +120,22 @@ class SeasonSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Season
-        fields = ["id", "league", "club", "name", "start_date", "end_date", "status", "min_matches", "computed_at",
-                  "created_at"]
+        fields = [
+            "id",
+            "league",
+            "club",
+            "name",
+            "start_date",
+            "end_date",
+            "status",
+            "min_matches",
+            "computed_at",
+            "created_at",
+        ]
 
 
 # --- standings -----------------------------------------------------------------------------------------
+
 
 class RatingValueSerializer(serializers.Serializer):
     mu = serializers.FloatField()
@@ -128,8 +149,9 @@ class StandingRowSerializer(serializers.Serializer):
     ranked = serializers.BooleanField(help_text="false: fewer finished matches than the season's min_matches.")
     matches = serializers.IntegerField()
     wins = serializers.IntegerField(help_text="A shared win counts for each winner.")
-    placements = serializers.SerializerMethodField(help_text="[first, second, third, fourth]; ties share the "
-                                                             "better place.")
+    placements = serializers.SerializerMethodField(
+        help_text="[first, second, third, fourth]; ties share the better place."
+    )
     deals = serializers.IntegerField()
     balance = serializers.IntegerField(help_text="Σ points over the season's finished matches.")
     balance_per_match = serializers.FloatField()
@@ -154,16 +176,42 @@ class StandingsSerializer(serializers.Serializer):
     season = serializers.IntegerField()
     computed_at = serializers.DateTimeField(allow_null=True, help_text="null until the first recompute.")
     rows = StandingRowSerializer(many=True)
-    awaiting_confirmation = serializers.ListField(child=serializers.UUIDField(), help_text=(
-        "The season's finished matches that do not count yet: two seated players who did not file them must "
-        "confirm their sheet (`POST /matches/{id}/confirmations/`)."))
-    withdrawn = serializers.ListField(child=serializers.UUIDField(), help_text=(
-        "The season's matches an arbiter withdrew: they count for nothing."))
+    awaiting_confirmation = serializers.ListField(
+        child=serializers.UUIDField(),
+        help_text=(
+            "The season's finished matches that do not count yet: two seated players who did not file them must "
+            "confirm their sheet (`POST /matches/{id}/confirmations/`)."
+        ),
+    )
+    withdrawn = serializers.ListField(
+        child=serializers.UUIDField(), help_text=("The season's matches an arbiter withdrew: they count for nothing.")
+    )
 
 
-CSV_COLUMNS = ["position", "player", "ranked", "matches", "wins", "first", "second", "third", "fourth", "deals",
-               "balance", "balance_per_match", "best_match", "worst_match", "kreski", "max_deals", "zero_odgrywki",
-               "mu", "sigma", "ordinal", "provisional", "last_played"]
+CSV_COLUMNS = [
+    "position",
+    "player",
+    "ranked",
+    "matches",
+    "wins",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "deals",
+    "balance",
+    "balance_per_match",
+    "best_match",
+    "worst_match",
+    "kreski",
+    "max_deals",
+    "zero_odgrywki",
+    "mu",
+    "sigma",
+    "ordinal",
+    "provisional",
+    "last_played",
+]
 
 
 def csv_row(row: dict) -> list:
@@ -175,6 +223,7 @@ def csv_row(row: dict) -> list:
 
 
 # --- players ---------------------------------------------------------------------------------------------
+
 
 class PlayerSerializer(serializers.Serializer):
     id = serializers.IntegerField()
@@ -236,6 +285,10 @@ class PlayerDetailSerializer(serializers.Serializer):
 
 
 class ProfileQuery(serializers.Serializer):
-    include_unconfirmed = serializers.BooleanField(default=False, help_text=(
-        "Also the matches whose result the table has not confirmed (and those withdrawn); by default only the "
-        "results that count."))
+    include_unconfirmed = serializers.BooleanField(
+        default=False,
+        help_text=(
+            "Also the matches whose result the table has not confirmed (and those withdrawn); by default only the "
+            "results that count."
+        ),
+    )

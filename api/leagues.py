@@ -13,11 +13,11 @@ import json
 
 import django_filters
 from django.http import StreamingHttpResponse
+from django.urls import reverse
 from django.utils.translation import gettext
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema,
-                                   extend_schema_view)
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
@@ -29,8 +29,6 @@ from config.replica import reads_from_replica
 from games import selectors as games_selectors
 from games.exceptions import NotFound
 from games.models import Player
-from django.urls import reverse
-
 from scoring import invitations, members, selectors, services
 from scoring.models import Club, League, Membership, Season, SeasonMatch, SeasonStatusChange
 from scoring.summary import season_summary
@@ -42,20 +40,33 @@ from .serializers import ProblemSerializer
 
 
 def error_responses(*statuses: int, not_found: str = "No such resource.") -> dict:
-    text = {400: "Malformed input (`code: invalid`, `field`, `errors`).", 401: "Not authenticated.",
-            403: "Not an admin of the club.", 404: not_found,
-            409: "The club would lose its last admin (`last_admin`), the season is closed (`season_closed`), or "
-                 "the invitation was used (`invitation_used`).", 410: "The invitation expired (`invitation_expired`).",
-            429: "Too many attempts from this address; Retry-After says when to try again."}
-    return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=text[code])
-            for code in statuses}
+    text = {
+        400: "Malformed input (`code: invalid`, `field`, `errors`).",
+        401: "Not authenticated.",
+        403: "Not an admin of the club.",
+        404: not_found,
+        409: "The club would lose its last admin (`last_admin`), the season is closed (`season_closed`), or "
+        "the invitation was used (`invitation_used`).",
+        410: "The invitation expired (`invitation_expired`).",
+        429: "Too many attempts from this address; Retry-After says when to try again.",
+    }
+    return {
+        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=text[code]) for code in statuses
+    }
 
 
 def _reading(serializer_class, *, listed: str, read: str | None = None):
     """The list operation's schema (a filter's bad value → 400; ``?page=`` past the end → 404, as
     DRF's pagination answers) and the retrieve operation's."""
-    views = {"list": extend_schema(summary=listed, responses={
-        200: serializer_class(many=True), **error_responses(400, 401, 404, not_found="No such page (`?page=`).")})}
+    views = {
+        "list": extend_schema(
+            summary=listed,
+            responses={
+                200: serializer_class(many=True),
+                **error_responses(400, 401, 404, not_found="No such page (`?page=`)."),
+            },
+        )
+    }
     if read is not None:
         views["retrieve"] = extend_schema(summary=read, responses={200: serializer_class, **error_responses(401, 404)})
     return extend_schema_view(**views)
@@ -74,9 +85,12 @@ class _ReadMixin(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
 # --- seasons on the match endpoints (used by api.views) -----------------------------------------------
 
 SEASON_FILING = OpenApiParameter(
-    "season", OpenApiTypes.INT, OpenApiParameter.QUERY,
+    "season",
+    OpenApiTypes.INT,
+    OpenApiParameter.QUERY,
     description="File the record into this open season: the club's scorers, arbiters and admins may, and the "
-                "record's four players must be club members (no guests). 404 no such season, 409 closed.")
+    "record's four players must be club members (no guests). 404 no such season, 409 closed.",
+)
 
 
 class FilesIntoASeason(BasePermission):
@@ -87,6 +101,7 @@ class FilesIntoASeason(BasePermission):
 
 
 # --- clubs -------------------------------------------------------------------------------------------
+
 
 class ClubFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains", help_text="Part of the club's name.")
@@ -107,25 +122,37 @@ class ClubViewSet(_ReadMixin):
     filterset_class = ClubFilter
     ordering_fields = ["name", "slug", "created_at"]
 
-    @extend_schema(summary="Found a club", request=s.ClubInput, responses={201: s.ClubSerializer, **error_responses(400, 401)},
-                   examples=[OpenApiExample("A club", value={"name": "Klub Kierkowy", "slug": "kk"},
-                                            request_only=True)])
+    @extend_schema(
+        summary="Found a club",
+        request=s.ClubInput,
+        responses={201: s.ClubSerializer, **error_responses(400, 401)},
+        examples=[OpenApiExample("A club", value={"name": "Klub Kierkowy", "slug": "kk"}, request_only=True)],
+    )
     def create(self, request):
         club = services.club_create(actor=request.user, **valid_input(s.ClubInput, request.data))
         return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(summary="Rename a club (its admins)", request=s.ClubUpdateInput,
-                   responses={200: s.ClubSerializer, **error_responses(400, 401, 403, 404)})
+    @extend_schema(
+        summary="Rename a club (its admins)",
+        request=s.ClubUpdateInput,
+        responses={200: s.ClubSerializer, **error_responses(400, 401, 403, 404)},
+    )
     def partial_update(self, request, pk=None):
         club = services.club_update(actor=request.user, club_id=pk, **valid_input(s.ClubUpdateInput, request.data))
         return Response(s.ClubSerializer(club).data)
 
-    @extend_schema(methods=["GET"], summary="List a club's members", responses={200: s.MembershipSerializer(many=True),
-                                                                              **error_responses(401, 404)})
-    @extend_schema(methods=["POST"], summary="Add a member or change his role (club admins)",
-                   request=s.MembershipInput,
-                   responses={201: s.MembershipSerializer, **error_responses(400, 401, 403, 404, 409)},
-                   examples=[OpenApiExample("A scorer", value={"user": "ala", "role": "scorer"}, request_only=True)])
+    @extend_schema(
+        methods=["GET"],
+        summary="List a club's members",
+        responses={200: s.MembershipSerializer(many=True), **error_responses(401, 404)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Add a member or change his role (club admins)",
+        request=s.MembershipInput,
+        responses={201: s.MembershipSerializer, **error_responses(400, 401, 403, 404, 409)},
+        examples=[OpenApiExample("A scorer", value={"user": "ala", "role": "scorer"}, request_only=True)],
+    )
     @action(detail=True, methods=["get", "post"], filter_backends=[], pagination_class=None)
     def members(self, request, pk=None):
         club = self.get_object()
@@ -133,14 +160,23 @@ class ClubViewSet(_ReadMixin):
             members = Membership.objects.filter(club=club).select_related("user").order_by("user__username")
             return Response(s.MembershipSerializer(members, many=True).data)
         data = valid_input(s.MembershipInput, request.data)
-        membership = services.membership_set(actor=request.user, club_id=club.pk, username=data["user"],
-                                             role=data["role"])
+        membership = services.membership_set(
+            actor=request.user, club_id=club.pk, username=data["user"], role=data["role"]
+        )
         return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(methods=["PATCH"], summary="Change a member's role (club admins)", request=s.MembershipRoleInput,
-                   responses={200: s.MembershipSerializer, **error_responses(400, 401, 403, 404, 409)})
-    @extend_schema(methods=["DELETE"], summary="Remove a member (club admins)", request=None,
-                   responses={204: None, **error_responses(401, 403, 404, 409)})
+    @extend_schema(
+        methods=["PATCH"],
+        summary="Change a member's role (club admins)",
+        request=s.MembershipRoleInput,
+        responses={200: s.MembershipSerializer, **error_responses(400, 401, 403, 404, 409)},
+    )
+    @extend_schema(
+        methods=["DELETE"],
+        summary="Remove a member (club admins)",
+        request=None,
+        responses={204: None, **error_responses(401, 403, 404, 409)},
+    )
     @action(detail=True, methods=["patch", "delete"], url_path=r"members/(?P<username>[^/]+)", filter_backends=[])
     def member(self, request, pk=None, username=None):
         club = self.get_object()
@@ -148,38 +184,52 @@ class ClubViewSet(_ReadMixin):
             services.membership_remove(actor=request.user, club_id=club.pk, username=username)
             return Response(status=status.HTTP_204_NO_CONTENT)
         if not Membership.objects.filter(club=club, user__username=username).exists():
-            raise NotFound(gettext("%(username)s is not a member of %(club_name)s")
-                           % {"username": repr(username), "club_name": club.name})
-        membership = services.membership_set(actor=request.user, club_id=club.pk, username=username,
-                                             **valid_input(s.MembershipRoleInput, request.data))
+            raise NotFound(
+                gettext("%(username)s is not a member of %(club_name)s")
+                % {"username": repr(username), "club_name": club.name}
+            )
+        membership = services.membership_set(
+            actor=request.user, club_id=club.pk, username=username, **valid_input(s.MembershipRoleInput, request.data)
+        )
         return Response(s.MembershipSerializer(membership).data)
 
-
-    @extend_schema(methods=["GET"], summary="List the club's players (profiles and member accounts)",
-                   description="One row per player profile or member account: the name seats and records use, the "
-                               "account (null until a profile's invitation is claimed), the role, the latest "
-                               "invitation.", responses={200: ms.ClubPlayerSerializer(many=True), **error_responses(401, 404)})
-    @extend_schema(methods=["POST"], summary="Add a member by display name, without an account (club admins)",
-                   description="A player profile that can be seated and filed at once; invite the person to claim "
-                               "it (`POST …/players/{player_id}/invitation/`). To add an existing user, POST "
-                               "`/clubs/{id}/members/` with his username.",
-                   request=ms.ClubPlayerInput, responses={201: ms.ClubPlayerSerializer, **error_responses(400, 401, 403, 404)},
-                   examples=[OpenApiExample("A member", value={"name": "Łucja Źdźbło"}, request_only=True)])
+    @extend_schema(
+        methods=["GET"],
+        summary="List the club's players (profiles and member accounts)",
+        description="One row per player profile or member account: the name seats and records use, the "
+        "account (null until a profile's invitation is claimed), the role, the latest "
+        "invitation.",
+        responses={200: ms.ClubPlayerSerializer(many=True), **error_responses(401, 404)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Add a member by display name, without an account (club admins)",
+        description="A player profile that can be seated and filed at once; invite the person to claim "
+        "it (`POST …/players/{player_id}/invitation/`). To add an existing user, POST "
+        "`/clubs/{id}/members/` with his username.",
+        request=ms.ClubPlayerInput,
+        responses={201: ms.ClubPlayerSerializer, **error_responses(400, 401, 403, 404)},
+        examples=[OpenApiExample("A member", value={"name": "Łucja Źdźbło"}, request_only=True)],
+    )
     @action(detail=True, methods=["get", "post"], filter_backends=[], pagination_class=None)
     def players(self, request, pk=None):
         club = self.get_object()
         if request.method == "GET":
             return Response(ms.ClubPlayerSerializer(members.member_rows(club), many=True).data)
-        player = invitations.club_player_add(actor=request.user, club_id=club.pk,
-                                             name=valid_input(ms.ClubPlayerInput, request.data)["name"])
+        player = invitations.club_player_add(
+            actor=request.user, club_id=club.pk, name=valid_input(ms.ClubPlayerInput, request.data)["name"]
+        )
         row = next(row for row in members.member_rows(club) if row["player"] == player.pk)
         return Response(ms.ClubPlayerSerializer(row).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(summary="Invite a profile's person to claim it and set a password (club admins)",
-                   description="Returns a signed link that works once, until `expires_at` "
-                               "(`INVITATION_TTL_HOURS`); send it to the person. A profile with an account is "
-                               "`invitation_used` (409).",
-                   request=None, responses={201: ms.InvitationSerializer, **error_responses(401, 403, 404, 409)})
+    @extend_schema(
+        summary="Invite a profile's person to claim it and set a password (club admins)",
+        description="Returns a signed link that works once, until `expires_at` "
+        "(`INVITATION_TTL_HOURS`); send it to the person. A profile with an account is "
+        "`invitation_used` (409).",
+        request=None,
+        responses={201: ms.InvitationSerializer, **error_responses(401, 403, 404, 409)},
+    )
     @action(detail=True, methods=["post"], url_path=r"players/(?P<player_id>[^/]+)/invitation", filter_backends=[])
     def invitation(self, request, pk=None, player_id=None):
         club = self.get_object()
@@ -191,6 +241,7 @@ class ClubViewSet(_ReadMixin):
 
 # --- leagues ------------------------------------------------------------------------------------------
 
+
 @extend_schema(tags=["leagues"])
 @_reading(s.LeagueSerializer, listed="List leagues", read="Read a league")
 class LeagueViewSet(_ReadMixin):
@@ -201,24 +252,39 @@ class LeagueViewSet(_ReadMixin):
     filterset_fields = ["club"]
     ordering_fields = ["name", "created_at"]
 
-    @extend_schema(summary="Create a league (club admins)", request=s.LeagueInput,
-                   responses={201: s.LeagueSerializer, **error_responses(400, 401, 403, 404)},
-                   examples=[OpenApiExample("Classic last tricks", request_only=True, value={
-                       "club": 1, "name": "Liga czwartkowa", "ruleset": {"options": {"last_tricks": [7, 13]}}})])
+    @extend_schema(
+        summary="Create a league (club admins)",
+        request=s.LeagueInput,
+        responses={201: s.LeagueSerializer, **error_responses(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "Classic last tricks",
+                request_only=True,
+                value={"club": 1, "name": "Liga czwartkowa", "ruleset": {"options": {"last_tricks": [7, 13]}}},
+            )
+        ],
+    )
     def create(self, request):
         data = valid_input(s.LeagueInput, request.data)
-        league = services.league_create(actor=request.user, club_id=data["club"], name=data["name"],
-                                        ruleset=data.get("ruleset"))
+        league = services.league_create(
+            actor=request.user, club_id=data["club"], name=data["name"], ruleset=data.get("ruleset")
+        )
         return Response(s.LeagueSerializer(league).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(summary="Rename a league or change its default ruleset (club admins)", request=s.LeagueUpdateInput,
-                   responses={200: s.LeagueSerializer, **error_responses(400, 401, 403, 404)})
+    @extend_schema(
+        summary="Rename a league or change its default ruleset (club admins)",
+        request=s.LeagueUpdateInput,
+        responses={200: s.LeagueSerializer, **error_responses(400, 401, 403, 404)},
+    )
     def partial_update(self, request, pk=None):
-        league = services.league_update(actor=request.user, league_id=pk, **valid_input(s.LeagueUpdateInput, request.data))
+        league = services.league_update(
+            actor=request.user, league_id=pk, **valid_input(s.LeagueUpdateInput, request.data)
+        )
         return Response(s.LeagueSerializer(league).data)
 
 
 # --- seasons and standings -----------------------------------------------------------------------------
+
 
 class SeasonFilter(django_filters.FilterSet):
     club = django_filters.NumberFilter(field_name="league__club", help_text="Seasons of this club's leagues.")
@@ -284,58 +350,80 @@ class SeasonViewSet(_ReadMixin):
                 request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
         return super().finalize_response(request, response, *args, **kwargs)
 
-    @extend_schema(summary="Create a season (club admins)", request=s.SeasonInput,
-                   responses={201: s.SeasonSerializer, **error_responses(400, 401, 403, 404)},
-                   examples=[OpenApiExample("A season", request_only=True,
-                                            value={"league": 1, "name": "Wiosna 2025", "min_matches": 5})])
+    @extend_schema(
+        summary="Create a season (club admins)",
+        request=s.SeasonInput,
+        responses={201: s.SeasonSerializer, **error_responses(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample("A season", request_only=True, value={"league": 1, "name": "Wiosna 2025", "min_matches": 5})
+        ],
+    )
     def create(self, request):
         data = valid_input(s.SeasonInput, request.data)
         season = services.season_create(actor=request.user, league_id=data.pop("league"), **data)
         return Response(s.SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(summary="Change or close a season (club admins)",
-                   description="A closed season is read-only (`season_closed`, 409): `status: open` does not "
-                               "reopen it — staff do, with a reason (`POST /seasons/{id}/reopen/`).",
-                   request=s.SeasonUpdateInput, responses={200: s.SeasonSerializer, **error_responses(400, 401, 403, 404, 409)})
+    @extend_schema(
+        summary="Change or close a season (club admins)",
+        description="A closed season is read-only (`season_closed`, 409): `status: open` does not "
+        "reopen it — staff do, with a reason (`POST /seasons/{id}/reopen/`).",
+        request=s.SeasonUpdateInput,
+        responses={200: s.SeasonSerializer, **error_responses(400, 401, 403, 404, 409)},
+    )
     def partial_update(self, request, pk=None):
-        season = services.season_update(actor=request.user, season_id=pk, **valid_input(s.SeasonUpdateInput, request.data))
+        season = services.season_update(
+            actor=request.user, season_id=pk, **valid_input(s.SeasonUpdateInput, request.data)
+        )
         return Response(s.SeasonSerializer(season).data)
 
-    @extend_schema(summary="Close a season (club admins)",
-                   description="From now on the season is read-only: no match joins it, its matches take no "
-                               "command or ruling (`season_closed`, 409), its settings stay. Logged.",
-                   request=ms.SeasonCloseInput, responses={200: s.SeasonSerializer, **error_responses(400, 401, 403, 404, 409)})
+    @extend_schema(
+        summary="Close a season (club admins)",
+        description="From now on the season is read-only: no match joins it, its matches take no "
+        "command or ruling (`season_closed`, 409), its settings stay. Logged.",
+        request=ms.SeasonCloseInput,
+        responses={200: s.SeasonSerializer, **error_responses(400, 401, 403, 404, 409)},
+    )
     @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
     def close(self, request, pk=None):
         data = valid_input(ms.SeasonCloseInput, request.data)
         season = services.season_close(actor=request.user, season_id=pk, reason=data.get("reason", ""))
         return Response(s.SeasonSerializer(season).data)
 
-    @extend_schema(summary="Reopen a closed season (staff, with a reason)",
-                   description="The reason is logged: `GET /seasons/{id}/history/`.",
-                   request=ms.SeasonReopenInput, responses={200: s.SeasonSerializer, **error_responses(400, 401, 403, 404)},
-                   examples=[OpenApiExample("A late result", request_only=True,
-                                            value={"reason": "a paper sheet of the last evening turned up"})])
+    @extend_schema(
+        summary="Reopen a closed season (staff, with a reason)",
+        description="The reason is logged: `GET /seasons/{id}/history/`.",
+        request=ms.SeasonReopenInput,
+        responses={200: s.SeasonSerializer, **error_responses(400, 401, 403, 404)},
+        examples=[
+            OpenApiExample(
+                "A late result", request_only=True, value={"reason": "a paper sheet of the last evening turned up"}
+            )
+        ],
+    )
     @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
     def reopen(self, request, pk=None):
         data = valid_input(ms.SeasonReopenInput, request.data)
         season = services.season_reopen(actor=request.user, season_id=pk, reason=data["reason"])
         return Response(s.SeasonSerializer(season).data)
 
-    @extend_schema(summary="The season's closings and reopenings: who, when, why",
-                   responses={200: ms.SeasonStatusChangeSerializer(many=True), **error_responses(401, 404)})
+    @extend_schema(
+        summary="The season's closings and reopenings: who, when, why",
+        responses={200: ms.SeasonStatusChangeSerializer(many=True), **error_responses(401, 404)},
+    )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def history(self, request, pk=None):
         season = self.get_object()
         changes = SeasonStatusChange.objects.filter(season=season).order_by("created_at", "id")
         return Response(ms.SeasonStatusChangeSerializer(changes, many=True).data)
 
-    @extend_schema(summary="The end-of-season summary",
-                   description="The champion (`final` once the season is closed; until then the leader), the "
-                               "final table, most kreski, Max deals (R21), the best single match and the most "
-                               "improved rating (μ − 3σ from before a player's first season match to after his "
-                               "last).",
-                   responses={200: ms.SeasonSummarySerializer, **error_responses(401, 404)})
+    @extend_schema(
+        summary="The end-of-season summary",
+        description="The champion (`final` once the season is closed; until then the leader), the "
+        "final table, most kreski, Max deals (R21), the best single match and the most "
+        "improved rating (μ − 3σ from before a player's first season match to after his "
+        "last).",
+        responses={200: ms.SeasonSummarySerializer, **error_responses(401, 404)},
+    )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def summary(self, request, pk=None):
         return Response(ms.SeasonSummarySerializer(season_summary(season=self.get_object())).data)
@@ -343,37 +431,56 @@ class SeasonViewSet(_ReadMixin):
     @extend_schema(
         summary="The season's standings",
         description="Recomputed after every finished or abandoned match of the season (abandoned matches count "
-                    "for nothing). Ranking: total balance, balance per match, matches won, head-to-head balance "
-                    "among the tied players; below `min_matches` a player is listed unranked at the end. "
-                    "As CSV: `GET standings/csv/` (here `?format=csv` or `Accept: text/csv` still answer it, "
-                    "for clients written before; a generated client calls the CSV operation).",
+        "for nothing). Ranking: total balance, balance per match, matches won, head-to-head balance "
+        "among the tied players; below `min_matches` a player is listed unranked at the end. "
+        "As CSV: `GET standings/csv/` (here `?format=csv` or `Accept: text/csv` still answer it, "
+        "for clients written before; a generated client calls the CSV operation).",
         parameters=[OpenApiParameter("format", exclude=True)],
         responses={200: s.StandingsSerializer, **error_responses(401, 404)},
     )
-    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None,
-            renderer_classes=[JSONRenderer, BrowsableAPIRenderer, StandingsCSVRenderer])
+    @action(
+        detail=True,
+        methods=["get"],
+        filter_backends=[],
+        pagination_class=None,
+        renderer_classes=[JSONRenderer, BrowsableAPIRenderer, StandingsCSVRenderer],
+    )
     def standings(self, request, pk=None, format=None):
         return self._standings(request, self.get_object())
 
     @extend_schema(
-        operation_id="seasons_standings_csv", summary="The season's standings as CSV",
+        operation_id="seasons_standings_csv",
+        summary="The season's standings as CSV",
         description="The rows of `GET standings/` as `text/csv`: one header line, then one line per row "
-                    "(columns as in JSON, with `placements` as `first`…`fourth` and `rating` as `mu`, `sigma`, "
-                    "`ordinal`). Errors are problem+json, as everywhere.",
+        "(columns as in JSON, with `placements` as `first`…`fourth` and `rating` as `mu`, `sigma`, "
+        "`ordinal`). Errors are problem+json, as everywhere.",
         parameters=[OpenApiParameter("format", exclude=True)],
-        responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The standings as CSV."),
-                   **error_responses(401, 404)},
+        responses={
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The standings as CSV."),
+            **error_responses(401, 404),
+        },
     )
-    @action(detail=True, methods=["get"], url_path="standings/csv", filter_backends=[], pagination_class=None,
-            renderer_classes=[StandingsCSVRenderer])
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="standings/csv",
+        filter_backends=[],
+        pagination_class=None,
+        renderer_classes=[StandingsCSVRenderer],
+    )
     def standings_csv(self, request, pk=None, format=None):
         return self._standings(request, self.get_object())
 
     @reads_from_replica()
     def _standings(self, request, season: Season) -> Response:
-        data = s.StandingsSerializer({"season": season.pk, "computed_at": season.computed_at,
-                                      "rows": selectors.standing_rows(season.pk),
-                                      **selectors.season_uncounted(season.pk)}).data
+        data = s.StandingsSerializer(
+            {
+                "season": season.pk,
+                "computed_at": season.computed_at,
+                "rows": selectors.standing_rows(season.pk),
+                **selectors.season_uncounted(season.pk),
+            }
+        ).data
         response = Response(data)
         if getattr(request.accepted_renderer, "format", None) == "csv":
             response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-standings.csv"'
@@ -382,20 +489,30 @@ class SeasonViewSet(_ReadMixin):
     @extend_schema(
         summary="Export the season's matches as kierki-match/1 records (NDJSON)",
         description="Streams every match of the season, in the order they were filed, as `application/x-ndjson`: "
-                    "one `kierki-match/1` record (as `GET /matches/{id}/record/` gives a player: finished deals "
-                    "only) per line, with `match`, the match's id, as an extra key (importers ignore it); a "
-                    "match an arbiter withdrew carries `\"withdrawn\": true`. "
-                    "For the members of the season's club and staff; 404 for anyone else.",
+        "one `kierki-match/1` record (as `GET /matches/{id}/record/` gives a player: finished deals "
+        "only) per line, with `match`, the match's id, as an extra key (importers ignore it); a "
+        'match an arbiter withdrew carries `"withdrawn": true`. '
+        "For the members of the season's club and staff; 404 for anyone else.",
         parameters=[OpenApiParameter("format", exclude=True)],
-        responses={(200, "application/x-ndjson"): OpenApiResponse(
-                       OpenApiTypes.BINARY, description="One kierki-match/1 JSON record per line."),
-                   (200, "application/octet-stream"): OpenApiResponse(
-                       OpenApiTypes.BINARY, description="The same lines, typed as bytes (`Accept: "
-                                                        "application/octet-stream`), for generated clients."),
-                   **error_responses(401, 404)},
+        responses={
+            (200, "application/x-ndjson"): OpenApiResponse(
+                OpenApiTypes.BINARY, description="One kierki-match/1 JSON record per line."
+            ),
+            (200, "application/octet-stream"): OpenApiResponse(
+                OpenApiTypes.BINARY,
+                description="The same lines, typed as bytes (`Accept: "
+                "application/octet-stream`), for generated clients.",
+            ),
+            **error_responses(401, 404),
+        },
     )
-    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None,
-            renderer_classes=[JSONRenderer, NDJSONRenderer, NDJSONBytesRenderer])
+    @action(
+        detail=True,
+        methods=["get"],
+        filter_backends=[],
+        pagination_class=None,
+        renderer_classes=[JSONRenderer, NDJSONRenderer, NDJSONBytesRenderer],
+    )
     def records(self, request, pk=None):
         season = self.get_object()
         if not (request.user.is_staff or selectors.club_role(request.user, season.league.club_id)):
@@ -409,20 +526,24 @@ class SeasonViewSet(_ReadMixin):
         def _lines():
             filed = SeasonMatch.objects.filter(season=season).select_related("match").order_by("pk")
             for season_match in filed.iterator(chunk_size=100):
-                record = {"match": str(season_match.match_id),
-                          **games_selectors.match_record(match=season_match.match, viewer=viewer)}
+                record = {
+                    "match": str(season_match.match_id),
+                    **games_selectors.match_record(match=season_match.match, viewer=viewer),
+                }
                 if season_match.match.withdrawn:  # kept in the export, marked: it counts for nothing
                     record["withdrawn"] = True
                 yield json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
 
         bytes_asked = getattr(request.accepted_renderer, "format", None) == "ndjson-bytes"
-        response = StreamingHttpResponse(lines(), content_type="application/octet-stream" if bytes_asked
-                                         else "application/x-ndjson")
+        response = StreamingHttpResponse(
+            lines(), content_type="application/octet-stream" if bytes_asked else "application/x-ndjson"
+        )
         response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-records.ndjson"'
         return response
 
 
 # --- players -----------------------------------------------------------------------------------------
+
 
 @extend_schema(tags=["players"])
 @_reading(s.PlayerSerializer, listed="List players")
@@ -434,11 +555,13 @@ class PlayerViewSet(_ReadMixin):
     filterset_fields = ["username"]
     ordering_fields = ["username"]
 
-    @extend_schema(summary="A player: latest matches, season balances, ratings with their history",
-                   parameters=[s.ProfileQuery], filters=False,
-                   responses={200: s.PlayerDetailSerializer, **error_responses(400, 401, 404)})
+    @extend_schema(
+        summary="A player: latest matches, season balances, ratings with their history",
+        parameters=[s.ProfileQuery],
+        filters=False,
+        responses={200: s.PlayerDetailSerializer, **error_responses(400, 401, 404)},
+    )
     def retrieve(self, request, pk=None):
         query = valid_input(s.ProfileQuery, request.query_params)
         profile = selectors.player_profile(self.get_object(), include_unconfirmed=query["include_unconfirmed"])
         return Response(s.PlayerDetailSerializer(profile).data)
-

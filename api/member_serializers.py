@@ -7,12 +7,15 @@ from rest_framework import serializers
 
 from .league_serializers import StandingRowSerializer
 
-
 # --- members --------------------------------------------------------------------------------------
 
+
 class ClubPlayerInput(serializers.Serializer):
-    name = serializers.CharField(max_length=150, trim_whitespace=True,
-                                 help_text="The member's display name (no account needed): seated and filed by it.")
+    name = serializers.CharField(
+        max_length=150,
+        trim_whitespace=True,
+        help_text="The member's display name (no account needed): seated and filed by it.",
+    )
 
 
 class InvitationStateSerializer(serializers.Serializer):
@@ -23,11 +26,13 @@ class InvitationStateSerializer(serializers.Serializer):
 
 
 class ClubPlayerSerializer(serializers.Serializer):
-    player = serializers.IntegerField(allow_null=True, help_text="The player profile's id (null: a member "
-                                                                 "account that has not played yet).")
+    player = serializers.IntegerField(
+        allow_null=True, help_text="The player profile's id (null: a member account that has not played yet)."
+    )
     name = serializers.CharField(help_text="The name seats and records use.")
-    account = serializers.CharField(allow_null=True, help_text="The username of the profile's account; null "
-                                                               "until its invitation is claimed.")
+    account = serializers.CharField(
+        allow_null=True, help_text="The username of the profile's account; null until its invitation is claimed."
+    )
     role = serializers.CharField(allow_null=True, help_text="The member's role (members with an account).")
     invitation = InvitationStateSerializer(allow_null=True, help_text="The latest invitation to claim the profile.")
 
@@ -44,8 +49,9 @@ class InvitationClaimInput(serializers.Serializer):
     token = serializers.CharField(max_length=500)
     username = serializers.CharField(max_length=150, trim_whitespace=False)
     password = serializers.CharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
-    email = serializers.CharField(max_length=254, required=False, allow_blank=True,
-                                  help_text="For password resets by e-mail.")
+    email = serializers.CharField(
+        max_length=254, required=False, allow_blank=True, help_text="For password resets by e-mail."
+    )
 
 
 class InvitationClaimSerializer(serializers.Serializer):
@@ -55,6 +61,7 @@ class InvitationClaimSerializer(serializers.Serializer):
 
 
 # --- a season's life cycle --------------------------------------------------------------------------
+
 
 class SeasonCloseInput(serializers.Serializer):
     reason = serializers.CharField(max_length=2000, required=False, allow_blank=True)
@@ -99,8 +106,9 @@ class SeasonSummarySerializer(serializers.Serializer):
     season = serializers.IntegerField(source="season.pk")
     status = serializers.CharField(source="season.status")
     final = serializers.BooleanField(help_text="true once the season is closed (the champion is final).")
-    champions = serializers.ListField(child=serializers.CharField(),
-                                     help_text="The ranked players in first place (ties share it).")
+    champions = serializers.ListField(
+        child=serializers.CharField(), help_text="The ranked players in first place (ties share it)."
+    )
     table = StandingRowSerializer(many=True)
     most_kreski = LeadersSerializer(allow_null=True)
     max_deals = MaxDealsSerializer(many=True)

@@ -29,5 +29,6 @@ def check_scorer_appointment(user, *, scorer: str | None, dealing: str, seats: d
     if scorer != user.get_username() and not user.is_staff:
         raise PermissionDenied(gettext("only staff may appoint another user as scorer; name yourself or nobody"))
     if dealing == Match.Dealing.SERVER and scorer in seats.values():
-        raise InvalidInput(gettext("the scorer of a server-dealt match may not sit at it: he sees every hand"),
-                           field="scorer")
+        raise InvalidInput(
+            gettext("the scorer of a server-dealt match may not sit at it: he sees every hand"), field="scorer"
+        )

@@ -40,7 +40,8 @@ def expected_version(request) -> int | None:
         value = value[1:-1]
     version = bounded_int(value)
     if version is None:
-        raise InvalidInput(gettext('If-Match must be one ETag of this match, e.g. "7"; got %(raw)s')
-                           % {"raw": quoted(raw)}, field=IF_MATCH)
+        raise InvalidInput(
+            gettext('If-Match must be one ETag of this match, e.g. "7"; got %(raw)s') % {"raw": quoted(raw)},
+            field=IF_MATCH,
+        )
     return version
-

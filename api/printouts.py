@@ -59,19 +59,24 @@ class MatchSheetView(_PDFView):
 
     authentication_classes = [PlayerTokenAuthentication, SessionAuthentication]
 
-    @extend_schema(operation_id="matches_sheet_pdf", tags=["matches"], summary="The match's score sheet (PDF)",
-                   description="Blank (players, seats, the regular deals and room for compensating deals, the point "
-                               "values) until a deal has finished; then filled from the replay summary, with the "
-                               "winners once the match is over. 404 for a match you may not read.",
-                   responses={**PDF_RESPONSE, **error_responses(401, 404)})
+    @extend_schema(
+        operation_id="matches_sheet_pdf",
+        tags=["matches"],
+        summary="The match's score sheet (PDF)",
+        description="Blank (players, seats, the regular deals and room for compensating deals, the point "
+        "values) until a deal has finished; then filled from the replay summary, with the "
+        "winners once the match is over. 404 for a match you may not read.",
+        responses={**PDF_RESPONSE, **error_responses(401, 404)},
+    )
     def get(self, request, pk=None):
         match, _viewer = games_selectors.match_get(match_id=pk, user=request.user)
         return pdf_response(printouts.match_sheet_pdf(match=match), f"match-{match.pk}-sheet.pdf")
 
 
 def _season(pk) -> Season:
-    season = Season.objects.select_related("league__club").filter(pk=int_id(pk)).first() \
-        if int_id(pk) is not None else None
+    season = (
+        Season.objects.select_related("league__club").filter(pk=int_id(pk)).first() if int_id(pk) is not None else None
+    )
     if season is None:
         raise NotFound(gettext("no season %(id)s") % {"id": pk})
     return season
@@ -80,8 +85,12 @@ def _season(pk) -> Season:
 class SeasonStandingsPDFView(_PDFView):
     """``GET /api/v1/seasons/{id}/standings.pdf``."""
 
-    @extend_schema(operation_id="seasons_standings_pdf", tags=["seasons"], summary="The season's standings (PDF)",
-                   responses={**PDF_RESPONSE, **error_responses(401, 404)})
+    @extend_schema(
+        operation_id="seasons_standings_pdf",
+        tags=["seasons"],
+        summary="The season's standings (PDF)",
+        responses={**PDF_RESPONSE, **error_responses(401, 404)},
+    )
     def get(self, request, pk=None):
         season = _season(pk)
         return pdf_response(printouts.season_standings_pdf(season=season), f"season-{season.pk}-standings.pdf")
@@ -90,8 +99,12 @@ class SeasonStandingsPDFView(_PDFView):
 class SeasonSummaryPDFView(_PDFView):
     """``GET /api/v1/seasons/{id}/summary.pdf``."""
 
-    @extend_schema(operation_id="seasons_summary_pdf", tags=["seasons"],
-                   summary="The end-of-season summary (PDF)", responses={**PDF_RESPONSE, **error_responses(401, 404)})
+    @extend_schema(
+        operation_id="seasons_summary_pdf",
+        tags=["seasons"],
+        summary="The end-of-season summary (PDF)",
+        responses={**PDF_RESPONSE, **error_responses(401, 404)},
+    )
     def get(self, request, pk=None):
         season = _season(pk)
         return pdf_response(printouts.season_summary_pdf(season=season), f"season-{season.pk}-summary.pdf")
@@ -100,11 +113,15 @@ class SeasonSummaryPDFView(_PDFView):
 class EveningSeatingPDFView(_PDFView):
     """``GET /api/v1/evenings/{id}/seating.pdf``."""
 
-    @extend_schema(operation_id="evenings_seating_pdf", tags=["evenings"], summary="The evening's seating (PDF)",
-                   description="Every round seated so far: its tables with the players by seat and the first "
-                               "dealer, and who sits out. 404 for an evening you may not read (only the club's "
-                               "members and staff).",
-                   responses={**PDF_RESPONSE, **error_responses(401, 404)})
+    @extend_schema(
+        operation_id="evenings_seating_pdf",
+        tags=["evenings"],
+        summary="The evening's seating (PDF)",
+        description="Every round seated so far: its tables with the players by seat and the first "
+        "dealer, and who sits out. 404 for an evening you may not read (only the club's "
+        "members and staff).",
+        responses={**PDF_RESPONSE, **error_responses(401, 404)},
+    )
     def get(self, request, pk=None):
         evening = evening_selectors.evening_visible(request.user, pk)
         if evening is None:

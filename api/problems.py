@@ -22,16 +22,16 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 import psycopg
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
-
 
 from games.engine.errors import VIOLATIONS
 from games.exceptions import CommandError, RuleBroken
@@ -51,91 +51,170 @@ def problem_type(code: str) -> str:
 # code -> (status, title, description), the texts in the request's language (lazy). Rule
 # violations (422) are added from the engine below, their texts from games.messages.
 PROBLEMS: dict[str, tuple[int, str, str]] = {
-    "invalid": (400, _("Invalid request"),
-        _("The request body, a query parameter or a header is malformed; `field` names it and `errors` maps fields to messages.")),
-    "parse_error": (400, _("Malformed request"),
-        _("The body is not valid JSON (or not of its content type).")),
-    "not_authenticated": (401, _("Not authenticated"),
-        _("Send `Authorization: Token <key>` (see /api/v1/auth/token/) or log in for a session.")),
-    "authentication_failed": (401, _("Authentication failed"),
-        _("The token or the credentials are wrong.")),
-    "permission_denied": (403, _("Permission denied"),
-        _("Your role does not allow this request.")),
-    "not_allowed": (403, _("Not allowed"),
-        _("Your role in this match does not allow this action (a player acts for his own seat, the scorer for any seat; staff only read).")),
-    "arbiter_involved": (403, _("Involved in the match"),
-        _("An arbiter never rules on, nor withdraws, a match he plays in or scores: another arbiter (or staff) must.")),
-    "filer_cannot_confirm": (403, _("The filer does not confirm"),
-        _("Whoever filed the match (its creator, its scorer) cannot confirm its sheet: two other seated players must.")),
-    "not_found": (404, _("Not found"),
-        _("No such resource, or none you may see.")),
-    "method_not_allowed": (405, _("Method not allowed"),
-        _("This endpoint does not take that HTTP method.")),
-    "not_acceptable": (406, _("Not acceptable"),
-        _("No representation matches the Accept header.")),
-    "match_closed": (409, _("The match is over"),
-        _("The match is finished or abandoned; nothing more can be recorded.")),
-    "season_closed": (409, _("The season is closed"),
-        _("A closed season is read-only: no match joins it (neither a new match nor an imported record), none of its matches takes a command or a ruling; staff may reopen it with a reason.")),
-    "last_admin": (409, _("A club needs an admin"),
-        _("The change would leave the club without an admin: appoint another admin first.")),
-    "duplicate_record": (409, _("Already filed"),
-        _("The record's players and deals equal a match stored already; `match` is its id. Send `?allow_duplicate=true` to file it again on purpose.")),
-    "invitation_invalid": (400, _("Invalid invitation"),
-        _("The invitation link is not one this server signed.")),
-    "invitation_expired": (410, _("Invitation expired"),
-        _("The invitation expired; a club admin can send a new one.")),
-    "invitation_used": (409, _("Invitation already used"),
-        _("An invitation works once; the profile has an account.")),
-    "already_confirmed": (409, _("Already confirmed"),
-        _("Your seat has confirmed this sheet already.")),
-    "match_not_finished": (409, _("The match is not finished"),
-        _("Only a finished match's sheet is confirmed.")),
-    "withdrawal_conflict": (409, _("Already withdrawn, or not withdrawn"),
-        _("The match is withdrawn already (to withdraw), or is not (to reinstate).")),
-    "round_seated": (409, _("The round is seated already"),
-        _("That round of the evening has its tables and matches; seat the next one.")),
-    "evening_complete": (409, _("The evening's rounds are all seated"),
-        _("Every round the evening planned is seated.")),
-    "too_few_players": (409, _("Too few players present"),
-        _("A round needs at least four players present (a table is four, always); `present` lists those there.")),
-    "round_in_progress": (409, _("The previous round is still being played"),
-        _("Swiss seating needs the results of the rounds before.")),
-    "idempotency_in_progress": (409, _("Request in progress"),
-        _("A request with this Idempotency-Key is still running; retry later to get its response.")),
-    "version_mismatch": (412, _("Precondition failed"),
-        _("If-Match named a version that is no longer current; `current_version` is the match's version now.")),
-    "payload_too_large": (413, _("Payload too large"),
-        _("The request body is over `API_MAX_BODY_BYTES`; `limit` says how many bytes are allowed. Nothing was read or stored.")),
-    "unsupported_media_type": (415, _("Unsupported media type"),
-        _("Send the body as application/json.")),
-    "idempotency_key_reused": (422, _("Idempotency-Key reused"),
-        _("This Idempotency-Key was used with a different request (method, path or body).")),
-    "analysis_unavailable": (422, _("No cards to analyse"),
-        _("The deal was filed by its tally or its points (R31-R33): there are no cards to analyse.")),
-    "ruling_outside_analysis": (422, _("Outside the analysis"),
-        _("A score_adjusted ruling gives a seat points outside worst..best of the analysis at the disputed position; `seats` lists them with their range. Send `override` (the reason) to rule them anyway.")),
-    "rule_violation": (422, _("Illegal under the rules"),
-        _("The engine rejected the event (R30).")),
-    "throttled": (429, _("Too many requests"),
-        _("Slow down; Retry-After says for how many seconds.")),
-    "streaming_unavailable": (501, _("Streaming unavailable"),
-        _("Event streams (`/stream/`) are served by the ASGI server (uvicorn); this one runs the API under WSGI.")),
-    "server_error": (500, _("Internal server error"),
-        _("A fault on the server. A POST sent with an Idempotency-Key may be retried with the same key.")),
-    "database_unavailable": (503, _("Database unavailable"),
-        _("The database connection failed, or the database could not serve the request now. Retry after Retry-After seconds; a POST is safe to retry with the same Idempotency-Key.")),
+    "invalid": (
+        400,
+        _("Invalid request"),
+        _(
+            "The request body, a query parameter or a header is malformed; `field` names it and `errors` maps "
+            "fields to messages."
+        ),
+    ),
+    "parse_error": (400, _("Malformed request"), _("The body is not valid JSON (or not of its content type).")),
+    "not_authenticated": (
+        401,
+        _("Not authenticated"),
+        _("Send `Authorization: Token <key>` (see /api/v1/auth/token/) or log in for a session."),
+    ),
+    "authentication_failed": (401, _("Authentication failed"), _("The token or the credentials are wrong.")),
+    "permission_denied": (403, _("Permission denied"), _("Your role does not allow this request.")),
+    "not_allowed": (
+        403,
+        _("Not allowed"),
+        _(
+            "Your role in this match does not allow this action (a player acts for his own seat, the scorer for"
+            " any seat; staff only read)."
+        ),
+    ),
+    "arbiter_involved": (
+        403,
+        _("Involved in the match"),
+        _("An arbiter never rules on, nor withdraws, a match he plays in or scores: another arbiter (or staff) must."),
+    ),
+    "filer_cannot_confirm": (
+        403,
+        _("The filer does not confirm"),
+        _("Whoever filed the match (its creator, its scorer) cannot confirm its sheet: two other seated players must."),
+    ),
+    "not_found": (404, _("Not found"), _("No such resource, or none you may see.")),
+    "method_not_allowed": (405, _("Method not allowed"), _("This endpoint does not take that HTTP method.")),
+    "not_acceptable": (406, _("Not acceptable"), _("No representation matches the Accept header.")),
+    "match_closed": (
+        409,
+        _("The match is over"),
+        _("The match is finished or abandoned; nothing more can be recorded."),
+    ),
+    "season_closed": (
+        409,
+        _("The season is closed"),
+        _(
+            "A closed season is read-only: no match joins it (neither a new match nor an imported record), none"
+            " of its matches takes a command or a ruling; staff may reopen it with a reason."
+        ),
+    ),
+    "last_admin": (
+        409,
+        _("A club needs an admin"),
+        _("The change would leave the club without an admin: appoint another admin first."),
+    ),
+    "duplicate_record": (
+        409,
+        _("Already filed"),
+        _(
+            "The record's players and deals equal a match stored already; `match` is its id. Send "
+            "`?allow_duplicate=true` to file it again on purpose."
+        ),
+    ),
+    "invitation_invalid": (400, _("Invalid invitation"), _("The invitation link is not one this server signed.")),
+    "invitation_expired": (410, _("Invitation expired"), _("The invitation expired; a club admin can send a new one.")),
+    "invitation_used": (409, _("Invitation already used"), _("An invitation works once; the profile has an account.")),
+    "already_confirmed": (409, _("Already confirmed"), _("Your seat has confirmed this sheet already.")),
+    "match_not_finished": (409, _("The match is not finished"), _("Only a finished match's sheet is confirmed.")),
+    "withdrawal_conflict": (
+        409,
+        _("Already withdrawn, or not withdrawn"),
+        _("The match is withdrawn already (to withdraw), or is not (to reinstate)."),
+    ),
+    "round_seated": (
+        409,
+        _("The round is seated already"),
+        _("That round of the evening has its tables and matches; seat the next one."),
+    ),
+    "evening_complete": (
+        409,
+        _("The evening's rounds are all seated"),
+        _("Every round the evening planned is seated."),
+    ),
+    "too_few_players": (
+        409,
+        _("Too few players present"),
+        _("A round needs at least four players present (a table is four, always); `present` lists those there."),
+    ),
+    "round_in_progress": (
+        409,
+        _("The previous round is still being played"),
+        _("Swiss seating needs the results of the rounds before."),
+    ),
+    "idempotency_in_progress": (
+        409,
+        _("Request in progress"),
+        _("A request with this Idempotency-Key is still running; retry later to get its response."),
+    ),
+    "version_mismatch": (
+        412,
+        _("Precondition failed"),
+        _("If-Match named a version that is no longer current; `current_version` is the match's version now."),
+    ),
+    "payload_too_large": (
+        413,
+        _("Payload too large"),
+        _(
+            "The request body is over `API_MAX_BODY_BYTES`; `limit` says how many bytes are allowed. Nothing "
+            "was read or stored."
+        ),
+    ),
+    "unsupported_media_type": (415, _("Unsupported media type"), _("Send the body as application/json.")),
+    "idempotency_key_reused": (
+        422,
+        _("Idempotency-Key reused"),
+        _("This Idempotency-Key was used with a different request (method, path or body)."),
+    ),
+    "analysis_unavailable": (
+        422,
+        _("No cards to analyse"),
+        _("The deal was filed by its tally or its points (R31-R33): there are no cards to analyse."),
+    ),
+    "ruling_outside_analysis": (
+        422,
+        _("Outside the analysis"),
+        _(
+            "A score_adjusted ruling gives a seat points outside worst..best of the analysis at the disputed "
+            "position; `seats` lists them with their range. Send `override` (the reason) to rule them anyway."
+        ),
+    ),
+    "rule_violation": (422, _("Illegal under the rules"), _("The engine rejected the event (R30).")),
+    "throttled": (429, _("Too many requests"), _("Slow down; Retry-After says for how many seconds.")),
+    "streaming_unavailable": (
+        501,
+        _("Streaming unavailable"),
+        _("Event streams (`/stream/`) are served by the ASGI server (uvicorn); this one runs the API under WSGI."),
+    ),
+    "server_error": (
+        500,
+        _("Internal server error"),
+        _("A fault on the server. A POST sent with an Idempotency-Key may be retried with the same key."),
+    ),
+    "database_unavailable": (
+        503,
+        _("Database unavailable"),
+        _(
+            "The database connection failed, or the database could not serve the request now. Retry after "
+            "Retry-After seconds; a POST is safe to retry with the same Idempotency-Key."
+        ),
+    ),
 }
 RULES: dict[str, str] = {}
 for _code, _cls in VIOLATIONS.items():
-    _title, _description = VIOLATION_TEXTS.get(_code) or (_code.replace("_", " ").capitalize(),
-                                                          _cls.__doc__.strip().splitlines()[0])
+    _title, _description = VIOLATION_TEXTS.get(_code) or (
+        _code.replace("_", " ").capitalize(),
+        _cls.__doc__.strip().splitlines()[0],
+    )
     PROBLEMS[_code] = (422, _title, _description)
     RULES[_code] = _cls.rule
 
 
-def problem(code: str, *, status: int | None = None, title: str | None = None, detail: str = "",
-            **extensions: Any) -> dict[str, Any]:
+def problem(
+    code: str, *, status: int | None = None, title: str | None = None, detail: str = "", **extensions: Any
+) -> dict[str, Any]:
     known = PROBLEMS.get(code)
     body = {
         "type": problem_type(code) if known else "about:blank",
@@ -157,8 +236,11 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     elif isinstance(exc, DATABASE_DOWN):
         log.warning("the database failed a request: %s: %s", type(exc).__name__, exc)
         detail = gettext("The database is unavailable; retry shortly.")
-        response = Response(problem("database_unavailable", detail=detail),
-                            status=503, headers={"Retry-After": str(DATABASE_RETRY_AFTER)})
+        response = Response(
+            problem("database_unavailable", detail=detail),
+            status=503,
+            headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
+        )
     else:
         response = drf_exception_handler(exc, context)
         if response is None:
@@ -180,8 +262,9 @@ def _command_problem(exc: CommandError) -> dict[str, Any]:
         extensions["rule"] = exc.rule
         extensions["error"] = exc.violation.as_json()
         known = PROBLEMS.get(exc.code)
-        return problem(exc.code, status=exc.status, title=known[1] if known else exc.title, detail=exc.detail,
-                       **extensions)
+        return problem(
+            exc.code, status=exc.status, title=known[1] if known else exc.title, detail=exc.detail, **extensions
+        )
     return problem(exc.code, status=exc.status, title=exc.title, detail=exc.detail, **extensions)
 
 
@@ -189,12 +272,18 @@ def _drf_problem(exc: Exception, status: int) -> dict[str, Any]:
     if isinstance(exc, Http404):
         return problem("not_found", status=404, detail=gettext("Not found."))
     if isinstance(exc, DjangoPermissionDenied):
-        return problem("permission_denied", status=403,
-                       detail=gettext("You do not have permission to perform this action."))
+        return problem(
+            "permission_denied", status=403, detail=gettext("You do not have permission to perform this action.")
+        )
     if isinstance(exc, exceptions.ValidationError):
         errors = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
-        return problem("invalid", status=status, detail=_first_message(errors) or gettext("Invalid input."),
-                       field=_first_field(errors), errors=errors)
+        return problem(
+            "invalid",
+            status=status,
+            detail=_first_message(errors) or gettext("Invalid input."),
+            field=_first_field(errors),
+            errors=errors,
+        )
     if isinstance(exc, exceptions.APIException):
         # Every code answered is a registered one (tests/api/test_api_problem_codes.py collects them).
         code = exc.default_code if exc.default_code in PROBLEMS else "invalid" if status < 500 else "server_error"
@@ -231,6 +320,7 @@ def _first_message(errors: Any) -> str | None:
 
 # --- the OpenAPI document -------------------------------------------------------------------------
 
+
 def document_database_unavailable(result: dict, generator, request, public) -> dict:
     """drf-spectacular postprocessing hook: any operation may answer ``503`` ``database_unavailable``."""
     response = {
@@ -250,12 +340,14 @@ HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "tra
 
 # --- Django's own 404 and 500 (outside DRF views): problem+json under /api/ -------------------------
 
+
 def page_not_found(request, exception=None):
     """``handler404``: an unknown URL under /api/ is a problem too (with DEBUG off)."""
     if request.path.startswith("/api/"):
         detail = gettext("no endpoint %(path)s") % {"path": request.path}
-        return JsonResponse(problem("not_found", status=404, detail=detail), status=404,
-                            content_type=PROBLEM_CONTENT_TYPE)
+        return JsonResponse(
+            problem("not_found", status=404, detail=detail), status=404, content_type=PROBLEM_CONTENT_TYPE
+        )
     return defaults.page_not_found(request, exception)
 
 

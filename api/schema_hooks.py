@@ -13,8 +13,10 @@ BODY_ERRORS = {
 
 
 def problem_response(description: str) -> dict:
-    return {"description": description,
-            "content": {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+    return {
+        "description": description,
+        "content": {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
 
 
 def add_body_errors(result: dict, generator, request, public) -> dict:
@@ -22,8 +24,10 @@ def add_body_errors(result: dict, generator, request, public) -> dict:
     for item in result["paths"].values():
         for operation in item.values():
             if isinstance(operation, dict) and "requestBody" in operation:
-                responses = {**{code: problem_response(text) for code, text in BODY_ERRORS.items()},
-                             **operation["responses"]}
+                responses = {
+                    **{code: problem_response(text) for code, text in BODY_ERRORS.items()},
+                    **operation["responses"],
+                }
                 operation["responses"] = dict(sorted(responses.items()))
     return result
 
@@ -33,8 +37,17 @@ def add_body_errors(result: dict, generator, request, public) -> dict:
 # of resource agrees whatever its view declares (generated clients type the argument from it).
 UUID_ID = {"type": "string", "format": "uuid"}
 INT_ID = {"type": "integer"}
-PATH_ID_TYPES = {"matches": UUID_ID, "clubs": INT_ID, "leagues": INT_ID, "seasons": INT_ID, "players": INT_ID,
-                 "disputes": INT_ID, "webhooks": INT_ID, "deliveries": INT_ID, "evenings": INT_ID}
+PATH_ID_TYPES = {
+    "matches": UUID_ID,
+    "clubs": INT_ID,
+    "leagues": INT_ID,
+    "seasons": INT_ID,
+    "players": INT_ID,
+    "disputes": INT_ID,
+    "webhooks": INT_ID,
+    "deliveries": INT_ID,
+    "evenings": INT_ID,
+}
 # Path parameters that are names, not ids.
 PATH_NAMES = {"username", "code"}
 
@@ -71,17 +84,27 @@ def type_path_ids(result: dict, generator, request, public) -> dict:
 
 # The codes any operation answering that status may give (DRF's errors, the commands' common ones).
 CODES_BY_STATUS = {
-    "400": ["invalid", "parse_error"], "401": ["not_authenticated", "authentication_failed"],
-    "403": ["permission_denied", "not_allowed"], "404": ["not_found"], "412": ["version_mismatch"],
-    "413": ["payload_too_large"], "415": ["unsupported_media_type"], "429": ["throttled"],
-    "501": ["streaming_unavailable"], "503": ["database_unavailable"],
+    "400": ["invalid", "parse_error"],
+    "401": ["not_authenticated", "authentication_failed"],
+    "403": ["permission_denied", "not_allowed"],
+    "404": ["not_found"],
+    "412": ["version_mismatch"],
+    "413": ["payload_too_large"],
+    "415": ["unsupported_media_type"],
+    "429": ["throttled"],
+    "501": ["streaming_unavailable"],
+    "503": ["database_unavailable"],
 }
 # Codes only some operations answer: (status, code) by operation id.
 CODES_BY_OPERATION = {
     "matches_create": [("409", "season_closed")],
     "matches_import": [("409", "season_closed"), ("409", "duplicate_record")],
-    "matches_confirm": [("403", "filer_cannot_confirm"), ("409", "already_confirmed"),
-                        ("409", "match_not_finished"), ("409", "season_closed")],
+    "matches_confirm": [
+        ("403", "filer_cannot_confirm"),
+        ("409", "already_confirmed"),
+        ("409", "match_not_finished"),
+        ("409", "season_closed"),
+    ],
     "matches_withdraw": [("403", "arbiter_involved"), ("409", "withdrawal_conflict"), ("409", "season_closed")],
     "matches_reinstate": [("403", "arbiter_involved"), ("409", "withdrawal_conflict"), ("409", "season_closed")],
     "disputes_ruling": [("403", "arbiter_involved"), ("409", "season_closed"), ("422", "ruling_outside_analysis")],
@@ -91,12 +114,20 @@ CODES_BY_OPERATION = {
     "seasons_close_create": [("409", "season_closed")],
     "evenings_create": [("409", "season_closed")],
     "evenings_players_create": [("409", "evening_complete")],
-    "evenings_rounds_create": [("409", "round_seated"), ("409", "evening_complete"), ("409", "too_few_players"),
-                               ("409", "round_in_progress"), ("409", "season_closed")],
-    "matches_deal": [("409", "match_closed")], "matches_play": [("409", "match_closed")],
+    "evenings_rounds_create": [
+        ("409", "round_seated"),
+        ("409", "evening_complete"),
+        ("409", "too_few_players"),
+        ("409", "round_in_progress"),
+        ("409", "season_closed"),
+    ],
+    "matches_deal": [("409", "match_closed")],
+    "matches_play": [("409", "match_closed")],
     "matches_tally": [("409", "match_closed")],
-    "matches_lead_offer": [("409", "match_closed")], "matches_lead_decision": [("409", "match_closed")],
-    "clubs_members_create": [("409", "last_admin")], "clubs_members_partial_update": [("409", "last_admin")],
+    "matches_lead_offer": [("409", "match_closed")],
+    "matches_lead_decision": [("409", "match_closed")],
+    "clubs_members_create": [("409", "last_admin")],
+    "clubs_members_partial_update": [("409", "last_admin")],
     "clubs_members_destroy": [("409", "last_admin")],
 }
 # Any request may get these; the API's description names them.
@@ -106,8 +137,9 @@ RULE_CODES_TEXT = "an R30 rule code (`rule_violation` family: each listed under 
 
 def operation_codes(operation: dict) -> dict[str, list[str]]:
     """status → the problem codes ``operation`` may answer with it."""
-    codes: dict[str, list[str]] = {status: list(CODES_BY_STATUS.get(status, []))
-                                   for status in operation.get("responses", {})}
+    codes: dict[str, list[str]] = {
+        status: list(CODES_BY_STATUS.get(status, [])) for status in operation.get("responses", {})
+    }
     idempotent = any(parameter.get("name") == "Idempotency-Key" for parameter in operation.get("parameters", []))
     if idempotent:
         codes.setdefault("409", []).append("idempotency_in_progress")
@@ -136,7 +168,9 @@ def name_problem_codes(result: dict, generator, request, public) -> dict:
                 if missing:
                     response["description"] = f"{text.rstrip()} Codes: {', '.join(missing)}.".strip()
     result.setdefault("info", {})["description"] = (
-        result.get("info", {}).get("description", "") + " Any request may also answer "
-        + ", ".join(f"`{code}`" for code in ANY_OPERATION) + "."
+        result.get("info", {}).get("description", "")
+        + " Any request may also answer "
+        + ", ".join(f"`{code}`" for code in ANY_OPERATION)
+        + "."
     )
     return result

@@ -44,13 +44,14 @@ SeatHands = _per_seat("SeatHands", lambda: serializers.ListField(child=card_fiel
 
 # --- shared pieces ----------------------------------------------------------------------------
 
+
 class RulesetSerializer(serializers.Serializer):
     name = serializers.CharField(default="rozbojnik-odgrywka")
     version = serializers.IntegerField(default=1)
     options = serializers.DictField(
         default=dict,
         help_text='Only what differs from RULES.md\'s defaults: `regular_deals` (list of "R"/"O"), '
-                  '`heart_discard` ("king_first" | "descending"), `last_tricks` (two trick numbers 1-13).',
+        '`heart_discard` ("king_first" | "descending"), `last_tricks` (two trick numbers 1-13).',
     )
 
 
@@ -74,13 +75,21 @@ class DealSummarySerializer(serializers.Serializer):
     points = SeatInts()
     kreski = SeatInts()
     multiplier = serializers.IntegerField()
-    entry = serializers.ChoiceField(choices=["played", "tally", "points"], default="played", help_text=(
-        "How the deal was filed: played card by card, or from a paper sheet by its tally (R31) or only its "
-        "points (R33)."))
-    voided = serializers.BooleanField(required=False, help_text="Present (true) when a ruling voided the deal: "
-                                                                "it no longer counts.")
-    adjusted_points = SeatInts(required=False, help_text="Present when a ruling set the points that count for the "
-                                                         "deal; `points` stays the played result.")
+    entry = serializers.ChoiceField(
+        choices=["played", "tally", "points"],
+        default="played",
+        help_text=(
+            "How the deal was filed: played card by card, or from a paper sheet by its tally (R31) or only its "
+            "points (R33)."
+        ),
+    )
+    voided = serializers.BooleanField(
+        required=False, help_text="Present (true) when a ruling voided the deal: it no longer counts."
+    )
+    adjusted_points = SeatInts(
+        required=False,
+        help_text="Present when a ruling set the points that count for the deal; `points` stays the played result.",
+    )
 
 
 class SummaryRulingSerializer(serializers.Serializer):
@@ -94,8 +103,9 @@ class SummaryRulingSerializer(serializers.Serializer):
     points = SeatInts(allow_null=True)
     reason = serializers.CharField()
     arbiter = serializers.CharField()
-    superseded_by = serializers.IntegerField(allow_null=True, help_text="The seq of a later ruling on the same "
-                                                                        "dispute; null for the ruling in force.")
+    superseded_by = serializers.IntegerField(
+        allow_null=True, help_text="The seq of a later ruling on the same dispute; null for the ruling in force."
+    )
 
 
 class SummarySerializer(serializers.Serializer):
@@ -112,29 +122,37 @@ class SummarySerializer(serializers.Serializer):
 
 # --- matches ------------------------------------------------------------------------------------
 
+
 class MatchCreateInput(serializers.Serializer):
     seats = SeatNames(help_text="The four players by username; each must be a user or a known player.")
     first_dealer = seat_field()
-    dealing = serializers.ChoiceField(choices=Match.Dealing.choices, default=Match.Dealing.SERVER,
-                                      help_text="`server`: the server deals (secretly, with a published "
-                                                "commitment); `recorded`: the scorer enters the hands.")
+    dealing = serializers.ChoiceField(
+        choices=Match.Dealing.choices,
+        default=Match.Dealing.SERVER,
+        help_text="`server`: the server deals (secretly, with a published "
+        "commitment); `recorded`: the scorer enters the hands.",
+    )
     ruleset = RulesetSerializer(required=False)
     scorer = serializers.CharField(
-        required=False, allow_null=True, max_length=150,
+        required=False,
+        allow_null=True,
+        max_length=150,
         help_text="The scorer's username. Default: the creator for a recorded match, nobody for a "
-                  "server-dealt one. Only staff may appoint someone else; the scorer of a "
-                  "server-dealt match may not sit at it (he would see every hand).",
+        "server-dealt one. Only staff may appoint someone else; the scorer of a "
+        "server-dealt match may not sit at it (he would see every hand).",
     )
     season = serializers.IntegerField(
-        required=False, allow_null=True,
+        required=False,
+        allow_null=True,
         help_text="Join this open season: the four players must be members of its club, and the creator its "
-                  "scorer, arbiter or admin, or a member seated at the table; the league's ruleset is the "
-                  "default. 404 no such season, 409 closed.",
+        "scorer, arbiter or admin, or a member seated at the table; the league's ruleset is the "
+        "default. 404 no such season, 409 closed.",
     )
     played_on = serializers.DateField(
-        required=False, allow_null=True,
+        required=False,
+        allow_null=True,
         help_text="The date the match was played (YYYY-MM-DD), when it is filed later, e.g. from a paper "
-                  "sheet: standings and ratings date the match by it. Default: the time of its events.",
+        "sheet: standings and ratings date the match by it. Default: the time of its events.",
     )
 
 
@@ -145,13 +163,22 @@ class ConfirmingSeatSerializer(serializers.Serializer):
 
 
 class ConfirmationSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["awaiting", "confirmed"], help_text=(
-        "`confirmed`: the result counts (standings, ratings, profiles) once the match is finished; `awaiting`: "
-        "two seated players who did not file it must confirm its sheet (or dispute it)."))
-    rule = serializers.ChoiceField(choices=["filed", "players", "online"], allow_null=True, help_text=(
-        "`filed`: filed by officials (staff, the club's scorers, arbiters, admins) none of whom is seated; "
-        "`players`: confirmed by two seated players who did not file it; `online`: dealt by the server, each "
-        "seat's cards played by its own user."))
+    status = serializers.ChoiceField(
+        choices=["awaiting", "confirmed"],
+        help_text=(
+            "`confirmed`: the result counts (standings, ratings, profiles) once the match is finished; `awaiting`: "
+            "two seated players who did not file it must confirm its sheet (or dispute it)."
+        ),
+    )
+    rule = serializers.ChoiceField(
+        choices=["filed", "players", "online"],
+        allow_null=True,
+        help_text=(
+            "`filed`: filed by officials (staff, the club's scorers, arbiters, admins) none of whom is seated; "
+            "`players`: confirmed by two seated players who did not file it; `online`: dealt by the server, each "
+            "seat's cards played by its own user."
+        ),
+    )
     filed_by = serializers.ListField(child=serializers.CharField(), help_text="Its creator and its scorer.")
     by = ConfirmingSeatSerializer(many=True, help_text="The seats that confirmed the sheet, in log order.")
     needed = serializers.IntegerField(help_text="How many seats must confirm (rule `players`).")
@@ -189,6 +216,7 @@ class MatchSerializer(serializers.Serializer):
 
 # --- the state ------------------------------------------------------------------------------------
 
+
 class TrickCardSerializer(serializers.Serializer):
     seat = seat_field()
     card = card_field()
@@ -224,8 +252,9 @@ class DealStateSerializer(serializers.Serializer):
     dealer = seat_field()
     leader = seat_field()
     compensating = serializers.BooleanField()
-    hand = serializers.ListField(child=card_field(), allow_null=True,
-                                 help_text="The viewer's own cards (null when not seated).")
+    hand = serializers.ListField(
+        child=card_field(), allow_null=True, help_text="The viewer's own cards (null when not seated)."
+    )
     hands = SeatHands(allow_null=True, help_text="Every hand: for the scorer and staff only, else null.")
     trick = TrickCardSerializer(many=True, help_text="The cards of the trick in play.")
     last_trick = LastTrickSerializer(allow_null=True)
@@ -235,7 +264,8 @@ class DealStateSerializer(serializers.Serializer):
     to_play = seat_field(allow_null=True)
     legal_cards = serializers.ListField(
         child=card_field(),
-        help_text="A player: his legal cards when on turn (else empty). Scorer/staff: the seat on turn's.")
+        help_text="A player: his legal cards when on turn (else empty). Scorer/staff: the seat on turn's.",
+    )
     lead_sale = LeadSaleSerializer()
 
 
@@ -243,8 +273,10 @@ class StateSerializer(serializers.Serializer):
     match = serializers.UUIDField()
     version = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
-    role = serializers.ChoiceField(choices=["player", "scorer", "arbiter"],
-                                   help_text="What you are to the match: seated → player, whatever else you are.")
+    role = serializers.ChoiceField(
+        choices=["player", "scorer", "arbiter"],
+        help_text="What you are to the match: seated → player, whatever else you are.",
+    )
     seat = seat_field(allow_null=True)
     complete = serializers.BooleanField()
     totals = SeatInts()
@@ -254,14 +286,17 @@ class StateSerializer(serializers.Serializer):
 
 # --- commands and events ------------------------------------------------------------------------------
 
+
 class DealInput(serializers.Serializer):
     hands = SeatHands(required=False, help_text="Recorded matches only: the four hands as dealt.")
 
 
 class PlayInput(serializers.Serializer):
     card = card_field()
-    seat = seat_field(required=False, help_text="Who plays: the scorer's choice (default: the seat on turn); "
-                                                "a player may only name his own seat.")
+    seat = seat_field(
+        required=False,
+        help_text="Who plays: the scorer's choice (default: the seat on turn); a player may only name his own seat.",
+    )
 
 
 class LeadOfferInput(serializers.Serializer):
@@ -269,16 +304,27 @@ class LeadOfferInput(serializers.Serializer):
     seat = seat_field(required=False, help_text="The buyer: the scorer must name it; a player offers for himself.")
 
 
-@extend_schema_field({"type": "object", "description": (
-    "Per seat N, E, S, W what the player took. Rozbójnik: `tricks`, `hearts`, `queens`, `kings_jacks` "
-    "(whole numbers), `king_of_hearts` (true/false), `last_tricks`; odgrywka: only `tricks` (R31).")})
+@extend_schema_field(
+    {
+        "type": "object",
+        "description": (
+            "Per seat N, E, S, W what the player took. Rozbójnik: `tricks`, `hearts`, `queens`, `kings_jacks` "
+            "(whole numbers), `king_of_hearts` (true/false), `last_tricks`; odgrywka: only `tricks` (R31)."
+        ),
+    }
+)
 class TallyField(serializers.JSONField):
     pass
 
 
-@extend_schema_field({"type": "object", "description": "Per seat N, E, S, W the points written on the sheet "
-                                                       "(after multipliers, before the sale transfer: R33).",
-                      "additionalProperties": {"type": "integer"}})
+@extend_schema_field(
+    {
+        "type": "object",
+        "description": "Per seat N, E, S, W the points written on the sheet "
+        "(after multipliers, before the sale transfer: R33).",
+        "additionalProperties": {"type": "integer"},
+    }
+)
 class PointsField(serializers.JSONField):
     pass
 
@@ -289,8 +335,10 @@ class TallyInput(serializers.Serializer):
 
     tally = TallyField(required=False, help_text="What each player took (R31).")
     points = PointsField(required=False, help_text="Only the points written on the sheet (R33).")
-    sale = serializers.JSONField(required=False, help_text=(
-        'The lead right of a compensating odgrywka sold (R26): `{"buyer": "S", "price": 2}`.'))
+    sale = serializers.JSONField(
+        required=False,
+        help_text=('The lead right of a compensating odgrywka sold (R26): `{"buyer": "S", "price": 2}`.'),
+    )
 
 
 class LeadDecisionInput(serializers.Serializer):
@@ -308,13 +356,18 @@ class EventSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=MatchEvent.Type.choices)
     payload = PayloadField(help_text="As stored, except redacted parts (see `redacted`).")
     actor = serializers.CharField(allow_null=True, help_text="The acting user's username (as hashed).")
-    created_at = serializers.CharField(help_text="ISO 8601 in UTC with microseconds, exactly as hashed, "
-                                                 "e.g. `2025-05-01T18:02:03.123456+00:00`.")
-    hash = serializers.CharField(allow_null=True, help_text="SHA-256 over the previous event's hash and this "
-                                                            "event's canonical JSON (docs/audit.md); null while redacted.")
+    created_at = serializers.CharField(
+        help_text="ISO 8601 in UTC with microseconds, exactly as hashed, e.g. `2025-05-01T18:02:03.123456+00:00`."
+    )
+    hash = serializers.CharField(
+        allow_null=True,
+        help_text="SHA-256 over the previous event's hash and this "
+        "event's canonical JSON (docs/audit.md); null while redacted.",
+    )
     redacted = serializers.BooleanField(
         help_text="True while a recorded deal is in play and the viewer is a player: the deal_started "
-                  "hands show only his own seat, and hashes (which cover the hidden hands) are withheld.")
+        "hands show only his own seat, and hashes (which cover the hidden hands) are withheld."
+    )
 
 
 class EventsSerializer(serializers.Serializer):
@@ -330,21 +383,29 @@ class CommandResultSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Match.Status.choices)
     events = EventSerializer(many=True, help_text="The events the command appended.")
     trick_completed = LastTrickSerializer(
-        allow_null=True, help_text="The trick this command's card completed, with its winner (who leads next); "
-                                   "null when no trick was completed.")
+        allow_null=True,
+        help_text="The trick this command's card completed, with its winner (who leads next); "
+        "null when no trick was completed.",
+    )
     deal_ended = DealSummarySerializer(
-        allow_null=True, help_text="The deal this command's card ended (R29: tricks, points, kreski); else null.")
-    state = StateSerializer(help_text="The match right after the command as the actor may see it, exactly as "
-                                      "`GET state/` would answer: whose turn (`deal.to_play`), the trick so far, "
-                                      "the actor's `legal_cards` when he is on turn again, `next_deal` when a deal "
-                                      "is due, the match `status`.")
+        allow_null=True, help_text="The deal this command's card ended (R29: tricks, points, kreski); else null."
+    )
+    state = StateSerializer(
+        help_text="The match right after the command as the actor may see it, exactly as "
+        "`GET state/` would answer: whose turn (`deal.to_play`), the trick so far, "
+        "the actor's `legal_cards` when he is on turn again, `next_deal` when a deal "
+        "is due, the match `status`."
+    )
     next_move = StateSerializer(
-        allow_null=True, help_text="With `?wait=<seconds>` (at most 30): the actor's state once it is his move again "
-                                   "(as `GET state/?until=move` would answer), waited for after the command; null "
-                                   "without `wait`, when `state` already is his move, or when nothing came in time.")
+        allow_null=True,
+        help_text="With `?wait=<seconds>` (at most 30): the actor's state once it is his move again "
+        "(as `GET state/?until=move` would answer), waited for after the command; null "
+        "without `wait`, when `state` already is his move, or when nothing came in time.",
+    )
 
 
 # --- records ------------------------------------------------------------------------------------
+
 
 class RecordRulesetSerializer(serializers.Serializer):
     name = serializers.CharField(default="rozbojnik-odgrywka")
@@ -357,8 +418,9 @@ class RecordDealSerializer(serializers.Serializer):
 
     hands = SeatHands(required=False)
     sale = SaleSerializer(required=False, help_text="R26: the lead right sold in a compensating odgrywka.")
-    plays = serializers.ListField(child=card_field(), required=False,
-                                  help_text="Cards in the order played; 52 when finished.")
+    plays = serializers.ListField(
+        child=card_field(), required=False, help_text="Cards in the order played; 52 when finished."
+    )
     tally = TallyField(required=False, help_text="What each player took (R31).")
     points = PointsField(required=False, help_text="Only the points written on the sheet (R33).")
 
@@ -381,6 +443,7 @@ class ImportResultSerializer(serializers.Serializer):
 
 
 # --- auth and errors --------------------------------------------------------------------------------
+
 
 class TokenInput(serializers.Serializer):
     username = serializers.CharField()
@@ -408,8 +471,10 @@ class ProblemSerializer(serializers.Serializer):
     title = serializers.CharField()
     status = serializers.IntegerField()
     detail = serializers.CharField()
-    code = serializers.CharField(help_text="An R30 code (e.g. `must_follow_suit`) or a request-level one "
-                                           "(`invalid`, `not_allowed`, `version_mismatch`, ...).")
+    code = serializers.CharField(
+        help_text="An R30 code (e.g. `must_follow_suit`) or a request-level one "
+        "(`invalid`, `not_allowed`, `version_mismatch`, ...)."
+    )
     rule = serializers.CharField(required=False, help_text="The rule id broken (e.g. `R11`).")
     error = RuleErrorSerializer(required=False)
     field = serializers.CharField(required=False, help_text="The offending input, e.g. `card`, `deals[2].plays[17]`.")

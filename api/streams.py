@@ -33,8 +33,9 @@ import functools
 import logging
 import time
 import uuid
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
@@ -65,6 +66,7 @@ _render = JSONRenderer().render
 
 
 # --- the views ---------------------------------------------------------------------------------
+
 
 @csrf_exempt  # read-only: any other method gets the 405 problem of _refuse, not Django's CSRF page
 async def match_stream(request: HttpRequest, pk: str) -> HttpResponse:
@@ -132,6 +134,7 @@ async def state_long_poll(request: HttpRequest, pk: str) -> HttpResponse:
 
 
 # --- SSE -----------------------------------------------------------------------------------------
+
 
 def _event_stream(frames: AsyncIterator[str]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(frames, content_type=EVENT_STREAM)
@@ -211,6 +214,7 @@ class _Pace:
 
 # --- long-poll -----------------------------------------------------------------------------------
 
+
 async def _wait_for_event(pk: str, user, after: int, wait: float) -> None:
     """Return once the match has an event after ``after``, is over, or ``wait`` seconds passed."""
     version, status = await _db(live.match_version, match_id=pk, user=user)
@@ -226,8 +230,9 @@ async def _wait_for_event(pk: str, user, after: int, wait: float) -> None:
             subscription.versions[key] = version
 
 
-_COMMAND_ACTIONS = {name: MatchViewSet.as_view({"post": name})
-                    for name in ("deals", "plays", "lead_offers", "lead_decision")}
+_COMMAND_ACTIONS = {
+    name: MatchViewSet.as_view({"post": name}) for name in ("deals", "plays", "lead_offers", "lead_decision")
+}
 
 
 @csrf_exempt  # DRF checks a session's CSRF token itself, as for its own views
@@ -279,6 +284,7 @@ def _viewers_move(pk: str, user) -> tuple[int, bool, dict]:
 
 
 # --- the watcher -----------------------------------------------------------------------------------
+
 
 class Subscription:
     """A client waiting for some matches (``versions``: match → the version it has read) and, for a
@@ -387,8 +393,9 @@ class _Watch:
             if any(pk in rows and rows[pk][0] != version for pk, version in subscription.versions.items()):
                 subscription.wake()
             elif subscription.user_id is not None and any(
-                    pk not in subscription.versions and subscription.user_id in self.seated.get(pk, ())
-                    for pk in live_matches):
+                pk not in subscription.versions and subscription.user_id in self.seated.get(pk, ())
+                for pk in live_matches
+            ):
                 subscription.wake()
 
 
@@ -405,15 +412,20 @@ def _listen_conninfo() -> str:
         return make_conninfo(settings.LIVE_LISTEN_URL, connect_timeout=5)
 
     params = connection.settings_dict
-    values = {"dbname": params["NAME"], "user": params["USER"], "password": params["PASSWORD"],
-              "host": params["HOST"], "port": params["PORT"]}
-    return make_conninfo(**{key: value for key, value in values.items() if value not in (None, "")},
-                         connect_timeout=5)
+    values = {
+        "dbname": params["NAME"],
+        "user": params["USER"],
+        "password": params["PASSWORD"],
+        "host": params["HOST"],
+        "port": params["PORT"],
+    }
+    return make_conninfo(**{key: value for key, value in values.items() if value not in (None, "")}, connect_timeout=5)
 
 
 @asynccontextmanager
-async def _watching(versions: dict, user_id: int | None = None,
-                    player_id: int | None = None) -> AsyncIterator[Subscription]:
+async def _watching(
+    versions: dict, user_id: int | None = None, player_id: int | None = None
+) -> AsyncIterator[Subscription]:
     loop = asyncio.get_running_loop()
     watch = _WATCHES.get(loop)
     if watch is None:
@@ -430,6 +442,7 @@ async def _watching(versions: dict, user_id: int | None = None,
 
 # --- plumbing --------------------------------------------------------------------------------------
 
+
 async def _db(function: Callable, /, *args, **kwargs):
     """Run a synchronous database function in a worker thread; its connection is closed when it
     returns, so that nothing holds one while a client waits."""
@@ -443,6 +456,7 @@ def _closing(function: Callable) -> Callable:
             return function(*args, **kwargs)
         finally:
             connection.close()
+
     return run
 
 
@@ -462,9 +476,13 @@ def _refuse(request: HttpRequest) -> HttpResponse | None:
         response["Allow"] = "GET"
         return response
     if not isinstance(request, ASGIRequest):
-        body = problem("streaming_unavailable", detail=gettext(
-            "Event streams are served by the ASGI server (uvicorn config.asgi:application); this one runs the "
-            "API under WSGI."))
+        body = problem(
+            "streaming_unavailable",
+            detail=gettext(
+                "Event streams are served by the ASGI server (uvicorn config.asgi:application); this one runs the "
+                "API under WSGI."
+            ),
+        )
         return JsonResponse(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
     return None
 
@@ -476,8 +494,11 @@ def _resume_point(request: HttpRequest) -> int | None:
             continue
         value = _int(raw.strip())
         if value is None or value < 0:
-            raise InvalidInput(gettext("%(name)s must be a whole number, an event id; got %(raw)s")
-                               % {"name": name, "raw": quoted(raw)}, field=name)
+            raise InvalidInput(
+                gettext("%(name)s must be a whole number, an event id; got %(raw)s")
+                % {"name": name, "raw": quoted(raw)},
+                field=name,
+            )
         return value
     return None
 

@@ -22,8 +22,7 @@ class FailOpen:
         try:
             return super().allow_request(request, view)
         except CACHE_ERRORS as exc:
-            log.warning("throttle %s unchecked, the cache failed: %s: %s", type(self).__name__,
-                        type(exc).__name__, exc)
+            log.warning("throttle %s unchecked, the cache failed: %s: %s", type(self).__name__, type(exc).__name__, exc)
             return True
 
 

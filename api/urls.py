@@ -8,14 +8,25 @@ from .evenings import EveningViewSet
 from .leagues import ClubViewSet, LeagueViewSet, PlayerViewSet, SeasonViewSet
 from .views import MatchViewSet, PingView, ProblemTypeListView, ProblemTypeView, TokenView
 
-
 # Links of the root beside the router's collections: name → URL name. Resources reached through
 # another one are URI templates (``{id}``): a match's stream, a club's webhooks, a webhook.
-ROOT_LINKS = {"auth-token": "auth-token", "ping": "ping", "problems": "problem-list", "disputes": "dispute-list",
-              "me-stream": "me-stream", "schema": "schema", "docs": "docs", "redoc": "redoc",
-              "invitations": "invitation-claim"}
-ROOT_TEMPLATES = {"match-stream": "match-stream", "match-events": "match-events-wait",
-                  "club-webhooks": "club-webhooks", "webhooks": "webhook-detail"}
+ROOT_LINKS = {
+    "auth-token": "auth-token",
+    "ping": "ping",
+    "problems": "problem-list",
+    "disputes": "dispute-list",
+    "me-stream": "me-stream",
+    "schema": "schema",
+    "docs": "docs",
+    "redoc": "redoc",
+    "invitations": "invitation-claim",
+}
+ROOT_TEMPLATES = {
+    "match-stream": "match-stream",
+    "match-events": "match-events-wait",
+    "club-webhooks": "club-webhooks",
+    "webhooks": "webhook-detail",
+}
 
 
 class PublicAPIRootView(routers.APIRootView):
@@ -55,9 +66,17 @@ urlpatterns = [
     path("matches/<str:pk>/events/", streams.events_long_poll, name="match-events-wait"),
     path("matches/<str:pk>/state/", streams.state_long_poll, name="match-state-wait"),
     # The commands, each answered by its router action; with ?wait= the answer brings the actor's next move.
-    *(path(f"matches/<str:pk>/{segment}/", streams.command_then_wait, {"action": action}, name=f"match-{segment}-wait")
-      for segment, action in (("deals", "deals"), ("plays", "plays"), ("lead-offers", "lead_offers"),
-                              ("lead-decision", "lead_decision"))),
+    *(
+        path(
+            f"matches/<str:pk>/{segment}/", streams.command_then_wait, {"action": action}, name=f"match-{segment}-wait"
+        )
+        for segment, action in (
+            ("deals", "deals"),
+            ("plays", "plays"),
+            ("lead-offers", "lead_offers"),
+            ("lead-decision", "lead_decision"),
+        )
+    ),
     path("me/stream/", streams.me_stream, name="me-stream"),
     # Audit, disputes and rulings (api/audit_views.py); time travel is the state action's ?at=.
     path("matches/<str:pk>/audit/", audit_views.MatchAuditView.as_view(), name="match-audit"),
@@ -71,8 +90,11 @@ urlpatterns = [
     path("webhooks/<str:pk>/", webhooks.WebhookView.as_view(), name="webhook-detail"),
     path("webhooks/<str:pk>/ping/", webhooks.WebhookPingView.as_view(), name="webhook-ping"),
     path("webhooks/<str:pk>/deliveries/", webhooks.WebhookDeliveriesView.as_view(), name="webhook-deliveries"),
-    path("webhooks/<str:pk>/deliveries/<str:delivery_id>/redeliver/", webhooks.RedeliverView.as_view(),
-         name="webhook-redeliver"),
+    path(
+        "webhooks/<str:pk>/deliveries/<str:delivery_id>/redeliver/",
+        webhooks.RedeliverView.as_view(),
+        name="webhook-redeliver",
+    ),
     # Printing (api/printouts.py) and invitations (api/members.py)
     path("matches/<str:pk>/sheet.pdf", printouts.MatchSheetView.as_view(), name="match-sheet-pdf"),
     path("seasons/<str:pk>/standings.pdf", printouts.SeasonStandingsPDFView.as_view(), name="season-standings-pdf"),

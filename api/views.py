@@ -7,13 +7,20 @@ ETag are ``api.preconditions``'s; ``Idempotency-Key`` is ``api.idempotency``'s.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (OpenApiExample, OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer,
-                                   extend_schema, inline_serializer)
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers as drf_serializers
 from rest_framework import status, viewsets
 from rest_framework.authentication import SessionAuthentication
@@ -51,55 +58,89 @@ _ERROR_TEXT = {
     403: "Not allowed for your role.",
     404: "No such match, or one you may not see.",
     409: "The match is over (`match_closed`), or this Idempotency-Key's first request is still running "
-         "(`idempotency_in_progress`).",
+    "(`idempotency_in_progress`).",
     412: "If-Match is stale; `current_version` says the version now.",
     422: "Illegal under the rules (`code`: the R30 code, `rule`, `error`: the R30 error object), or an "
-         "Idempotency-Key reused with another request (`idempotency_key_reused`).",
+    "Idempotency-Key reused with another request (`idempotency_key_reused`).",
     429: "Throttled; see Retry-After.",
 }
 
 
 def _errors(*statuses: int, not_found: str | None = None) -> dict:
     text = {**_ERROR_TEXT, 404: not_found} if not_found else _ERROR_TEXT
-    return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(s.ProblemSerializer, description=text[code])
-            for code in statuses}
+    return {
+        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(s.ProblemSerializer, description=text[code]) for code in statuses
+    }
 
 
-_ETAG = OpenApiParameter("ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[200, 201, 412],
-                         description='The match version, quoted: `"7"`.')
-_REPLAYED = OpenApiParameter(REPLAYED_HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, response=True,
-                             description="`true` when this response replays an earlier request with the same "
-                                         "Idempotency-Key.")
-_IF_MATCH = OpenApiParameter(IF_MATCH, OpenApiTypes.STR, OpenApiParameter.HEADER,
-                             description='Run only if the match is at this version (its ETag, e.g. `"7"`); '
-                                         'else 412.')
+_ETAG = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=[200, 201, 412],
+    description='The match version, quoted: `"7"`.',
+)
+_REPLAYED = OpenApiParameter(
+    REPLAYED_HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=True,
+    description="`true` when this response replays an earlier request with the same Idempotency-Key.",
+)
+_IF_MATCH = OpenApiParameter(
+    IF_MATCH,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description='Run only if the match is at this version (its ETag, e.g. `"7"`); else 412.',
+)
 _IDEMPOTENCY_KEY = OpenApiParameter(
-    IDEMPOTENCY_HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER,
+    IDEMPOTENCY_HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
     description="Up to 255 characters, unique per request you mean (kept 24 h per user). A retry with the "
-                "same key and body gets the original response; another body → 422; while the first runs → 409.")
+    "same key and body gets the original response; another body → 422; while the first runs → 409.",
+)
 _PROBLEM_EXAMPLE = OpenApiExample(
-    "A rule broken", response_only=True, status_codes=["422"],
-    value={"type": "/api/v1/problems/must_follow_suit/", "title": "Must follow suit", "status": 422,
-           "detail": "A player holding the led suit must play a card of it.", "code": "must_follow_suit",
-           "rule": "R11", "error": {"code": "must_follow_suit", "deal": 3, "play_index": 17, "seat": "W",
-                                    "card": "QS"}},
+    "A rule broken",
+    response_only=True,
+    status_codes=["422"],
+    value={
+        "type": "/api/v1/problems/must_follow_suit/",
+        "title": "Must follow suit",
+        "status": 422,
+        "detail": "A player holding the led suit must play a card of it.",
+        "code": "must_follow_suit",
+        "rule": "R11",
+        "error": {"code": "must_follow_suit", "deal": 3, "play_index": 17, "seat": "W", "card": "QS"},
+    },
 )
 
 
 _WAIT = OpenApiParameter(
-    "wait", OpenApiTypes.INT, OpenApiParameter.QUERY,
+    "wait",
+    OpenApiTypes.INT,
+    OpenApiParameter.QUERY,
     description="0-30: after the command, wait up to this many seconds for your next move and answer it as "
-                "`next_move` (a bot's one request per card; the command itself is not delayed).")
+    "`next_move` (a bot's one request per card; the command itself is not delayed).",
+)
 
 
-def _command_schema(*, operation_id: str, summary: str, description: str, request,
-                    examples: list | None = None) -> Callable:
+def _command_schema(
+    *, operation_id: str, summary: str, description: str, request, examples: list | None = None
+) -> Callable:
     return extend_schema(
-        operation_id=operation_id, summary=summary, description=description, tags=["commands"], request=request,
+        operation_id=operation_id,
+        summary=summary,
+        description=description,
+        tags=["commands"],
+        request=request,
         parameters=[_WAIT, _IF_MATCH, _IDEMPOTENCY_KEY, _ETAG, _REPLAYED],
-        responses={201: OpenApiResponse(s.CommandResultSerializer, description="The events appended; the new version."),
-                   **_errors(400, 401, 403, 404, 409, 412, 422)},
-        examples=(examples or []) + [_PROBLEM_EXAMPLE], filters=False,
+        responses={
+            201: OpenApiResponse(s.CommandResultSerializer, description="The events appended; the new version."),
+            **_errors(400, 401, 403, 404, 409, 412, 422),
+        },
+        examples=(examples or []) + [_PROBLEM_EXAMPLE],
+        filters=False,
     )
 
 
@@ -110,31 +151,56 @@ def _valid(serializer_class, data) -> dict[str, Any]:
 
 
 class ImportQuery(drf_serializers.Serializer):
-    allow_duplicate = drf_serializers.BooleanField(default=False, help_text=(
-        "File the record even when a match with the same players and deals is stored already (else 409 "
-        "`duplicate_record` naming it)."))
+    allow_duplicate = drf_serializers.BooleanField(
+        default=False,
+        help_text=(
+            "File the record even when a match with the same players and deals is stored already (else 409 "
+            "`duplicate_record` naming it)."
+        ),
+    )
 
 
 class StateQuery(drf_serializers.Serializer):
-    after = drf_serializers.IntegerField(min_value=0, required=False, help_text=(
-        "With `wait`: answer once the match's version is past this one (your last known version)."))
-    wait = drf_serializers.IntegerField(min_value=0, max_value=30, default=0, help_text=(
-        "Long-poll: wait up to this many seconds for the match to move past `after`, then answer the state "
-        "(0: answer at once)."))
-    until = drf_serializers.ChoiceField(choices=["change", "move"], default="change", help_text=(
-        "With `wait`: `change` answers at the match's next change; `move` only once it is your move as a "
-        "seated player (your card to play, a lead sale you may still offer in, a deal due, the match over)."))
+    after = drf_serializers.IntegerField(
+        min_value=0,
+        required=False,
+        help_text=("With `wait`: answer once the match's version is past this one (your last known version)."),
+    )
+    wait = drf_serializers.IntegerField(
+        min_value=0,
+        max_value=30,
+        default=0,
+        help_text=(
+            "Long-poll: wait up to this many seconds for the match to move past `after`, then answer the state "
+            "(0: answer at once)."
+        ),
+    )
+    until = drf_serializers.ChoiceField(
+        choices=["change", "move"],
+        default="change",
+        help_text=(
+            "With `wait`: `change` answers at the match's next change; `move` only once it is your move as a "
+            "seated player (your card to play, a lead sale you may still offer in, a deal due, the match over)."
+        ),
+    )
 
 
 class EventsQuery(drf_serializers.Serializer):
     after = drf_serializers.IntegerField(min_value=0, default=0, help_text="Only events with seq greater than this.")
     limit = drf_serializers.IntegerField(min_value=1, max_value=1000, default=1000, help_text="At most this many.")
-    wait = drf_serializers.IntegerField(min_value=0, max_value=30, default=0, help_text=(
-        "Long-poll: with no event after `after` yet, wait up to this many seconds for one and answer as "
-        "soon as it is stored (0: answer at once). Or follow `stream/` (Server-Sent Events)."))
+    wait = drf_serializers.IntegerField(
+        min_value=0,
+        max_value=30,
+        default=0,
+        help_text=(
+            "Long-poll: with no event after `after` yet, wait up to this many seconds for one and answer as "
+            "soon as it is stored (0: answer at once). Or follow `stream/` (Server-Sent Events)."
+        ),
+    )
 
 
 # --- matches -------------------------------------------------------------------------------------
+
 
 class MatchViewSet(viewsets.GenericViewSet):
     """Matches: create, list and read them; deal, offer, decide and play through the commands."""
@@ -155,45 +221,84 @@ class MatchViewSet(viewsets.GenericViewSet):
         return selectors.match_list(user=self.request.user)
 
     # --- reading ---
-    @extend_schema(operation_id="matches_list", summary="List the matches you may read", tags=["matches"],
-                   description="Staff see every match; others the matches they sit in or score, and a club's arbiters "
-                               "and admins its season matches.",
-                   responses={200: s.MatchSerializer(many=True),
-                              **_errors(400, 401, 404, not_found="No such page (`?page=`).")})
+    @extend_schema(
+        operation_id="matches_list",
+        summary="List the matches you may read",
+        tags=["matches"],
+        description="Staff see every match; others the matches they sit in or score, and a club's arbiters "
+        "and admins its season matches.",
+        responses={200: s.MatchSerializer(many=True), **_errors(400, 401, 404, not_found="No such page (`?page=`).")},
+    )
     @reads_from_replica()  # a list may lag a second; the writer itself is pinned to the primary
     def list(self, request):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         data = s.MatchSerializer([selectors.match_detail(m) for m in page], many=True).data
         return self.get_paginated_response(data)
 
-    @extend_schema(operation_id="matches_retrieve", summary="A match: seats, status, version and its replay summary",
-                   tags=["matches"], parameters=[_ETAG], responses={200: s.MatchSerializer, **_errors(401, 404)})
+    @extend_schema(
+        operation_id="matches_retrieve",
+        summary="A match: seats, status, version and its replay summary",
+        tags=["matches"],
+        parameters=[_ETAG],
+        responses={200: s.MatchSerializer, **_errors(401, 404)},
+    )
     def retrieve(self, request, pk=None):
         match, _ = selectors.match_get(match_id=pk, user=request.user)
         return with_version(Response(s.MatchSerializer(selectors.match_detail(match)).data), match.version)
 
     @extend_schema(
-        operation_id="matches_state", summary="The deal in play as you may see it", tags=["matches"],
-        parameters=[StateQuery, _ETAG, audit_views.AT_PARAMETER], filters=False,
+        operation_id="matches_state",
+        summary="The deal in play as you may see it",
+        tags=["matches"],
+        parameters=[StateQuery, _ETAG, audit_views.AT_PARAMETER],
+        filters=False,
         description="A player (anyone seated, staff and arbiters included) gets his own `hand` (`hands` is null) "
-                    "and `legal_cards` when on turn; the scorer and the arbiters (staff, the club's arbiters and "
-                    "admins) get every hand and the legal cards of the seat on turn. With `?at=`: the state "
-                    "right after that event (`StateAt`). With `?after=<version>&wait=<seconds>`: a long-poll, "
-                    "answered as soon as the match moves past `after` (a waiting client's one request per "
-                    "change; a command's answer already carries the state after it).",
-        responses={200: PolymorphicProxySerializer(
-                       component_name="StateOrStateAt", resource_type_field_name=None,
-                       serializers=[s.StateSerializer, audit_serializers.StateAtSerializer]),
-                   **_errors(400, 401, 403, 404)},
-        examples=[OpenApiExample("A player's view (placeholder cards)", response_only=True, value={
-            "match": "9b2f6f0e-0000-4000-8000-000000000000", "version": 9, "status": "in_progress",
-            "role": "player", "seat": "S", "complete": False, "totals": {"N": 0, "E": 0, "S": 0, "W": 0},
-            "next_deal": None, "deal": {
-                "number": 1, "kind": "rozbojnik", "dealer": "N", "leader": "E", "compensating": False,
-                "hand": ["2S", "9H", "KD"], "hands": None, "trick": [{"seat": "E", "card": "5C"}],
-                "last_trick": None, "tricks": {"N": 0, "E": 0, "S": 0, "W": 0}, "tricks_completed": 0,
-                "plays": 1, "to_play": "S", "legal_cards": ["2S", "9H", "KD"],
-                "lead_sale": {"can_sell": False, "holder": "E", "decided": False, "offers": [], "sale": None}}})],
+        "and `legal_cards` when on turn; the scorer and the arbiters (staff, the club's arbiters and "
+        "admins) get every hand and the legal cards of the seat on turn. With `?at=`: the state "
+        "right after that event (`StateAt`). With `?after=<version>&wait=<seconds>`: a long-poll, "
+        "answered as soon as the match moves past `after` (a waiting client's one request per "
+        "change; a command's answer already carries the state after it).",
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="StateOrStateAt",
+                resource_type_field_name=None,
+                serializers=[s.StateSerializer, audit_serializers.StateAtSerializer],
+            ),
+            **_errors(400, 401, 403, 404),
+        },
+        examples=[
+            OpenApiExample(
+                "A player's view (placeholder cards)",
+                response_only=True,
+                value={
+                    "match": "9b2f6f0e-0000-4000-8000-000000000000",
+                    "version": 9,
+                    "status": "in_progress",
+                    "role": "player",
+                    "seat": "S",
+                    "complete": False,
+                    "totals": {"N": 0, "E": 0, "S": 0, "W": 0},
+                    "next_deal": None,
+                    "deal": {
+                        "number": 1,
+                        "kind": "rozbojnik",
+                        "dealer": "N",
+                        "leader": "E",
+                        "compensating": False,
+                        "hand": ["2S", "9H", "KD"],
+                        "hands": None,
+                        "trick": [{"seat": "E", "card": "5C"}],
+                        "last_trick": None,
+                        "tricks": {"N": 0, "E": 0, "S": 0, "W": 0},
+                        "tricks_completed": 0,
+                        "plays": 1,
+                        "to_play": "S",
+                        "legal_cards": ["2S", "9H", "KD"],
+                        "lead_sale": {"can_sell": False, "holder": "E", "decided": False, "offers": [], "sale": None},
+                    },
+                },
+            )
+        ],
     )
     @action(detail=True, methods=["get"])
     def state(self, request, pk=None):
@@ -205,12 +310,15 @@ class MatchViewSet(viewsets.GenericViewSet):
         return with_version(Response(data), match.version)
 
     @extend_schema(
-        operation_id="matches_events", summary="The event log, as you may see it", tags=["matches"],
-        parameters=[EventsQuery, _ETAG], filters=False,
+        operation_id="matches_events",
+        summary="The event log, as you may see it",
+        tags=["matches"],
+        parameters=[EventsQuery, _ETAG],
+        filters=False,
         description="Events after `seq` `after`. While a recorded deal is in play a player sees only his own hand "
-                    "in its `deal_started`, and no hashes from that event on (`redacted: true`). Server-dealt "
-                    "hands are never in `deal_started` (a commitment is); they come as `hands_revealed` when "
-                    "the deal ends.",
+        "in its `deal_started`, and no hashes from that event on (`redacted: true`). Server-dealt "
+        "hands are never in `deal_started` (a commitment is); they come as `hands_revealed` when "
+        "the deal ends.",
         responses={200: s.EventsSerializer, **_errors(400, 401, 404)},
     )
     @action(detail=True, methods=["get"])
@@ -222,10 +330,13 @@ class MatchViewSet(viewsets.GenericViewSet):
         return with_version(Response(data), match.version)
 
     @extend_schema(
-        operation_id="matches_record", summary="The kierki-match/1 record", tags=["matches"],
-        parameters=[_ETAG], filters=False,
+        operation_id="matches_record",
+        summary="The kierki-match/1 record",
+        tags=["matches"],
+        parameters=[_ETAG],
+        filters=False,
         description="Every finished deal; the deal in play too for the scorer and the arbiters (never for "
-                    "anyone seated).",
+        "anyone seated).",
         responses={200: s.RecordSerializer, **_errors(401, 404)},
     )
     @action(detail=True, methods=["get"])
@@ -235,174 +346,303 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     # --- commands ---
     @extend_schema(
-        operation_id="matches_create", summary="Create a match", tags=["matches"], request=s.MatchCreateInput,
+        operation_id="matches_create",
+        summary="Create a match",
+        tags=["matches"],
+        request=s.MatchCreateInput,
         parameters=[_IDEMPOTENCY_KEY, _ETAG, _REPLAYED],
         responses={201: s.MatchSerializer, **_errors(400, 401, 403, 404, 409, 422)},
-        examples=[OpenApiExample("A server-dealt match", request_only=True, value={
-            "seats": {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"}, "first_dealer": "N",
-            "dealing": "server", "ruleset": {"options": {}}})],
+        examples=[
+            OpenApiExample(
+                "A server-dealt match",
+                request_only=True,
+                value={
+                    "seats": {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"},
+                    "first_dealer": "N",
+                    "dealing": "server",
+                    "ruleset": {"options": {}},
+                },
+            )
+        ],
     )
     @idempotent
     def create(self, request):
         body = _valid(s.MatchCreateInput, request.data)
         seats = dict(body["seats"])
         check_scorer_appointment(request.user, scorer=body.get("scorer"), dealing=body["dealing"], seats=seats)
-        create = services.match_create if body.get("season") is None else \
-            partial(season_match_create, season_id=body["season"])
-        created = create(actor=request.user, seats=seats, first_dealer=body["first_dealer"],
-                         dealing=body["dealing"], ruleset=body.get("ruleset"), scorer=body.get("scorer"),
-                         played_on=body.get("played_on"))
+        create = (
+            services.match_create
+            if body.get("season") is None
+            else partial(season_match_create, season_id=body["season"])
+        )
+        created = create(
+            actor=request.user,
+            seats=seats,
+            first_dealer=body["first_dealer"],
+            dealing=body["dealing"],
+            ruleset=body.get("ruleset"),
+            scorer=body.get("scorer"),
+            played_on=body.get("played_on"),
+        )
         match = selectors.match_load(created.pk)  # the creator reads it only if seated, scorer or staff
         location = reverse("match-detail", args=[match.pk], request=request)
-        response = Response(s.MatchSerializer(selectors.match_detail(match)).data, status=status.HTTP_201_CREATED,
-                            headers={"Location": location})
+        response = Response(
+            s.MatchSerializer(selectors.match_detail(match)).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": location},
+        )
         return with_version(response, match.version)
 
     @_command_schema(
-        operation_id="matches_deal", summary="Start the next deal", request=s.DealInput,
+        operation_id="matches_deal",
+        summary="Start the next deal",
+        request=s.DealInput,
         description="Server-dealt matches: any seated player or the scorer; send no hands — the server deals "
-                    "with `secrets` and publishes a commitment (SHA-256 over the hands and a salt), revealed "
-                    "with the hands when the deal ends. Recorded matches: the scorer sends the four hands.",
-        examples=[OpenApiExample("Server-dealt", request_only=True, value={}),
-                  OpenApiExample("Recorded (placeholder hands, 13 cards each)", request_only=True,
-                                 value={"hands": {"N": ["2S", "..."], "E": ["3S", "..."], "S": ["4S", "..."],
-                                                  "W": ["5S", "..."]}})],
+        "with `secrets` and publishes a commitment (SHA-256 over the hands and a salt), revealed "
+        "with the hands when the deal ends. Recorded matches: the scorer sends the four hands.",
+        examples=[
+            OpenApiExample("Server-dealt", request_only=True, value={}),
+            OpenApiExample(
+                "Recorded (placeholder hands, 13 cards each)",
+                request_only=True,
+                value={"hands": {"N": ["2S", "..."], "E": ["3S", "..."], "S": ["4S", "..."], "W": ["5S", "..."]}},
+            ),
+        ],
     )
     @action(detail=True, methods=["post"])
     @idempotent
     def deals(self, request, pk=None):
         return self._command(request, pk, DEAL, s.DealInput, lambda body: {"hands": body.get("hands")})
 
-    @_command_schema(operation_id="matches_play", summary="Play a card", request=s.PlayInput,
-                     description="A player plays for his own seat; the scorer for any (`seat`, default the seat "
-                                 "on turn). A card you do not hold is `card_not_in_hand` wherever it is.",
-                     examples=[OpenApiExample("A player", request_only=True, value={"card": "QS"}),
-                               OpenApiExample("A scorer", request_only=True, value={"card": "QS", "seat": "W"})])
+    @_command_schema(
+        operation_id="matches_play",
+        summary="Play a card",
+        request=s.PlayInput,
+        description="A player plays for his own seat; the scorer for any (`seat`, default the seat "
+        "on turn). A card you do not hold is `card_not_in_hand` wherever it is.",
+        examples=[
+            OpenApiExample("A player", request_only=True, value={"card": "QS"}),
+            OpenApiExample("A scorer", request_only=True, value={"card": "QS", "seat": "W"}),
+        ],
+    )
     @action(detail=True, methods=["post"])
     @idempotent
     def plays(self, request, pk=None):
         return self._command(request, pk, PLAY, s.PlayInput, lambda body: dict(body))
 
     @_command_schema(
-        operation_id="matches_tally", summary="File the next deal from the paper sheet (R31–R33)",
+        operation_id="matches_tally",
+        summary="File the next deal from the paper sheet (R31–R33)",
         request=s.TallyInput,
         description="Recorded matches, their scorer only: the next deal due, whole, as the paper sheet has it — "
-                    "its `tally` (what each player took, R31) or only its `points` (after multipliers, before "
-                    "the sale transfer, R33) — and, in a compensating odgrywka whose lead was sold, its `sale` "
-                    "(or sell it first through `lead-offers/` and `lead-decision/`, then send no `sale`). "
-                    "One `deal_tallied` event. A tally no split of the deck gives, points no tally gives, a "
-                    "body with both or neither: 422 `bad_tally` (`error.seat`: the first seat whose entry is at "
-                    "fault, else null); nothing is stored.",
+        "its `tally` (what each player took, R31) or only its `points` (after multipliers, before "
+        "the sale transfer, R33) — and, in a compensating odgrywka whose lead was sold, its `sale` "
+        "(or sell it first through `lead-offers/` and `lead-decision/`, then send no `sale`). "
+        "One `deal_tallied` event. A tally no split of the deck gives, points no tally gives, a "
+        "body with both or neither: 422 `bad_tally` (`error.seat`: the first seat whose entry is at "
+        "fault, else null); nothing is stored.",
         examples=[
-            OpenApiExample("A tallied rozbójnik", request_only=True, value={"tally": {
-                "N": {"tricks": 3, "hearts": 4, "queens": 1, "kings_jacks": 2, "king_of_hearts": False,
-                      "last_tricks": 0},
-                "E": {"tricks": 0, "hearts": 0, "queens": 0, "kings_jacks": 0, "king_of_hearts": False,
-                      "last_tricks": 0},
-                "S": {"tricks": 6, "hearts": 5, "queens": 2, "kings_jacks": 4, "king_of_hearts": True,
-                      "last_tricks": 2},
-                "W": {"tricks": 4, "hearts": 4, "queens": 1, "kings_jacks": 2, "king_of_hearts": False,
-                      "last_tricks": 0}}}),
-            OpenApiExample("A tallied odgrywka", request_only=True,
-                           value={"tally": {"N": {"tricks": 5}, "E": {"tricks": 2}, "S": {"tricks": 6},
-                                            "W": {"tricks": 0}}}),
-            OpenApiExample("Points only, lead sold", request_only=True,
-                           value={"points": {"N": 0, "E": 0, "S": 520, "W": 0}, "sale": {"buyer": "N", "price": 2}}),
+            OpenApiExample(
+                "A tallied rozbójnik",
+                request_only=True,
+                value={
+                    "tally": {
+                        "N": {
+                            "tricks": 3,
+                            "hearts": 4,
+                            "queens": 1,
+                            "kings_jacks": 2,
+                            "king_of_hearts": False,
+                            "last_tricks": 0,
+                        },
+                        "E": {
+                            "tricks": 0,
+                            "hearts": 0,
+                            "queens": 0,
+                            "kings_jacks": 0,
+                            "king_of_hearts": False,
+                            "last_tricks": 0,
+                        },
+                        "S": {
+                            "tricks": 6,
+                            "hearts": 5,
+                            "queens": 2,
+                            "kings_jacks": 4,
+                            "king_of_hearts": True,
+                            "last_tricks": 2,
+                        },
+                        "W": {
+                            "tricks": 4,
+                            "hearts": 4,
+                            "queens": 1,
+                            "kings_jacks": 2,
+                            "king_of_hearts": False,
+                            "last_tricks": 0,
+                        },
+                    }
+                },
+            ),
+            OpenApiExample(
+                "A tallied odgrywka",
+                request_only=True,
+                value={"tally": {"N": {"tricks": 5}, "E": {"tricks": 2}, "S": {"tricks": 6}, "W": {"tricks": 0}}},
+            ),
+            OpenApiExample(
+                "Points only, lead sold",
+                request_only=True,
+                value={"points": {"N": 0, "E": 0, "S": 520, "W": 0}, "sale": {"buyer": "N", "price": 2}},
+            ),
         ],
     )
     @action(detail=True, methods=["post"])
     @idempotent
     def tallies(self, request, pk=None):
-        return self._command(request, pk, TALLY, s.TallyInput,
-                             lambda body: {"tally": body.get("tally"), "points": body.get("points"),
-                                           "sale": body.get("sale")})
+        return self._command(
+            request,
+            pk,
+            TALLY,
+            s.TallyInput,
+            lambda body: {"tally": body.get("tally"), "points": body.get("points"), "sale": body.get("sale")},
+        )
 
-    @_command_schema(operation_id="matches_lead_offer", summary="Offer to buy the lead right (R26, R28)",
-                     request=s.LeadOfferInput,
-                     description="In a compensating odgrywka, before the holder decides and before the first "
-                                 "card, any player but the holder may offer (the scorer names the buyer's seat); "
-                                 "also before the deal is dealt or filed from a paper sheet.",
-                     examples=[OpenApiExample("Two tricks", request_only=True, value={"price": 2})])
+    @_command_schema(
+        operation_id="matches_lead_offer",
+        summary="Offer to buy the lead right (R26, R28)",
+        request=s.LeadOfferInput,
+        description="In a compensating odgrywka, before the holder decides and before the first "
+        "card, any player but the holder may offer (the scorer names the buyer's seat); "
+        "also before the deal is dealt or filed from a paper sheet.",
+        examples=[OpenApiExample("Two tricks", request_only=True, value={"price": 2})],
+    )
     @action(detail=True, methods=["post"], url_path="lead-offers")
     @idempotent
     def lead_offers(self, request, pk=None):
         return self._command(request, pk, OFFER, s.LeadOfferInput, lambda body: dict(body))
 
-    @_command_schema(operation_id="matches_lead_decision", summary="Accept an offer or keep the lead (R28)",
-                     request=s.LeadDecisionInput,
-                     description="The lead holder (or the scorer) accepts the offer made by event `offer` (its "
-                                 "seq, as listed in the state's `lead_sale.offers`) or keeps the lead.",
-                     examples=[OpenApiExample("Accept", request_only=True, value={"offer": 12}),
-                               OpenApiExample("Keep", request_only=True, value={"keep": True})])
+    @_command_schema(
+        operation_id="matches_lead_decision",
+        summary="Accept an offer or keep the lead (R28)",
+        request=s.LeadDecisionInput,
+        description="The lead holder (or the scorer) accepts the offer made by event `offer` (its "
+        "seq, as listed in the state's `lead_sale.offers`) or keeps the lead.",
+        examples=[
+            OpenApiExample("Accept", request_only=True, value={"offer": 12}),
+            OpenApiExample("Keep", request_only=True, value={"keep": True}),
+        ],
+    )
     @action(detail=True, methods=["post"], url_path="lead-decision")
     @idempotent
     def lead_decision(self, request, pk=None):
-        return self._command(request, pk, DECISION, s.LeadDecisionInput,
-                             lambda body: {"offer": body.get("offer"), "keep": body.get("keep", False)})
+        return self._command(
+            request,
+            pk,
+            DECISION,
+            s.LeadDecisionInput,
+            lambda body: {"offer": body.get("offer"), "keep": body.get("keep", False)},
+        )
 
     @extend_schema(
-        operation_id="matches_import", summary="Import a kierki-match/1 record", tags=["matches"],
+        operation_id="matches_import",
+        summary="Import a kierki-match/1 record",
+        tags=["matches"],
         request=s.RecordSerializer,
         description="For staff and members of the `scorers` group. The record is replayed under the rules, "
-                    "all or nothing; an illegal one → 422 with `error`, the R30 error object, and nothing "
-                    "stored. Unknown player names become guest players. A record whose players and deals "
-                    "(hands and plays, or tallies or points, in order) equal a match stored already → 409 "
-                    "`duplicate_record` with `match`, the stored match's id, unless `?allow_duplicate=true`.",
-        parameters=[_IDEMPOTENCY_KEY, _ETAG, _REPLAYED, SEASON_FILING, ImportQuery], filters=False,
+        "all or nothing; an illegal one → 422 with `error`, the R30 error object, and nothing "
+        "stored. Unknown player names become guest players. A record whose players and deals "
+        "(hands and plays, or tallies or points, in order) equal a match stored already → 409 "
+        "`duplicate_record` with `match`, the stored match's id, unless `?allow_duplicate=true`.",
+        parameters=[_IDEMPOTENCY_KEY, _ETAG, _REPLAYED, SEASON_FILING, ImportQuery],
+        filters=False,
         responses={201: s.ImportResultSerializer, **_errors(400, 401, 403, 404, 409, 422)},
         examples=[_PROBLEM_EXAMPLE],
     )
-    @action(detail=False, methods=["post"], url_path="import",
-            permission_classes=[IsAuthenticated, CanImportRecords | FilesIntoASeason])
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="import",
+        permission_classes=[IsAuthenticated, CanImportRecords | FilesIntoASeason],
+    )
     @idempotent
     def import_record(self, request):
         season = request.query_params.get("season")
         allow_duplicate = _valid(ImportQuery, request.query_params)["allow_duplicate"]
-        match = services.record_import(actor=request.user, record=request.data, allow_duplicate=allow_duplicate) \
-            if season is None else season_record_import(actor=request.user, season_id=season, record=request.data,
-                                                        allow_duplicate=allow_duplicate)
+        match = (
+            services.record_import(actor=request.user, record=request.data, allow_duplicate=allow_duplicate)
+            if season is None
+            else season_record_import(
+                actor=request.user, season_id=season, record=request.data, allow_duplicate=allow_duplicate
+            )
+        )
         location = reverse("match-detail", args=[match.pk], request=request)
-        response = Response(s.ImportResultSerializer(selectors.import_summary(match)).data,
-                            status=status.HTTP_201_CREATED, headers={"Location": location})
+        response = Response(
+            s.ImportResultSerializer(selectors.import_summary(match)).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": location},
+        )
         return with_version(response, match.version)
 
     # --- the table signs, arbiters withdraw (games.signoffs) ---
     @_command_schema(
-        operation_id="matches_confirm", summary="Confirm the sheet (\"I confirm this sheet\")", request=None,
+        operation_id="matches_confirm",
+        summary='Confirm the sheet ("I confirm this sheet")',
+        request=None,
         description="A player seated in the finished match who did not file it (its creator, its scorer) confirms "
-                    "its result: a `result_confirmed` event (payload `seat`, `by`). Once two seats have, the result "
-                    "counts in standings, ratings and profiles (`confirmation.status: confirmed`). A player who "
-                    "disagrees disputes it instead (`disputes/`). 403 `filer_cannot_confirm`, 409 "
-                    "`already_confirmed`, 409 `match_not_finished`.")
+        "its result: a `result_confirmed` event (payload `seat`, `by`). Once two seats have, the result "
+        "counts in standings, ratings and profiles (`confirmation.status: confirmed`). A player who "
+        "disagrees disputes it instead (`disputes/`). 403 `filer_cannot_confirm`, 409 "
+        "`already_confirmed`, 409 `match_not_finished`.",
+    )
     @action(detail=True, methods=["post"])
     @idempotent
     def confirmations(self, request, pk=None):
-        return self._signoff(request, pk, None, lambda body, version: signoffs.result_confirm(
-            match_id=pk, actor=request.user, expected_version=version))
+        return self._signoff(
+            request,
+            pk,
+            None,
+            lambda body, version: signoffs.result_confirm(match_id=pk, actor=request.user, expected_version=version),
+        )
 
     @_command_schema(
-        operation_id="matches_withdraw", summary="Withdraw a match filed by mistake", request=s.ReasonInput,
+        operation_id="matches_withdraw",
+        summary="Withdraw a match filed by mistake",
+        request=s.ReasonInput,
         description="An arbiter of the match (staff, an arbiter or admin of its club) who neither plays in it nor "
-                    "scores it (else 403 `arbiter_involved`) withdraws it: a `match_withdrawn` event (payload "
-                    "`reason`, `by`). It then counts for nothing in standings and ratings and shows as withdrawn; "
-                    "nothing is deleted. Undo with `reinstatement/`. 409 `withdrawal_conflict` if withdrawn already.",
-        examples=[OpenApiExample("Filed twice", request_only=True, value={"reason": "Filed twice: see match 7c1e…"})])
+        "scores it (else 403 `arbiter_involved`) withdraws it: a `match_withdrawn` event (payload "
+        "`reason`, `by`). It then counts for nothing in standings and ratings and shows as withdrawn; "
+        "nothing is deleted. Undo with `reinstatement/`. 409 `withdrawal_conflict` if withdrawn already.",
+        examples=[OpenApiExample("Filed twice", request_only=True, value={"reason": "Filed twice: see match 7c1e…"})],
+    )
     @action(detail=True, methods=["post"])
     @idempotent
     def withdrawal(self, request, pk=None):
-        return self._signoff(request, pk, s.ReasonInput, lambda body, version: signoffs.match_withdraw(
-            match_id=pk, actor=request.user, reason=body["reason"], expected_version=version))
+        return self._signoff(
+            request,
+            pk,
+            s.ReasonInput,
+            lambda body, version: signoffs.match_withdraw(
+                match_id=pk, actor=request.user, reason=body["reason"], expected_version=version
+            ),
+        )
 
     @_command_schema(
-        operation_id="matches_reinstate", summary="Reinstate a withdrawn match", request=s.ReasonInput,
+        operation_id="matches_reinstate",
+        summary="Reinstate a withdrawn match",
+        request=s.ReasonInput,
         description="The same arbiters take a withdrawal back: a `match_reinstated` event (payload `reason`, `by`); "
-                    "the match counts again as before. 409 `withdrawal_conflict` if it is not withdrawn.",
-        examples=[OpenApiExample("Withdrawn by mistake", request_only=True, value={"reason": "Not a duplicate."})])
+        "the match counts again as before. 409 `withdrawal_conflict` if it is not withdrawn.",
+        examples=[OpenApiExample("Withdrawn by mistake", request_only=True, value={"reason": "Not a duplicate."})],
+    )
     @action(detail=True, methods=["post"])
     @idempotent
     def reinstatement(self, request, pk=None):
-        return self._signoff(request, pk, s.ReasonInput, lambda body, version: signoffs.match_reinstate(
-            match_id=pk, actor=request.user, reason=body["reason"], expected_version=version))
+        return self._signoff(
+            request,
+            pk,
+            s.ReasonInput,
+            lambda body, version: signoffs.match_reinstate(
+                match_id=pk, actor=request.user, reason=body["reason"], expected_version=version
+            ),
+        )
 
     def _signoff(self, request, pk, input_class, run: Callable) -> Response:
         """Bad input is answered only to those who may read the match (outsiders get 404)."""
@@ -417,7 +657,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         data = selectors.command_events(result, viewer)
         return with_version(Response(data, status=status.HTTP_201_CREATED), result.match.version)
 
-    def _command(self, request, pk, command: "_Command", input_class, arguments: Callable) -> Response:
+    def _command(self, request, pk, command: _Command, input_class, arguments: Callable) -> Response:
         """Read access first (outsiders get 404), then the input, then the service. The match is read
         once, by the service, which locks it and calls ``admit`` with it before anything else; a
         request refused before that (bad input) reads it here, so that outsiders still get 404."""
@@ -431,8 +671,13 @@ class MatchViewSet(viewsets.GenericViewSet):
 
         try:
             body = _valid(input_class, request.data)
-            result = command.run(match_id=pk, actor=request.user, expected_version=expected_version(request),
-                                 admit=admit, **arguments(body))
+            result = command.run(
+                match_id=pk,
+                actor=request.user,
+                expected_version=expected_version(request),
+                admit=admit,
+                **arguments(body),
+            )
         except RuleBroken as exc:
             violation = selectors.locate_violation(exc.violation, match_id=pk, command=command.name)
             if violation.code == "not_your_turn" and command.name == PLAY.name:
@@ -449,9 +694,17 @@ class MatchViewSet(viewsets.GenericViewSet):
         return with_version(Response(data, status=status.HTTP_201_CREATED), result.match.version)
 
 
-_INPUTS = {"create": s.MatchCreateInput, "deals": s.DealInput, "plays": s.PlayInput, "lead_offers": s.LeadOfferInput,
-           "lead_decision": s.LeadDecisionInput, "import_record": s.RecordSerializer, "tallies": s.TallyInput,
-           "withdrawal": s.ReasonInput, "reinstatement": s.ReasonInput}
+_INPUTS = {
+    "create": s.MatchCreateInput,
+    "deals": s.DealInput,
+    "plays": s.PlayInput,
+    "lead_offers": s.LeadOfferInput,
+    "lead_decision": s.LeadDecisionInput,
+    "import_record": s.RecordSerializer,
+    "tallies": s.TallyInput,
+    "withdrawal": s.ReasonInput,
+    "reinstatement": s.ReasonInput,
+}
 
 
 class _Command:
@@ -468,6 +721,7 @@ TALLY = _Command("tally", services.deal_tally)
 
 # --- auth ----------------------------------------------------------------------------------------
 
+
 class TokenView(ObtainAuthToken):
     """``POST /api/v1/auth/token/``: a username and password for the user's API token."""
 
@@ -475,32 +729,49 @@ class TokenView(ObtainAuthToken):
     # JSON only, as everywhere (ObtainAuthToken's own list takes forms too), with the depth and NUL limits.
     parser_classes = [BoundedJSONParser]
 
-    @extend_schema(operation_id="auth_token", summary="Get your API token", tags=["auth"], request=s.TokenInput,
-                   auth=[], responses={200: s.TokenSerializer, **_errors(400, 429)})
+    @extend_schema(
+        operation_id="auth_token",
+        summary="Get your API token",
+        tags=["auth"],
+        request=s.TokenInput,
+        auth=[],
+        responses={200: s.TokenSerializer, **_errors(400, 429)},
+    )
     def post(self, request, *args, **kwargs):
         return super().post(request, *args, **kwargs)
 
 
 # --- ping ------------------------------------------------------------------------------------------
 
+
 class PingView(APIView):
     """``GET /api/v1/ping/``: the cheapest authenticated request (a client's credentials check, and the
     baseline of ``benchmarks/api_plays.py``). No database work beyond authentication."""
 
-    @extend_schema(operation_id="ping", summary="Check your credentials", tags=["auth"],
-                   description='`{"ok": true}` when the request is authenticated (e.g. a token works); else 401.',
-                   responses={200: inline_serializer("Ping", {"ok": drf_serializers.BooleanField()}),
-                              **_errors(401)})
+    @extend_schema(
+        operation_id="ping",
+        summary="Check your credentials",
+        tags=["auth"],
+        description='`{"ok": true}` when the request is authenticated (e.g. a token works); else 401.',
+        responses={200: inline_serializer("Ping", {"ok": drf_serializers.BooleanField()}), **_errors(401)},
+    )
     def get(self, request):
         return Response({"ok": True})
 
 
 # --- problem types -----------------------------------------------------------------------------------
 
+
 def _problem_type(code: str) -> dict[str, Any]:
     status_code, title, description = PROBLEMS[code]
-    return {"code": code, "type": problem_type(code), "status": status_code, "title": title,
-            "rule": RULES.get(code), "description": description}
+    return {
+        "code": code,
+        "type": problem_type(code),
+        "status": status_code,
+        "title": title,
+        "rule": RULES.get(code),
+        "description": description,
+    }
 
 
 class ProblemTypeListView(APIView):
@@ -508,8 +779,13 @@ class ProblemTypeListView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="problems_list", summary="The problem types", tags=["problems"], auth=[],
-                   responses={200: s.ProblemTypeSerializer(many=True)})
+    @extend_schema(
+        operation_id="problems_list",
+        summary="The problem types",
+        tags=["problems"],
+        auth=[],
+        responses={200: s.ProblemTypeSerializer(many=True)},
+    )
     def get(self, request):
         return Response(s.ProblemTypeSerializer([_problem_type(c) for c in sorted(PROBLEMS)], many=True).data)
 
@@ -517,8 +793,13 @@ class ProblemTypeListView(APIView):
 class ProblemTypeView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="problems_retrieve", summary="One problem type", tags=["problems"], auth=[],
-                   responses={200: s.ProblemTypeSerializer, **_errors(404)})
+    @extend_schema(
+        operation_id="problems_retrieve",
+        summary="One problem type",
+        tags=["problems"],
+        auth=[],
+        responses={200: s.ProblemTypeSerializer, **_errors(404)},
+    )
     def get(self, request, code: str):
         if code not in PROBLEMS:
             raise NotFound(gettext("no problem type %(code)s") % {"code": repr(code)})

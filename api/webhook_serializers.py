@@ -16,19 +16,31 @@ EVENT_TYPE_HELP = "Events to receive: " + ", ".join(f"`{name}`" for name in EVEN
 
 class WebhookInput(serializers.Serializer):
     url = serializers.CharField(max_length=MAX_URL_LENGTH, help_text="An http(s) URL on a public address.")
-    event_types = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_TYPES), allow_empty=False,
-                                        help_text=EVENT_TYPE_HELP)
-    secret = serializers.CharField(min_length=MIN_SECRET, max_length=MAX_SECRET, required=False, trim_whitespace=False,
-                                   help_text="The HMAC key of `X-Kierki-Signature`; generated when not given.")
+    event_types = serializers.ListField(
+        child=serializers.ChoiceField(choices=EVENT_TYPES), allow_empty=False, help_text=EVENT_TYPE_HELP
+    )
+    secret = serializers.CharField(
+        min_length=MIN_SECRET,
+        max_length=MAX_SECRET,
+        required=False,
+        trim_whitespace=False,
+        help_text="The HMAC key of `X-Kierki-Signature`; generated when not given.",
+    )
     active = serializers.BooleanField(default=True)
 
 
 class WebhookUpdateInput(serializers.Serializer):
     url = serializers.CharField(max_length=MAX_URL_LENGTH, required=False)
-    event_types = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_TYPES), allow_empty=False,
-                                        required=False)
-    secret = serializers.CharField(min_length=MIN_SECRET, max_length=MAX_SECRET, required=False, trim_whitespace=False,
-                                   help_text="A new HMAC key (it is never shown again).")
+    event_types = serializers.ListField(
+        child=serializers.ChoiceField(choices=EVENT_TYPES), allow_empty=False, required=False
+    )
+    secret = serializers.CharField(
+        min_length=MIN_SECRET,
+        max_length=MAX_SECRET,
+        required=False,
+        trim_whitespace=False,
+        help_text="A new HMAC key (it is never shown again).",
+    )
     active = serializers.BooleanField(required=False, help_text="false: nothing is sent (pings still are).")
 
 
@@ -56,14 +68,27 @@ class WebhookDeliverySerializer(serializers.ModelSerializer):
     data = serializers.JSONField(source="payload", help_text="The body's `data`.")
     # declared: the model's positive integer fields have bounds that differ between databases
     attempts = serializers.IntegerField(help_text="Attempts so far.")
-    last_status_code = serializers.IntegerField(allow_null=True, help_text="The last answer's HTTP status "
-                                                                           "(null: none, e.g. a timeout).")
+    last_status_code = serializers.IntegerField(
+        allow_null=True, help_text="The last answer's HTTP status (null: none, e.g. a timeout)."
+    )
     next_attempt_at = serializers.SerializerMethodField(help_text="When it is sent next (pending only).")
 
     class Meta:
         model = Delivery
-        fields = ["id", "event_id", "event_type", "status", "attempts", "last_status_code", "last_error",
-                  "next_attempt_at", "retry_until", "created_at", "delivered_at", "data"]
+        fields = [
+            "id",
+            "event_id",
+            "event_type",
+            "status",
+            "attempts",
+            "last_status_code",
+            "last_error",
+            "next_attempt_at",
+            "retry_until",
+            "created_at",
+            "delivered_at",
+            "data",
+        ]
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_next_attempt_at(self, delivery: Delivery) -> str | None:

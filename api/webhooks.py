@@ -31,8 +31,7 @@ _TEXT = {
 
 
 def _errors(*codes: int) -> dict:
-    return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=_TEXT[code])
-            for code in codes}
+    return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=_TEXT[code]) for code in codes}
 
 
 def _valid(serializer_class, data) -> dict:
@@ -44,20 +43,36 @@ def _valid(serializer_class, data) -> dict:
 class ClubWebhooksView(APIView):
     parser_classes = [BoundedJSONParser]
 
-    @extend_schema(operation_id="clubs_webhooks_list", summary="A club's webhooks", tags=["webhooks"],
-                   responses={200: s.WebhookSerializer(many=True), **_errors(401, 403, 404)})
+    @extend_schema(
+        operation_id="clubs_webhooks_list",
+        summary="A club's webhooks",
+        tags=["webhooks"],
+        responses={200: s.WebhookSerializer(many=True), **_errors(401, 403, 404)},
+    )
     def get(self, request, pk: str):
-        return Response(s.WebhookSerializer(selectors.endpoints_of_club(actor=request.user, club_id=pk),
-                                             many=True).data)
+        return Response(
+            s.WebhookSerializer(selectors.endpoints_of_club(actor=request.user, club_id=pk), many=True).data
+        )
 
     @extend_schema(
-        operation_id="clubs_webhooks_create", summary="Register a webhook", tags=["webhooks"],
-        request=s.WebhookInput, responses={201: s.WebhookCreatedSerializer, **_errors(400, 401, 403, 404)},
+        operation_id="clubs_webhooks_create",
+        summary="Register a webhook",
+        tags=["webhooks"],
+        request=s.WebhookInput,
+        responses={201: s.WebhookCreatedSerializer, **_errors(400, 401, 403, 404)},
         description="The club's events are POSTed to `url` as JSON, signed with `secret` (generated when not "
-                    "given; this response is the only one that shows it). The URL must be http(s) and resolve to "
-                    "public addresses only, unless the server allows private ones.",
-        examples=[OpenApiExample("Results", request_only=True, value={
-            "url": "https://club.example.org/kierki-hook", "event_types": ["match.finished", "standings.updated"]})],
+        "given; this response is the only one that shows it). The URL must be http(s) and resolve to "
+        "public addresses only, unless the server allows private ones.",
+        examples=[
+            OpenApiExample(
+                "Results",
+                request_only=True,
+                value={
+                    "url": "https://club.example.org/kierki-hook",
+                    "event_types": ["match.finished", "standings.updated"],
+                },
+            )
+        ],
     )
     def post(self, request, pk: str):
         endpoint = services.endpoint_create(actor=request.user, club_id=pk, **_valid(s.WebhookInput, request.data))
@@ -67,30 +82,50 @@ class ClubWebhooksView(APIView):
 class WebhookView(APIView):
     parser_classes = [BoundedJSONParser]
 
-    @extend_schema(operation_id="webhooks_retrieve", summary="A webhook", tags=["webhooks"],
-                   responses={200: s.WebhookSerializer, **_errors(401, 404)})
+    @extend_schema(
+        operation_id="webhooks_retrieve",
+        summary="A webhook",
+        tags=["webhooks"],
+        responses={200: s.WebhookSerializer, **_errors(401, 404)},
+    )
     def get(self, request, pk: str):
         return Response(s.WebhookSerializer(selectors.endpoint_for_admin(actor=request.user, endpoint_id=pk)).data)
 
-    @extend_schema(operation_id="webhooks_partial_update", summary="Change a webhook", tags=["webhooks"],
-                   request=s.WebhookUpdateInput, responses={200: s.WebhookSerializer, **_errors(400, 401, 404)})
+    @extend_schema(
+        operation_id="webhooks_partial_update",
+        summary="Change a webhook",
+        tags=["webhooks"],
+        request=s.WebhookUpdateInput,
+        responses={200: s.WebhookSerializer, **_errors(400, 401, 404)},
+    )
     def patch(self, request, pk: str):
-        endpoint = services.endpoint_update(actor=request.user, endpoint_id=pk,
-                                            **_valid(s.WebhookUpdateInput, request.data))
+        endpoint = services.endpoint_update(
+            actor=request.user, endpoint_id=pk, **_valid(s.WebhookUpdateInput, request.data)
+        )
         return Response(s.WebhookSerializer(endpoint).data)
 
-    @extend_schema(operation_id="webhooks_destroy", summary="Remove a webhook and its delivery log",
-                   tags=["webhooks"], request=None, responses={204: None, **_errors(401, 404)})
+    @extend_schema(
+        operation_id="webhooks_destroy",
+        summary="Remove a webhook and its delivery log",
+        tags=["webhooks"],
+        request=None,
+        responses={204: None, **_errors(401, 404)},
+    )
     def delete(self, request, pk: str):
         services.endpoint_delete(actor=request.user, endpoint_id=pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class WebhookPingView(APIView):
-    @extend_schema(operation_id="webhooks_ping", summary="Send a test event", tags=["webhooks"], request=None,
-                   responses={202: s.WebhookDeliverySerializer, **_errors(401, 404)},
-                   description="Queues a `ping` delivery (even to a disabled webhook) and answers with it; "
-                               "follow it in the delivery log.")
+    @extend_schema(
+        operation_id="webhooks_ping",
+        summary="Send a test event",
+        tags=["webhooks"],
+        request=None,
+        responses={202: s.WebhookDeliverySerializer, **_errors(401, 404)},
+        description="Queues a `ping` delivery (even to a disabled webhook) and answers with it; "
+        "follow it in the delivery log.",
+    )
     def post(self, request, pk: str):
         delivery = services.endpoint_ping(actor=request.user, endpoint_id=pk)
         return Response(s.WebhookDeliverySerializer(delivery).data, status=status.HTTP_202_ACCEPTED)
@@ -101,22 +136,32 @@ class WebhookDeliveriesView(GenericAPIView):
     queryset = Delivery.objects.none()
     filter_backends: list = []
 
-    @extend_schema(operation_id="webhooks_deliveries_list", summary="A webhook's delivery log", tags=["webhooks"],
-                   parameters=[s.WebhookDeliveryQuery],
-                   description="Newest first, paginated; `?status=pending|succeeded|failed`.",
-                   responses={200: s.WebhookDeliverySerializer(many=True), **_errors(400, 401, 404)})
+    @extend_schema(
+        operation_id="webhooks_deliveries_list",
+        summary="A webhook's delivery log",
+        tags=["webhooks"],
+        parameters=[s.WebhookDeliveryQuery],
+        description="Newest first, paginated; `?status=pending|succeeded|failed`.",
+        responses={200: s.WebhookDeliverySerializer(many=True), **_errors(400, 401, 404)},
+    )
     def get(self, request, pk: str):
         query = _valid(s.WebhookDeliveryQuery, request.query_params)
-        page = self.paginate_queryset(selectors.deliveries_of(actor=request.user, endpoint_id=pk,
-                                                              status=query.get("status")))
+        page = self.paginate_queryset(
+            selectors.deliveries_of(actor=request.user, endpoint_id=pk, status=query.get("status"))
+        )
         return self.get_paginated_response(s.WebhookDeliverySerializer(page, many=True).data)
 
 
 class RedeliverView(APIView):
-    @extend_schema(operation_id="webhooks_deliveries_redeliver", summary="Send a delivery again",
-                   tags=["webhooks"], request=None, responses={202: s.WebhookDeliverySerializer, **_errors(401, 404)},
-                   description="Queues a new attempt now, with the same event id (`X-Kierki-Delivery`); a failed "
-                               "delivery is pending again, with a new 24 h retry window.")
+    @extend_schema(
+        operation_id="webhooks_deliveries_redeliver",
+        summary="Send a delivery again",
+        tags=["webhooks"],
+        request=None,
+        responses={202: s.WebhookDeliverySerializer, **_errors(401, 404)},
+        description="Queues a new attempt now, with the same event id (`X-Kierki-Delivery`); a failed "
+        "delivery is pending again, with a new 24 h retry window.",
+    )
     def post(self, request, pk: str, delivery_id: str):
         delivery = services.delivery_redeliver(actor=request.user, endpoint_id=pk, delivery_id=delivery_id)
         return Response(s.WebhookDeliverySerializer(delivery).data, status=status.HTTP_202_ACCEPTED)

@@ -66,26 +66,32 @@ def quantiles(times: list[float]) -> dict:
     def at(share: float) -> float:
         return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
-    return {"median": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": ordered[-1],
-            "mean": statistics.fmean(ordered)}
+    return {"median": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": ordered[-1], "mean": statistics.fmean(ordered)}
 
 
 def report(title: str, run: dict, *, limit: float | None) -> dict:
     count = len(run["times"])
-    figures = {"positions": count, "exact": run["exact"],
-               "nodes_per_cpu_second": round(run["nodes"] / max(sum(run["cpu"]), 1e-9)),
-               "nodes_per_wall_second": round(run["nodes"] / max(sum(run["times"]), 1e-9))}
-    print(f"{title}: exact {run['exact']}/{count}; {figures['nodes_per_cpu_second']:,} nodes per CPU second "
-          f"({figures['nodes_per_wall_second']:,} per wall second)")
+    figures = {
+        "positions": count,
+        "exact": run["exact"],
+        "nodes_per_cpu_second": round(run["nodes"] / max(sum(run["cpu"]), 1e-9)),
+        "nodes_per_wall_second": round(run["nodes"] / max(sum(run["times"]), 1e-9)),
+    }
+    print(
+        f"{title}: exact {run['exact']}/{count}; {figures['nodes_per_cpu_second']:,} nodes per CPU second "
+        f"({figures['nodes_per_wall_second']:,} per wall second)"
+    )
     for name in ("cpu", "times"):
         q = quantiles(run[name])
         line = {k: round(v, 4) for k, v in q.items()}
         if limit is not None:
             line["within_limit"] = sum(t <= limit for t in run[name])
         figures["wall" if name == "times" else "cpu"] = line
-        print(f"  {'CPU ' if name == 'cpu' else 'wall'} seconds: median {q['median']:.3f}, p90 {q['p90']:.3f}, "
-              f"p99 {q['p99']:.3f}, max {q['max']:.3f}, mean {q['mean']:.3f}"
-              + (f"; within {limit:g} s: {line['within_limit']}/{count}" if limit is not None else ""))
+        print(
+            f"  {'CPU ' if name == 'cpu' else 'wall'} seconds: median {q['median']:.3f}, p90 {q['p90']:.3f}, "
+            f"p99 {q['p99']:.3f}, max {q['max']:.3f}, mean {q['mean']:.3f}"
+            + (f"; within {limit:g} s: {line['within_limit']}/{count}" if limit is not None else "")
+        )
     return figures
 
 
@@ -101,8 +107,13 @@ def main() -> None:
     args = parser.parse_args()
     options = SearchOptions(transpositions=not args.no_tt, merge_ranks=not args.no_merge, bounds=not args.no_bounds)
     rng = random.Random(args.seed)
-    figures: dict = {"options": {"transpositions": options.transpositions, "merge_ranks": options.merge_ranks,
-                                 "bounds": options.bounds}}
+    figures: dict = {
+        "options": {
+            "transpositions": options.transpositions,
+            "merge_ranks": options.merge_ranks,
+            "bounds": options.bounds,
+        }
+    }
 
     if args.positions:
         late = solve(positions(rng, args.positions, 24, 51), 30.0, options)
@@ -114,16 +125,26 @@ def main() -> None:
 
     if args.ablation:
         deals = positions(rng, args.ablation, 32, 51)
-        variants = {"all on": SearchOptions(), "no transposition table": SearchOptions(transpositions=False),
-                    "no rank merging": SearchOptions(merge_ranks=False), "no bounds": SearchOptions(bounds=False)}
+        variants = {
+            "all on": SearchOptions(),
+            "no transposition table": SearchOptions(transpositions=False),
+            "no rank merging": SearchOptions(merge_ranks=False),
+            "no bounds": SearchOptions(bounds=False),
+        }
         figures["ablation"] = {}
         for name, variant in variants.items():
             run = solve(deals, 30.0, variant)
             cpu, wall = sum(run["cpu"]), sum(run["times"])
-            print(f"ablation ({args.ablation} positions, <= 5 tricks left), {name}: {cpu:.2f} CPU s "
-                  f"({wall:.2f} wall s), {run['nodes']:,} nodes, exact {run['exact']}/{args.ablation}")
-            figures["ablation"][name] = {"cpu_seconds": round(cpu, 3), "wall_seconds": round(wall, 3),
-                                         "nodes": run["nodes"], "exact": run["exact"]}
+            print(
+                f"ablation ({args.ablation} positions, <= 5 tricks left), {name}: {cpu:.2f} CPU s "
+                f"({wall:.2f} wall s), {run['nodes']:,} nodes, exact {run['exact']}/{args.ablation}"
+            )
+            figures["ablation"][name] = {
+                "cpu_seconds": round(cpu, 3),
+                "wall_seconds": round(wall, 3),
+                "nodes": run["nodes"],
+                "exact": run["exact"],
+            }
     print(json.dumps(figures))
 
 

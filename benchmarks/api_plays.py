@@ -60,6 +60,7 @@ TARGETS = {"plays_per_second": 400, "p99_ms": 50, "ratio": 0.3}
 
 # --- the database --------------------------------------------------------------------------------
 
+
 def reset_database(url: str) -> None:
     """DROP and CREATE the database named in ``url`` (through the ``postgres`` maintenance database)."""
     import psycopg
@@ -76,16 +77,18 @@ def reset_database(url: str) -> None:
 
 def server_env(database_url: str, log_level: str) -> dict[str, str]:
     env = dict(os.environ)
-    env.update({
-        "DATABASE_URL": database_url,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_SECURE_SSL_REDIRECT": "false",  # plain HTTP on the loopback: no TLS proxy in front
-        "LOG_LEVEL": log_level,
-        "PYTHONPATH": str(ROOT),
-    })
+    env.update(
+        {
+            "DATABASE_URL": database_url,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_DEBUG": "false",
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "DJANGO_SECURE_SSL_REDIRECT": "false",  # plain HTTP on the loopback: no TLS proxy in front
+            "LOG_LEVEL": log_level,
+            "PYTHONPATH": str(ROOT),
+        }
+    )
     return env
 
 
@@ -124,6 +127,7 @@ print(json.dumps(tables))
 
 # --- the server ----------------------------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -134,15 +138,40 @@ def start_service(command: str, args: list[str], env: dict[str, str], log_path: 
     """The venv's ``command`` in a session of its own (``stop`` ends it with its children), its
     output to ``log_path``."""
     log = open(log_path, "wb")  # noqa: SIM115 - closed with the process
-    return subprocess.Popen([str(Path(sys.executable).with_name(command)), *args],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    return subprocess.Popen(
+        [str(Path(sys.executable).with_name(command)), *args],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
 
 
 def start_gunicorn(port: int, workers: int, env: dict[str, str], log_path: Path) -> subprocess.Popen:
-    return start_service("gunicorn", [
-        "config.wsgi:application", "--workers", str(workers), "--worker-class", "sync",
-        "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--timeout", "120", "--no-control-socket",
-        "--error-logfile", "-", "--log-level", "warning"], env, log_path)
+    return start_service(
+        "gunicorn",
+        [
+            "config.wsgi:application",
+            "--workers",
+            str(workers),
+            "--worker-class",
+            "sync",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--backlog",
+            "2048",
+            "--timeout",
+            "120",
+            "--no-control-socket",
+            "--error-logfile",
+            "-",
+            "--log-level",
+            "warning",
+        ],
+        env,
+        log_path,
+    )
 
 
 def wait_ready(port: int, token: str, server: subprocess.Popen, timeout: float = 30) -> None:
@@ -207,12 +236,14 @@ def postgres_backends(database_url: str) -> list[int]:
 
     name = urlsplit(database_url).path.lstrip("/")
     with psycopg.connect(database_url, autocommit=True) as conn:
-        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-                            [name]).fetchall()
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", [name]
+        ).fetchall()
     return [pid for (pid,) in rows]
 
 
 # --- the clients ---------------------------------------------------------------------------------
+
 
 class Client:
     """One keep-alive HTTP connection (re-opened by http.client when the server closes it)."""
@@ -220,8 +251,9 @@ class Client:
     def __init__(self, port: int):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
-    def request(self, method: str, path: str, *, token: str, body: dict | None = None,
-                version: int | None = None) -> tuple[int, dict[str, str], bytes]:
+    def request(
+        self, method: str, path: str, *, token: str, body: dict | None = None, version: int | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
         headers = {"Authorization": f"Token {token}", "Accept": "application/json"}
         data = None
         if method == "POST":
@@ -247,8 +279,16 @@ RULESET = Ruleset.from_options({})
 class Table:
     """A table app running one match at a time: the engine state is kept here, not fetched."""
 
-    def __init__(self, client: Client, table: dict, owner: int, rng: random.Random, *,
-                 ruleset: Ruleset = RULESET, season: int | None = None):
+    def __init__(
+        self,
+        client: Client,
+        table: dict,
+        owner: int,
+        rng: random.Random,
+        *,
+        ruleset: Ruleset = RULESET,
+        season: int | None = None,
+    ):
         self.client, self.owner, self.rng = client, owner, rng
         self.ruleset, self.season = ruleset, season  # new matches: this ruleset, in this season (if any)
         self.tokens = table["tokens"]  # N, E, S, W
@@ -265,8 +305,12 @@ class Table:
         self.new_match()  # start afresh: the local state may no longer be the server's
 
     def new_match(self) -> None:
-        body = {"seats": {s: f"bench{self.owner}{s}" for s in "NESW"}, "first_dealer": "N",
-                "dealing": "server", "ruleset": {"options": self.ruleset.options()}}
+        body = {
+            "seats": {s: f"bench{self.owner}{s}" for s in "NESW"},
+            "first_dealer": "N",
+            "dealing": "server",
+            "ruleset": {"options": self.ruleset.options()},
+        }
         if self.season is not None:
             body["season"] = self.season
         status, headers, payload = self.client.request("POST", f"{API}/matches/", token=self.tokens[0], body=body)
@@ -278,8 +322,9 @@ class Table:
 
     def deal(self) -> None:
         url = f"{API}/matches/{self.match}/"
-        status, headers, payload = self.client.request("POST", url + "deals/", token=self.tokens[0],
-                                                       version=self.version)
+        status, headers, payload = self.client.request(
+            "POST", url + "deals/", token=self.tokens[0], version=self.version
+        )
         self.other_requests += 1
         if status != 201:
             return self._fail("deal", status, payload)
@@ -302,8 +347,12 @@ class Table:
         card = self.rng.choice(cards)
         started = time.monotonic()
         status, headers, payload = self.client.request(
-            "POST", f"{API}/matches/{self.match}/plays/", token=self.tokens[seat], body={"card": NAMES[card]},
-            version=self.version)
+            "POST",
+            f"{API}/matches/{self.match}/plays/",
+            token=self.tokens[seat],
+            body={"card": NAMES[card]},
+            version=self.version,
+        )
         elapsed = time.monotonic() - started
         if status != 201:
             self._fail("play", status, payload)
@@ -399,6 +448,7 @@ class ThreadPool:
 
 # --- figures ---------------------------------------------------------------------------------------
 
+
 def percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -422,24 +472,29 @@ def summarise(results: list[dict], duration: float) -> dict:
 
 def measured(pool, phase, port: int, tables: list[dict], args, duration: float, workers: list[int]):
     """Run a phase; its figures and where the CPU went (in cores: CPU seconds per second)."""
-    before = (cpu_seconds(workers), cpu_seconds(postgres_backends(args.database_url)), machine_busy(),
-              time.monotonic())
+    before = (cpu_seconds(workers), cpu_seconds(postgres_backends(args.database_url)), machine_busy(), time.monotonic())
     figures = summarise(run_phase(pool, phase, port, tables, args.seed, args.warmup, duration), duration)
     wall = time.monotonic() - before[3]
     gunicorn = cpu_used(before[0], cpu_seconds(workers)) / wall
     postgres = cpu_used(before[1], cpu_seconds(postgres_backends(args.database_url))) / wall
     clients = figures["client_cpu"] / wall
     other = max(0.0, (machine_busy() - before[2]) / wall - gunicorn - postgres - clients)
-    return figures, {name: round(value, 2) for name, value in
-                     (("gunicorn", gunicorn), ("postgres", postgres), ("clients", clients), ("other", other))}
+    return figures, {
+        name: round(value, 2)
+        for name, value in (("gunicorn", gunicorn), ("postgres", postgres), ("clients", clients), ("other", other))
+    }
 
 
 def main() -> None:
     global _THREAD_MODE
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DATABASE_URL),
-                        help="PostgreSQL database to DROP and re-create (its name must contain 'bench')")
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DATABASE_URL),
+        help="PostgreSQL database to DROP and re-create (its name must contain 'bench')",
+    )
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--duration", type=float, default=30, help="seconds of measured plays")
     parser.add_argument("--ping-duration", type=float, default=10, help="seconds of measured pings")
@@ -467,9 +522,12 @@ def main() -> None:
         else:
             pool = multiprocessing.get_context("fork").Pool(args.clients)
         workers = worker_pids(server.pid)
-        print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port} (log {log_dir / 'gunicorn.log'}); "
-              f"{args.clients} client {args.client_mode}es; {args.warmup:g} s warm-up, then "
-              f"{args.duration:g} s of plays and {args.ping_duration:g} s of pings", flush=True)
+        print(
+            f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port} (log {log_dir / 'gunicorn.log'}); "
+            f"{args.clients} client {args.client_mode}es; {args.warmup:g} s warm-up, then "
+            f"{args.duration:g} s of plays and {args.ping_duration:g} s of pings",
+            flush=True,
+        )
 
         load_before = os.getloadavg()[0]
         plays, cpu_plays = measured(pool, play_phase, port, tables, args, args.duration, workers)
@@ -481,36 +539,60 @@ def main() -> None:
 
     ratio = plays["per_second"] / pings["per_second"] if pings["per_second"] else float("nan")
     errors = plays["errors"] + pings["errors"]
-    print(f"card plays: {plays['count']} in {args.duration:g} s = {plays['per_second']:.1f} plays/s "
-          f"(+ {plays['other_requests']} deal/state/create requests in the same stream)")
+    print(
+        f"card plays: {plays['count']} in {args.duration:g} s = {plays['per_second']:.1f} plays/s "
+        f"(+ {plays['other_requests']} deal/state/create requests in the same stream)"
+    )
     print(f"play latency: p50 {plays['p50_ms']:.1f} ms, p99 {plays['p99_ms']:.1f} ms, max {plays['max_ms']:.1f} ms")
-    print(f"trivial endpoint GET {API}/ping/: {pings['per_second']:.1f} req/s "
-          f"(p50 {pings['p50_ms']:.1f} ms, p99 {pings['p99_ms']:.1f} ms)")
+    print(
+        f"trivial endpoint GET {API}/ping/: {pings['per_second']:.1f} req/s "
+        f"(p50 {pings['p50_ms']:.1f} ms, p99 {pings['p99_ms']:.1f} ms)"
+    )
     print(f"ratio plays/s ÷ ping req/s: {ratio:.3f}")
     print(f"errors: {len(errors)}")
     for error in errors[:5]:
         print(f"  {error}")
     for name, cpu, rate in (("plays", cpu_plays, plays["per_second"]), ("pings", cpu_pings, pings["per_second"])):
         per = {key: cpu[key] / rate * 1000 if rate else float("nan") for key in ("gunicorn", "postgres", "clients")}
-        print(f"CPU in the {name} phase, in cores of {os.cpu_count()}: gunicorn workers {cpu['gunicorn']:.2f}, "
-              f"PostgreSQL backends {cpu['postgres']:.2f}, clients {cpu['clients']:.2f}, "
-              f"other processes {cpu['other']:.2f}; per {name[:-1]}: gunicorn {per['gunicorn']:.2f} ms, "
-              f"PostgreSQL {per['postgres']:.2f} ms, client {per['clients']:.2f} ms")
-    print(f"load average before the run: {load_before:.2f}"
-          + ("  (the machine was busy: figures are low)" if cpu_plays["other"] > 0.2 else ""))
-    met = {"plays_per_second": plays["per_second"] >= TARGETS["plays_per_second"],
-           "p99_ms": plays["p99_ms"] <= TARGETS["p99_ms"], "ratio": ratio >= TARGETS["ratio"]}
+        print(
+            f"CPU in the {name} phase, in cores of {os.cpu_count()}: gunicorn workers {cpu['gunicorn']:.2f}, "
+            f"PostgreSQL backends {cpu['postgres']:.2f}, clients {cpu['clients']:.2f}, "
+            f"other processes {cpu['other']:.2f}; per {name[:-1]}: gunicorn {per['gunicorn']:.2f} ms, "
+            f"PostgreSQL {per['postgres']:.2f} ms, client {per['clients']:.2f} ms"
+        )
+    print(
+        f"load average before the run: {load_before:.2f}"
+        + ("  (the machine was busy: figures are low)" if cpu_plays["other"] > 0.2 else "")
+    )
+    met = {
+        "plays_per_second": plays["per_second"] >= TARGETS["plays_per_second"],
+        "p99_ms": plays["p99_ms"] <= TARGETS["p99_ms"],
+        "ratio": ratio >= TARGETS["ratio"],
+    }
     print("targets: " + ", ".join(f"{name} {'met' if ok else 'MISSED'}" for name, ok in met.items()))
-    print(json.dumps({
-        "plays_per_second": round(plays["per_second"], 1), "p50_ms": round(plays["p50_ms"], 2),
-        "p99_ms": round(plays["p99_ms"], 2), "max_ms": round(plays["max_ms"], 2), "plays": plays["count"],
-        "other_requests": plays["other_requests"], "ping_per_second": round(pings["per_second"], 1),
-        "ping_p50_ms": round(pings["p50_ms"], 2), "ping_p99_ms": round(pings["p99_ms"], 2),
-        "ratio": round(ratio, 3), "errors": len(errors), "clients": args.clients, "workers": args.workers,
-        "client_mode": args.client_mode, "duration_s": args.duration,
-        "cpu_cores": {"plays": cpu_plays, "pings": cpu_pings},
-        "targets_met": met,
-    }))
+    print(
+        json.dumps(
+            {
+                "plays_per_second": round(plays["per_second"], 1),
+                "p50_ms": round(plays["p50_ms"], 2),
+                "p99_ms": round(plays["p99_ms"], 2),
+                "max_ms": round(plays["max_ms"], 2),
+                "plays": plays["count"],
+                "other_requests": plays["other_requests"],
+                "ping_per_second": round(pings["per_second"], 1),
+                "ping_p50_ms": round(pings["p50_ms"], 2),
+                "ping_p99_ms": round(pings["p99_ms"], 2),
+                "ratio": round(ratio, 3),
+                "errors": len(errors),
+                "clients": args.clients,
+                "workers": args.workers,
+                "client_mode": args.client_mode,
+                "duration_s": args.duration,
+                "cpu_cores": {"plays": cpu_plays, "pings": cpu_pings},
+                "targets_met": met,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

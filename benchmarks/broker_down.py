@@ -63,17 +63,25 @@ def main() -> None:
     scorer, season = _world()
     client = APIClient()
     client.force_authenticate(scorer)
-    print(f"REDIS_CONNECT_TIMEOUT={settings.REDIS_CONNECT_TIMEOUT} s, REDIS_SOCKET_TIMEOUT="
-          f"{settings.REDIS_SOCKET_TIMEOUT} s, publish retry policy {settings.CELERY_TASK_PUBLISH_RETRY_POLICY}")
-    cases = (("Redis up", _up(args.redis), None), ("Redis refused", _refused(), None),
-             ("Redis unreachable", _full_backlog(), None), ("Redis stuck", _never_replies(), None),
-             ("broker refused", _refused(), args.redis))
+    print(
+        f"REDIS_CONNECT_TIMEOUT={settings.REDIS_CONNECT_TIMEOUT} s, REDIS_SOCKET_TIMEOUT="
+        f"{settings.REDIS_SOCKET_TIMEOUT} s, publish retry policy {settings.CELERY_TASK_PUBLISH_RETRY_POLICY}"
+    )
+    cases = (
+        ("Redis up", _up(args.redis), None),
+        ("Redis refused", _refused(), None),
+        ("Redis unreachable", _full_backlog(), None),
+        ("Redis stuck", _never_replies(), None),
+        ("broker refused", _refused(), args.redis),
+    )
     for name, broker_at, redis_url in cases:
         with broker_at as url:
             _use(url, redis_url or url)
             times = [_last_play(client, scorer, season, seed) for seed in range(args.plays)]
-        print(f"{name:<17} last play: median {statistics.median(times) * 1000:7.1f} ms, "
-              f"max {max(times) * 1000:7.1f} ms  ({args.plays} plays)")
+        print(
+            f"{name:<17} last play: median {statistics.median(times) * 1000:7.1f} ms, "
+            f"max {max(times) * 1000:7.1f} ms  ({args.plays} plays)"
+        )
 
 
 def _world():
@@ -90,21 +98,25 @@ def _world():
 def _last_play(client, scorer, season, seed: int) -> float:
     """Play a season match but for its last card through the services, then time that card."""
     names = {seat: f"{scorer.get_username()[:-2]}-{seat.lower()}" for seat in SEATS}
-    record = simulate_match(random.Random(seed), players=names, first_dealer=Seat.N,
-                            ruleset=Ruleset.from_options(SHORT))
-    match = leagues.season_match_create(actor=scorer, season_id=season.pk, seats=names, first_dealer="N",
-                                        dealing="recorded")
+    record = simulate_match(
+        random.Random(seed), players=names, first_dealer=Seat.N, ruleset=Ruleset.from_options(SHORT)
+    )
+    match = leagues.season_match_create(
+        actor=scorer, season_id=season.pk, seats=names, first_dealer="N", dealing="recorded"
+    )
     for number, deal in enumerate(record["deals"], start=1):
         games.deal_start(match_id=match.pk, actor=scorer, hands=deal["hands"])
         if "sale" in deal:
-            offered = games.lead_offer(match_id=match.pk, actor=scorer, price=deal["sale"]["price"],
-                                       seat=deal["sale"]["buyer"])
+            offered = games.lead_offer(
+                match_id=match.pk, actor=scorer, price=deal["sale"]["price"], seat=deal["sale"]["buyer"]
+            )
             games.lead_decide(match_id=match.pk, actor=scorer, offer=offered.events[0].seq)
         for card in deal["plays"][:-1] if number == len(record["deals"]) else deal["plays"]:
             games.card_play(match_id=match.pk, actor=scorer, card=card)
     started = time.perf_counter()
-    response = client.post(f"/api/v1/matches/{match.pk}/plays/", {"card": record["deals"][-1]["plays"][-1]},
-                           format="json")
+    response = client.post(
+        f"/api/v1/matches/{match.pk}/plays/", {"card": record["deals"][-1]["plays"][-1]}, format="json"
+    )
     elapsed = time.perf_counter() - started
     assert response.status_code == 201, response.status_code
     return elapsed

@@ -72,8 +72,9 @@ def redis_per_play(plays: int) -> dict:
     users = {seat: get_user_model().objects.create_user(f"cap{seat}") for seat in "NESW"}
     for user in users.values():
         services.player_for_user(user)
-    clients = {seat: Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=u).key}")
-               for seat, u in users.items()}
+    clients = {
+        seat: Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=u).key}") for seat, u in users.items()
+    }
     counter: collections.Counter = collections.Counter()
     _count_redis_commands(counter)
     counter.clear()
@@ -81,8 +82,11 @@ def redis_per_play(plays: int) -> dict:
     while played < plays:
         state = restore(MatchProjection.objects.get(pk=match_id).snapshot) if match_id else None
         if state is None or (state.deal is None and state.complete):
-            answer = clients["N"].post("/api/v1/matches/", {"seats": {s: f"cap{s}" for s in "NESW"},
-                                       "first_dealer": "N", "dealing": "server"}, content_type="application/json")
+            answer = clients["N"].post(
+                "/api/v1/matches/",
+                {"seats": {s: f"cap{s}" for s in "NESW"}, "first_dealer": "N", "dealing": "server"},
+                content_type="application/json",
+            )
             match_id, other = answer.json()["id"], other + 1
             continue
         if state.deal is None:
@@ -91,13 +95,18 @@ def redis_per_play(plays: int) -> dict:
             continue
         seat = state.deal.to_play
         card = str(state.deal.legal_cards(seat)[0])
-        answer = clients[seat.name].post(f"/api/v1/matches/{match_id}/plays/", {"card": card},
-                                         content_type="application/json")
+        answer = clients[seat.name].post(
+            f"/api/v1/matches/{match_id}/plays/", {"card": card}, content_type="application/json"
+        )
         assert answer.status_code == 201, answer.content
         played += 1
-    return {"plays": played, "other_requests": other, "commands_per_play": round(counter[" commands"] / played, 2),
-            "round_trips_per_play": round(counter[" round trips"] / played, 2),
-            "by_command": {name: n for name, n in counter.most_common() if not name.startswith(" ")}}
+    return {
+        "plays": played,
+        "other_requests": other,
+        "commands_per_play": round(counter[" commands"] / played, 2),
+        "round_trips_per_play": round(counter[" round trips"] / played, 2),
+        "by_command": {name: n for name, n in counter.most_common() if not name.startswith(" ")},
+    }
 
 
 def bytes_per_event(database_url: str) -> dict:
@@ -105,19 +114,28 @@ def bytes_per_event(database_url: str) -> dict:
 
     with psycopg.connect(database_url) as conn:
         one = lambda sql: conn.execute(sql).fetchone()  # noqa: E731
-        matches, events, row = one("SELECT (SELECT count(*) FROM games_match), count(*), "
-                                   "avg(pg_column_size(e.*)) FROM games_matchevent e")
-        table, heap = one("SELECT sum(pg_total_relation_size(relid)), sum(pg_relation_size(relid)) "
-                          "FROM pg_partition_tree('games_matchevent')")
+        matches, events, row = one(
+            "SELECT (SELECT count(*) FROM games_match), count(*), avg(pg_column_size(e.*)) FROM games_matchevent e"
+        )
+        table, heap = one(
+            "SELECT sum(pg_total_relation_size(relid)), sum(pg_relation_size(relid)) "
+            "FROM pg_partition_tree('games_matchevent')"
+        )
         database = one("SELECT pg_database_size(current_database())")[0]
-        by_type = conn.execute("SELECT type, count(*), avg(pg_column_size(e.*))::int FROM games_matchevent e "
-                               "GROUP BY type ORDER BY 2 DESC").fetchall()
-    return {"matches": matches, "events": events, "events_per_match": round(events / matches, 1),
-            "row_bytes_per_event": round(float(row)), "heap_bytes_per_event": round(heap / events),
-            "table_and_indexes_bytes_per_event": round(table / events),
-            "event_table_bytes_per_match": round(table / matches),
-            "database_bytes_per_match": round(database / matches),
-            "row_bytes_by_type": {kind: size for kind, _, size in by_type}}
+        by_type = conn.execute(
+            "SELECT type, count(*), avg(pg_column_size(e.*))::int FROM games_matchevent e GROUP BY type ORDER BY 2 DESC"
+        ).fetchall()
+    return {
+        "matches": matches,
+        "events": events,
+        "events_per_match": round(events / matches, 1),
+        "row_bytes_per_event": round(float(row)),
+        "heap_bytes_per_event": round(heap / events),
+        "table_and_indexes_bytes_per_event": round(table / events),
+        "event_table_bytes_per_match": round(table / matches),
+        "database_bytes_per_match": round(database / matches),
+        "row_bytes_by_type": {kind: size for kind, _, size in by_type},
+    }
 
 
 def main() -> None:
@@ -131,14 +149,24 @@ def main() -> None:
     parts = urlsplit(args.database_url)
     redis_db_url = urlunsplit(parts._replace(path=parts.path + "_redis"))
     reset_database(redis_db_url)
-    os.environ.update({"DATABASE_URL": redis_db_url, "DJANGO_SETTINGS_MODULE": "config.settings",
-                       "REDIS_URL": args.redis_url, "LOG_LEVEL": "WARNING", "CELERY_BROKER_URL": args.redis_url,
-                       "API_THROTTLE_USER": "" if args.no_throttle else args.throttle})
+    os.environ.update(
+        {
+            "DATABASE_URL": redis_db_url,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "REDIS_URL": args.redis_url,
+            "LOG_LEVEL": "WARNING",
+            "CELERY_BROKER_URL": args.redis_url,
+            "API_THROTTLE_USER": "" if args.no_throttle else args.throttle,
+        }
+    )
     import django
 
     django.setup()
-    figures = {"throttle": None if args.no_throttle else args.throttle, "redis": redis_per_play(args.plays),
-               "bytes": bytes_per_event(args.database_url)}
+    figures = {
+        "throttle": None if args.no_throttle else args.throttle,
+        "redis": redis_per_play(args.plays),
+        "bytes": bytes_per_event(args.database_url),
+    }
     print(json.dumps(figures, indent=1))
 
 

@@ -31,18 +31,25 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder, hundred = Path(tmp) / "bench", Path(tmp) / "hundred"
-        subprocess.run([kierki(), "simulate", "--matches", str(args.matches), "--seed", "2026", str(folder)],
-                       check=True, capture_output=True)
-        subprocess.run([kierki(), "simulate", "--matches", "100", "--seed", "7", str(hundred)],
-                       check=True, capture_output=True)
-        bench = subprocess.run([kierki(), "bench", "--repeat", str(args.repeat), str(folder)],
-                               check=True, capture_output=True, text=True)
+        subprocess.run(
+            [kierki(), "simulate", "--matches", str(args.matches), "--seed", "2026", str(folder)],
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run(
+            [kierki(), "simulate", "--matches", "100", "--seed", "7", str(hundred)], check=True, capture_output=True
+        )
+        bench = subprocess.run(
+            [kierki(), "bench", "--repeat", str(args.repeat), str(folder)], check=True, capture_output=True, text=True
+        )
         figures = json.loads(bench.stdout.strip().splitlines()[-1])
         started = time.perf_counter()
         subprocess.run([kierki(), "verify", str(hundred)], check=True, capture_output=True)
         verify_seconds = time.perf_counter() - started
-    print(f"replay: {figures['plays_per_second']:,} card plays/s "
-          f"({figures['plays']:,} plays in {figures['records']} records, best of {args.repeat}: {figures['seconds']} s)")
+    print(
+        f"replay: {figures['plays_per_second']:,} card plays/s "
+        f"({figures['plays']:,} plays in {figures['records']} records, best of {args.repeat}: {figures['seconds']} s)"
+    )
     print(f"kierki verify, 100 matches, wall time including start-up: {verify_seconds:.3f} s")
     print(json.dumps({"plays_per_second": figures["plays_per_second"], "verify_100_seconds": round(verify_seconds, 3)}))
 

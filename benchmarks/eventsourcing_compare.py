@@ -87,8 +87,12 @@ class KierkiTables:
     def _new_match(self) -> None:
         from games.models import Match
 
-        match = self.services.match_create(actor=self.users["N"], first_dealer="N", dealing=Match.Dealing.SERVER,
-                                           seats={seat: f"bench{seat}" for seat in "NESW"})
+        match = self.services.match_create(
+            actor=self.users["N"],
+            first_dealer="N",
+            dealing=Match.Dealing.SERVER,
+            seats={seat: f"bench{seat}" for seat in "NESW"},
+        )
         self.match_id = match.pk
         self._deal()
 
@@ -144,10 +148,17 @@ class LibraryTables:
                 self.save(table)
 
         parts = urlsplit(database_url)
-        env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": parts.path.lstrip("/"),
-               "POSTGRES_HOST": parts.hostname or "127.0.0.1", "POSTGRES_PORT": str(parts.port or 5432),
-               "POSTGRES_USER": parts.username or "postgres", "POSTGRES_PASSWORD": parts.password or "",
-               "CREATE_TABLE": "y", "AGGREGATE_CACHE_MAXSIZE": "1000", "IS_SNAPSHOTTING_ENABLED": "n"}
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": parts.path.lstrip("/"),
+            "POSTGRES_HOST": parts.hostname or "127.0.0.1",
+            "POSTGRES_PORT": str(parts.port or 5432),
+            "POSTGRES_USER": parts.username or "postgres",
+            "POSTGRES_PASSWORD": parts.password or "",
+            "CREATE_TABLE": "y",
+            "AGGREGATE_CACHE_MAXSIZE": "1000",
+            "IS_SNAPSHOTTING_ENABLED": "n",
+        }
         self.app = Tables(env=env)
         self.table_id, self.saves = self.app.open(), 0
 
@@ -177,8 +188,14 @@ def main() -> None:
         sys.exit('this benchmark needs the eventsourcing library: pip install "eventsourcing[postgres]"')
 
     reset_database(args.database_url)
-    os.environ.update({"DATABASE_URL": args.database_url, "DJANGO_SETTINGS_MODULE": "config.settings",
-                       "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "benchmark-" + "x" * 40})
+    os.environ.update(
+        {
+            "DATABASE_URL": args.database_url,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_DEBUG": "false",
+            "DJANGO_SECRET_KEY": "benchmark-" + "x" * 40,
+        }
+    )
     import django
 
     django.setup()
@@ -200,18 +217,28 @@ def main() -> None:
     ratio = rates["kierki"] / rates["eventsourcing"]
     print(f"PostgreSQL {connection.pg_version // 10000}, one thread, {done} each, {args.rounds} alternating rounds")
     cpu_ms, backend_ms = 1000 * kierki.cpu / done, 1000 * kierki.backend_cpu / done
-    print(f"kierki card_play:        {rates['kierki']:8.1f} plays/s  ({1000 / rates['kierki']:.2f} ms each; CPU: "
-          f"{cpu_ms:.2f} ms in this process, {backend_ms:.2f} ms in its PostgreSQL backend)")
+    print(
+        f"kierki card_play:        {rates['kierki']:8.1f} plays/s  ({1000 / rates['kierki']:.2f} ms each; CPU: "
+        f"{cpu_ms:.2f} ms in this process, {backend_ms:.2f} ms in its PostgreSQL backend)"
+    )
     library_rate = rates["eventsourcing"]
     print(f"eventsourcing save:      {library_rate:8.1f} saves/s  ({1000 / library_rate:.2f} ms each)")
     verdict = "met" if ratio >= TARGET_RATIO else "NOT met"
     print(f"ratio kierki/library:    {ratio:8.2f}  (target ≥ {TARGET_RATIO}: {verdict})")
-    print(json.dumps({"plays": done, "kierki_plays_per_second": round(rates["kierki"], 1),
-                      "eventsourcing_saves_per_second": round(rates["eventsourcing"], 1),
-                      "ratio": round(ratio, 3), "target_ratio": TARGET_RATIO,
-                      "kierki_process_cpu_ms_per_play": round(cpu_ms, 3),
-                      "kierki_postgres_cpu_ms_per_play": round(backend_ms, 3),
-                      "eventsourcing_version": metadata.version("eventsourcing")}))
+    print(
+        json.dumps(
+            {
+                "plays": done,
+                "kierki_plays_per_second": round(rates["kierki"], 1),
+                "eventsourcing_saves_per_second": round(rates["eventsourcing"], 1),
+                "ratio": round(ratio, 3),
+                "target_ratio": TARGET_RATIO,
+                "kierki_process_cpu_ms_per_play": round(cpu_ms, 3),
+                "kierki_postgres_cpu_ms_per_play": round(backend_ms, 3),
+                "eventsourcing_version": metadata.version("eventsourcing"),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@
 arrive in both modes. Figures are noisy on a loaded machine: the streams' client, the nodes and
 PostgreSQL share its cores.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -104,9 +105,17 @@ async def measure(mode: str, site: dict, args) -> dict:
         await asyncio.gather(*tasks, return_exceptions=True)
     values = sorted(streams.latencies)
     ms = lambda q: round(1000 * percentile(values, q), 1) if values else None  # noqa: E731
-    return {"mode": mode, "streams": args.streams, "plays": plays, "frames": len(values),
-            "missing": expected - len(values), "p50_ms": ms(0.50), "p90_ms": ms(0.90), "p99_ms": ms(0.99),
-            "max_ms": round(1000 * values[-1], 1) if values else None}
+    return {
+        "mode": mode,
+        "streams": args.streams,
+        "plays": plays,
+        "frames": len(values),
+        "missing": expected - len(values),
+        "p50_ms": ms(0.50),
+        "p90_ms": ms(0.90),
+        "p99_ms": ms(0.99),
+        "max_ms": round(1000 * values[-1], 1) if values else None,
+    }
 
 
 def drive(tables: list[dict], ports: list[int], args) -> int:
@@ -154,8 +163,10 @@ def main() -> None:
     print(f"commit-to-frame latency, {args.streams} streams over 2 nodes, {args.matches} matches")
     print(f"{'':>8} {'plays':>6} {'frames':>7} {'missing':>8} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for r in results:
-        print(f"{r['mode']:>8} {r['plays']:>6} {r['frames']:>7} {r['missing']:>8} {r['p50_ms']!s:>8} "
-              f"{r['p90_ms']!s:>8} {r['p99_ms']!s:>8} {r['max_ms']!s:>8}")
+        print(
+            f"{r['mode']:>8} {r['plays']:>6} {r['frames']:>7} {r['missing']:>8} {r['p50_ms']!s:>8} "
+            f"{r['p90_ms']!s:>8} {r['p99_ms']!s:>8} {r['max_ms']!s:>8}"
+        )
     print(json.dumps({"results": results}))
 
 

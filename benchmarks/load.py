@@ -52,15 +52,30 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.api_plays import (Client, Table, ThreadPool, cpu_seconds, cpu_used, django_child,  # noqa: E402
-                                  free_port, machine_busy, percentile, postgres_backends, reset_database,
-                                  server_env, start_gunicorn, start_service, stop, wait_ready)
+from benchmarks.api_plays import (  # noqa: E402
+    Client,
+    Table,
+    ThreadPool,
+    cpu_seconds,
+    cpu_used,
+    django_child,
+    free_port,
+    machine_busy,
+    percentile,
+    postgres_backends,
+    reset_database,
+    server_env,
+    start_gunicorn,
+    start_service,
+    stop,
+    wait_ready,
+)
 from games.engine import Ruleset, RulesetError  # noqa: E402  (pure Python, no Django)
 from scoring.scheduling import PENDING_KEY  # noqa: E402  (the trigger key; reads no settings on import)
 
@@ -145,12 +160,15 @@ def standings_difference(incremental: list[dict], rebuilt: list[dict]) -> str | 
     for index, (ours, theirs) in enumerate(zip(incremental, rebuilt)):
         for name in ours.keys() | theirs.keys():
             if ours.get(name) != theirs.get(name):
-                return (f"row {index + 1} (player {ours.get('player')}): {name} is {ours.get(name)!r}, "
-                        f"a full rebuild has {theirs.get(name)!r}")
+                return (
+                    f"row {index + 1} (player {ours.get('player')}): {name} is {ours.get(name)!r}, "
+                    f"a full rebuild has {theirs.get(name)!r}"
+                )
     return None
 
 
 # --- processes: RSS, the worker, the season's counters ---------------------------------------------------
+
 
 def vm_rss_kib(status: str) -> int:
     """The ``VmRSS`` line of a /proc/<pid>/status text, in KiB (0 when absent: a zombie)."""
@@ -190,9 +208,25 @@ def growth_pct(start: float, end: float) -> float:
 
 
 def start_worker(env: dict[str, str], log_path: Path):
-    return start_service("celery", [
-        "-A", "config", "worker", "--pool", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat",
-        "-n", f"load-{os.getpid()}@%h", "--loglevel", "INFO"], env, log_path)
+    return start_service(
+        "celery",
+        [
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"load-{os.getpid()}@%h",
+            "--loglevel",
+            "INFO",
+        ],
+        env,
+        log_path,
+    )
 
 
 def season_counts(database_url: str, season: int) -> tuple[int, int]:
@@ -203,7 +237,9 @@ def season_counts(database_url: str, season: int) -> tuple[int, int]:
         return conn.execute(
             "SELECT s.recomputes, count(m.id) FILTER (WHERE m.status = 'finished') FROM scoring_season s "
             "LEFT JOIN scoring_seasonmatch sm ON sm.season_id = s.id LEFT JOIN games_match m ON m.id = sm.match_id "
-            "WHERE s.id = %s GROUP BY s.recomputes", [season]).fetchone()
+            "WHERE s.id = %s GROUP BY s.recomputes",
+            [season],
+        ).fetchone()
 
 
 def wait_first_recompute(database_url: str, season: int, worker, log_path: Path, timeout: float = 120) -> None:
@@ -236,6 +272,7 @@ def wait_drained(redis_url: str, season: int, timeout: float) -> float:
 
 # --- the tables -----------------------------------------------------------------------------------------
 
+
 def _sleep_until(moment: float) -> None:
     time.sleep(max(0.0, moment - time.monotonic()))
 
@@ -251,8 +288,18 @@ def start_moment(t_begin: float, t_measure: float, rng: random.Random) -> float:
     return t_begin + rng.uniform(0, max(0.0, t_measure - t_begin - SETTLE))
 
 
-def table_run(index: int, port: int, table: dict, season: int, options: dict, pace: str, seed: int,
-              t_begin: float, t_measure: float, t_stop: float) -> dict:
+def table_run(
+    index: int,
+    port: int,
+    table: dict,
+    season: int,
+    options: dict,
+    pace: str,
+    seed: int,
+    t_begin: float,
+    t_measure: float,
+    t_stop: float,
+) -> dict:
     """One table playing season matches until ``t_stop`` (``pace`` "warmup": until its first match
     has finished); the plays timed inside the window. It starts at a random moment of the
     warm-up, so that the tables' deals and matches do not all end at once."""
@@ -308,6 +355,7 @@ def slices(items: list, parts: int) -> list[list]:
 
 # --- one mode ------------------------------------------------------------------------------------------
 
+
 class Services:
     """The processes measured: gunicorn and the worker, with the database they use."""
 
@@ -317,16 +365,24 @@ class Services:
     def sample(self) -> dict:
         recomputes, finished = season_counts(self.database_url, self.season)
         return {
-            "time": time.monotonic(), "busy": machine_busy(), "load": os.getloadavg()[0],
-            "web_rss": rss_mib(self.gunicorn.pid), "worker_rss": rss_mib(self.worker.pid),
-            "recomputes": recomputes, "finished": finished,
+            "time": time.monotonic(),
+            "busy": machine_busy(),
+            "load": os.getloadavg()[0],
+            "web_rss": rss_mib(self.gunicorn.pid),
+            "worker_rss": rss_mib(self.worker.pid),
+            "recomputes": recomputes,
+            "finished": finished,
         }
 
-    def cpu_meter(self, clients: list[int]) -> "CpuMeter":
-        return CpuMeter({"gunicorn": lambda: process_tree(self.gunicorn.pid),
-                         "worker": lambda: process_tree(self.worker.pid),
-                         "postgres": lambda: postgres_backends(self.database_url),
-                         "clients": lambda: clients})
+    def cpu_meter(self, clients: list[int]) -> CpuMeter:
+        return CpuMeter(
+            {
+                "gunicorn": lambda: process_tree(self.gunicorn.pid),
+                "worker": lambda: process_tree(self.worker.pid),
+                "postgres": lambda: postgres_backends(self.database_url),
+                "clients": lambda: clients,
+            }
+        )
 
 
 class CpuMeter:
@@ -366,8 +422,10 @@ def run_mode(mode: str, args, port: int, setup: dict, services: Services, *, war
     t_begin = time.monotonic() + 0.5
     t_measure = t_begin + warmup
     t_stop = t_measure + duration
-    jobs = [(i, port, table, setup["season"], args.options, mode, args.seed, t_begin, t_measure, t_stop)
-            for i, table in enumerate(setup["tables"])]
+    jobs = [
+        (i, port, table, setup["season"], args.options, mode, args.seed, t_begin, t_measure, t_stop)
+        for i, table in enumerate(setup["tables"])
+    ]
     parts = slices(jobs, args.client_processes)
     pool = multiprocessing.get_context("fork").Pool(len(parts))
     try:
@@ -390,36 +448,53 @@ def figures(results: list[dict], start: dict, end: dict, cpu: dict[str, float], 
     cores = {name: seconds / wall for name, seconds in cpu.items()}
     cores["other"] = max(0.0, (end["busy"] - start["busy"]) / wall - sum(cores.values()))
     return {
-        "seconds": duration, "plays": len(latencies), "plays_per_second": len(latencies) / duration,
+        "seconds": duration,
+        "plays": len(latencies),
+        "plays_per_second": len(latencies) / duration,
         **{f"p{q}_ms": percentile(latencies, q / 100) * 1000 for q in (50, 95, 99)},
         "max_ms": latencies[-1] * 1000 if latencies else float("nan"),
         "errors": [e for r in results for e in r["errors"]],
-        "matches_finished": sum(r["finished"] for r in results), "other_requests": sum(r["others"] for r in results),
-        "season_finished": end["finished"] - start["finished"], "recomputes": end["recomputes"] - start["recomputes"],
+        "matches_finished": sum(r["finished"] for r in results),
+        "other_requests": sum(r["others"] for r in results),
+        "season_finished": end["finished"] - start["finished"],
+        "recomputes": end["recomputes"] - start["recomputes"],
         "rss_mib": {name: (start[f"{name}_rss"], end[f"{name}_rss"]) for name in ("web", "worker")},
-        "cpu_cores": cores, "load_average": start["load"],
+        "cpu_cores": cores,
+        "load_average": start["load"],
     }
 
 
 def report(label: str, f: dict) -> None:
-    print(f"{label}: {f['plays']} card plays in {f['seconds']:.1f} s = {f['plays_per_second']:.1f} plays/s; latency "
-          f"p50 {f['p50_ms']:.1f} ms, p95 {f['p95_ms']:.1f} ms, p99 {f['p99_ms']:.1f} ms, max {f['max_ms']:.1f} ms")
+    print(
+        f"{label}: {f['plays']} card plays in {f['seconds']:.1f} s = {f['plays_per_second']:.1f} plays/s; latency "
+        f"p50 {f['p50_ms']:.1f} ms, p95 {f['p95_ms']:.1f} ms, p99 {f['p99_ms']:.1f} ms, max {f['max_ms']:.1f} ms"
+    )
     print(f"  errors: {len(f['errors'])}")
     for error in f["errors"][:5]:
         print(f"    {error}")
-    print(f"  matches finished: {f['matches_finished']} (the season counts {f['season_finished']} more); "
-          f"recomputes run: {f['recomputes']}; other requests (create, deal, hands): {f['other_requests']}")
-    print("  RSS: " + ", ".join(f"{name} {a:.1f} → {b:.1f} MiB ({growth_pct(a, b):+.1f} %)"
-                                for name, (a, b) in (("gunicorn", f["rss_mib"]["web"]),
-                                                     ("worker", f["rss_mib"]["worker"]))))
+    print(
+        f"  matches finished: {f['matches_finished']} (the season counts {f['season_finished']} more); "
+        f"recomputes run: {f['recomputes']}; other requests (create, deal, hands): {f['other_requests']}"
+    )
+    print(
+        "  RSS: "
+        + ", ".join(
+            f"{name} {a:.1f} → {b:.1f} MiB ({growth_pct(a, b):+.1f} %)"
+            for name, (a, b) in (("gunicorn", f["rss_mib"]["web"]), ("worker", f["rss_mib"]["worker"]))
+        )
+    )
     cpu = f["cpu_cores"]
-    print(f"  CPU in cores of {os.cpu_count()}: gunicorn {cpu['gunicorn']:.2f}, PostgreSQL {cpu['postgres']:.2f}, "
-          f"worker {cpu['worker']:.2f}, clients {cpu['clients']:.2f}, other processes {cpu['other']:.2f}; "
-          f"load average at the start {f['load_average']:.2f}")
+    print(
+        f"  CPU in cores of {os.cpu_count()}: gunicorn {cpu['gunicorn']:.2f}, PostgreSQL {cpu['postgres']:.2f}, "
+        f"worker {cpu['worker']:.2f}, clients {cpu['clients']:.2f}, other processes {cpu['other']:.2f}; "
+        f"load average at the start {f['load_average']:.2f}"
+    )
     if f["plays_per_second"]:
         per = {name: cpu[name] / f["plays_per_second"] * 1000 for name in ("gunicorn", "postgres", "clients")}
-        print(f"  CPU per play (every other request included): gunicorn {per['gunicorn']:.2f} ms, "
-              f"PostgreSQL {per['postgres']:.2f} ms, client {per['clients']:.2f} ms")
+        print(
+            f"  CPU per play (every other request included): gunicorn {per['gunicorn']:.2f} ms, "
+            f"PostgreSQL {per['postgres']:.2f} ms, client {per['clients']:.2f} ms"
+        )
 
 
 def targets_met(modes: dict[str, dict], rss_growth: dict[str, float], audited: dict) -> dict[str, bool | None]:
@@ -436,20 +511,32 @@ def targets_met(modes: dict[str, dict], rss_growth: dict[str, float], audited: d
 
 # --- the run ---------------------------------------------------------------------------------------------
 
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--database-url", default=os.environ.get("LOAD_DATABASE_URL", DEFAULT_DATABASE_URL),
-                        help="PostgreSQL database to DROP and re-create (its name must contain 'bench')")
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("LOAD_DATABASE_URL", DEFAULT_DATABASE_URL),
+        help="PostgreSQL database to DROP and re-create (its name must contain 'bench')",
+    )
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="broker and REDIS_URL (flushed at the start)")
     parser.add_argument("--mode", choices=("flat", "club", "both"), default="both")
     parser.add_argument("--duration", type=float, default=120, help="seconds measured per mode")
     parser.add_argument("--tables", type=int, default=64)
-    parser.add_argument("--warmup", type=float, help="seconds per mode before the measured window, the tables' "
-                        "starts spread over all but the last 5 (default: 30 flat out, 60 at club pace)")
-    parser.add_argument("--warmup-limit", type=float, default=120,
-                        help="the warm-up before the modes: flat out until every table has finished a match, "
-                             "at most this long")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        help="seconds per mode before the measured window, the tables' "
+        "starts spread over all but the last 5 (default: 30 flat out, 60 at club pace)",
+    )
+    parser.add_argument(
+        "--warmup-limit",
+        type=float,
+        default=120,
+        help="the warm-up before the modes: flat out until every table has finished a match, at most this long",
+    )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
     parser.add_argument("--client-processes", type=int, default=2, help="processes holding the table threads")
     parser.add_argument("--debounce", type=int, default=2, help="SCORING_DEBOUNCE_SECONDS")
@@ -474,14 +561,22 @@ def main() -> None:
     args = parse_args()
     import redis
 
-    print(f"database {args.database_url}: drop, create, migrate; a club, a league with the ruleset options "
-          f"{json.dumps(args.options)}, an open season, {args.tables} tables × 4 members, "
-          f"{args.history} finished matches filed", flush=True)
+    print(
+        f"database {args.database_url}: drop, create, migrate; a club, a league with the ruleset options "
+        f"{json.dumps(args.options)}, an open season, {args.tables} tables × 4 members, "
+        f"{args.history} finished matches filed",
+        flush=True,
+    )
     reset_database(args.database_url)
     redis.Redis.from_url(args.redis_url).flushdb()
     env = server_env(args.database_url, args.log_level)
-    env.update({"CELERY_BROKER_URL": args.redis_url, "REDIS_URL": args.redis_url,
-                "SCORING_DEBOUNCE_SECONDS": str(args.debounce)})
+    env.update(
+        {
+            "CELERY_BROKER_URL": args.redis_url,
+            "REDIS_URL": args.redis_url,
+            "SCORING_DEBOUNCE_SECONDS": str(args.debounce),
+        }
+    )
     setup = prepare(args.tables, args.history, args.options, env)
 
     port, log_dir = free_port(), Path(tempfile.mkdtemp(prefix="kierki-load-"))
@@ -491,16 +586,21 @@ def main() -> None:
     try:
         wait_ready(port, setup["tables"][0]["tokens"][0], gunicorn)
         wait_first_recompute(args.database_url, setup["season"], worker, log_dir / "worker.log")
-        print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}; a Celery worker (solo pool), debounce "
-              f"{args.debounce} s; logs in {log_dir}; {args.tables} tables in {args.client_processes} client "
-              f"processes; per mode " + ", ".join(f"{mode} {warmup_of(args, mode):g} s warm-up" for mode in args.modes)
-              + f", then {args.duration:g} s measured", flush=True)
+        print(
+            f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}; a Celery worker (solo pool), debounce "
+            f"{args.debounce} s; logs in {log_dir}; {args.tables} tables in {args.client_processes} client "
+            f"processes; per mode "
+            + ", ".join(f"{mode} {warmup_of(args, mode):g} s warm-up" for mode in args.modes)
+            + f", then {args.duration:g} s measured",
+            flush=True,
+        )
         services = Services(gunicorn, worker, args.database_url, setup["season"])
         modes["warmup"] = run_mode("warmup", args, port, setup, services, warmup=0, duration=args.warmup_limit)
         report("warm-up (flat out until every table had finished a match; not a target)", modes["warmup"])
         for mode in args.modes:
-            modes[mode] = run_mode(mode, args, port, setup, services, warmup=warmup_of(args, mode),
-                                   duration=args.duration)
+            modes[mode] = run_mode(
+                mode, args, port, setup, services, warmup=warmup_of(args, mode), duration=args.duration
+            )
             report({"flat": "flat out", "club": "club pace"}[mode], modes[mode])
         drained = wait_drained(args.redis_url, setup["season"], timeout=args.debounce + 300)
     finally:
@@ -512,31 +612,57 @@ def main() -> None:
     rss_growth = {name: growth_pct(*rss[name]) for name in rss}
     met = targets_met(modes, rss_growth, audited)
 
-    print("RSS over the run: " + ", ".join(f"{name} {a:.1f} → {b:.1f} MiB ({rss_growth[name]:+.1f} %)"
-                                           for name, (a, b) in rss.items()))
-    print(f"recomputes drained {drained:.1f} s after the last play; audit of {audited['matches']} matches: "
-          f"{len(audited['failing'])} failing; standings "
-          + ("equal to a full rebuild" if audited["difference"] is None else f"DIFFER: {audited['difference']}"))
+    print(
+        "RSS over the run: "
+        + ", ".join(f"{name} {a:.1f} → {b:.1f} MiB ({rss_growth[name]:+.1f} %)" for name, (a, b) in rss.items())
+    )
+    print(
+        f"recomputes drained {drained:.1f} s after the last play; audit of {audited['matches']} matches: "
+        f"{len(audited['failing'])} failing; standings "
+        + ("equal to a full rebuild" if audited["difference"] is None else f"DIFFER: {audited['difference']}")
+    )
     for match_id, failures in list(audited["failing"].items())[:5]:
         print(f"  match {match_id}: {'; '.join(failures)}")
-    print("targets: " + ", ".join(f"{name} {'-' if ok is None else 'met' if ok else 'MISSED'}"
-                                  for name, ok in met.items()))
-    print(json.dumps({
-        "modes": {mode: {**{k: round(v, 2) if isinstance(v, float) else v for k, v in f.items()
-                            if k not in ("errors", "rss_mib", "cpu_cores")},
-                         "errors": len(f["errors"]), "cpu_cores": {k: round(v, 2) for k, v in f["cpu_cores"].items()},
-                         "rss_mib": {k: [round(x, 1) for x in v] for k, v in f["rss_mib"].items()}}
-                  for mode, f in modes.items()},
-        "rss_mib": {k: [round(x, 1) for x in v] for k, v in rss.items()},
-        "rss_growth_pct": {k: round(v, 2) for k, v in rss_growth.items()},
-        "audit": {"matches": audited["matches"], "failing": len(audited["failing"]),
-                  "standings_equal": audited["difference"] is None},
-        "drain_s": round(drained, 1), "tables": args.tables, "workers": args.workers,
-        "client_processes": args.client_processes, "duration_s": args.duration,
-        "warmup_s": {mode: warmup_of(args, mode) for mode in args.modes},
-        "debounce_s": args.debounce, "ruleset_options": args.options, "cpus": os.cpu_count(),
-        "targets_met": met,
-    }))
+    print(
+        "targets: "
+        + ", ".join(f"{name} {'-' if ok is None else 'met' if ok else 'MISSED'}" for name, ok in met.items())
+    )
+    print(
+        json.dumps(
+            {
+                "modes": {
+                    mode: {
+                        **{
+                            k: round(v, 2) if isinstance(v, float) else v
+                            for k, v in f.items()
+                            if k not in ("errors", "rss_mib", "cpu_cores")
+                        },
+                        "errors": len(f["errors"]),
+                        "cpu_cores": {k: round(v, 2) for k, v in f["cpu_cores"].items()},
+                        "rss_mib": {k: [round(x, 1) for x in v] for k, v in f["rss_mib"].items()},
+                    }
+                    for mode, f in modes.items()
+                },
+                "rss_mib": {k: [round(x, 1) for x in v] for k, v in rss.items()},
+                "rss_growth_pct": {k: round(v, 2) for k, v in rss_growth.items()},
+                "audit": {
+                    "matches": audited["matches"],
+                    "failing": len(audited["failing"]),
+                    "standings_equal": audited["difference"] is None,
+                },
+                "drain_s": round(drained, 1),
+                "tables": args.tables,
+                "workers": args.workers,
+                "client_processes": args.client_processes,
+                "duration_s": args.duration,
+                "warmup_s": {mode: warmup_of(args, mode) for mode in args.modes},
+                "debounce_s": args.debounce,
+                "ruleset_options": args.options,
+                "cpus": os.cpu_count(),
+                "targets_met": met,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ of tests/nodes/ and benchmarks/live_latency.py.
 - ``Balancer``: Debian's nginx with a config written here (``nginx_config``): the streams and
   ``events/`` (long-polls) to the uvicorns, the rest to the gunicorns, round robin.
 """
+
 from __future__ import annotations
 
 import glob
@@ -62,8 +63,9 @@ class Postgres:
             owner = pwd.getpwnam("postgres")
             os.chown(self.root, owner.pw_uid, owner.pw_gid)
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
-        self.options = (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
-                        f"-c max_connections={max_connections}")
+        self.options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections={max_connections}"
+        )
         self.start()
         self.admin("CREATE DATABASE kierki")
 
@@ -81,8 +83,20 @@ class Postgres:
         """Start (again: after a SIGKILL the old backends may hold the shared memory a moment)."""
         deadline = time.monotonic() + timeout
         while True:
-            done = self._run("pg_ctl", "-D", str(self.data), "-o", self.options, "-l", str(self.log), "-w", "-t",
-                             "30", "start", check=False)
+            done = self._run(
+                "pg_ctl",
+                "-D",
+                str(self.data),
+                "-o",
+                self.options,
+                "-l",
+                str(self.log),
+                "-w",
+                "-t",
+                "30",
+                "start",
+                check=False,
+            )
             if done.returncode == 0:
                 return
             if time.monotonic() > deadline:
@@ -102,8 +116,7 @@ class Postgres:
     def admin(self, sql: str) -> None:
         import psycopg
 
-        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres",
-                             autocommit=True) as conn:
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres", autocommit=True) as conn:
             conn.execute(sql)
 
     def destroy(self) -> None:
@@ -131,15 +144,48 @@ class Node:
 
     def start(self) -> Node:
         self.processes = [
-            start_service("gunicorn", [
-                "config.wsgi:application", "--workers", str(self.workers), "--worker-class", "sync",
-                "--bind", f"127.0.0.1:{self.web_port}", "--backlog", "2048", "--timeout", "60",
-                "--no-control-socket", "--error-logfile", "-", "--log-level", "warning"],
-                self.env, self.logs / f"{self.name}-gunicorn.log"),
-            start_service("uvicorn", [
-                "config.asgi:application", "--host", "127.0.0.1", "--port", str(self.live_port),
-                "--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "2",
-                "--backlog", "2048"], self.env, self.logs / f"{self.name}-uvicorn.log"),
+            start_service(
+                "gunicorn",
+                [
+                    "config.wsgi:application",
+                    "--workers",
+                    str(self.workers),
+                    "--worker-class",
+                    "sync",
+                    "--bind",
+                    f"127.0.0.1:{self.web_port}",
+                    "--backlog",
+                    "2048",
+                    "--timeout",
+                    "60",
+                    "--no-control-socket",
+                    "--error-logfile",
+                    "-",
+                    "--log-level",
+                    "warning",
+                ],
+                self.env,
+                self.logs / f"{self.name}-gunicorn.log",
+            ),
+            start_service(
+                "uvicorn",
+                [
+                    "config.asgi:application",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.live_port),
+                    "--no-access-log",
+                    "--log-level",
+                    "warning",
+                    "--timeout-graceful-shutdown",
+                    "2",
+                    "--backlog",
+                    "2048",
+                ],
+                self.env,
+                self.logs / f"{self.name}-uvicorn.log",
+            ),
         ]
         for port in (self.web_port, self.live_port):
             wait_healthy(port, self.processes, self.logs)
@@ -232,12 +278,16 @@ class Balancer:
         self.port = free_port()
         config = self.prefix / "nginx.conf"
         # as root nginx's workers would run as nobody, who may not write its temporary files here
-        config.write_text(nginx_config(port=self.port, nodes=nodes, prefix=self.prefix,
-                                       user="root" if os.geteuid() == 0 else None))
+        config.write_text(
+            nginx_config(port=self.port, nodes=nodes, prefix=self.prefix, user="root" if os.geteuid() == 0 else None)
+        )
         self.log = (self.prefix / "nginx.out").open("w")
-        self.process = subprocess.Popen([NGINX, "-p", str(self.prefix), "-e", str(self.prefix / "nginx-error.log"),
-                                         "-c", str(config)], stdout=self.log, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+        self.process = subprocess.Popen(
+            [NGINX, "-p", str(self.prefix), "-e", str(self.prefix / "nginx-error.log"), "-c", str(config)],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         wait_healthy(self.port, [self.process], self.prefix)
 
     def stop(self) -> None:
@@ -287,8 +337,9 @@ print(json.dumps({"failing": audit_matches(), "plays": plays}))
 
 
 def django_child(script: str, args: list[str], env: dict[str, str]) -> object:
-    done = subprocess.run([sys.executable, "-c", script, *args], env=env, cwd=ROOT, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
     if done.returncode:
         raise RuntimeError(f"the Django child process failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -305,6 +356,7 @@ def audit(env: dict[str, str]) -> dict:
 
 
 # --- a table that keeps playing through failures -------------------------------------------------
+
 
 class GaveUp(Exception):
     pass
@@ -326,8 +378,9 @@ class RetryingTable:
         self.turn += 1
         return self.ports[self.turn % len(self.ports)]
 
-    def _send(self, method: str, path: str, token: str, body: dict | None = None,
-              headers: dict | None = None) -> tuple[int, dict]:
+    def _send(
+        self, method: str, path: str, token: str, body: dict | None = None, headers: dict | None = None
+    ) -> tuple[int, dict]:
         import http.client
 
         deadline = time.monotonic() + self.patience

@@ -111,10 +111,17 @@ def timed(vectors: list[tuple[int, ...]], repeat: int) -> dict:
         if elapsed > worst[0]:
             worst = (elapsed, vector, ok)
     times.sort()
-    return {"deals": len(vectors), "accepted": accepted, "refused": refused,
-            "median_ms": round(statistics.median(times), 3), "p99_ms": round(times[int(0.99 * (len(times) - 1))], 3),
-            "worst_ms": round(worst[0], 3), "worst_points": list(worst[1]), "worst_accepted": worst[2],
-            "worst_single_run_ms": round(worst_single, 3)}
+    return {
+        "deals": len(vectors),
+        "accepted": accepted,
+        "refused": refused,
+        "median_ms": round(statistics.median(times), 3),
+        "p99_ms": round(times[int(0.99 * (len(times) - 1))], 3),
+        "worst_ms": round(worst[0], 3),
+        "worst_points": list(worst[1]),
+        "worst_accepted": worst[2],
+        "worst_single_run_ms": round(worst_single, 3),
+    }
 
 
 def main(argv=None) -> int:
@@ -131,10 +138,12 @@ def main(argv=None) -> int:
     }
     figures = {name: timed(vectors, args.repeat) for name, vectors in groups.items()}
     for name, f in figures.items():
-        print(f"{name:12} {f['deals']:5} deals, {f['accepted']:5} accepted, {f['refused']:5} refused: "
-              f"median {f['median_ms']:.2f} ms, p99 {f['p99_ms']:.2f} ms, worst {f['worst_ms']:.2f} ms "
-              f"({'accepted' if f['worst_accepted'] else 'refused'} {f['worst_points']}); "
-              f"worst single run {f['worst_single_run_ms']:.2f} ms")
+        print(
+            f"{name:12} {f['deals']:5} deals, {f['accepted']:5} accepted, {f['refused']:5} refused: "
+            f"median {f['median_ms']:.2f} ms, p99 {f['p99_ms']:.2f} ms, worst {f['worst_ms']:.2f} ms "
+            f"({'accepted' if f['worst_accepted'] else 'refused'} {f['worst_points']}); "
+            f"worst single run {f['worst_single_run_ms']:.2f} ms"
+        )
     worst = max(figures.values(), key=lambda f: f["worst_ms"])
     print(f"worst case: {worst['worst_ms']:.2f} ms for {worst['worst_points']} (target ≤ 50 ms)")
     assert figures["real"]["refused"] == 0, "the points of a real deal were refused"

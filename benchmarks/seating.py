@@ -35,8 +35,9 @@ def main() -> None:
         if args.round_by_round:
             played, statuses, proved = [], [], True
             for left in range(rounds, 0, -1):
-                plan = seat_round(present=range(players), played=played, rounds_left=left, seed=args.seed,
-                                  time_budget=args.budget)
+                plan = seat_round(
+                    present=range(players), played=played, rounds_left=left, seed=args.seed, time_budget=args.budget
+                )
                 played.append(plan.rounds[0])
                 statuses.append(plan.status)
                 proved = proved and plan.optimal
@@ -45,8 +46,10 @@ def main() -> None:
             plan = plan_evening(players=range(players), rounds=rounds, seed=args.seed, time_budget=args.budget)
             seated, status, proved = list(plan.rounds), plan.status, plan.optimal
         seconds = time.perf_counter() - started
-        print(f"{players:>4} × {rounds} {seconds:8.2f} {repeat_meetings(seated):8d} {best:>5} "
-              f"{sit_out_spread(range(players), seated):7d} {str(proved):>8}  {status}")
+        print(
+            f"{players:>4} × {rounds} {seconds:8.2f} {repeat_meetings(seated):8d} {best:>5} "
+            f"{sit_out_spread(range(players), seated):7d} {str(proved):>8}  {status}"
+        )
 
 
 if __name__ == "__main__":

@@ -44,8 +44,7 @@ from games.engine import SEATS  # noqa: E402
 from games.engine.simulate import simulate_match  # noqa: E402
 from games.signals import match_result_changed  # noqa: E402
 from scoring import services, tasks  # noqa: E402
-from scoring.models import (Club, League, MatchLine, Membership, RatedMatch, Rating, Season, SeasonMatch,  # noqa: E402
-                            StandingRow)
+from scoring.models import Club, League, MatchLine, Membership, RatedMatch, Rating, Season, SeasonMatch, StandingRow  # noqa: E402
 
 BATCH = 100  # matches per transaction while filling
 
@@ -66,8 +65,10 @@ def main() -> None:
     done = services.standings_recompute(season_id=season.pk, full=True)
     full = time.perf_counter() - started
     lines = MatchLine.objects.filter(season=season).count()
-    print(f"full rebuild: {full:.2f} s — {done.scored:,} matches scored ({lines:,} lines), {done.rated:,} rated, "
-          f"{done.rows} standing rows ({connection.vendor})")
+    print(
+        f"full rebuild: {full:.2f} s — {done.scored:,} matches scored ({lines:,} lines), {done.rated:,} rated, "
+        f"{done.rows} standing rows ({connection.vendor})"
+    )
 
     started = time.perf_counter()
     services.standings_recompute(season_id=season.pk, full=True)
@@ -82,11 +83,22 @@ def main() -> None:
         tasks.recompute_season.apply(args=(season.pk,)).get()
         incremental.append(time.perf_counter() - started)
     median, worst = statistics.median(incremental) * 1000, max(incremental) * 1000
-    print(f"incremental recompute after one more match: median {median:.0f} ms, max {worst:.0f} ms "
-          f"(of {args.extra}; season now {SeasonMatch.objects.filter(season=season).count():,} matches)")
+    print(
+        f"incremental recompute after one more match: median {median:.0f} ms, max {worst:.0f} ms "
+        f"(of {args.extra}; season now {SeasonMatch.objects.filter(season=season).count():,} matches)"
+    )
     print(f"load average while it ran: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
-    print(json.dumps({"matches": done.scored, "full_rebuild_s": round(full, 2), "nightly_rebuild_s": round(nightly, 2),
-                      "incremental_ms_median": round(median), "incremental_ms_max": round(worst)}))
+    print(
+        json.dumps(
+            {
+                "matches": done.scored,
+                "full_rebuild_s": round(full, 2),
+                "nightly_rebuild_s": round(nightly, 2),
+                "incremental_ms_median": round(median),
+                "incremental_ms_max": round(worst),
+            }
+        )
+    )
 
 
 def _world(matches: int, players: int):
@@ -97,10 +109,12 @@ def _world(matches: int, players: int):
         user, _ = User.objects.get_or_create(username=_name(n))
         Membership.objects.get_or_create(club=club, user=user)
     Membership.objects.filter(club=club, user=admin).update(role=Membership.Role.ADMIN)
-    league = League.objects.filter(club=club, name="bench").first() or \
-        services.league_create(actor=admin, club_id=club.pk, name="bench")
-    season = Season.objects.filter(league=league, name=f"bench-{matches}").first() or \
-        services.season_create(actor=admin, league_id=league.pk, name=f"bench-{matches}")
+    league = League.objects.filter(club=club, name="bench").first() or services.league_create(
+        actor=admin, club_id=club.pk, name="bench"
+    )
+    season = Season.objects.filter(league=league, name=f"bench-{matches}").first() or services.season_create(
+        actor=admin, league_id=league.pk, name=f"bench-{matches}"
+    )
     return admin, season
 
 

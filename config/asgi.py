@@ -6,6 +6,7 @@ its own under ASGI, so a persistent database connection would outlive its thread
 connect per request, as Django advises for ASGI (a pooler such as PgBouncer makes that cheap).
 ``DATABASE_CONN_MAX_AGE`` set in the environment still wins.
 """
+
 import os
 
 from django.core.asgi import get_asgi_application

@@ -32,10 +32,15 @@ class BodyTooLarge(Exception):
 def _refusal(limit: int, length: int | None, method: str, path: str) -> tuple[int, list[tuple[str, str]], bytes]:
     response = payload_too_large(limit, length)
     request_id = uuid.uuid4().hex
-    access_log.info("%s %s %s", method, path, 413, extra={"method": method, "path": path, "status": 413,
-                                                            "request_id": request_id})
-    headers = [*response.items(), (REQUEST_ID_HEADER, request_id), ("Content-Length", str(len(response.content))),
-               ("Connection", "close")]  # the rest of the body is never read: the connection ends here
+    access_log.info(
+        "%s %s %s", method, path, 413, extra={"method": method, "path": path, "status": 413, "request_id": request_id}
+    )
+    headers = [
+        *response.items(),
+        (REQUEST_ID_HEADER, request_id),
+        ("Content-Length", str(len(response.content))),
+        ("Connection", "close"),
+    ]  # the rest of the body is never read: the connection ends here
     return 413, headers, response.content
 
 
@@ -47,8 +52,14 @@ class ASGIBodyLimit:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if scope["type"] != "http" or limit is None:
             return await self.app(scope, receive, send)
-        declared = next((bounded_int(value.decode("latin-1").strip()) for name, value in scope["headers"]
-                         if name.lower() == b"content-length"), None)
+        declared = next(
+            (
+                bounded_int(value.decode("latin-1").strip())
+                for name, value in scope["headers"]
+                if name.lower() == b"content-length"
+            ),
+            None,
+        )
         if declared is not None and declared > limit:
             return await self._refuse(send, scope, limit, declared)
         received = 0
@@ -73,8 +84,13 @@ class ASGIBodyLimit:
     @staticmethod
     async def _refuse(send, scope, limit: int, length: int | None) -> None:
         status, headers, body = _refusal(limit, length, scope.get("method", ""), scope.get("path", ""))
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 
@@ -102,7 +118,6 @@ class WSGIBodyLimit:
 
     @staticmethod
     def _refuse(environ, start_response, limit: int, length: int | None):
-        status, headers, body = _refusal(limit, length, environ.get("REQUEST_METHOD", ""),
-                                         environ.get("PATH_INFO", ""))
+        status, headers, body = _refusal(limit, length, environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
         start_response("413 Payload Too Large", headers)
         return [body]

@@ -1,4 +1,5 @@
 """The Celery app: configured from Django settings prefixed CELERY_."""
+
 import os
 
 from celery import Celery

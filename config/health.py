@@ -13,6 +13,7 @@ validation, the HTTPS redirect, sessions and DRF, so a probe at the container's 
 plain HTTP works in production; ``config/urls.py`` routes them too. Failure details go to the
 log (with the request id), not into the body.
 """
+
 from __future__ import annotations
 
 import logging

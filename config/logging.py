@@ -13,13 +13,14 @@
 
 Imports no settings: gunicorn's master (docker/gunicorn.conf.py) uses the formatter too.
 """
+
 from __future__ import annotations
 
 import json
 import logging
 import logging.config
 from contextvars import ContextVar, Token
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from celery import signals
@@ -30,7 +31,11 @@ REQUEST_ID_HEADER = "request_id"  # the Celery message header
 
 # Attributes every LogRecord has; anything else on a record came from ``extra=``.
 _STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {
-    "message", "asctime", "taskName", "color_message"}  # uvicorn's ANSI-coloured copy of the message
+    "message",
+    "asctime",
+    "taskName",
+    "color_message",
+}  # uvicorn's ANSI-coloured copy of the message
 
 
 def current_request_id() -> str | None:
@@ -42,7 +47,8 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, tz=timezone.utc).isoformat(timespec="milliseconds")
+            "time": datetime.fromtimestamp(record.created, tz=UTC)
+            .isoformat(timespec="milliseconds")
             .replace("+00:00", "Z"),
             "level": record.levelname,
             "logger": record.name,
@@ -118,6 +124,7 @@ class RequestIDFilter(logging.Filter):
 
 
 # --- Celery ------------------------------------------------------------------------------------
+
 
 @signals.setup_logging.connect(weak=False, dispatch_uid="kierki.setup_logging")
 def _celery_setup_logging(loglevel=None, **kwargs) -> None:

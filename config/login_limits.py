@@ -77,8 +77,7 @@ class LoginFailureLimitMiddleware(Middleware):
 
     @staticmethod
     def _applies(request: HttpRequest) -> bool:
-        return (request.method == "POST" and settings.LOGIN_FAILURE_LIMIT is not None
-                and request.path in login_paths())
+        return request.method == "POST" and settings.LOGIN_FAILURE_LIMIT is not None and request.path in login_paths()
 
     @staticmethod
     def _keys(request: HttpRequest) -> tuple[list[str], int]:

@@ -1,19 +1,19 @@
 """Request plumbing for every URL: the request id, the access log line, the body size limit."""
+
 from __future__ import annotations
 
 import logging
 import re
 import time
 import uuid
-from datetime import timezone as dt_timezone
+from datetime import UTC
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.utils import timezone
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from .logging import request_id_var
@@ -83,9 +83,18 @@ class RequestIDMiddleware(Middleware):
         response[REQUEST_ID_HEADER] = request.request_id
         if not (request.path in QUIET_PATHS and response.status_code < 400):
             elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
-            access_log.info("%s %s %s", request.method, request.get_full_path(), response.status_code,
-                            extra={"method": request.method, "path": request.path,
-                                   "status": response.status_code, "duration_ms": elapsed_ms})
+            access_log.info(
+                "%s %s %s",
+                request.method,
+                request.get_full_path(),
+                response.status_code,
+                extra={
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "duration_ms": elapsed_ms,
+                },
+            )
         return response
 
 
@@ -143,8 +152,9 @@ def _payload_too_large(limit: int | None, length: int | None) -> JsonResponse:
         detail = gettext("The request body is too large; the limit is %(limit)s bytes.")
     # The API's problem types may list this one (then its type and title are used), or not.
     title = None if "payload_too_large" in PROBLEMS else gettext("Payload too large")
-    body = problem("payload_too_large", status=413, title=title, detail=detail % {"length": length, "limit": limit},
-                   limit=limit)
+    body = problem(
+        "payload_too_large", status=413, title=title, detail=detail % {"length": length, "limit": limit}, limit=limit
+    )
     return JsonResponse(body, status=413, content_type=PROBLEM_CONTENT_TYPE)
 
 
@@ -156,13 +166,13 @@ class ApiTimeZoneMiddleware(Middleware):
     def handle(self, request, get_response):
         if not request.path.startswith(API_PREFIX):
             return get_response(request)
-        with timezone.override(dt_timezone.utc):
+        with timezone.override(UTC):
             return get_response(request)
 
     async def ahandle(self, request, get_response):
         if not request.path.startswith(API_PREFIX):
             return await get_response(request)
-        with timezone.override(dt_timezone.utc):
+        with timezone.override(UTC):
             return await get_response(request)
 
 

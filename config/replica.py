@@ -71,8 +71,12 @@ def client_is_pinned() -> bool:
 
 def reading_alias() -> str:
     """Where a read inside ``reads_from_replica`` goes now."""
-    if (not _replica_wanted.get() or not replica_configured() or connections[PRIMARY].in_atomic_block
-            or client_is_pinned()):
+    if (
+        not _replica_wanted.get()
+        or not replica_configured()
+        or connections[PRIMARY].in_atomic_block
+        or client_is_pinned()
+    ):
         return PRIMARY
     return REPLICA
 

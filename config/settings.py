@@ -4,6 +4,7 @@ Everything configurable comes from environment variables, read through the small
 helpers below; a malformed value stops start-up with ImproperlyConfigured. With no
 variables set at all, the project runs embedded: SQLite, DEBUG on, Celery tasks run eagerly.
 """
+
 import os
 import zoneinfo
 from pathlib import Path
@@ -153,7 +154,8 @@ DATABASES = {
 DATABASE_PREPARE_THRESHOLD = env_int("DATABASE_PREPARE_THRESHOLD", 5)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABASE_PREPARE_THRESHOLD > 0:
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        server_side_binding=True, prepare_threshold=DATABASE_PREPARE_THRESHOLD)
+        server_side_binding=True, prepare_threshold=DATABASE_PREPARE_THRESHOLD
+    )
 # A streaming replica for the reads that may lag (config/replica.py, docs/postgresql-scale.md): only
 # code inside `reads_from_replica` reads there; a user who just wrote reads from the primary for
 # DATABASE_REPLICA_PIN_SECONDS (longer than the replica's usual lag). Tests mirror it to the primary.
@@ -161,9 +163,12 @@ DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL").strip()
 DATABASE_REPLICA_PIN_SECONDS = 10
 if DATABASE_REPLICA_URL:
     DATABASES["replica"] = {
-        **dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=DATABASES["default"]["CONN_MAX_AGE"],
-                                conn_health_checks=True),
-        "OPTIONS": dict(DATABASES["default"].get("OPTIONS", {})), "TEST": {"MIRROR": "default"}}
+        **dj_database_url.parse(
+            DATABASE_REPLICA_URL, conn_max_age=DATABASES["default"]["CONN_MAX_AGE"], conn_health_checks=True
+        ),
+        "OPTIONS": dict(DATABASES["default"].get("OPTIONS", {})),
+        "TEST": {"MIRROR": "default"},
+    }
     DATABASE_ROUTERS = ["config.replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -183,8 +188,9 @@ INVITATION_TTL_HOURS = env_int("INVITATION_TTL_HOURS", 7 * 24)
 # Password reset mails go through Django's e-mail backend: printed to the console unless
 # EMAIL_HOST names an SMTP server.
 EMAIL_HOST = env_str("EMAIL_HOST")
-EMAIL_BACKEND = env_str("EMAIL_BACKEND") or ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
-                                             else "django.core.mail.backends.console.EmailBackend")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
@@ -287,8 +293,9 @@ LIVE_LISTEN_URL = env_str("LIVE_LISTEN_URL")
 LIVE_POLL_INTERVAL_MS = env_int("LIVE_POLL_INTERVAL_MS", 250)
 LIVE_KEEPALIVE_SECONDS = env_int("LIVE_KEEPALIVE_SECONDS", 15)
 if LIVE_POLL_INTERVAL_MS < 10 or LIVE_KEEPALIVE_SECONDS < 1 or LIVE_RECHECK_SECONDS < 1:
-    raise ImproperlyConfigured("LIVE_POLL_INTERVAL_MS must be at least 10, LIVE_KEEPALIVE_SECONDS and "
-                               "LIVE_RECHECK_SECONDS at least 1")
+    raise ImproperlyConfigured(
+        "LIVE_POLL_INTERVAL_MS must be at least 10, LIVE_KEEPALIVE_SECONDS and LIVE_RECHECK_SECONDS at least 1"
+    )
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Kierki match records API",
@@ -296,7 +303,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Run and file matches of Kierki (rozbójnik / odgrywka) under RULES.md. Authenticate with "
         "`Authorization: Token <key>` (POST /api/v1/auth/token/) or a session. Match and state responses "
-        "carry `ETag: \"<version>\"`; POSTs take `If-Match` (stale → 412) and `Idempotency-Key`. "
+        'carry `ETag: "<version>"`; POSTs take `If-Match` (stale → 412) and `Idempotency-Key`. '
         "Errors are application/problem+json (RFC 9457) with `code` and, for rule violations, `rule` and "
         "`error` (the R30 error object). Card lists in examples are placeholders."
     ),
@@ -310,9 +317,14 @@ SPECTACULAR_SETTINGS = {
     # The event streams are plain async views, unseen by drf-spectacular: api/stream_schema.py adds them;
     # api/schema_hooks.py types the path ids by kind and adds the 413 and 415 of every operation that
     # takes a body, and api/problems.py the 503 of every operation.
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.stream_schema.add_streams",
-                             "api.schema_hooks.type_path_ids", "api.schema_hooks.add_body_errors",
-                             "api.problems.document_database_unavailable", "api.schema_hooks.name_problem_codes"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.stream_schema.add_streams",
+        "api.schema_hooks.type_path_ids",
+        "api.schema_hooks.add_body_errors",
+        "api.problems.document_database_unavailable",
+        "api.schema_hooks.name_problem_codes",
+    ],
     "COMPONENT_SPLIT_REQUEST": True,
     "TAGS": [
         {"name": "auth", "description": "Tokens."},
@@ -370,16 +382,17 @@ CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
 # shared by all workers and nodes, with the timeouts above; without REDIS_URL (the embedded
 # default) each process's own memory, where N workers would each allow the full rate.
 if REDIS_URL:
-    CACHES = {"default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
-        "KEY_PREFIX": "kierki",
-        "OPTIONS": {"socket_connect_timeout": REDIS_CONNECT_TIMEOUT, "socket_timeout": REDIS_SOCKET_TIMEOUT},
-    }}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "kierki",
+            "OPTIONS": {"socket_connect_timeout": REDIS_CONNECT_TIMEOUT, "socket_timeout": REDIS_SOCKET_TIMEOUT},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
-                                    "interval_max": 0.2}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 # An unacknowledged task (its worker was killed) is handed out again this long after it was
 # delivered (kombu's Redis transport). Keep it above the longest task (a full rebuild of a large
 # league) and the debounce countdown; the outbox's sweep redoes a killed recompute sooner anyway.
@@ -399,8 +412,10 @@ SCORING_DEBOUNCE_SECONDS = env_int("SCORING_DEBOUNCE_SECONDS", 5)
 SCORING_OUTBOX_GRACE_SECONDS = env_int("SCORING_OUTBOX_GRACE_SECONDS", 60)
 SCORING_OUTBOX_SWEEP_SECONDS = env_int("SCORING_OUTBOX_SWEEP_SECONDS", 60)
 if SCORING_OUTBOX_GRACE_SECONDS <= SCORING_DEBOUNCE_SECONDS:
-    raise ImproperlyConfigured(f"SCORING_OUTBOX_GRACE_SECONDS={SCORING_OUTBOX_GRACE_SECONDS} must exceed "
-                               f"SCORING_DEBOUNCE_SECONDS={SCORING_DEBOUNCE_SECONDS}")
+    raise ImproperlyConfigured(
+        f"SCORING_OUTBOX_GRACE_SECONDS={SCORING_OUTBOX_GRACE_SECONDS} must exceed "
+        f"SCORING_DEBOUNCE_SECONDS={SCORING_DEBOUNCE_SECONDS}"
+    )
 if SCORING_OUTBOX_SWEEP_SECONDS < 1:
     raise ImproperlyConfigured("SCORING_OUTBOX_SWEEP_SECONDS must be at least 1")
 CELERY_BEAT_SCHEDULE = {
@@ -432,10 +447,12 @@ if CHECKPOINT_SIGNING_KEY:
     if _key_bytes != 32:
         raise ImproperlyConfigured("CHECKPOINT_SIGNING_KEY must be the base64 of a raw 32-byte Ed25519 private key")
 CHECKPOINT_DIR = env_str("CHECKPOINT_DIR").strip()
-CELERY_BEAT_SCHEDULE.update({
-    "audit-matches-nightly": {"task": "games.tasks.audit_matches", "schedule": crontab(hour=2, minute=30)},
-    "checkpoint-hourly": {"task": "games.tasks.take_checkpoint", "schedule": crontab(minute=5)},
-})
+CELERY_BEAT_SCHEDULE.update(
+    {
+        "audit-matches-nightly": {"task": "games.tasks.audit_matches", "schedule": crontab(hour=2, minute=30)},
+        "checkpoint-hourly": {"task": "games.tasks.take_checkpoint", "schedule": crontab(minute=5)},
+    }
+)
 
 # Webhooks (webhooks/): deliveries are sent after the commit that wrote them, and Celery beat
 # sends the due ones (retries, any the broker missed) every minute. Receivers on loopback,

@@ -12,8 +12,9 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switch on every page
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
-    path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema", template_name="web/redoc.html"),
-         name="redoc"),
+    path(
+        "api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema", template_name="web/redoc.html"), name="redoc"
+    ),
     path("api/v1/", include("api.urls")),
     path("", include("web.urls")),  # the pages: score sheets, deal viewer, standings, login
 ]

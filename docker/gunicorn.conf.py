@@ -5,6 +5,7 @@ GUNICORN_THREADS (threads per worker, 1), GUNICORN_TIMEOUT (seconds, 30), LOG_LE
 Gunicorn's own lines (start-up, worker restarts, errors) are JSON like the application's; the
 access line of each request comes from the application (with its request id).
 """
+
 import os
 
 bind = f"0.0.0.0:{int(os.environ.get('PORT', '8000'))}"
@@ -32,7 +33,6 @@ logconfig_dict = {
     "root": {"level": _level, "handlers": ["console"]},
     "loggers": {
         "gunicorn.error": {"level": _level, "handlers": ["console"], "propagate": False, "qualname": "gunicorn.error"},
-        "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False,
-                            "qualname": "gunicorn.access"},
+        "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False, "qualname": "gunicorn.access"},
     },
 }

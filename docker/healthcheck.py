@@ -8,6 +8,7 @@
 Exit 0 when healthy, 1 (with the reason on stderr) when not. The slim image has no curl or
 pgrep, hence Python.
 """
+
 import os
 import socket
 import sys

@@ -48,6 +48,7 @@ def analysis_access(match: Match, user) -> str:
 
 # --- a position of the log ------------------------------------------------------------------------
 
+
 def match_analysis(*, match_id: Any, user, at: int | None = None) -> dict[str, Any]:
     """The analysis right after event ``at`` (default: now): of the deal in play then, or of the
     deal finished last when the log stands between deals (its final points)."""
@@ -59,13 +60,21 @@ def match_analysis(*, match_id: Any, user, at: int | None = None) -> dict[str, A
     if number is None:
         return {"match": match.pk, "at": seq, "deal": None, "kind": None, "plays": None, "analysis": None}
     if access == FINISHED_DEALS and not inspection.deal_finished_since(match, number):
-        raise NotAllowed(_("deal %(deal)d is still in play: players see its analysis once it is over")
-                         % {"deal": number})
+        raise NotAllowed(
+            _("deal %(deal)d is still in play: players see its analysis once it is over") % {"deal": number}
+        )
     if deal is None:
-        raise AnalysisUnavailable(_("deal %(deal)d was filed by its tally or points: it has no cards to analyse")
-                                  % {"deal": number})
-    return {"match": match.pk, "at": seq, "deal": number, "kind": deal.kind.value, "plays": len(deal.plays),
-            "analysis": position_analysis(match=match, number=number, deal=deal)}
+        raise AnalysisUnavailable(
+            _("deal %(deal)d was filed by its tally or points: it has no cards to analyse") % {"deal": number}
+        )
+    return {
+        "match": match.pk,
+        "at": seq,
+        "deal": number,
+        "kind": deal.kind.value,
+        "plays": len(deal.plays),
+        "analysis": position_analysis(match=match, number=number, deal=deal),
+    }
 
 
 def _deal_at(state: MatchState) -> tuple[int | None, DealState | None]:
@@ -88,6 +97,7 @@ def position_analysis(*, match: Match, number: int, deal: DealState) -> dict[str
 
 
 # --- a dispute's position ---------------------------------------------------------------------------
+
 
 def dispute_position(dispute: Dispute) -> tuple[int | None, DealState | None]:
     """The disputed position: deal ``dispute.deal`` just before its disputed play (before its
@@ -142,8 +152,13 @@ def dispute_analysis(*, dispute: Dispute, user) -> dict[str, Any] | None:
     seq, deal = dispute_position(dispute)
     if deal is None:
         return None
-    return {"at": seq, "deal": dispute.deal, "kind": deal.kind.value, "plays": len(deal.plays),
-            "analysis": position_analysis(match=match, number=dispute.deal, deal=deal)}
+    return {
+        "at": seq,
+        "deal": dispute.deal,
+        "kind": deal.kind.value,
+        "plays": len(deal.plays),
+        "analysis": position_analysis(match=match, number=dispute.deal, deal=deal),
+    }
 
 
 def ruling_outside_range(*, dispute: Dispute, points: dict[str, int], played: tuple[int, ...]) -> dict[str, Any]:
@@ -155,11 +170,12 @@ def ruling_outside_range(*, dispute: Dispute, points: dict[str, int], played: tu
     if deal is None:
         return {}
     seats = position_analysis(match=dispute.match, number=dispute.deal, deal=deal)["seats"]
-    return {seat.name: {"points": points[seat.name], "worst": seats[seat.name]["worst"],
-                        "best": seats[seat.name]["best"]}
-            for seat in Seat
-            if points[seat.name] != played[seat]
-            and not seats[seat.name]["worst"] <= points[seat.name] <= seats[seat.name]["best"]}
+    return {
+        seat.name: {"points": points[seat.name], "worst": seats[seat.name]["worst"], "best": seats[seat.name]["best"]}
+        for seat in Seat
+        if points[seat.name] != played[seat]
+        and not seats[seat.name]["worst"] <= points[seat.name] <= seats[seat.name]["best"]
+    }
 
 
 def _match(match_id: Any) -> Match:

@@ -11,8 +11,9 @@ Each returns a value naming the first failure; none raises on a bad match.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from games.engine.errors import RuleViolation
 
@@ -23,6 +24,7 @@ T = MatchEvent.Type
 
 
 # --- the hash chain ----------------------------------------------------------------------------
+
 
 def chain_check(match: Match) -> events.ChainCheck:
     """The first event (by seq) where the stored chain breaks, and why.
@@ -40,8 +42,9 @@ def chain_check(match: Match) -> events.ChainCheck:
 
 def _body(row: MatchEvent) -> dict:
     actor = row.actor_name
-    return events.event_body(match_id=row.match_id, seq=row.seq, type=row.type, payload=row.payload,
-                             actor=actor, created_at=row.created_at)
+    return events.event_body(
+        match_id=row.match_id, seq=row.seq, type=row.type, payload=row.payload, actor=actor, created_at=row.created_at
+    )
 
 
 def _explain_gap(checked: events.ChainCheck, rows: list[MatchEvent]) -> events.ChainCheck:
@@ -49,9 +52,11 @@ def _explain_gap(checked: events.ChainCheck, rows: list[MatchEvent]) -> events.C
     if not checked.reason.startswith("missing event"):
         return checked
     if any(row.seq == checked.first_bad_seq for row in rows):
-        return events.ChainCheck(False, checked.first_bad_seq,
-                                 f"event out of order: seq {checked.first_bad_seq} is stored after later events "
-                                 "(moved or inserted)")
+        return events.ChainCheck(
+            False,
+            checked.first_bad_seq,
+            f"event out of order: seq {checked.first_bad_seq} is stored after later events (moved or inserted)",
+        )
     return checked
 
 
@@ -60,11 +65,13 @@ def _check_tail(match: Match, rows: list[MatchEvent]) -> events.ChainCheck:
     last_seq = rows[-1].seq if rows else 0
     version = Match.objects.filter(pk=match.pk).values_list("version", flat=True).first()
     if version is not None and version > last_seq:
-        return events.ChainCheck(False, last_seq + 1,
-                                 f"missing event: the match is at version {version}, the log ends at seq {last_seq}")
+        return events.ChainCheck(
+            False, last_seq + 1, f"missing event: the match is at version {version}, the log ends at seq {last_seq}"
+        )
     if version is not None and version < last_seq:
-        return events.ChainCheck(False, version + 1,
-                                 f"extra event: the match is at version {version}, the log goes on to seq {last_seq}")
+        return events.ChainCheck(
+            False, version + 1, f"extra event: the match is at version {version}, the log goes on to seq {last_seq}"
+        )
     head = MatchProjection.objects.filter(pk=match.pk).values_list("head_hash", flat=True).first()
     if rows and head is not None and head != rows[-1].hash:
         return events.ChainCheck(False, last_seq, "hash mismatch: the last event's hash is not the recorded head")
@@ -72,6 +79,7 @@ def _check_tail(match: Match, rows: list[MatchEvent]) -> events.ChainCheck:
 
 
 # --- the rules --------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class RulesCheck:
@@ -87,7 +95,7 @@ class _Cursor:
         self.rows, self.event, self.deal, self.play_index = rows, None, None, None
 
     def __iter__(self) -> Iterator[MatchEvent]:
-        for self.event in self.rows:
+        for self.event in self.rows:  # noqa: B020 - the cursor keeps the event it stands on
             if self.event.type == T.DEAL_STARTED:
                 self.deal, self.play_index = self.event.payload.get("number"), -1
             elif self.event.type == T.DEAL_TALLIED:  # a whole deal from a paper sheet: no plays
@@ -102,8 +110,14 @@ class _Cursor:
 
     def malformed(self, exc: Exception) -> dict[str, Any]:
         """The error object's shape for an event the engine cannot even read (or a missing secret)."""
-        return {"code": "malformed_event", "deal": self.deal, "play_index": None, "seat": None, "card": None,
-                "detail": repr(exc)}
+        return {
+            "code": "malformed_event",
+            "deal": self.deal,
+            "play_index": None,
+            "seat": None,
+            "card": None,
+            "detail": repr(exc),
+        }
 
 
 def rules_check(match: Match) -> RulesCheck:
@@ -131,11 +145,15 @@ def hands_by_deal(match: Match, rows: list[MatchEvent]) -> dict[int, dict]:
 
 
 def _revealed(rows: Iterable[MatchEvent]) -> dict[int, dict]:
-    return {row.payload.get("number"): row.payload["hands"] for row in rows
-            if row.type == T.HANDS_REVEALED and isinstance(row.payload.get("hands"), dict)}
+    return {
+        row.payload.get("number"): row.payload["hands"]
+        for row in rows
+        if row.type == T.HANDS_REVEALED and isinstance(row.payload.get("hands"), dict)
+    }
 
 
 # --- the deal commitments ----------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class CommitmentCheck:
@@ -191,6 +209,7 @@ def deal_entries(rows: Iterable[MatchEvent]) -> list[dict[str, Any]]:
 
 # --- the whole report ------------------------------------------------------------------------------
 
+
 def audit_report(match: Match) -> dict[str, Any]:
     """The three checks, how each deal was filed, and the full event log as stored
     (``GET /matches/{id}/audit/``)."""
@@ -202,12 +221,23 @@ def audit_report(match: Match) -> dict[str, Any]:
         "ok": chain.ok and rules.ok and commitments.ok,
         "chain": {"ok": chain.ok, "first_bad_seq": chain.first_bad_seq, "reason": chain.reason},
         "rules": {"ok": rules.ok, "first_bad_seq": rules.first_bad_seq, "error": rules.error},
-        "commitments": {"ok": commitments.ok, "first_bad_deal": commitments.first_bad_deal,
-                        "reason": commitments.reason},
+        "commitments": {
+            "ok": commitments.ok,
+            "first_bad_deal": commitments.first_bad_deal,
+            "reason": commitments.reason,
+        },
         "deals": deal_entries(rows),
-        "events": [{"seq": row.seq, "type": row.type, "actor": row.actor_name,
-                    "created_at": events.timestamp(row.created_at), "payload": row.payload, "hash": row.hash}
-                   for row in rows],
+        "events": [
+            {
+                "seq": row.seq,
+                "type": row.type,
+                "actor": row.actor_name,
+                "created_at": events.timestamp(row.created_at),
+                "payload": row.payload,
+                "hash": row.hash,
+            }
+            for row in rows
+        ],
     }
 
 

@@ -29,9 +29,10 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.client import HTTPException
-from typing import Any, Callable
+from typing import Any
 
 from games.engine.cards import Card
 from games.engine.simulate import STRATEGIES
@@ -70,9 +71,18 @@ def api_base(server: str) -> str:
 class Api:
     """JSON over HTTP with a token; transient failures retried with exponential backoff."""
 
-    def __init__(self, server: str, token: str, *, retries: int = 8, backoff: float = 0.5, max_backoff: float = 15.0,
-                 timeout: float = LONG_POLL + 15, sleep: Callable[[float], None] = time.sleep,
-                 log: Callable[[str], None] = lambda message: None):
+    def __init__(
+        self,
+        server: str,
+        token: str,
+        *,
+        retries: int = 8,
+        backoff: float = 0.5,
+        max_backoff: float = 15.0,
+        timeout: float = LONG_POLL + 15,
+        sleep: Callable[[float], None] = time.sleep,
+        log: Callable[[str], None] = lambda message: None,
+    ):
         self.base, self.token = api_base(server), token
         self.retries, self.backoff, self.max_backoff, self.timeout = retries, backoff, max_backoff, timeout
         self.sleep, self.log = sleep, log
@@ -89,10 +99,15 @@ class Api:
             headers["If-Match"] = f'"{version}"'
         return self.request("POST", path, body, headers)
 
-    def request(self, method: str, path: str, body: dict | None = None,
-                headers: dict[str, str] | None = None) -> tuple[Any, dict[str, str]]:
-        all_headers = {"Authorization": f"Token {self.token}", "Accept": "application/json",
-                       "User-Agent": USER_AGENT, **(headers or {})}
+    def request(
+        self, method: str, path: str, body: dict | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[Any, dict[str, str]]:
+        all_headers = {
+            "Authorization": f"Token {self.token}",
+            "Accept": "application/json",
+            "User-Agent": USER_AGENT,
+            **(headers or {}),
+        }
         data = None
         if body is not None:
             data = json.dumps(body).encode()
@@ -120,7 +135,7 @@ class Api:
     def _delay(self, attempt: int, retry_after: str | None) -> float:
         if retry_after is not None and retry_after.strip().isdigit():
             return float(retry_after)
-        return min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.75, 1.25)
+        return min(self.max_backoff, self.backoff * 2**attempt) * random.uniform(0.75, 1.25)
 
 
 def _transient(status: int, answer: Any) -> bool:
@@ -284,9 +299,11 @@ class Bot:
         return f"{self._path(what)}?wait={self.long_poll}"
 
 
-def play(server: str, token: str, match: str, *, policy: Policy, seed: int | None = None,
-         quiet: bool = False) -> dict[str, Any]:
+def play(
+    server: str, token: str, match: str, *, policy: Policy, seed: int | None = None, quiet: bool = False
+) -> dict[str, Any]:
     """``kierki play``: one seat of ``match`` until it ends; the match as it ended."""
+
     def log(message: str) -> None:
         if not quiet:
             print(f"[{match[:8]}] {message}", file=sys.stderr, flush=True)

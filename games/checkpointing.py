@@ -47,8 +47,12 @@ def current_heads() -> dict[str, Any]:
         if outermost and connection.vendor == "postgresql":  # one snapshot for both queries
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        heads = [{"match": str(match_id), "seq": seq, "hash": hash} for match_id, seq, hash in
-                 MatchEvent.objects.filter(seq=F("match__version")).values_list("match_id", "seq", "hash")]
+        heads = [
+            {"match": str(match_id), "seq": seq, "hash": hash}
+            for match_id, seq, hash in MatchEvent.objects.filter(seq=F("match__version")).values_list(
+                "match_id", "seq", "hash"
+            )
+        ]
         last_event_id = MatchEvent.objects.aggregate(last=Max("id"))["last"]
     return checkpoints.heads_document(heads, last_event_id)
 
@@ -65,13 +69,13 @@ def checkpoint_take(*, out_dir: str | Path | None = None, now: dt.datetime | Non
     """Sign the current heads; with ``out_dir``, save ``<time>.checkpoint.json`` and
     ``<time>.heads.json`` there (keep both: the heads file is what the signature vouches for)."""
     heads = current_heads()
-    moment = now or dt.datetime.now(dt.timezone.utc)
+    moment = now or dt.datetime.now(dt.UTC)
     checkpoint = checkpoints.sign(heads, time=timestamp(moment), key=signing_key())
     if out_dir is None:
         return Taken(checkpoint, heads)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    stamp = moment.astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = moment.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
     checkpoint_path, heads_path = folder / f"{stamp}.checkpoint.json", folder / f"{stamp}.heads.json"
     heads_path.write_text(json.dumps(heads, indent=1) + "\n", encoding="utf-8")
     checkpoint_path.write_text(json.dumps(checkpoint, indent=1) + "\n", encoding="utf-8")

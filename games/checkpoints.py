@@ -24,8 +24,9 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -39,6 +40,7 @@ SIGNED_FIELDS = ("format", "matches", "last_event_id", "heads_hash", "time")
 
 
 # --- keys ---------------------------------------------------------------------------------------------
+
 
 def private_key_from_b64(text: str) -> Ed25519PrivateKey:
     """A raw 32-byte Ed25519 private key, base64-encoded (``ValueError`` if it is not one)."""
@@ -70,6 +72,7 @@ def _b64_bytes(text: Any, size: int, what: str) -> bytes:
 
 # --- heads and checkpoints ---------------------------------------------------------------------------
 
+
 def heads_hash(heads: Iterable[dict[str, Any]]) -> str:
     """SHA-256 (hex) over the sorted lines ``match_id:seq:hash``, each ended by a newline."""
     lines = sorted(f"{h['match']}:{h['seq']}:{h['hash']}\n" for h in heads)
@@ -77,14 +80,22 @@ def heads_hash(heads: Iterable[dict[str, Any]]) -> str:
 
 
 def heads_document(heads: list[dict[str, Any]], last_event_id: int | None) -> dict[str, Any]:
-    return {"format": HEADS_FORMAT, "last_event_id": last_event_id,
-            "heads": sorted(heads, key=lambda h: str(h["match"]))}
+    return {
+        "format": HEADS_FORMAT,
+        "last_event_id": last_event_id,
+        "heads": sorted(heads, key=lambda h: str(h["match"])),
+    }
 
 
 def sign(heads_doc: dict[str, Any], *, time: str, key: Ed25519PrivateKey) -> dict[str, Any]:
     """The signed checkpoint of a heads document."""
-    body = {"format": FORMAT, "matches": len(heads_doc["heads"]), "last_event_id": heads_doc["last_event_id"],
-            "heads_hash": heads_hash(heads_doc["heads"]), "time": time}
+    body = {
+        "format": FORMAT,
+        "matches": len(heads_doc["heads"]),
+        "last_event_id": heads_doc["last_event_id"],
+        "heads_hash": heads_hash(heads_doc["heads"]),
+        "time": time,
+    }
     signature = key.sign(canonical_json(body))
     return {**body, "public_key": public_key_b64(key), "signature": base64.b64encode(signature).decode("ascii")}
 
@@ -129,6 +140,7 @@ def verify_checkpoint(checkpoint: Any, heads_doc: Any, *, public_key: str | None
 
 # --- an exported log against the heads ---------------------------------------------------------------
 
+
 def verify_log(match_id: str, log: list[dict[str, Any]], heads_doc: dict[str, Any]) -> Check:
     """An exported event log of one match (the audit's ``events``): its hash chain recomputed
     from the events alone, and the checkpointed head of the match still in it."""
@@ -138,8 +150,14 @@ def verify_log(match_id: str, log: list[dict[str, Any]], heads_doc: dict[str, An
         for event in log:
             if event["seq"] != expected_seq:
                 return Check(False, f"seq {expected_seq} is missing or out of order (found {event['seq']})")
-            body = {"actor": event["actor"], "created_at": event["created_at"], "match": str(match_id),
-                    "payload": event["payload"], "seq": event["seq"], "type": event["type"]}
+            body = {
+                "actor": event["actor"],
+                "created_at": event["created_at"],
+                "match": str(match_id),
+                "payload": event["payload"],
+                "seq": event["seq"],
+                "type": event["type"],
+            }
             computed = chain_hash(previous, body)
             if computed != event["hash"]:
                 return Check(False, f"hash mismatch at seq {event['seq']}: the event or its hash was altered")
@@ -209,6 +227,8 @@ def _normal_deal(deal: dict[str, Any]) -> dict[str, Any]:
     for entry in ("tally", "points"):
         if entry in deal:
             return {entry: deal[entry], "sale": None if not sale else {"buyer": sale["buyer"], "price": sale["price"]}}
-    return {"hands": {seat: sorted(cards) for seat, cards in deal["hands"].items()},
-            "sale": None if not sale else {"buyer": sale["buyer"], "price": sale["price"]},
-            "plays": list(deal["plays"])}
+    return {
+        "hands": {seat: sorted(cards) for seat, cards in deal["hands"].items()},
+        "sale": None if not sale else {"buyer": sale["buyer"], "price": sale["price"]},
+        "plays": list(deal["plays"]),
+    }

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from gettext import gettext as _
 import os
 import sys
 import time
+from collections.abc import Iterator
+from gettext import gettext as _
 from pathlib import Path
-from typing import Iterator
 
 from games.engine import record as records
 from games.engine import replay
@@ -56,50 +56,94 @@ def _parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=run_simulate)
 
     check = commands.add_parser(
-        "verify-checkpoint", help="check a signed checkpoint and its heads file offline; exit 1 if anything fails",
+        "verify-checkpoint",
+        help="check a signed checkpoint and its heads file offline; exit 1 if anything fails",
         description="Verify CHECKPOINT's Ed25519 signature and that HEADS recomputes to its heads_hash; with "
-                    "--audit, that each exported log (GET /matches/{id}/audit/) chains and still holds the "
-                    "checkpointed head; with --record, that the record's finished deals are the log's.")
+        "--audit, that each exported log (GET /matches/{id}/audit/) chains and still holds the "
+        "checkpointed head; with --record, that the record's finished deals are the log's.",
+    )
     check.add_argument("checkpoint", metavar="CHECKPOINT.json")
     check.add_argument("heads", metavar="HEADS.json")
-    check.add_argument("--public-key", metavar="KEY", help="the club's pinned public key (base64, or @FILE); "
-                                                           "without it the key named in the checkpoint is used")
-    check.add_argument("--audit", action="append", default=[], metavar="AUDIT.json",
-                       help="an exported audit of one match (repeatable)")
+    check.add_argument(
+        "--public-key",
+        metavar="KEY",
+        help="the club's pinned public key (base64, or @FILE); without it the key named in the checkpoint is used",
+    )
+    check.add_argument(
+        "--audit", action="append", default=[], metavar="AUDIT.json", help="an exported audit of one match (repeatable)"
+    )
     check.add_argument("--record", metavar="RECORD.json", help="a kierki-match/1 record of the (single) --audit match")
     check.set_defaults(run=run_verify_checkpoint)
 
     study = commands.add_parser(
-        "analyse", help="what each seat could still reach from a position of a deal (the arbiter's analysis)",
+        "analyse",
+        help="what each seat could still reach from a position of a deal (the arbiter's analysis)",
         description="For each seat: worst and best final points of the deal over every legal continuation, and "
-                    "what it guarantees against the other three; for the seat on turn, each legal card's value.")
+        "what it guarantees against the other three; for the seat on turn, each legal card's value.",
+    )
     study.add_argument("record", metavar="RECORD", help="a kierki-match/1 record file")
     study.add_argument("--deal", type=_positive, required=True, metavar="N", help="the deal's number (1-based)")
-    study.add_argument("--at", type=_positions, required=True, metavar="PLAY",
-                       help="the position: plays made in that deal (0-52); a range A-B or a list A,B,… for several")
-    study.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
-                       help="search time per position; past it the values are proven bounds (default 10)")
+    study.add_argument(
+        "--at",
+        type=_positions,
+        required=True,
+        metavar="PLAY",
+        help="the position: plays made in that deal (0-52); a range A-B or a list A,B,… for several",
+    )
+    study.add_argument(
+        "--budget",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="search time per position; past it the values are proven bounds (default 10)",
+    )
     study.add_argument("--json", action="store_true", help="one JSON object per position per line")
     study.set_defaults(run=run_analyse)
 
-    play = commands.add_parser("play", help="play a seat of a match through the REST API until it ends",
-                               description="A bot for the token's seat: follows the match (long-poll), plays "
-                                           "legal cards, deals when due (North, or --deal), offers for and "
-                                           "sells the lead now and then. Exit 0 when the match is over.")
+    play = commands.add_parser(
+        "play",
+        help="play a seat of a match through the REST API until it ends",
+        description="A bot for the token's seat: follows the match (long-poll), plays "
+        "legal cards, deals when due (North, or --deal), offers for and "
+        "sells the lead now and then. Exit 0 when the match is over.",
+    )
     play.add_argument("--server", required=True, metavar="URL", help="e.g. http://127.0.0.1:8000")
-    play.add_argument("--token", default=os.environ.get("KIERKI_TOKEN"), metavar="TOKEN",
-                      help="the player's API token (default: $KIERKI_TOKEN, which keeps it out of `ps`)")
+    play.add_argument(
+        "--token",
+        default=os.environ.get("KIERKI_TOKEN"),
+        metavar="TOKEN",
+        help="the player's API token (default: $KIERKI_TOKEN, which keeps it out of `ps`)",
+    )
     play.add_argument("--match", required=True, metavar="ID")
-    play.add_argument("--strategy", choices=["random", "low", "high"], default="random",
-                      help="which legal card: at random, the lowest or the highest rank (default random)")
+    play.add_argument(
+        "--strategy",
+        choices=["random", "low", "high"],
+        default="random",
+        help="which legal card: at random, the lowest or the highest rank (default random)",
+    )
     play.add_argument("--seed", type=int, metavar="S", help="seed the bot's choices")
     play.add_argument("--deal", action="store_true", help="deal when due even when not sitting North")
-    play.add_argument("--offer-rate", type=_rate, default=0.3, metavar="P",
-                      help="chance of offering for the lead in a compensating odgrywka (default 0.3)")
-    play.add_argument("--accept-rate", type=_rate, default=0.5, metavar="P",
-                      help="chance, as lead holder, of accepting the best offer rather than keeping (default 0.5)")
-    play.add_argument("--offer-wait", type=float, default=2.0, metavar="SECONDS",
-                      help="how long the lead holder waits for offers (default 2)")
+    play.add_argument(
+        "--offer-rate",
+        type=_rate,
+        default=0.3,
+        metavar="P",
+        help="chance of offering for the lead in a compensating odgrywka (default 0.3)",
+    )
+    play.add_argument(
+        "--accept-rate",
+        type=_rate,
+        default=0.5,
+        metavar="P",
+        help="chance, as lead holder, of accepting the best offer rather than keeping (default 0.5)",
+    )
+    play.add_argument(
+        "--offer-wait",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="how long the lead holder waits for offers (default 2)",
+    )
     play.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     play.set_defaults(run=run_play)
     return parser
@@ -199,8 +243,14 @@ def run_bench(args: argparse.Namespace) -> int:
         elapsed = time.perf_counter() - started
         best = min(best, elapsed)
         print(f"round {round_no}: {elapsed:.4f} s", file=sys.stderr)
-    _print_json({"records": len(loaded), "plays": plays, "seconds": round(best, 6),
-                 "plays_per_second": round(plays / best) if best else None})
+    _print_json(
+        {
+            "records": len(loaded),
+            "plays": plays,
+            "seconds": round(best, 6),
+            "plays_per_second": round(plays / best) if best else None,
+        }
+    )
     return EXIT_OK
 
 
@@ -232,8 +282,10 @@ def run_verify_checkpoint(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
     results = [(args.checkpoint, checkpoints.verify_checkpoint(checkpoint, heads, public_key=public_key))]
     if public_key is None:
-        print("note: no --public-key given: the signature is checked against the key the checkpoint names",
-              file=sys.stderr)
+        print(
+            "note: no --public-key given: the signature is checked against the key the checkpoint names",
+            file=sys.stderr,
+        )
     for path, exported in audits:
         match_id = exported.get("match") if isinstance(exported, dict) else None
         log = exported.get("events") if isinstance(exported, dict) else None
@@ -256,16 +308,25 @@ def run_analyse(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
     deals = [r.final for r in result.state.results] + ([result.state.deal] if result.state.deal else [])
     if not result.ok:
-        print(_("%(record)s: note: the record is illegal (%(error)s); its legal part is analysed")
-              % {"record": args.record, "error": result.error}, file=sys.stderr)
+        print(
+            _("%(record)s: note: the record is illegal (%(error)s); its legal part is analysed")
+            % {"record": args.record, "error": result.error},
+            file=sys.stderr,
+        )
     if args.deal > len(deals):
-        print(_("%(record)s: no deal %(deal)d (the record has %(count)d)")
-              % {"record": args.record, "deal": args.deal, "count": len(deals)}, file=sys.stderr)
+        print(
+            _("%(record)s: no deal %(deal)d (the record has %(count)d)")
+            % {"record": args.record, "deal": args.deal, "count": len(deals)},
+            file=sys.stderr,
+        )
         return EXIT_UNREADABLE
     deal = deals[args.deal - 1]
     if max(args.at) > len(deal.plays):
-        print(_("%(record)s: deal %(deal)d has %(plays)d plays: --at must be 0 to %(plays)d")
-              % {"record": args.record, "deal": args.deal, "plays": len(deal.plays)}, file=sys.stderr)
+        print(
+            _("%(record)s: deal %(deal)d has %(plays)d plays: --at must be 0 to %(plays)d")
+            % {"record": args.record, "deal": args.deal, "plays": len(deal.plays)},
+            file=sys.stderr,
+        )
         return EXIT_UNREADABLE
     for at in args.at:
         analysis = analyse(deal_position(deal, at), budget=args.budget)
@@ -282,7 +343,11 @@ def describe_analysis(analysis: Analysis, *, deal: int, at: int, kind: str) -> s
         head = _("deal %(deal)d (%(kind)s) after %(at)d plays: finished") % {"deal": deal, "kind": kind, "at": at}
     else:
         head = _("deal %(deal)d (%(kind)s) after %(at)d plays: %(seat)s to play") % {
-            "deal": deal, "kind": kind, "at": at, "seat": analysis.to_play.name}
+            "deal": deal,
+            "kind": kind,
+            "at": at,
+            "seat": analysis.to_play.name,
+        }
     exactness = _("exact") if analysis.exact else _("NOT exact: the budget ran out, values are proven bounds")
     lines = [f"{head}, {exactness}", f"{_('seat'):<6}{_('worst'):>8}{_('best'):>8}{_('guaranteed'):>12}"]
     for seat, values in analysis.as_json()["seats"].items():
@@ -291,8 +356,10 @@ def describe_analysis(analysis: Analysis, *, deal: int, at: int, kind: str) -> s
     if cards:
         top = max(cards.values())
         marked = "  ".join(f"{card} {value}{'*' if value == top else ''}" for card, value in cards.items())
-        lines.append(_("%(seat)s's cards (guaranteed after each; * the best): %(cards)s")
-                     % {"seat": analysis.to_play.name, "cards": marked})
+        lines.append(
+            _("%(seat)s's cards (guaranteed after each; * the best): %(cards)s")
+            % {"seat": analysis.to_play.name, "cards": marked}
+        )
     return "\n".join(lines)
 
 
@@ -314,8 +381,13 @@ def run_play(args: argparse.Namespace) -> int:
     if not args.token:
         print("kierki play: give --token or set KIERKI_TOKEN", file=sys.stderr)
         return EXIT_UNREADABLE
-    policy = bot.Policy(strategy=args.strategy, deal=True if args.deal else None, offer_rate=args.offer_rate,
-                        accept_rate=args.accept_rate, offer_wait=args.offer_wait)
+    policy = bot.Policy(
+        strategy=args.strategy,
+        deal=True if args.deal else None,
+        offer_rate=args.offer_rate,
+        accept_rate=args.accept_rate,
+        offer_wait=args.offer_wait,
+    )
     try:
         final = bot.play(args.server, args.token, args.match, policy=policy, seed=args.seed, quiet=args.quiet)
     except (bot.ApiError, bot.BotError, OSError) as error:
@@ -323,8 +395,9 @@ def run_play(args: argparse.Namespace) -> int:
         return EXIT_GAVE_UP
     except KeyboardInterrupt:
         return 130
-    _print_json({"match": final["id"], "status": final["status"], "totals": final["totals"],
-                 "winners": final["winners"]})
+    _print_json(
+        {"match": final["id"], "status": final["status"], "totals": final["totals"], "winners": final["winners"]}
+    )
     return EXIT_OK
 
 

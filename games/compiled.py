@@ -12,7 +12,8 @@ goes through the ORM.
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from django.db import connection, models
 from django.db.models.expressions import Col
@@ -89,8 +90,11 @@ def insert(obj: models.Model) -> None:
     with connection.cursor() as cursor:
         cursor.execute(_insert_sql(model, connection.vendor, returning), params)
         if model._meta.auto_field is not None:
-            obj.pk = (cursor.fetchone()[0] if returning else
-                      connection.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column))
+            obj.pk = (
+                cursor.fetchone()[0]
+                if returning
+                else connection.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
+            )
     obj._state.adding, obj._state.db = False, connection.alias
 
 
@@ -102,7 +106,9 @@ def _insert_fields(model: type[models.Model]) -> list:
 def _insert_sql(model: type[models.Model], vendor: str, returning: bool) -> str:
     fields = _insert_fields(model)
     quote = connection.ops.quote_name
-    sql = (f"INSERT INTO {table(model)} ({', '.join(quote(f.column) for f in fields)}) "
-           f"VALUES ({', '.join(['%s'] * len(fields))})")
+    sql = (
+        f"INSERT INTO {table(model)} ({', '.join(quote(f.column) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))})"
+    )
     auto = model._meta.auto_field
     return sql + (f" RETURNING {quote(auto.column)}" if returning and auto is not None else "")

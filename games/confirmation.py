@@ -52,8 +52,14 @@ def played_by_own_seats(match: Match) -> bool:
     """Rule ``online``: a server-dealt match whose every card its seat's own user played."""
     if match.dealing != Match.Dealing.SERVER:
         return False
-    users = dict(zip((s.name for s in Seat), Match.objects.filter(pk=match.pk).values_list(
-        "north__user_id", "east__user_id", "south__user_id", "west__user_id").get()))
+    users = dict(
+        zip(
+            (s.name for s in Seat),
+            Match.objects.filter(pk=match.pk)
+            .values_list("north__user_id", "east__user_id", "south__user_id", "west__user_id")
+            .get(),
+        )
+    )
     plays = MatchEvent.objects.filter(match_id=match.pk, type=T.CARD_PLAYED).values_list("payload__seat", "actor_id")
     played = False
     for seat, actor in plays.iterator():
@@ -83,8 +89,13 @@ def confirmation_view(match: Match, summary: dict[str, Any]) -> dict[str, Any]:
     """The match's ``confirmation`` as the API shows it."""
     confirmations = summary.get("confirmations") or []
     if match.confirmed:
-        rule = FILED if match.filed_by_official else PLAYERS if len(confirming_seats(confirmations)) \
-            >= CONFIRMATIONS_NEEDED else ONLINE
+        rule = (
+            FILED
+            if match.filed_by_official
+            else PLAYERS
+            if len(confirming_seats(confirmations)) >= CONFIRMATIONS_NEEDED
+            else ONLINE
+        )
     else:
         rule = None
     return {

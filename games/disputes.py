@@ -36,7 +36,8 @@ match, and when a void re-opens a finished one (then with ``status="in_progress"
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -46,11 +47,11 @@ from django.utils.translation import gettext, gettext_noop
 from games.engine import MatchState, Seat
 from games.engine.errors import RuleViolation, RulingNotAllowed
 
+from . import analysis
 from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, RulingOutsideAnalysis
 from .ids import int_id
 from .models import DealScore, Dispute, Match, MatchEvent
 from .projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply_ruling, deal_score_rows
-from . import analysis
 from .roles import require_arbiter, role_of
 from .services import CommandResult, Unit, command_run
 from .signals import announce_result
@@ -60,6 +61,7 @@ MAX_STATEMENT, MAX_REASON = 5000, 2000
 
 
 # --- who is who -----------------------------------------------------------------------------------
+
 
 def may_raise(match: Match, user) -> bool:
     """Its seated players, its scorer and its arbiters: whoever may read the match."""
@@ -73,36 +75,43 @@ def may_read_disputes(match: Match, user) -> bool:
 
 # --- raising a dispute ----------------------------------------------------------------------------
 
+
 def dispute_raise(*, match_id, actor, deal: Any, statement: Any, play_index: Any = None) -> Dispute:
     """A seated player or the scorer flags deal ``deal`` (1-based; dealt already), optionally at
     ``play_index`` (0-based among the deal's plays so far)."""
     match = _match(match_id)
     if not may_raise(match, actor):
-        raise NotAllowed(gettext("Only the players seated in this match, its scorer and its arbiters may raise a "
-                                 "dispute."))
-    if not isinstance(statement, str) or not statement.strip() or len(statement) > MAX_STATEMENT \
-            or "\x00" in statement:
-        raise InvalidInput(gettext("the statement must be text of 1 to %(max)s characters, without NUL")
-                           % {"max": MAX_STATEMENT},
-                           field="statement")
+        raise NotAllowed(
+            gettext("Only the players seated in this match, its scorer and its arbiters may raise a dispute.")
+        )
+    if not isinstance(statement, str) or not statement.strip() or len(statement) > MAX_STATEMENT or "\x00" in statement:
+        raise InvalidInput(
+            gettext("the statement must be text of 1 to %(max)s characters, without NUL") % {"max": MAX_STATEMENT},
+            field="statement",
+        )
     plays = _plays_per_deal(match)
     if not _is_int(deal) or not 1 <= deal <= len(plays):
-        raise InvalidInput(gettext("deal must be the number of a deal dealt in this match (1 to %(count)s)")
-                           % {"count": len(plays)},
-                           field="deal")
+        raise InvalidInput(
+            gettext("deal must be the number of a deal dealt in this match (1 to %(count)s)") % {"count": len(plays)},
+            field="deal",
+        )
     if play_index is not None and (not _is_int(play_index) or not 0 <= play_index < plays[deal - 1]):
-        raise InvalidInput(gettext("play_index must be one of the deal's plays so far (0 to %(last)s)")
-                           % {"last": plays[deal - 1] - 1},
-                           field="play_index")
-    return Dispute.objects.create(match=match, deal=deal, play_index=play_index, statement=statement,
-                                  raised_by=actor)
+        raise InvalidInput(
+            gettext("play_index must be one of the deal's plays so far (0 to %(last)s)")
+            % {"last": plays[deal - 1] - 1},
+            field="play_index",
+        )
+    return Dispute.objects.create(match=match, deal=deal, play_index=play_index, statement=statement, raised_by=actor)
 
 
 def _plays_per_deal(match: Match) -> list[int]:
     """How many cards have been played in each deal dealt (or filed from a paper sheet: none) so far."""
     counts: list[int] = []
-    for type in MatchEvent.objects.filter(match=match, type__in=[T.DEAL_STARTED, T.DEAL_TALLIED, T.CARD_PLAYED]) \
-            .order_by("seq").values_list("type", flat=True):
+    for type in (
+        MatchEvent.objects.filter(match=match, type__in=[T.DEAL_STARTED, T.DEAL_TALLIED, T.CARD_PLAYED])
+        .order_by("seq")
+        .values_list("type", flat=True)
+    ):
         if type in (T.DEAL_STARTED, T.DEAL_TALLIED):
             counts.append(0)
         elif counts:
@@ -123,8 +132,17 @@ def _match(match_id) -> Match:
 
 # --- ruling on it -----------------------------------------------------------------------------------
 
-def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = None, override: Any = None,
-                  expected_version: int | None = None) -> tuple[Dispute, CommandResult]:
+
+def ruling_record(
+    *,
+    dispute_id,
+    actor,
+    ruling: Any,
+    reason: Any,
+    points: Any = None,
+    override: Any = None,
+    expected_version: int | None = None,
+) -> tuple[Dispute, CommandResult]:
     """An arbiter's ruling on a dispute, appended to the match log as ``ruling_recorded``."""
     _check_ruling_input(ruling, reason, points, override)
     # The analysis takes up to its budget: found before the match is locked (a position never changes).
@@ -151,12 +169,23 @@ def ruling_record(*, dispute_id, actor, ruling: Any, reason: Any, points: Any = 
                 raise RuleBroken(violation.located(deal=dispute.deal)) from None
             if outside and override is None:
                 raise RulingOutsideAnalysis(
-                    gettext("the points of %(seats)s are outside what the analysis at the disputed position "
-                            "allows (worst..best): send an override with its reason to rule them anyway")
-                    % {"seats": ", ".join(outside)}, field="points", seats=outside)
+                    gettext(
+                        "the points of %(seats)s are outside what the analysis at the disputed position "
+                        "allows (worst..best): send an override with its reason to rule them anyway"
+                    )
+                    % {"seats": ", ".join(outside)},
+                    field="points",
+                    seats=outside,
+                )
 
-        result = command_run(match_id=dispute.match_id, actor=actor, expected_version=expected_version,
-                             decide=decide, admit=admit, ended_too=True)
+        result = command_run(
+            match_id=dispute.match_id,
+            actor=actor,
+            expected_version=expected_version,
+            decide=decide,
+            admit=admit,
+            ended_too=True,
+        )
         match = result.match
         _rewrite_deal_scores(match, result.state, dispute.deal)
         dispute.status, dispute.ruling_seq = Dispute.Status.RULED, result.events[-1].seq
@@ -174,58 +203,98 @@ def _outside_analysis(dispute_id, actor, points: dict) -> dict[str, Any]:
     dispute = Dispute.objects.select_related("match__projection").filter(pk=pk).first() if pk is not None else None
     if dispute is None or not role_of(dispute.match, actor).may_rule:
         return {}
-    played = next((d["points"] for d in dispute.match.projection.summary.get("deals", [])
-                   if d["number"] == dispute.deal and not d.get("voided")), None)
+    played = next(
+        (
+            d["points"]
+            for d in dispute.match.projection.summary.get("deals", [])
+            if d["number"] == dispute.deal and not d.get("voided")
+        ),
+        None,
+    )
     if played is None:
         return {}
-    return analysis.ruling_outside_range(dispute=dispute, points=points,
-                                         played=tuple(played[s.name] for s in Seat))
+    return analysis.ruling_outside_range(dispute=dispute, points=points, played=tuple(played[s.name] for s in Seat))
 
 
 def _check_ruling_input(ruling: Any, reason: Any, points: Any, override: Any = None) -> None:
     if ruling not in RULING_TYPES:
-        raise InvalidInput(gettext("type must be one of %(choices)s")
-                           % {"choices": ', '.join(RULING_TYPES)}, field="type")
+        raise InvalidInput(
+            gettext("type must be one of %(choices)s") % {"choices": ", ".join(RULING_TYPES)}, field="type"
+        )
     if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON or "\x00" in reason:
-        raise InvalidInput(gettext("a ruling needs a reason: text of 1 to %(max)s characters, without NUL")
-                           % {"max": MAX_REASON},
-                           field="reason")
+        raise InvalidInput(
+            gettext("a ruling needs a reason: text of 1 to %(max)s characters, without NUL") % {"max": MAX_REASON},
+            field="reason",
+        )
     if ruling == SCORE_ADJUSTED:
         seats = [s.name for s in Seat]
-        if not isinstance(points, dict) or sorted(points) != sorted(seats) \
-                or not all(_is_int(points[s]) for s in seats):
+        if (
+            not isinstance(points, dict)
+            or sorted(points) != sorted(seats)
+            or not all(_is_int(points[s]) for s in seats)
+        ):
             raise InvalidInput(gettext("score_adjusted needs whole points for each of N, E, S, W"), field="points")
     elif points is not None:
-        raise InvalidInput(gettext("only score_adjusted takes points, not %(ruling)s")
-                           % {"ruling": ruling}, field="points")
-    if override is not None and (ruling != SCORE_ADJUSTED or not isinstance(override, str) or not override.strip()
-                                 or len(override) > MAX_REASON or "\x00" in override):
-        raise InvalidInput(gettext("override is for score_adjusted only: the reason, 1 to %(max)d characters, for "
-                                   "points outside the analysis") % {"max": MAX_REASON}, field="override")
+        raise InvalidInput(
+            gettext("only score_adjusted takes points, not %(ruling)s") % {"ruling": ruling}, field="points"
+        )
+    if override is not None and (
+        ruling != SCORE_ADJUSTED
+        or not isinstance(override, str)
+        or not override.strip()
+        or len(override) > MAX_REASON
+        or "\x00" in override
+    ):
+        raise InvalidInput(
+            gettext(
+                "override is for score_adjusted only: the reason, 1 to %(max)d characters, for "
+                "points outside the analysis"
+            )
+            % {"max": MAX_REASON},
+            field="override",
+        )
 
 
 def _ruling_in_force(dispute: Dispute) -> str | None:
     if dispute.ruling_seq is None:
         return None
-    return MatchEvent.objects.filter(match_id=dispute.match_id, seq=dispute.ruling_seq) \
-        .values_list("payload__ruling", flat=True).first()
+    return (
+        MatchEvent.objects.filter(match_id=dispute.match_id, seq=dispute.ruling_seq)
+        .values_list("payload__ruling", flat=True)
+        .first()
+    )
 
 
-def _decide_ruling(unit: Unit, dispute: Dispute, previous: str | None, ruling: str, reason: str,
-                   points: dict | None, override: str | None = None) -> None:
+def _decide_ruling(
+    unit: Unit,
+    dispute: Dispute,
+    previous: str | None,
+    ruling: str,
+    reason: str,
+    points: dict | None,
+    override: str | None = None,
+) -> None:
     """Check the ruling against the dispute's history and the match, through the engine."""
     if previous == DEAL_VOIDED:
-        raise RulingNotAllowed(detail=gettext_noop(
-            "the deal was voided by this dispute's ruling: a voided deal stays voided"))
+        raise RulingNotAllowed(
+            detail=gettext_noop("the deal was voided by this dispute's ruling: a voided deal stays voided")
+        )
     if previous == SCORE_ADJUSTED and ruling == NO_CHANGE:
-        raise RulingNotAllowed(detail=gettext_noop(
-            "an adjusted score is not undone by no_change: adjust it to the played points"))
+        raise RulingNotAllowed(
+            detail=gettext_noop("an adjusted score is not undone by no_change: adjust it to the played points")
+        )
     if ruling == DEAL_VOIDED and unit.match.status == Match.Status.ABANDONED:
-        raise RulingNotAllowed(detail=gettext_noop(
-            "a deal of an abandoned match cannot be voided: no replacement can follow"))
-    payload = {"dispute": dispute.pk, "ruling": ruling, "deal": dispute.deal,
-               "points": {s.name: points[s.name] for s in Seat} if ruling == SCORE_ADJUSTED else None,
-               "reason": reason, "arbiter": unit.actor.get_username()}
+        raise RulingNotAllowed(
+            detail=gettext_noop("a deal of an abandoned match cannot be voided: no replacement can follow")
+        )
+    payload = {
+        "dispute": dispute.pk,
+        "ruling": ruling,
+        "deal": dispute.deal,
+        "points": {s.name: points[s.name] for s in Seat} if ruling == SCORE_ADJUSTED else None,
+        "reason": reason,
+        "arbiter": unit.actor.get_username(),
+    }
     if override is not None:
         payload["override"] = override
     unit.state = apply_ruling(unit.state, payload)  # the same code the fold runs
@@ -244,6 +313,7 @@ def _rewrite_deal_scores(match: Match, state: MatchState, number: int) -> None:
 
 # --- reading them -------------------------------------------------------------------------------------
 
+
 def dispute_get(*, dispute_id, user) -> Dispute:
     pk = int_id(dispute_id)
     dispute = Dispute.objects.select_related("match", "raised_by").filter(pk=pk).first() if pk is not None else None
@@ -261,8 +331,11 @@ def dispute_views(disputes: Iterable[Dispute]) -> list[dict[str, Any]]:
     disputes = list(disputes)
     rulings: dict[int, list[dict[str, Any]]] = {}
     if disputes:
-        rows = (MatchEvent.objects.filter(match_id__in={d.match_id for d in disputes}, type=T.RULING_RECORDED)
-                .order_by("match_id", "seq").values_list("seq", "payload", "created_at"))
+        rows = (
+            MatchEvent.objects.filter(match_id__in={d.match_id for d in disputes}, type=T.RULING_RECORDED)
+            .order_by("match_id", "seq")
+            .values_list("seq", "payload", "created_at")
+        )
         wanted = {d.pk for d in disputes}
         for seq, payload, created_at in rows:
             if payload.get("dispute") in wanted:
@@ -271,13 +344,29 @@ def dispute_views(disputes: Iterable[Dispute]) -> list[dict[str, Any]]:
 
 
 def _ruling_view(seq: int, payload: dict, created_at) -> dict[str, Any]:
-    return {"seq": seq, "type": payload["ruling"], "deal": payload["deal"], "points": payload.get("points"),
-            "reason": payload["reason"], "arbiter": payload["arbiter"], "time": created_at,
-            "override": payload.get("override")}
+    return {
+        "seq": seq,
+        "type": payload["ruling"],
+        "deal": payload["deal"],
+        "points": payload.get("points"),
+        "reason": payload["reason"],
+        "arbiter": payload["arbiter"],
+        "time": created_at,
+        "override": payload.get("override"),
+    }
 
 
 def _dispute_view(dispute: Dispute, rulings: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"id": dispute.pk, "match": dispute.match_id, "deal": dispute.deal, "play_index": dispute.play_index,
-            "statement": dispute.statement, "raised_by": dispute.raised_by.get_username(),
-            "created_at": dispute.created_at, "status": dispute.status, "ruling_seq": dispute.ruling_seq,
-            "ruling": rulings[-1] if rulings else None, "rulings": rulings}
+    return {
+        "id": dispute.pk,
+        "match": dispute.match_id,
+        "deal": dispute.deal,
+        "play_index": dispute.play_index,
+        "statement": dispute.statement,
+        "raised_by": dispute.raised_by.get_username(),
+        "created_at": dispute.created_at,
+        "status": dispute.status,
+        "ruling_seq": dispute.ruling_seq,
+        "ruling": rulings[-1] if rulings else None,
+        "rulings": rulings,
+    }

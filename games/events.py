@@ -12,8 +12,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 GENESIS = "0" * 64
 
@@ -23,12 +24,18 @@ def canonical_json(obj: Any) -> bytes:
 
 
 def timestamp(moment: dt.datetime) -> str:
-    return moment.astimezone(dt.timezone.utc).isoformat(timespec="microseconds")
+    return moment.astimezone(dt.UTC).isoformat(timespec="microseconds")
 
 
 def event_body(*, match_id, seq: int, type: str, payload: dict, actor: str | None, created_at: dt.datetime) -> dict:
-    return {"actor": actor, "created_at": timestamp(created_at), "match": str(match_id), "payload": payload,
-            "seq": seq, "type": type}
+    return {
+        "actor": actor,
+        "created_at": timestamp(created_at),
+        "match": str(match_id),
+        "payload": payload,
+        "seq": seq,
+        "type": type,
+    }
 
 
 def chain_hash(previous: str, body: dict) -> str:
@@ -49,7 +56,9 @@ def verify_chain(rows: Iterable[tuple[dict, str]]) -> ChainCheck:
         seq = body["seq"]
         if seq != expected_seq:
             why = "missing event" if seq > expected_seq else "reordered or duplicated event"
-            return ChainCheck(False, expected_seq if seq > expected_seq else seq, f"{why}: expected seq {expected_seq}, found {seq}")
+            return ChainCheck(
+                False, expected_seq if seq > expected_seq else seq, f"{why}: expected seq {expected_seq}, found {seq}"
+            )
         if chain_hash(previous, body) != stored:
             return ChainCheck(False, seq, "hash mismatch: the event's content or hash was altered")
         previous, expected_seq = stored, seq + 1

@@ -79,6 +79,7 @@ class MatchReadOnly(CommandError):
 
 # --- roles, signing the sheet, withdrawal (games/roles.py, games/signoffs.py) -----------------------------
 
+
 class ArbiterInvolved(NotAllowed):
     """An arbiter who plays in or scores the match does not rule on it, nor withdraw it."""
 

@@ -59,35 +59,61 @@ def match_for_inspection(*, match_id: Any, user) -> tuple[Match, Inspector]:
 
 # --- the audit ---------------------------------------------------------------------------------------
 
+
 def match_audit(*, match: Match, who: Inspector) -> dict[str, Any]:
     if who.kind == Role.SCORER or (who.kind == Role.PLAYER and match.status not in ENDED):
-        raise NotAllowed(gettext("the audit is for the club's arbiters and staff, and for the seated players once "
-                                 "the match has ended"))
+        raise NotAllowed(
+            gettext(
+                "the audit is for the club's arbiters and staff, and for the seated players once the match has ended"
+            )
+        )
     return audit.audit_report(match)
 
 
 # --- time travel -------------------------------------------------------------------------------------
+
 
 def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
     """The state right after event ``seq``, with every hand as it stood then."""
     state, prefix = match_fold_at(match=match, seq=seq)
     deal = state.deal
     if who.kind == Role.PLAYER and deal is not None and not deal_finished_since(match, deal.spec.number):
-        raise NotAllowed(gettext("deal %(number)s was in play after event %(seq)s and has not finished: players see "
-                                 "a point inside a deal only once it is over")
-                         % {"number": deal.spec.number, "seq": seq})
+        raise NotAllowed(
+            gettext(
+                "deal %(number)s was in play after event %(seq)s and has not finished: players see "
+                "a point inside a deal only once it is over"
+            )
+            % {"number": deal.spec.number, "seq": seq}
+        )
     event = prefix[-1]
     summary = state.summary()
     due = state.next_deal
     return {
-        "match": match.pk, "at": seq, "version": match.version, "role": who.role,
+        "match": match.pk,
+        "at": seq,
+        "version": match.version,
+        "role": who.role,
         "seat": who.seat.name if who.seat is not None else None,
-        "event": {"seq": event.seq, "type": event.type, "actor": event.actor_name,
-                  "created_at": timestamp(event.created_at), "payload": event.payload, "hash": event.hash},
-        "complete": summary["complete"], "totals": summary["totals"], "deals": summary["deals"],
-        "next_deal": None if due is None else {"number": due.number, "kind": due.kind.value,
-                                               "dealer": due.dealer.name, "leader": due.leader.name,
-                                               "compensating": due.compensating},
+        "event": {
+            "seq": event.seq,
+            "type": event.type,
+            "actor": event.actor_name,
+            "created_at": timestamp(event.created_at),
+            "payload": event.payload,
+            "hash": event.hash,
+        },
+        "complete": summary["complete"],
+        "totals": summary["totals"],
+        "deals": summary["deals"],
+        "next_deal": None
+        if due is None
+        else {
+            "number": due.number,
+            "kind": due.kind.value,
+            "dealer": due.dealer.name,
+            "leader": due.leader.name,
+            "compensating": due.compensating,
+        },
         "deal": None if deal is None else _deal_view(deal, prefix),
     }
 
@@ -95,8 +121,10 @@ def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
 def match_fold_at(*, match: Match, seq: Any) -> tuple[MatchState, list[MatchEvent]]:
     """The engine's state right after event ``seq`` (every hand as it stood), and the events up to it."""
     if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= match.version:
-        raise InvalidInput(gettext("at must be the seq of one of the match's events (1 to %(version)s)")
-                           % {"version": match.version}, field="at")
+        raise InvalidInput(
+            gettext("at must be the seq of one of the match's events (1 to %(version)s)") % {"version": match.version},
+            field="at",
+        )
     rows = list(match.events.order_by("seq"))
     prefix = [row for row in rows if row.seq <= seq]
     try:
@@ -116,18 +144,26 @@ def _deal_view(deal, prefix: list[MatchEvent]) -> dict[str, Any]:
     completed = deal.completed_tricks()
     last = completed[-1] if completed else None
     return {
-        "number": deal.spec.number, "kind": deal.kind.value, "dealer": deal.spec.dealer.name,
-        "leader": deal.leader.name, "compensating": deal.spec.compensating,
+        "number": deal.spec.number,
+        "kind": deal.kind.value,
+        "dealer": deal.spec.dealer.name,
+        "leader": deal.leader.name,
+        "compensating": deal.spec.compensating,
         "hands": {s.name: _names(deal.hand(s)) for s in Seat},
         "dealt": {s.name: _names(deal.hand_dealt(s)) for s in Seat},
         "trick": [{"seat": s.name, "card": str(c)} for s, c in deal.current_trick()],
-        "last_trick": None if last is None else {
-            "winner": last[0].name, "cards": [{"seat": s.name, "card": str(c)} for s, c in last[1]]},
-        "tricks": by_seat(deal.tricks), "tricks_completed": len(deal.winners), "plays": len(deal.plays),
+        "last_trick": None
+        if last is None
+        else {"winner": last[0].name, "cards": [{"seat": s.name, "card": str(c)} for s, c in last[1]]},
+        "tricks": by_seat(deal.tricks),
+        "tricks_completed": len(deal.winners),
+        "plays": len(deal.plays),
         "to_play": to_play.name if to_play is not None else None,
         "legal_cards": _names(deal.legal_cards(to_play)) if to_play is not None else [],
         "lead_sale": {
-            "can_sell": deal.can_sell_lead, "holder": deal.holder.name, "decided": deal.decided,
+            "can_sell": deal.can_sell_lead,
+            "holder": deal.holder.name,
+            "decided": deal.decided,
             "offers": _offers(prefix, len(deal.offers)),
             "sale": None if deal.sale is None else {"buyer": deal.sale[0].name, "price": deal.sale[1]},
         },

@@ -20,8 +20,9 @@ Two feeds:
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -77,6 +78,7 @@ def player_id(*, user) -> int | None:
 
 # --- one match ---------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Batch:
     events: list[dict[str, Any]]  # as selectors.match_events gives them
@@ -109,18 +111,23 @@ def match_versions(match_ids: Iterable[uuid.UUID], *, in_progress: bool) -> dict
     wanted = Q(pk__in=list(match_ids))
     if in_progress:
         wanted |= Q(status=IN_PROGRESS)
-    return {pk: (version, status) for pk, version, status
-            in Match.objects.filter(wanted).values_list("pk", "version", "status")}
+    return {
+        pk: (version, status)
+        for pk, version, status in Match.objects.filter(wanted).values_list("pk", "version", "status")
+    }
 
 
 def seated_users(match_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, frozenset[int]]:
     """The ids of the users seated in each match (guests have none)."""
     fields = [f"{name}__user_id" for name in Match.SEAT_FIELDS]
-    return {pk: frozenset(u for u in users if u is not None)
-            for pk, *users in Match.objects.filter(pk__in=list(match_ids)).values_list("pk", *fields)}
+    return {
+        pk: frozenset(u for u in users if u is not None)
+        for pk, *users in Match.objects.filter(pk__in=list(match_ids)).values_list("pk", *fields)
+    }
 
 
 # --- a player's own feed ------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Notice:
@@ -146,12 +153,13 @@ def feed_start(*, user, after_id: int | None) -> Feed:
         return feed
     mine = _seated(player)
     if after_id is not None:
-        created = (MatchEvent.objects.filter(id__gt=after_id, type=T.MATCH_CREATED, match__in=mine)
-                   .values_list("id", "match_id"))
+        created = MatchEvent.objects.filter(id__gt=after_id, type=T.MATCH_CREATED, match__in=mine).values_list(
+            "id", "match_id"
+        )
         feed.notices += [Notice(pk, "match_started", {"match": match_id}) for pk, match_id in created]
-        ended = (MatchEvent.objects.filter(id__gt=after_id, seq=F("match__version"),
-                                           match__in=mine.exclude(status=IN_PROGRESS))
-                 .select_related("match__projection"))
+        ended = MatchEvent.objects.filter(
+            id__gt=after_id, seq=F("match__version"), match__in=mine.exclude(status=IN_PROGRESS)
+        ).select_related("match__projection")
         feed.notices += [_finished(event.id, event.match) for event in ended]
     for match in mine.filter(status=IN_PROGRESS).select_related(*_DETAIL):
         feed.seen[match.pk] = match.version
@@ -214,13 +222,24 @@ def _obligation(match: Match, player: Player, event_id: int) -> Notice | None:
     if sale["can_sell"] and holder and sale["offers"]:
         return Notice(event_id, "lead_decision", {**common, "offers": sale["offers"]})
     if deal["to_play"] == seat.name:
-        return Notice(event_id, "your_turn", {**common, "legal_cards": deal["legal_cards"],
-                                              "can_sell": sale["can_sell"] and holder})
+        return Notice(
+            event_id,
+            "your_turn",
+            {**common, "legal_cards": deal["legal_cards"], "can_sell": sale["can_sell"] and holder},
+        )
     return None
 
 
 def _finished(event_id: int, match: Match) -> Notice:
     summary = match.projection.summary
-    return Notice(event_id, "match_finished", {"match": match.pk, "status": match.status, "version": match.version,
-                                               "totals": summary["totals"], "winners": summary["winners"]})
-
+    return Notice(
+        event_id,
+        "match_finished",
+        {
+            "match": match.pk,
+            "status": match.status,
+            "version": match.version,
+            "totals": summary["totals"],
+            "winners": summary["winners"],
+        },
+    )

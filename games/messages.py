@@ -9,43 +9,55 @@ exactly as the engine's docstrings say them (a test holds them together).
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import KierkiError, RuleViolation, render
 
 # code -> (title, detail). The English detail is the first line of the violation class's docstring.
 VIOLATION_TEXTS = {
-    "not_your_turn": (_("Not your turn"),
-                      _("The card is in another player's hand; ``seat`` is the player on turn.")),
+    "not_your_turn": (_("Not your turn"), _("The card is in another player's hand; ``seat`` is the player on turn.")),
     "card_not_in_hand": (_("Card not in hand"), _("The card is in nobody's hand (already played).")),
     "must_follow_suit": (_("Must follow suit"), _("A player holding the led suit must play a card of it.")),
-    "hearts_lead_forbidden": (_("Hearts lead forbidden"),
-                              _("A heart may be led only by a player who holds nothing but hearts.")),
-    "king_of_hearts_first_trick": (_("King of hearts first trick"),
-                                   _("The king of hearts may not be discarded in the first trick.")),
-    "king_of_hearts_first": (_("King of hearts first"),
-                             _("A player discarding a heart while holding the king of hearts must discard the "
-                               "king.")),
-    "highest_heart_first": (_("Highest heart first"),
-                            _("With heart_discard: descending, hearts are discarded highest first.")),
-    "must_overtake": (_("Must overtake"),
-                      _("In an odgrywka a player who can beat the highest card of the led suit must "
-                        "(nadbijanie).")),
-    "sale_not_allowed": (_("Sale not allowed"),
-                         _("The lead right can be sold only in a compensating odgrywka, before the decision and "
-                           "the first card.")),
+    "hearts_lead_forbidden": (
+        _("Hearts lead forbidden"),
+        _("A heart may be led only by a player who holds nothing but hearts."),
+    ),
+    "king_of_hearts_first_trick": (
+        _("King of hearts first trick"),
+        _("The king of hearts may not be discarded in the first trick."),
+    ),
+    "king_of_hearts_first": (
+        _("King of hearts first"),
+        _("A player discarding a heart while holding the king of hearts must discard the king."),
+    ),
+    "highest_heart_first": (
+        _("Highest heart first"),
+        _("With heart_discard: descending, hearts are discarded highest first."),
+    ),
+    "must_overtake": (
+        _("Must overtake"),
+        _("In an odgrywka a player who can beat the highest card of the led suit must (nadbijanie)."),
+    ),
+    "sale_not_allowed": (
+        _("Sale not allowed"),
+        _("The lead right can be sold only in a compensating odgrywka, before the decision and the first card."),
+    ),
     "bad_sale": (_("Bad sale"), _("The buyer is the seller or not at the table, or the price is not 1-13.")),
     "deal_over": (_("Deal over"), _("A play after the 52nd card of the deal.")),
     "match_over": (_("Match over"), _("A deal after the match ended.")),
     "deal_incomplete": (_("Deal incomplete"), _("A deal other than the last has fewer than 52 plays.")),
     "bad_hands": (_("Bad hands"), _("The hands are not 4 × 13 distinct cards of one deck.")),
-    "bad_tally": (_("Bad tally"), _("A tally or points-only deal no split of the deck gives, or a deal with two "
-                                    "entries (R32, R33).")),
+    "bad_tally": (
+        _("Bad tally"),
+        _("A tally or points-only deal no split of the deck gives, or a deal with two entries (R32, R33)."),
+    ),
     "no_deal_in_play": (_("No deal in play"), _("There is no deal in play: start the next deal first.")),
     "deal_in_play": (_("Deal in play"), _("The current deal is not finished yet.")),
-    "ruling_not_allowed": (_("Ruling not allowed"),
-                           _("The ruling does not fit the match: only the latest finished deal can be voided, "
-                             "before the next starts.")),
+    "ruling_not_allowed": (
+        _("Ruling not allowed"),
+        _("The ruling does not fit the match: only the latest finished deal can be voided, before the next starts."),
+    ),
 }
 
 

@@ -14,8 +14,9 @@ class Player(models.Model):
     """A person at the table. ``user`` is empty for a guest filed from a paper score sheet."""
 
     username = models.CharField(max_length=150, unique=True)
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="player")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
 
     def __str__(self) -> str:
         return self.username
@@ -44,10 +45,12 @@ class Match(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True)
     read_only = models.BooleanField(default=False)  # its season is closed: commands are refused (scoring)
     version = models.PositiveIntegerField(default=0)  # the seq of the last event
-    scorer = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="scored_matches")
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                                   related_name="created_matches")
+    scorer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="scored_matches"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="created_matches"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     # games.fingerprints.record_fingerprint of what was filed: set by an import, and when a match
     # filed live finishes; a second filing of the same deals by the same players is refused (409).
@@ -104,8 +107,9 @@ class MatchEvent(models.Model):
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=20, choices=Type.choices)
     payload = models.JSONField()
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                              related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     actor_name = models.CharField(max_length=150, null=True, blank=True)  # as hashed: a rename changes nothing
     created_at = models.DateTimeField()
     hash = models.CharField(max_length=64)

@@ -3,7 +3,8 @@ and the read models written from it."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from django.utils.translation import gettext_noop
 
@@ -13,7 +14,6 @@ from games.engine.errors import RulingNotAllowed
 from games.engine.match import snapshot
 
 from .events import timestamp
-
 from .models import DealScore, Match, MatchEvent
 
 T = MatchEvent.Type
@@ -25,12 +25,20 @@ def hands_of(payload_hands: dict[str, list[str]]) -> list[list[int]]:
 
 def start_state(payload: dict[str, Any]) -> MatchState:
     ruleset = payload["ruleset"]
-    return MatchState.start(Ruleset.from_options(ruleset["options"], name=ruleset["name"], version=ruleset["version"]),
-                            Seat[payload["first_dealer"]])
+    return MatchState.start(
+        Ruleset.from_options(ruleset["options"], name=ruleset["name"], version=ruleset["version"]),
+        Seat[payload["first_dealer"]],
+    )
 
 
-def apply(state: MatchState | None, type: str, payload: dict[str, Any], *, hands: dict | None = None,
-          offer_index: dict[int, int] | None = None) -> MatchState | None:
+def apply(
+    state: MatchState | None,
+    type: str,
+    payload: dict[str, Any],
+    *,
+    hands: dict | None = None,
+    offer_index: dict[int, int] | None = None,
+) -> MatchState | None:
     """The state after one stored event. ``hands`` supplies server-dealt hands (kept off the log
     until revealed); ``offer_index`` maps a lead_offered seq to its place among the deal's offers."""
     if type == T.MATCH_CREATED:
@@ -56,8 +64,11 @@ def apply_tally(state: MatchState, payload: dict[str, Any]) -> MatchState:
     """A deal filed from a paper sheet (R31–R33) through the engine, which checks it again: its
     ``tally`` or ``points``, and the lead ``sale`` of a compensating odgrywka."""
     sale = payload.get("sale")
-    return state.file_deal(tally=payload.get("tally"), points=payload.get("points"),
-                           sale=None if sale is None else (sale["buyer"], sale["price"]))
+    return state.file_deal(
+        tally=payload.get("tally"),
+        points=payload.get("points"),
+        sale=None if sale is None else (sale["buyer"], sale["price"]),
+    )
 
 
 # The ruling types of a ``ruling_recorded`` event (games/disputes.py decides them).
@@ -71,8 +82,10 @@ def apply_ruling(state: MatchState, payload: dict[str, Any]) -> MatchState:
     ruling, number = payload["ruling"], payload["deal"]
     if ruling == DEAL_VOIDED:
         if not state.results or state.results[-1].number != number:
-            raise RulingNotAllowed(detail=gettext_noop(
-                "deal %(number)s is not the latest finished deal: only that one can be voided"), number=number)
+            raise RulingNotAllowed(
+                detail=gettext_noop("deal %(number)s is not the latest finished deal: only that one can be voided"),
+                number=number,
+            )
         return state.void_last_deal()
     if ruling == SCORE_ADJUSTED:
         points = payload["points"]
@@ -100,10 +113,17 @@ def summary_of(state: MatchState, match: Match, rulings: list[dict[str, Any]] | 
     summary = state.summary()
     summary["rulings"] = rulings or []
     due = state.next_deal
-    summary["next_deal"] = None if due is None or match.status != Match.Status.IN_PROGRESS else {
-        "number": due.number, "kind": due.kind.value, "dealer": due.dealer.name,
-        "leader": due.leader.name, "compensating": due.compensating,
-    }
+    summary["next_deal"] = (
+        None
+        if due is None or match.status != Match.Status.IN_PROGRESS
+        else {
+            "number": due.number,
+            "kind": due.kind.value,
+            "dealer": due.dealer.name,
+            "leader": due.leader.name,
+            "compensating": due.compensating,
+        }
+    )
     summary["status"] = match.status
     return summary
 
@@ -112,17 +132,27 @@ def snapshot_of(state: MatchState, results: list | None = None) -> dict[str, Any
     return snapshot(state, results)
 
 
-def deal_score_rows(match: Match, state: MatchState, first_number: int, last_number: int | None = None
-                    ) -> list[DealScore]:
+def deal_score_rows(
+    match: Match, state: MatchState, first_number: int, last_number: int | None = None
+) -> list[DealScore]:
     """The per-player rows of every finished deal numbered ``first_number`` to ``last_number``
     (default: the last). Rulings count: a voided deal has no rows, an adjusted deal's ``points``
     are the arbiter's (its tricks and kreski stay as played)."""
     players = match.seat_player_ids()
     return [
-        DealScore(match=match, number=r.number, seat=seat.name, player_id=players[seat], kind=r.kind.value,
-                  compensating=r.compensating, multiplier=r.multiplier, tricks=r.known_tricks[seat],
-                  points=r.counted_points[seat], kreski=r.kreski[seat])
-        for r in state.results[first_number - 1:last_number]
+        DealScore(
+            match=match,
+            number=r.number,
+            seat=seat.name,
+            player_id=players[seat],
+            kind=r.kind.value,
+            compensating=r.compensating,
+            multiplier=r.multiplier,
+            tricks=r.known_tricks[seat],
+            points=r.counted_points[seat],
+            kreski=r.kreski[seat],
+        )
+        for r in state.results[first_number - 1 : last_number]
         if not r.voided
         for seat in Seat
     ]
@@ -135,8 +165,9 @@ def rulings_of(events: Iterable[MatchEvent], earlier: list[dict[str, Any]] | Non
     rulings = [dict(r) for r in earlier or []]
     for event in events:
         if event.type == T.RULING_RECORDED:
-            rulings.append({**event.payload, "seq": event.seq, "time": timestamp(event.created_at),
-                            "superseded_by": None})
+            rulings.append(
+                {**event.payload, "seq": event.seq, "time": timestamp(event.created_at), "superseded_by": None}
+            )
     previous: dict[Any, dict[str, Any]] = {}
     for ruling in rulings:
         ruling["superseded_by"] = None

@@ -19,13 +19,14 @@ result filed by an official who is not seated needs no confirmation by the playe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
-
-from games.engine import Seat
+from typing import Any
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
+
+from games.engine import Seat
 
 from .exceptions import ArbiterInvolved, NotAllowed
 from .models import Match
@@ -138,6 +139,8 @@ def require_arbiter(match: Match, user, role: Role, *, what: str) -> None:
     if role.may_rule:
         return
     if role.kind in (Role.PLAYER, Role.SCORER) and is_official(match, user):
-        raise ArbiterInvolved(_("You play in or score this match: an arbiter never makes %(what)s on a match "
-                                "he plays in or scores.") % {"what": what})
+        raise ArbiterInvolved(
+            _("You play in or score this match: an arbiter never makes %(what)s on a match he plays in or scores.")
+            % {"what": what}
+        )
     raise NotAllowed(_("Only an arbiter or admin of the match's club (or staff) makes %(what)s.") % {"what": what})

@@ -13,7 +13,8 @@ play stay hidden from him everywhere (state, events, record) until the deal ends
 from __future__ import annotations
 
 import uuid
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext
@@ -65,8 +66,14 @@ def match_list(*, user) -> QuerySet[Match]:
     matches = _with_season(Match.objects.select_related(*_DETAIL))
     if user.is_staff:
         return matches
-    return matches.filter(Q(scorer=user) | Q(north__user=user) | Q(east__user=user)
-                          | Q(south__user=user) | Q(west__user=user) | arbitrated_matches(user))
+    return matches.filter(
+        Q(scorer=user)
+        | Q(north__user=user)
+        | Q(east__user=user)
+        | Q(south__user=user)
+        | Q(west__user=user)
+        | arbitrated_matches(user)
+    )
 
 
 def match_get(*, match_id: Any, user, detail: bool = True) -> tuple[Match, Viewer]:
@@ -108,8 +115,7 @@ def match_detail(match: Match) -> dict[str, Any]:
         "season": getattr(match, "season", None),
         "seats": {seat.name: player.username for seat, player in zip(Seat, match.seat_players())},
         "scorer": match.scorer.get_username() if match.scorer_id else None,
-        "ruleset": {"name": match.ruleset_name, "version": match.ruleset_version,
-                    "options": match.ruleset_options},
+        "ruleset": {"name": match.ruleset_name, "version": match.ruleset_version, "options": match.ruleset_options},
         "created_at": match.created_at,
         "played_on": match.played_on,
         "complete": summary["complete"],
@@ -130,6 +136,7 @@ def import_summary(match: Match) -> dict[str, Any]:
 
 
 # --- the deal in play, as the viewer sees it ----------------------------------------------------
+
 
 def match_state(*, match: Match, viewer: Viewer) -> dict[str, Any]:
     return state_view(match=match, viewer=viewer, state=restore(match.projection.snapshot))
@@ -183,8 +190,9 @@ def state_view(*, match: Match, viewer: Viewer, state: MatchState) -> dict[str, 
         "hand": _names(deal.hand(viewer.seat)) if viewer.seat is not None else None,
         "hands": {s.name: _names(deal.hand(s)) for s in Seat} if viewer.sees_all_hands else None,
         "trick": [{"seat": s.name, "card": str(c)} for s, c in deal.current_trick()],
-        "last_trick": None if last is None else {
-            "winner": last[0].name, "cards": [{"seat": s.name, "card": str(c)} for s, c in last[1]]},
+        "last_trick": None
+        if last is None
+        else {"winner": last[0].name, "cards": [{"seat": s.name, "card": str(c)} for s, c in last[1]]},
         "tricks": by_seat(deal.tricks),
         "tricks_completed": len(deal.winners),
         "plays": len(deal.plays),
@@ -210,14 +218,21 @@ def _standing_offers(match: Match, deal) -> list[dict[str, Any]]:
     the latest lead_offered events (some may precede the deal_started: R28 before the deal)."""
     if not deal.offers:
         return []
-    rows = (MatchEvent.objects.filter(match=match, type=T.LEAD_OFFERED).order_by("-seq")
-            .values_list("seq", "payload")[:len(deal.offers)])
+    rows = (
+        MatchEvent.objects.filter(match=match, type=T.LEAD_OFFERED)
+        .order_by("-seq")
+        .values_list("seq", "payload")[: len(deal.offers)]
+    )
     return [{"seq": seq, "buyer": payload["buyer"], "price": payload["price"]} for seq, payload in reversed(rows)]
 
 
 def _last_deal_started_seq(match: Match) -> int | None:
-    return (MatchEvent.objects.filter(match=match, type=T.DEAL_STARTED).order_by("-seq")
-            .values_list("seq", flat=True).first())
+    return (
+        MatchEvent.objects.filter(match=match, type=T.DEAL_STARTED)
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
 
 
 def _deal_in_play(snapshot: dict[str, Any]) -> int | None:
@@ -227,14 +242,22 @@ def _deal_in_play(snapshot: dict[str, Any]) -> int | None:
 
 # --- events --------------------------------------------------------------------------------------
 
+
 def match_events(*, match: Match, viewer: Viewer, after: int = 0, limit: int = 1000) -> dict[str, Any]:
     """The events after ``seq`` ``after`` (at most ``limit``), redacted for ``viewer``. None past
     ``match.version``: the redaction is decided from the projection read with the match, so an
     event appended since (a recorded deal's hands) must wait for the next read."""
-    rows = (MatchEvent.objects.filter(match=match, seq__gt=after, seq__lte=match.version).order_by("seq")
-            .values("seq", "type", "payload", "actor_name", "actor__username", "created_at", "hash")[:limit])
-    events = [_event_dict(r["seq"], r["type"], r["payload"], _actor(r["actor_name"], r["actor__username"]),
-                          r["created_at"], r["hash"]) for r in rows]
+    rows = (
+        MatchEvent.objects.filter(match=match, seq__gt=after, seq__lte=match.version)
+        .order_by("seq")
+        .values("seq", "type", "payload", "actor_name", "actor__username", "created_at", "hash")[:limit]
+    )
+    events = [
+        _event_dict(
+            r["seq"], r["type"], r["payload"], _actor(r["actor_name"], r["actor__username"]), r["created_at"], r["hash"]
+        )
+        for r in rows
+    ]
     hidden_from = _hidden_from(match, viewer, _deal_in_play(match.projection.snapshot))
     return {"version": match.version, "after": after, "events": _redact(events, viewer, hidden_from)}
 
@@ -242,17 +265,29 @@ def match_events(*, match: Match, viewer: Viewer, after: int = 0, limit: int = 1
 def command_events(result: CommandResult, viewer: Viewer) -> dict[str, Any]:
     """What a command appended, as its actor may see it (the response to a POST)."""
     match = result.match
-    events = [_event_dict(e.seq, e.type, e.payload,
-                          _actor(e.actor_name, e.actor.get_username() if e.actor is not None else None),
-                          e.created_at, e.hash) for e in result.events]
+    events = [
+        _event_dict(
+            e.seq,
+            e.type,
+            e.payload,
+            _actor(e.actor_name, e.actor.get_username() if e.actor is not None else None),
+            e.created_at,
+            e.hash,
+        )
+        for e in result.events
+    ]
     in_play = _deal_in_play(match.projection.snapshot) if hasattr(match, "projection") else None
     hidden_from = None
     if in_play is not None and _must_redact(match, viewer):
         hidden_from = 0  # every event of a command belongs to the deal in play
     state = result.state if result.state is not None else restore(match.projection.snapshot)
-    return {"version": match.version, "status": match.status, "events": _redact(events, viewer, hidden_from),
-            **command_outcome(result.events, state),
-            "state": state_view(match=match, viewer=viewer, state=state)}
+    return {
+        "version": match.version,
+        "status": match.status,
+        "events": _redact(events, viewer, hidden_from),
+        **command_outcome(result.events, state),
+        "state": state_view(match=match, viewer=viewer, state=state),
+    }
 
 
 def command_outcome(events: list[MatchEvent], state: MatchState) -> dict[str, Any]:
@@ -278,8 +313,15 @@ def _actor(hashed: str | None, current: str | None) -> str | None:
 def _event_dict(seq, type, payload, actor, created_at, hash) -> dict[str, Any]:
     """An event as the API shows it: ``actor`` and ``created_at`` exactly as hashed, so that
     anyone may recompute the chain (docs/audit.md) from the events endpoint."""
-    return {"seq": seq, "type": type, "payload": payload, "actor": actor, "created_at": timestamp(created_at),
-            "hash": hash, "redacted": False}
+    return {
+        "seq": seq,
+        "type": type,
+        "payload": payload,
+        "actor": actor,
+        "created_at": timestamp(created_at),
+        "hash": hash,
+        "redacted": False,
+    }
 
 
 def _must_redact(match: Match, viewer: Viewer) -> bool:
@@ -315,6 +357,7 @@ def _redact(events: list[dict[str, Any]], viewer: Viewer, hidden_from: int | Non
 
 
 # --- the record ----------------------------------------------------------------------------------
+
 
 def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
     """The ``kierki-match/1`` record built from the events: every finished deal; the deal in play
@@ -377,6 +420,7 @@ def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
 
 
 # --- where a live command broke a rule -----------------------------------------------------------
+
 
 def locate_violation(violation: RuleViolation, *, match_id: Any, command: str) -> RuleViolation:
     """Fill ``deal`` (1-based) and ``play_index`` (0-based, plays only) of a violation raised by a

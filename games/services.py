@@ -10,8 +10,9 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import secrets as secrets_module
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -19,22 +20,29 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.engine import MatchState, Seat
+from games.engine import MatchState, Seat, errors
 from games.engine import record as records
 from games.engine.cards import BY_NAME, NAMES
-from games.engine import errors
 from games.engine.errors import RecordFormatError, RulesetError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
 
-from . import compiled
+from . import compiled, confirmation
 from .events import GENESIS, chain_hash, deal_commitment, event_body
-from .exceptions import (CommandError, DuplicateRecord, InvalidInput, MatchClosed, MatchReadOnly, NotAllowed, NotFound,
-                         RuleBroken, VersionConflict)
+from .exceptions import (
+    CommandError,
+    DuplicateRecord,
+    InvalidInput,
+    MatchClosed,
+    MatchReadOnly,
+    NotAllowed,
+    NotFound,
+    RuleBroken,
+    VersionConflict,
+)
 from .fingerprints import record_fingerprint
 from .messages import engine_message
 from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
-from . import confirmation
 from .projections import deal_score_rows, rulings_of, sign_offs_of, snapshot_of, start_state, summary_of
 from .roles import is_scorer, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
 from .signals import announce_result, events_appended
@@ -71,6 +79,7 @@ class CommandResult:
 
 # --- players and roles -----------------------------------------------------------------------
 
+
 def player_for_user(user) -> Player:
     """The user's player profile, created on first use (a guest profile of the same name is claimed)."""
     player = getattr(user, "player", None)
@@ -96,8 +105,9 @@ def _acting_seat(unit: _Unit, requested: str | None, default: Seat | None) -> Se
     if own is None:
         raise NotAllowed(gettext("only the players seated in this match and its scorer may act in it"))
     if requested is not None and _parse_seat(requested, "seat") != own:
-        raise NotAllowed(gettext("you play seat %(seat)s; only the scorer may act for another seat")
-                         % {"seat": own.name})
+        raise NotAllowed(
+            gettext("you play seat %(seat)s; only the scorer may act for another seat") % {"seat": own.name}
+        )
     return own
 
 
@@ -105,8 +115,9 @@ def _parse_seat(value: Any, name: str) -> Seat:
     try:
         return Seat.parse(value)
     except ValueError:
-        raise InvalidInput(gettext("not a seat: %(seat)s (expected one of N, E, S, W)") % {"seat": repr(value)},
-                           field=name) from None
+        raise InvalidInput(
+            gettext("not a seat: %(seat)s (expected one of N, E, S, W)") % {"seat": repr(value)}, field=name
+        ) from None
 
 
 # --- the unit of work ------------------------------------------------------------------------
@@ -114,8 +125,15 @@ def _parse_seat(value: Any, name: str) -> Seat:
 Unit = _Unit  # what ``command_run``'s ``decide`` receives: the locked match, its engine state, the actor
 
 
-def command_run(*, match_id, actor, expected_version: int | None, decide: Callable[[_Unit], None],
-                admit: Callable[[Match], None] | None = None, ended_too: bool = False) -> CommandResult:
+def command_run(
+    *,
+    match_id,
+    actor,
+    expected_version: int | None,
+    decide: Callable[[_Unit], None],
+    admit: Callable[[Match], None] | None = None,
+    ended_too: bool = False,
+) -> CommandResult:
     """Run a command from another module exactly as the match commands run: ``decide`` checks and
     ``emit``s events (and sets ``columns``) on the locked match's unit; they are chained and the
     read models brought up to date in the same transaction, or nothing is stored. ``ended_too``:
@@ -123,8 +141,15 @@ def command_run(*, match_id, actor, expected_version: int | None, decide: Callab
     return _run(match_id, actor, expected_version, decide, admit, ended_too=ended_too)
 
 
-def _run(match_id, actor, expected_version: int | None, decide: Callable[[_Unit], None],
-         admit: Callable[[Match], None] | None = None, *, ended_too: bool = False) -> CommandResult:
+def _run(
+    match_id,
+    actor,
+    expected_version: int | None,
+    decide: Callable[[_Unit], None],
+    admit: Callable[[Match], None] | None = None,
+    *,
+    ended_too: bool = False,
+) -> CommandResult:
     """``admit``, when given, sees the locked match before anything else is checked and raises to
     refuse (the API's read-access check: outsiders get 404), so that the match is read only once.
 
@@ -145,18 +170,23 @@ def _run(match_id, actor, expected_version: int | None, decide: Callable[[_Unit]
     raise error
 
 
-def _locked_unit(match_id, actor, expected_version: int | None, admit: Callable[[Match], None] | None,
-                 ended_too: bool = False) -> _Unit:
+def _locked_unit(
+    match_id, actor, expected_version: int | None, admit: Callable[[Match], None] | None, ended_too: bool = False
+) -> _Unit:
     match = _lock(match_id)
     if admit is not None:
         admit(match)
     if expected_version is not None and expected_version != match.version:
-        raise VersionConflict(gettext("the match is at version %(version)s, not %(expected_version)s")
-                              % {"version": match.version, "expected_version": expected_version},
-                              current_version=match.version)
+        raise VersionConflict(
+            gettext("the match is at version %(version)s, not %(expected_version)s")
+            % {"version": match.version, "expected_version": expected_version},
+            current_version=match.version,
+        )
     if match.status != Match.Status.IN_PROGRESS and not ended_too:
-        raise MatchClosed(gettext("the match is %(status)s; nothing more can be recorded")
-                          % {"status": str(match.get_status_display()).lower()})
+        raise MatchClosed(
+            gettext("the match is %(status)s; nothing more can be recorded")
+            % {"status": str(match.get_status_display()).lower()}
+        )
     refuse_if_read_only(match)
     return _Unit(match, match.projection, restore(match.projection.snapshot), actor)
 
@@ -164,8 +194,9 @@ def _locked_unit(match_id, actor, expected_version: int | None, admit: Callable[
 def refuse_if_read_only(match: Match) -> None:
     """A match of a closed season takes no command (nor a ruling) until its season reopens."""
     if match.read_only:
-        raise MatchReadOnly(gettext("the match belongs to a closed season; nothing more can be recorded until staff "
-                              "reopen it"))
+        raise MatchReadOnly(
+            gettext("the match belongs to a closed season; nothing more can be recorded until staff reopen it")
+        )
 
 
 def _lock(match_id) -> Match:
@@ -193,10 +224,12 @@ def _lock(match_id) -> Match:
 
 @functools.cache
 def _lock_sql(vendor: str) -> str:
-    sql = (f"SELECT {compiled.columns(Match, 'm')}, {compiled.columns(MatchProjection, 'p')} "
-           f"FROM {compiled.table(Match)} m INNER JOIN {compiled.table(MatchProjection)} p "
-           f"ON p.{compiled.column(MatchProjection, 'match')} = m.{compiled.column(Match, 'id')} "
-           f"WHERE m.{compiled.column(Match, 'id')} = %s")
+    sql = (
+        f"SELECT {compiled.columns(Match, 'm')}, {compiled.columns(MatchProjection, 'p')} "
+        f"FROM {compiled.table(Match)} m INNER JOIN {compiled.table(MatchProjection)} p "
+        f"ON p.{compiled.column(MatchProjection, 'match')} = m.{compiled.column(Match, 'id')} "
+        f"WHERE m.{compiled.column(Match, 'id')} = %s"
+    )
     return sql + (" FOR UPDATE OF m, p" if connection.features.has_select_for_update_of else "")
 
 
@@ -211,8 +244,18 @@ def _commit(unit: _Unit) -> list[MatchEvent]:
         seq = match.version + 1
         body = event_body(match_id=match.id, seq=seq, type=type, payload=payload, actor=actor_name, created_at=now)
         previous = chain_hash(previous, body)
-        rows.append(MatchEvent(match=match, seq=seq, type=type, payload=payload, actor=unit.actor,
-                               actor_name=actor_name, created_at=now, hash=previous))
+        rows.append(
+            MatchEvent(
+                match=match,
+                seq=seq,
+                type=type,
+                payload=payload,
+                actor=unit.actor,
+                actor_name=actor_name,
+                created_at=now,
+                hash=previous,
+            )
+        )
         match.version = seq
     if len(rows) == 1:  # a card play: the common case, compiled once
         compiled.insert(rows[0])
@@ -259,25 +302,42 @@ def _project(unit: _Unit, head: str, rows: list[MatchEvent]) -> None:
 def _summary_unchanged(unit: _Unit, finished_before: int) -> bool:
     """Cards played in a deal that goes on change nothing the summary holds (finished deals,
     totals, winners, the next deal due, status, rulings): most plays keep it as stored."""
-    return (unit.state.deal is not None and len(unit.state.results) == finished_before
-            and unit.match.status == Match.Status.IN_PROGRESS
-            and all(type == T.CARD_PLAYED for type, _ in unit.events))
+    return (
+        unit.state.deal is not None
+        and len(unit.state.results) == finished_before
+        and unit.match.status == Match.Status.IN_PROGRESS
+        and all(type == T.CARD_PLAYED for type, _ in unit.events)
+    )
 
 
 # --- commands ------------------------------------------------------------------------------
 
-def match_create(*, actor, seats: dict[str, str], first_dealer: str, dealing: str = Match.Dealing.SERVER,
-                 ruleset: dict | None = None, scorer: str | None = None, played_on: dt.date | None = None) -> Match:
+
+def match_create(
+    *,
+    actor,
+    seats: dict[str, str],
+    first_dealer: str,
+    dealing: str = Match.Dealing.SERVER,
+    ruleset: dict | None = None,
+    scorer: str | None = None,
+    played_on: dt.date | None = None,
+) -> Match:
     """A new match: four distinct players by username, the first dealer, the pinned ruleset, and the
     date it was played on when that is not the day it is filed (a paper sheet's)."""
     ruleset = ruleset or {}
     players = _seat_players(seats)
     dealer = _parse_seat(first_dealer, "first_dealer")
     if dealing not in Match.Dealing.values:
-        raise InvalidInput(gettext("dealing must be one of %(choices)s")
-                           % {"choices": ', '.join(Match.Dealing.values)}, field="dealing")
-    pinned = {"name": ruleset.get("name", "rozbojnik-odgrywka"), "version": ruleset.get("version", 1),
-              "options": ruleset.get("options") or {}}
+        raise InvalidInput(
+            gettext("dealing must be one of %(choices)s") % {"choices": ", ".join(Match.Dealing.values)},
+            field="dealing",
+        )
+    pinned = {
+        "name": ruleset.get("name", "rozbojnik-odgrywka"),
+        "version": ruleset.get("version", 1),
+        "options": ruleset.get("options") or {},
+    }
     try:
         state = start_state({"ruleset": pinned, "first_dealer": dealer.name})
     except RulesetError as exc:
@@ -285,15 +345,25 @@ def match_create(*, actor, seats: dict[str, str], first_dealer: str, dealing: st
     scorer_user = _scorer(scorer, actor, dealing)
     with transaction.atomic():
         match = Match.objects.create(
-            north=players[0], east=players[1], south=players[2], west=players[3], first_dealer=dealer.name,
-            ruleset_name=pinned["name"], ruleset_version=pinned["version"],
-            ruleset_options=state.ruleset.options(), dealing=dealing, scorer=scorer_user, created_by=actor,
+            north=players[0],
+            east=players[1],
+            south=players[2],
+            west=players[3],
+            first_dealer=dealer.name,
+            ruleset_name=pinned["name"],
+            ruleset_version=pinned["version"],
+            ruleset_options=state.ruleset.options(),
+            dealing=dealing,
+            scorer=scorer_user,
+            created_by=actor,
             played_on=played_on,
         )
         unit = _Unit(match, None, state, actor)
         created = {
-            "seats": {s.name: p.username for s, p in zip(Seat, players)}, "first_dealer": dealer.name,
-            "ruleset": state.ruleset.as_json(), "dealing": dealing,
+            "seats": {s.name: p.username for s, p in zip(Seat, players)},
+            "first_dealer": dealer.name,
+            "ruleset": state.ruleset.as_json(),
+            "dealing": dealing,
             "scorer": scorer_user.get_username() if scorer_user else None,
         }
         if played_on is not None:  # the date of play is part of the log; the filing time is each event's
@@ -326,8 +396,10 @@ def _seat_players(seats: Any, *, create_guests: bool = False) -> list[Player]:
         raise InvalidInput(gettext("each seat needs a player's username"), field="seats")
     for seat, name in zip(Seat, names):  # checked here, not left to the database (a DataError, a 500)
         if len(name) > USERNAME_MAX_LENGTH or "\x00" in name or not name.isprintable():
-            raise InvalidInput(gettext("a username is 1 to %(max)d printable characters, without NUL")
-                               % {"max": USERNAME_MAX_LENGTH}, field=f"seats.{seat.name}")
+            raise InvalidInput(
+                gettext("a username is 1 to %(max)d printable characters, without NUL") % {"max": USERNAME_MAX_LENGTH},
+                field=f"seats.{seat.name}",
+            )
     if len(set(names)) != 4:
         raise InvalidInput(gettext("four different players are needed"), field="seats")
     found = {p.username: p for p in Player.objects.filter(username__in=names)}
@@ -351,13 +423,21 @@ def _scorer(username: str | None, actor, dealing: str):
     try:
         return User.objects.get(username=username)
     except User.DoesNotExist:
-        raise InvalidInput(gettext("no user named %(username)s")
-                           % {"username": repr(username)}, field="scorer") from None
+        raise InvalidInput(
+            gettext("no user named %(username)s") % {"username": repr(username)}, field="scorer"
+        ) from None
 
 
-def deal_start(*, match_id, actor, hands: dict | None = None, expected_version: int | None = None,
-               admit: Callable[[Match], None] | None = None) -> CommandResult:
+def deal_start(
+    *,
+    match_id,
+    actor,
+    hands: dict | None = None,
+    expected_version: int | None = None,
+    admit: Callable[[Match], None] | None = None,
+) -> CommandResult:
     """Deal the next deal due: by the server (secretly, with a published commitment) or as recorded."""
+
     def decide(unit: _Unit) -> None:
         recorded = unit.match.dealing == Match.Dealing.RECORDED
         if recorded and not is_scorer(unit.match, unit.actor):
@@ -367,6 +447,7 @@ def deal_start(*, match_id, actor, hands: dict | None = None, expected_version: 
             if hands is not None:
                 raise InvalidInput(gettext("the server deals this match: send no hands"), field="hands")
         _decide_deal(unit, _parse_hands(hands) if recorded else None)
+
     return _run(match_id, actor, expected_version, decide, admit)
 
 
@@ -378,8 +459,9 @@ def _parse_hands(hands: Any) -> dict[str, list[str]]:
             raise InvalidInput(gettext("must be a list of cards"), field=f"hands.{seat}")
         for index, card in enumerate(cards):
             if card not in BY_NAME:
-                raise InvalidInput(gettext("not a card: %(card)s")
-                                   % {"card": repr(card)}, field=f"hands.{seat}[{index}]")
+                raise InvalidInput(
+                    gettext("not a card: %(card)s") % {"card": repr(card)}, field=f"hands.{seat}[{index}]"
+                )
     return {s.name: list(hands[s.name]) for s in Seat}
 
 
@@ -387,8 +469,13 @@ def _decide_deal(unit: _Unit, hands: dict[str, list[str]] | None) -> None:
     spec = unit.state.next_deal
     if spec is None:
         unit.state.start_deal(())  # raises deal_in_play or match_over, as the rules say
-    payload = {"number": spec.number, "kind": spec.kind.value, "dealer": spec.dealer.name,
-               "leader": spec.leader.name, "compensating": spec.compensating}
+    payload = {
+        "number": spec.number,
+        "kind": spec.kind.value,
+        "dealer": spec.dealer.name,
+        "leader": spec.leader.name,
+        "compensating": spec.compensating,
+    }
     if hands is None:
         hands, salt = _shuffle(), secrets_module.token_hex(16)
         unit.secrets.append(DealSecret(match=unit.match, number=spec.number, hands=hands, salt=salt))
@@ -402,22 +489,31 @@ def _decide_deal(unit: _Unit, hands: dict[str, list[str]] | None) -> None:
 def _shuffle() -> dict[str, list[str]]:
     deck = list(NAMES)
     secrets_module.SystemRandom().shuffle(deck)
-    return {s.name: sorted(deck[13 * s:13 * s + 13]) for s in Seat}
+    return {s.name: sorted(deck[13 * s : 13 * s + 13]) for s in Seat}
 
 
-def card_play(*, match_id, actor, card: str, seat: str | None = None,
-              expected_version: int | None = None, admit: Callable[[Match], None] | None = None) -> CommandResult:
+def card_play(
+    *,
+    match_id,
+    actor,
+    card: str,
+    seat: str | None = None,
+    expected_version: int | None = None,
+    admit: Callable[[Match], None] | None = None,
+) -> CommandResult:
     def decide(unit: _Unit) -> None:
         deal = unit.state.deal
         acting = _acting_seat(unit, seat, deal.to_play if deal else None)
         _decide_play(unit, acting, card)
+
     return _run(match_id, actor, expected_version, decide, admit)
 
 
 def _decide_play(unit: _Unit, seat: Seat, card: Any) -> None:
     if card not in BY_NAME:
-        raise InvalidInput(gettext("not a card: %(card)s (rank 2-9/T/J/Q/K/A then suit S/H/D/C)")
-                           % {"card": repr(card)}, field="card")
+        raise InvalidInput(
+            gettext("not a card: %(card)s (rank 2-9/T/J/Q/K/A then suit S/H/D/C)") % {"card": repr(card)}, field="card"
+        )
     deal = unit.state.deal
     unit.state = unit.state.play(BY_NAME[card], seat=seat)
     unit.emit(T.CARD_PLAYED, {"seat": seat.name, "card": card})
@@ -426,11 +522,20 @@ def _decide_play(unit: _Unit, seat: Seat, card: Any) -> None:
         unit.emit(T.HANDS_REVEALED, {"number": deal.spec.number, "hands": secret.hands, "salt": secret.salt})
 
 
-def lead_offer(*, match_id, actor, price: Any, seat: str | None = None,
-               expected_version: int | None = None, admit: Callable[[Match], None] | None = None) -> CommandResult:
+def lead_offer(
+    *,
+    match_id,
+    actor,
+    price: Any,
+    seat: str | None = None,
+    expected_version: int | None = None,
+    admit: Callable[[Match], None] | None = None,
+) -> CommandResult:
     """R26, R28: a player (or the scorer for him) offers to buy the lead right for ``price`` tricks."""
+
     def decide(unit: _Unit) -> None:
         _decide_offer(unit, _acting_seat(unit, seat, None), price)
+
     return _run(match_id, actor, expected_version, decide, admit)
 
 
@@ -439,8 +544,15 @@ def _decide_offer(unit: _Unit, buyer: Seat, price: Any) -> None:
     unit.emit(T.LEAD_OFFERED, {"buyer": buyer.name, "price": price})
 
 
-def lead_decide(*, match_id, actor, offer: int | None = None, keep: bool = False,
-                expected_version: int | None = None, admit: Callable[[Match], None] | None = None) -> CommandResult:
+def lead_decide(
+    *,
+    match_id,
+    actor,
+    offer: int | None = None,
+    keep: bool = False,
+    expected_version: int | None = None,
+    admit: Callable[[Match], None] | None = None,
+) -> CommandResult:
     """R28: the lead holder accepts the offer made by event ``offer`` (its seq), or keeps the lead."""
     if keep == (offer is not None):
         raise InvalidInput(gettext('send either {"offer": <event seq>} or {"keep": true}'), field="offer")
@@ -452,6 +564,7 @@ def lead_decide(*, match_id, actor, offer: int | None = None, keep: bool = False
             if _acting_seat(unit, None, holder) != holder:
                 raise NotAllowed(gettext("only the lead holder (or the scorer) decides on the offers"))
         _decide_lead(unit, None if keep else _offer_index(unit, offer))
+
     return _run(match_id, actor, expected_version, decide, admit)
 
 
@@ -459,11 +572,19 @@ def _offer_index(unit: _Unit, seq: Any) -> int:
     """The place among the standing offers (the deal's, or the next deal's before it is dealt or
     filed) of the lead_offered event ``seq``: they are the latest lead_offered events."""
     standing = len(unit.state.lead_offers)
-    offers = list(MatchEvent.objects.filter(match=unit.match, type=T.LEAD_OFFERED).order_by("-seq")
-                  .values_list("seq", flat=True)[:standing])[::-1] if standing else []
+    offers = (
+        list(
+            MatchEvent.objects.filter(match=unit.match, type=T.LEAD_OFFERED)
+            .order_by("-seq")
+            .values_list("seq", flat=True)[:standing]
+        )[::-1]
+        if standing
+        else []
+    )
     if seq not in offers or isinstance(seq, bool):
-        raise InvalidInput(gettext("%(seq)s is not the seq of a standing lead offer of this deal")
-                           % {"seq": repr(seq)}, field="offer")
+        raise InvalidInput(
+            gettext("%(seq)s is not the seq of a standing lead offer of this deal") % {"seq": repr(seq)}, field="offer"
+        )
     return offers.index(seq)
 
 
@@ -476,15 +597,25 @@ def _decide_lead(unit: _Unit, index: int | None) -> None:
         unit.emit(T.LEAD_SOLD, {"offer_index": index, "buyer": offer.buyer.name, "price": offer.price})
 
 
-def deal_tally(*, match_id, actor, tally: Any = None, points: Any = None, sale: Any = None,
-               expected_version: int | None = None, admit: Callable[[Match], None] | None = None) -> CommandResult:
+def deal_tally(
+    *,
+    match_id,
+    actor,
+    tally: Any = None,
+    points: Any = None,
+    sale: Any = None,
+    expected_version: int | None = None,
+    admit: Callable[[Match], None] | None = None,
+) -> CommandResult:
     """The next deal of a recorded match, filed whole from the paper sheet by its scorer: its
     ``tally`` (R31, R32) or only its ``points`` (R33), with the ``sale`` of a compensating
     odgrywka's lead ``{"buyer": seat, "price": tricks}`` when it was sold. One event."""
+
     def decide(unit: _Unit) -> None:
         if unit.match.dealing != Match.Dealing.RECORDED or not is_scorer(unit.match, unit.actor):
             raise NotAllowed(gettext("only the scorer of a recorded match files deals from a paper sheet"))
         _decide_tally(unit, tally=tally, points=points, sale=sale)
+
     return _run(match_id, actor, expected_version, decide, admit)
 
 
@@ -493,16 +624,21 @@ def _decide_tally(unit: _Unit, *, tally: Any, points: Any, sale: Any, both: bool
     that order); the error names the deal it was meant to be."""
     number = unit.state.schedule.played + 1
     try:
-        if sale is not None and (not isinstance(sale, dict) or set(sale) != {"buyer", "price"}
-                                 or not isinstance(sale["buyer"], str)):
+        if sale is not None and (
+            not isinstance(sale, dict) or set(sale) != {"buyer", "price"} or not isinstance(sale["buyer"], str)
+        ):
             raise errors.BadSale(detail=gettext("a sale gives the buyer's seat and the price in tricks"))
         offer = None if sale is None else (sale["buyer"], sale["price"])
         unit.state = unit.state.file_deal(tally=tally, points=points, sale=offer, both=both)
     except RuleViolation as violation:
         raise violation.located(deal=number) from None
     result = unit.state.results[-1]
-    payload: dict[str, Any] = {"number": result.number, "kind": result.kind.value, "entry": result.entry,
-                               result.entry: result.filed}
+    payload: dict[str, Any] = {
+        "number": result.number,
+        "kind": result.kind.value,
+        "entry": result.entry,
+        result.entry: result.filed,
+    }
     if sale is not None:  # a sale decided through lead_offered/lead_sold events is theirs to tell
         payload["sale"] = {"buyer": result.sale[0].name, "price": result.sale[1]}
     unit.emit(T.DEAL_TALLIED, payload)
@@ -517,6 +653,7 @@ def match_abandon(*, match_id, actor, reason: str = "", expected_version: int | 
             raise NotAllowed(gettext("only the seated players, the scorer or staff may abandon a match"))
         unit.emit(T.MATCH_ABANDONED, {"reason": reason})
         unit.match.status = Match.Status.ABANDONED
+
     return _run(match_id, actor, expected_version, decide)
 
 
@@ -565,15 +702,21 @@ def _refuse_duplicate(fingerprint: str) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int(fingerprint[:15], 16)])
     existing = Match.objects.filter(fingerprint=fingerprint).order_by("created_at").values_list("pk", flat=True).first()
     if existing is not None:
-        raise DuplicateRecord(gettext("these deals by these players are filed already as match %(match)s; "
-                                      "send ?allow_duplicate=true to file them again on purpose")
-                              % {"match": existing}, match=str(existing))
+        raise DuplicateRecord(
+            gettext(
+                "these deals by these players are filed already as match %(match)s; "
+                "send ?allow_duplicate=true to file them again on purpose"
+            )
+            % {"match": existing},
+            match=str(existing),
+        )
 
 
 def _fingerprint_finished(match: Match) -> None:
     """A match filed live gets the fingerprint of its record when it finishes, so that importing
     the same sheet afterwards is caught too."""
     from .selectors import Viewer, match_record  # selectors import this module
+
     record = match_record(match=match, viewer=Viewer(Viewer.PLAYER))
     match.fingerprint = record_fingerprint(record)
     compiled.update(Match, match.pk, fingerprint=match.fingerprint)
@@ -581,7 +724,11 @@ def _fingerprint_finished(match: Match) -> None:
 
 def _create_for_import(actor, decoded: records.MatchRecord) -> Match:
     players = _seat_players({s: str(n) for s, n in decoded.players.items()}, create_guests=True)
-    return match_create(actor=actor, seats={s.name: p.username for s, p in zip(Seat, players)},
-                        first_dealer=decoded.first_dealer.name, dealing=Match.Dealing.RECORDED,
-                        ruleset=decoded.ruleset.as_json(),
-                        played_on=None if decoded.played_on is None else dt.date.fromisoformat(decoded.played_on))
+    return match_create(
+        actor=actor,
+        seats={s.name: p.username for s, p in zip(Seat, players)},
+        first_dealer=decoded.first_dealer.name,
+        dealing=Match.Dealing.RECORDED,
+        ruleset=decoded.ruleset.as_json(),
+        played_on=None if decoded.played_on is None else dt.date.fromisoformat(decoded.played_on),
+    )

@@ -17,13 +17,21 @@ commit), so that its season's standings are recomputed through the outbox.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from django.utils.translation import gettext as _
 
 from . import confirmation
-from .exceptions import (AlreadyConfirmed, FilerCannotConfirm, InvalidInput, MatchNotFinished, NotAllowed, NotFound,
-                         WithdrawalConflict)
+from .exceptions import (
+    AlreadyConfirmed,
+    FilerCannotConfirm,
+    InvalidInput,
+    MatchNotFinished,
+    NotAllowed,
+    NotFound,
+    WithdrawalConflict,
+)
 from .models import Match, MatchEvent
 from .roles import require_arbiter, role_of
 from .services import CommandResult, Unit, command_run
@@ -34,16 +42,20 @@ MAX_REASON = 2000
 
 def _readable(actor) -> Callable[[Match], None]:
     """The read check every match command makes first: outsiders get 404."""
+
     def admit(match: Match) -> None:
         if not role_of(match, actor).may_read:
             raise NotFound(_("no match %(id)s") % {"id": match.pk})
+
     return admit
 
 
 # --- signing the sheet ---------------------------------------------------------------------------------
 
+
 def result_confirm(*, match_id, actor, expected_version: int | None = None) -> CommandResult:
     """A seated player who did not file the match confirms its finished sheet."""
+
     def decide(unit: Unit) -> None:
         match = unit.match
         role = role_of(match, actor)
@@ -52,8 +64,9 @@ def result_confirm(*, match_id, actor, expected_version: int | None = None) -> C
         if confirmation.is_filer(match, actor):
             raise FilerCannotConfirm(_("You filed this match: two other seated players confirm its sheet."))
         if match.status != Match.Status.FINISHED:
-            raise MatchNotFinished(_("The match is %(status)s: only a finished sheet is confirmed.")
-                                   % {"status": match.status})
+            raise MatchNotFinished(
+                _("The match is %(status)s: only a finished sheet is confirmed.") % {"status": match.status}
+            )
         confirmations = unit.projection.summary.get("confirmations") or []
         if role.seat.name in confirmation.confirming_seats(confirmations):
             raise AlreadyConfirmed(_("Seat %(seat)s has confirmed this sheet already.") % {"seat": role.seat.name})
@@ -61,11 +74,19 @@ def result_confirm(*, match_id, actor, expected_version: int | None = None) -> C
         unit.emit(T.RESULT_CONFIRMED, payload)
         if not match.confirmed and confirmation.rule_met(match, [*confirmations, payload]) is not None:
             unit.columns["confirmed"] = True
-    return command_run(match_id=match_id, actor=actor, expected_version=expected_version, decide=decide,
-                       admit=_readable(actor), ended_too=True)
+
+    return command_run(
+        match_id=match_id,
+        actor=actor,
+        expected_version=expected_version,
+        decide=decide,
+        admit=_readable(actor),
+        ended_too=True,
+    )
 
 
 # --- withdrawal ------------------------------------------------------------------------------------------
+
 
 def match_withdraw(*, match_id, actor, reason: Any, expected_version: int | None = None) -> CommandResult:
     """An arbiter withdraws the match (filed by mistake): it counts for nothing from now on."""
@@ -79,18 +100,29 @@ def match_reinstate(*, match_id, actor, reason: Any, expected_version: int | Non
 
 def _withdrawal(match_id, actor, reason: Any, expected_version: int | None, *, withdraw: bool) -> CommandResult:
     if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON or "\x00" in reason:
-        raise InvalidInput(_("A reason is needed: text of 1 to %(max)d characters, without NUL.") % {"max": MAX_REASON},
-                           field="reason")
+        raise InvalidInput(
+            _("A reason is needed: text of 1 to %(max)d characters, without NUL.") % {"max": MAX_REASON}, field="reason"
+        )
 
     def decide(unit: Unit) -> None:
         match = unit.match
-        require_arbiter(match, actor, role_of(match, actor),
-                        what=_("a withdrawal") if withdraw else _("a reinstatement"))
+        require_arbiter(
+            match, actor, role_of(match, actor), what=_("a withdrawal") if withdraw else _("a reinstatement")
+        )
         if match.withdrawn == withdraw:
-            raise WithdrawalConflict(_("The match is withdrawn already.") if withdraw
-                                     else _("The match is not withdrawn: there is nothing to reinstate."))
-        unit.emit(T.MATCH_WITHDRAWN if withdraw else T.MATCH_REINSTATED,
-                  {"reason": reason, "by": actor.get_username()})
+            raise WithdrawalConflict(
+                _("The match is withdrawn already.")
+                if withdraw
+                else _("The match is not withdrawn: there is nothing to reinstate.")
+            )
+        unit.emit(T.MATCH_WITHDRAWN if withdraw else T.MATCH_REINSTATED, {"reason": reason, "by": actor.get_username()})
         unit.columns["withdrawn"] = withdraw
-    return command_run(match_id=match_id, actor=actor, expected_version=expected_version, decide=decide,
-                       admit=_readable(actor), ended_too=True)
+
+    return command_run(
+        match_id=match_id,
+        actor=actor,
+        expected_version=expected_version,
+        decide=decide,
+        admit=_readable(actor),
+        ended_too=True,
+    )

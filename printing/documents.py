@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
@@ -11,7 +13,6 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
-from xml.sax.saxutils import escape
 
 from .fonts import registered
 
@@ -22,6 +23,7 @@ SHADE = colors.HexColor("#eeeeee")
 
 
 # --- the building blocks -----------------------------------------------------------------------------
+
 
 def _styles() -> dict[str, ParagraphStyle]:
     regular, bold = registered()
@@ -38,27 +40,49 @@ def _text(value: Any, style: ParagraphStyle) -> Paragraph:
     return Paragraph(escape("" if value is None else str(value)), style)
 
 
-def _table(rows: list[list[Any]], widths: Sequence[float], *, header_rows: int = 1, height: float | None = None,
-           extra: Iterable[tuple] = ()) -> Table:
+def _table(
+    rows: list[list[Any]],
+    widths: Sequence[float],
+    *,
+    header_rows: int = 1,
+    height: float | None = None,
+    extra: Iterable[tuple] = (),
+) -> Table:
     regular, bold = registered()
-    table = Table(rows, colWidths=list(widths), rowHeights=None if height is None else [height] * len(rows),
-                  repeatRows=header_rows)
-    table.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, -1), regular, 9),
-        ("FONT", (0, 0), (-1, header_rows - 1), bold, 9),
-        ("BACKGROUND", (0, 0), (-1, header_rows - 1), SHADE),
-        ("GRID", (0, 0), (-1, -1), 0.5, GRID),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("ALIGN", (1, 0), (-1, -1), "CENTER"),
-        *extra,
-    ]))
+    table = Table(
+        rows,
+        colWidths=list(widths),
+        rowHeights=None if height is None else [height] * len(rows),
+        repeatRows=header_rows,
+    )
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), regular, 9),
+                ("FONT", (0, 0), (-1, header_rows - 1), bold, 9),
+                ("BACKGROUND", (0, 0), (-1, header_rows - 1), SHADE),
+                ("GRID", (0, 0), (-1, -1), 0.5, GRID),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("ALIGN", (1, 0), (-1, -1), "CENTER"),
+                *extra,
+            ]
+        )
+    )
     return table
 
 
 def _build(story: list, *, title: str, pagesize=A4) -> bytes:
     out = io.BytesIO()
-    document = SimpleDocTemplate(out, pagesize=pagesize, title=title, author="Kierki",
-                                 leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm, bottomMargin=15 * mm)
+    document = SimpleDocTemplate(
+        out,
+        pagesize=pagesize,
+        title=title,
+        author="Kierki",
+        leftMargin=15 * mm,
+        rightMargin=15 * mm,
+        topMargin=15 * mm,
+        bottomMargin=15 * mm,
+    )
     document.build(story)
     return out.getvalue()
 
@@ -69,10 +93,20 @@ def _number(value: Any) -> str:
 
 # --- the score sheet (zapis) ---------------------------------------------------------------------------
 
-def render_score_sheet(*, title: str, players: Mapping[str, str], first_dealer: str, regular_deals: Sequence[str],
-                       reminder: Sequence[str], subtitle: str = "", deals: Sequence[Mapping] = (),
-                       totals: Mapping[str, int] | None = None, winners: Sequence[str] = (),
-                       compensating_rows: int = 8) -> bytes:
+
+def render_score_sheet(
+    *,
+    title: str,
+    players: Mapping[str, str],
+    first_dealer: str,
+    regular_deals: Sequence[str],
+    reminder: Sequence[str],
+    subtitle: str = "",
+    deals: Sequence[Mapping] = (),
+    totals: Mapping[str, int] | None = None,
+    winners: Sequence[str] = (),
+    compensating_rows: int = 8,
+) -> bytes:
     """A table's score sheet. Blank (no ``deals``): the regular deals in order (``regular_deals``:
     "R"/"O") with empty cells, then ``compensating_rows`` empty rows for compensating deals (R7).
     Filled: one row per finished deal as the replay summary has it (``kind``, ``dealer``,
@@ -86,8 +120,14 @@ def render_score_sheet(*, title: str, players: Mapping[str, str], first_dealer: 
         for deal in deals:
             kind = KIND_LETTERS.get(deal["kind"], deal["kind"]) + ("*" if deal.get("compensating") else "")
             multiplier = deal.get("multiplier") or 1
-            rows.append([deal["number"], kind + (f" ×{multiplier}" if multiplier > 1 else ""), deal.get("dealer", ""),
-                         *[_score_cell(deal["points"][seat], deal["kreski"][seat]) for seat in SEATS]])
+            rows.append(
+                [
+                    deal["number"],
+                    kind + (f" ×{multiplier}" if multiplier > 1 else ""),
+                    deal.get("dealer", ""),
+                    *[_score_cell(deal["points"][seat], deal["kreski"][seat]) for seat in SEATS],
+                ]
+            )
     else:
         for number, letter in enumerate(regular_deals, start=1):
             rows.append([number, letter, first_dealer if number == 1 else "", "", "", "", ""])
@@ -96,24 +136,35 @@ def render_score_sheet(*, title: str, players: Mapping[str, str], first_dealer: 
             shaded.append(len(rows) - 1)
     totals_row = [_("Total"), "", "", *[_number(totals.get(seat)) if totals else "" for seat in SEATS]]
     rows.append(totals_row)
-    extra = [("FONT", (0, len(rows) - 1), (-1, len(rows) - 1), registered()[1], 10),
-             ("LINEABOVE", (0, len(rows) - 1), (-1, len(rows) - 1), 1.5, colors.black)]
+    extra = [
+        ("FONT", (0, len(rows) - 1), (-1, len(rows) - 1), registered()[1], 10),
+        ("LINEABOVE", (0, len(rows) - 1), (-1, len(rows) - 1), 1.5, colors.black),
+    ]
     extra += [("BACKGROUND", (0, i), (-1, i), colors.HexColor("#f7f7f7")) for i in shaded]
     widths = [14 * mm, 18 * mm, 16 * mm] + [32 * mm] * 4
     story = [_text(title, style["title"])]
     if subtitle:
         story.append(_text(subtitle, style["subtitle"]))
-    story.append(_text(_("First dealer: %(seat)s.  * = compensating deal; kreski as | after the points.")
-                       % {"seat": first_dealer}, style["body"]))
+    story.append(
+        _text(
+            _("First dealer: %(seat)s.  * = compensating deal; kreski as | after the points.") % {"seat": first_dealer},
+            style["body"],
+        )
+    )
     story.append(Spacer(1, 3 * mm))
     story.append(_table(rows, widths, height=None if deals else 8 * mm, extra=extra))
     if winners:
         story.append(Spacer(1, 3 * mm))
-        story.append(_text(_("Winner: %(names)s") % {"names": ", ".join(players.get(seat, seat) for seat in winners)},
-                           style["heading"]))
+        story.append(
+            _text(
+                _("Winner: %(names)s") % {"names": ", ".join(players.get(seat, seat) for seat in winners)},
+                style["heading"],
+            )
+        )
     story.append(Spacer(1, 4 * mm))
-    story.append(KeepTogether([_text(_("Point values"), style["heading"]),
-                               *[_text(line, style["small"]) for line in reminder]]))
+    story.append(
+        KeepTogether([_text(_("Point values"), style["heading"]), *[_text(line, style["small"]) for line in reminder]])
+    )
     return _build(story, title=title)
 
 
@@ -123,16 +174,45 @@ def _score_cell(points: int, kreski: int) -> str:
 
 # --- the standings and the season summary -------------------------------------------------------------
 
-STANDING_COLUMNS = ("position", "player", "matches", "wins", "balance", "balance_per_match", "kreski", "max_deals",
-                    "ordinal")
+STANDING_COLUMNS = (
+    "position",
+    "player",
+    "matches",
+    "wins",
+    "balance",
+    "balance_per_match",
+    "kreski",
+    "max_deals",
+    "ordinal",
+)
 
 
 def _standing_table(rows: Sequence[Mapping], style) -> Table:
-    head = [_("Pos."), _("Player"), _("Matches"), _("Wins"), _("Balance"), _("Per match"), _("Kreski"), _("Max"),
-            _("Rating")]
-    body = [[_number(row.get("position")) if row.get("ranked", True) else "–", _text(row["player"], style["body"]),
-             row["matches"], row["wins"], row["balance"], f"{row['balance_per_match']:.2f}", row["kreski"],
-             row["max_deals"], f"{row['ordinal']:.1f}"] for row in rows]
+    head = [
+        _("Pos."),
+        _("Player"),
+        _("Matches"),
+        _("Wins"),
+        _("Balance"),
+        _("Per match"),
+        _("Kreski"),
+        _("Max"),
+        _("Rating"),
+    ]
+    body = [
+        [
+            _number(row.get("position")) if row.get("ranked", True) else "–",
+            _text(row["player"], style["body"]),
+            row["matches"],
+            row["wins"],
+            row["balance"],
+            f"{row['balance_per_match']:.2f}",
+            row["kreski"],
+            row["max_deals"],
+            f"{row['ordinal']:.1f}",
+        ]
+        for row in rows
+    ]
     widths = [12 * mm, 52 * mm, 16 * mm, 14 * mm, 18 * mm, 20 * mm, 15 * mm, 12 * mm, 18 * mm]
     return _table([head, *body], widths, extra=[("ALIGN", (1, 1), (1, -1), "LEFT")])
 
@@ -152,8 +232,9 @@ def render_standings(*, title: str, rows: Sequence[Mapping], subtitle: str = "")
     return _build(story, title=title)
 
 
-def render_summary(*, title: str, facts: Sequence[tuple[str, str]], rows: Sequence[Mapping],
-                   subtitle: str = "") -> bytes:
+def render_summary(
+    *, title: str, facts: Sequence[tuple[str, str]], rows: Sequence[Mapping], subtitle: str = ""
+) -> bytes:
     """The end-of-season summary: ``facts`` as (label, text) lines, then the final table."""
     style = _styles()
     story = [_text(title, style["title"])]
@@ -168,8 +249,14 @@ def render_summary(*, title: str, facts: Sequence[tuple[str, str]], rows: Sequen
 
 # --- an evening's seating --------------------------------------------------------------------------------
 
-def render_seating(title: str, rounds: Sequence[Sequence[Mapping]], sit_outs: Sequence[Sequence[str]] | None = None,
-                   *, subtitle: str = "") -> bytes:
+
+def render_seating(
+    title: str,
+    rounds: Sequence[Sequence[Mapping]],
+    sit_outs: Sequence[Sequence[str]] | None = None,
+    *,
+    subtitle: str = "",
+) -> bytes:
     """Who sits where, round by round: ``rounds[i]`` lists round i+1's tables, each
     ``{"table": 1, "seats": {"N": name, "E": …, "S": …, "W": …}, "first_dealer": "N"}``;
     ``sit_outs[i]`` (optional) names who sits round i+1 out."""
@@ -179,10 +266,18 @@ def render_seating(title: str, rounds: Sequence[Sequence[Mapping]], sit_outs: Se
         story.append(_text(subtitle, style["subtitle"]))
     for index, tables in enumerate(rounds):
         head = [_("Table"), *SEATS, _("First dealer")]
-        body = [[table["table"], *[_text(table["seats"].get(seat, ""), style["body"]) for seat in SEATS],
-                 table.get("first_dealer", "")] for table in tables]
-        block = [_text(_("Round %(number)d") % {"number": index + 1}, style["heading"]),
-                 _table([head, *body], [14 * mm, 35 * mm, 35 * mm, 35 * mm, 35 * mm, 26 * mm])]
+        body = [
+            [
+                table["table"],
+                *[_text(table["seats"].get(seat, ""), style["body"]) for seat in SEATS],
+                table.get("first_dealer", ""),
+            ]
+            for table in tables
+        ]
+        block = [
+            _text(_("Round %(number)d") % {"number": index + 1}, style["heading"]),
+            _table([head, *body], [14 * mm, 35 * mm, 35 * mm, 35 * mm, 35 * mm, 26 * mm]),
+        ]
         out = list(sit_outs[index]) if sit_outs and index < len(sit_outs) else []
         if out:
             block.append(_text(_("Sitting out: %(names)s") % {"names": ", ".join(out)}, style["body"]))

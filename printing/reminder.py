@@ -7,8 +7,14 @@ from django.utils.translation import gettext as _
 
 from games.engine import Ruleset
 from games.engine.cards import BY_NAME
-from games.engine.scoring import (CARD_PENALTY, LAST_TRICK_PENALTY, ODGRYWKA_TRICK_POINTS, POOL,
-                                  SALE_POINTS_PER_TRICK, TRICK_PENALTY)
+from games.engine.scoring import (
+    CARD_PENALTY,
+    LAST_TRICK_PENALTY,
+    ODGRYWKA_TRICK_POINTS,
+    POOL,
+    SALE_POINTS_PER_TRICK,
+    TRICK_PENALTY,
+)
 
 
 def point_reminder(ruleset: Ruleset) -> list[str]:
@@ -16,15 +22,30 @@ def point_reminder(ruleset: Ruleset) -> list[str]:
     king_of_hearts = CARD_PENALTY[BY_NAME["KH"]] - heart - king
     first, second = ruleset.last_tricks
     return [
-        _("Rozbójnik (R14, R15): %(trick)d per trick, %(heart)d per heart, %(queen)d per queen, %(king)d per king, "
-          "%(jack)d per jack, %(kh)d more for the king of hearts, %(last)d more for tricks %(first)d and %(second)d "
-          "— %(pool)d per deal.") % {
-            "trick": TRICK_PENALTY, "heart": heart, "queen": queen, "king": king, "jack": jack, "kh": king_of_hearts,
-            "last": LAST_TRICK_PENALTY, "first": first, "second": second, "pool": POOL},
-        _("Odgrywka (R17): %(points)d per trick — %(pool)d per deal.") % {"points": ODGRYWKA_TRICK_POINTS,
-                                                                          "pool": POOL},
-        _("No trick: in a rozbójnik a kreska (R20), in an odgrywka 0 points (R22); the deal is played again as "
-          "compensating deals (R7, R23, R24). All 13 tricks in a rozbójnik: Max, 2 kreski, the others −%(pool)d "
-          "(R21).") % {"pool": POOL},
+        _(
+            "Rozbójnik (R14, R15): %(trick)d per trick, %(heart)d per heart, %(queen)d per queen, %(king)d per king, "
+            "%(jack)d per jack, %(kh)d more for the king of hearts, %(last)d more for tricks %(first)d and %(second)d "
+            "— %(pool)d per deal."
+        )
+        % {
+            "trick": TRICK_PENALTY,
+            "heart": heart,
+            "queen": queen,
+            "king": king,
+            "jack": jack,
+            "kh": king_of_hearts,
+            "last": LAST_TRICK_PENALTY,
+            "first": first,
+            "second": second,
+            "pool": POOL,
+        },
+        _("Odgrywka (R17): %(points)d per trick — %(pool)d per deal.")
+        % {"points": ODGRYWKA_TRICK_POINTS, "pool": POOL},
+        _(
+            "No trick: in a rozbójnik a kreska (R20), in an odgrywka 0 points (R22); the deal is played again as "
+            "compensating deals (R7, R23, R24). All 13 tricks in a rozbójnik: Max, 2 kreski, the others −%(pool)d "
+            "(R21)."
+        )
+        % {"pool": POOL},
         _("Lead sale (R27): the buyer pays %(points)d × the price to the seller.") % {"points": SALE_POINTS_PER_TRICK},
     ]

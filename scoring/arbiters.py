@@ -21,22 +21,25 @@ RULING_ROLES = (Membership.Role.ARBITER, Membership.Role.ADMIN)  # games.roles.A
 
 def club_of_match(match_id) -> int | None:
     """The club whose season the match was played in, if any."""
-    return (SeasonMatch.objects.filter(match_id=match_id).values_list("season__league__club_id", flat=True)
-            .first())
+    return SeasonMatch.objects.filter(match_id=match_id).values_list("season__league__club_id", flat=True).first()
 
 
 def is_club_arbiter(user, club_id) -> bool:
     """An arbiter or admin of the club: they rule on its season matches."""
-    return bool(user.is_authenticated and Membership.objects.filter(club_id=club_id, user=user, role__in=RULING_ROLES)
-                .exists())
+    return bool(
+        user.is_authenticated and Membership.objects.filter(club_id=club_id, user=user, role__in=RULING_ROLES).exists()
+    )
 
 
 def role_in_match(match: Match, user) -> str | None:
     """The user's role in the club whose season ``match`` belongs to (``games.roles`` asks)."""
     if user is None or not user.is_authenticated:
         return None
-    return (Membership.objects.filter(user=user, club__leagues__seasons__season_matches__match_id=match.pk)
-            .values_list("role", flat=True).first())
+    return (
+        Membership.objects.filter(user=user, club__leagues__seasons__season_matches__match_id=match.pk)
+        .values_list("role", flat=True)
+        .first()
+    )
 
 
 def arbitrated_matches(user) -> Q:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from django.db.models import Q, Sum
 
@@ -18,6 +18,7 @@ SEAT_FIELDS = dict(zip(seating.SEATS, Match.SEAT_FIELDS))
 
 
 # --- who ---------------------------------------------------------------------------------------
+
 
 def club_member_players(club_id, players: Iterable[Player]) -> set[int]:
     """The ids of those of ``players`` who play for the club (``members.club_players``: members
@@ -55,25 +56,33 @@ def evening_visible(user, evening_id) -> Evening | None:
 
 # --- the evening so far -------------------------------------------------------------------------
 
+
 def evening_next_round(evening: Evening) -> int:
     return EveningRound.objects.filter(evening=evening).count() + 1
 
 
 def evening_present(evening: Evening, number: int) -> list[Player]:
     """The players present for round ``number``: arrived by then and not withdrawn."""
-    rows = (EveningPlayer.objects.filter(evening=evening, arrived_round__lte=number, left_round__isnull=True)
-            .select_related("player").order_by("player__username"))
+    rows = (
+        EveningPlayer.objects.filter(evening=evening, arrived_round__lte=number, left_round__isnull=True)
+        .select_related("player")
+        .order_by("player__username")
+    )
     return [row.player for row in rows]
 
 
 def evening_played_rounds(evening: Evening) -> list[seating.Round]:
     """The seated rounds as ``seating.Round`` values over player ids (seats, first dealers, sit-outs)."""
     rounds = []
-    for one in EveningRound.objects.filter(evening=evening).order_by("number").prefetch_related(
-            "sitting_out", "tables__season_match__match"):
-        tables = tuple(seating.Table(tuple(table.season_match.match.seat_player_ids()),
-                                     table.season_match.match.first_dealer)
-                       for table in sorted(one.tables.all(), key=lambda t: t.number))
+    for one in (
+        EveningRound.objects.filter(evening=evening)
+        .order_by("number")
+        .prefetch_related("sitting_out", "tables__season_match__match")
+    ):
+        tables = tuple(
+            seating.Table(tuple(table.season_match.match.seat_player_ids()), table.season_match.match.first_dealer)
+            for table in sorted(one.tables.all(), key=lambda t: t.number)
+        )
         rounds.append(seating.Round(tables, tuple(sorted(p.pk for p in one.sitting_out.all()))))
     return rounds
 
@@ -81,11 +90,15 @@ def evening_played_rounds(evening: Evening) -> list[seating.Round]:
 def season_past_pairs(evening: Evening) -> Counter:
     """How often each pair (of player ids) sat at one table on the season's earlier evenings."""
     earlier = Evening.objects.filter(season=evening.season).filter(
-        Q(date__lt=evening.date) | Q(date=evening.date, pk__lt=evening.pk))
+        Q(date__lt=evening.date) | Q(date=evening.date, pk__lt=evening.pk)
+    )
     counts: Counter = Counter()
     tables = EveningTable.objects.filter(round__evening__in=earlier).values_list(
-        "season_match__match__north_id", "season_match__match__east_id", "season_match__match__south_id",
-        "season_match__match__west_id")
+        "season_match__match__north_id",
+        "season_match__match__east_id",
+        "season_match__match__south_id",
+        "season_match__match__west_id",
+    )
     for players in tables:
         counts.update(seating.pair_counts([seating.Round((seating.Table(tuple(players)),))]))
     return counts
@@ -95,26 +108,45 @@ def evening_totals(evening: Evening) -> tuple[dict[int, int], bool]:
     """Each player's running total (Σ points of his finished deals in the evening's matches),
     and whether every match seated so far has ended."""
     matches = Match.objects.filter(season_match__evening_table__round__evening=evening)
-    totals = dict(DealScore.objects.filter(match__in=matches).values("player").annotate(total=Sum("points"))
-                  .values_list("player", "total").order_by())
+    totals = dict(
+        DealScore.objects.filter(match__in=matches)
+        .values("player")
+        .annotate(total=Sum("points"))
+        .values_list("player", "total")
+        .order_by()
+    )
     return totals, not matches.filter(status=Match.Status.IN_PROGRESS).exists()
 
 
 # --- plain data ---------------------------------------------------------------------------------
 
+
 def evening_attendance(evening: Evening) -> list[dict]:
-    return [{"player": row.player.username, "arrived_round": row.arrived_round, "left_round": row.left_round,
-             "present": row.present}
-            for row in EveningPlayer.objects.filter(evening=evening).select_related("player")
-            .order_by("player__username")]
+    return [
+        {
+            "player": row.player.username,
+            "arrived_round": row.arrived_round,
+            "left_round": row.left_round,
+            "present": row.present,
+        }
+        for row in EveningPlayer.objects.filter(evening=evening).select_related("player").order_by("player__username")
+    ]
 
 
 def evening_seating(evening: Evening, numbers: Iterable[int] | None = None) -> list[dict]:
     """The seated rounds (of ``numbers`` only, when given) as plain data: per table its match,
     the match's status, the players by seat and the first dealer; the sit-outs."""
-    rounds = EveningRound.objects.filter(evening=evening).order_by("number").prefetch_related(
-        "sitting_out", "tables__season_match__match__north", "tables__season_match__match__east",
-        "tables__season_match__match__south", "tables__season_match__match__west")
+    rounds = (
+        EveningRound.objects.filter(evening=evening)
+        .order_by("number")
+        .prefetch_related(
+            "sitting_out",
+            "tables__season_match__match__north",
+            "tables__season_match__match__east",
+            "tables__season_match__match__south",
+            "tables__season_match__match__west",
+        )
+    )
     if numbers is not None:
         rounds = rounds.filter(number__in=list(numbers))
     return [round_data(one) for one in rounds]
@@ -124,8 +156,21 @@ def round_data(one: EveningRound) -> dict:
     tables = []
     for table in sorted(one.tables.all(), key=lambda t: t.number):
         match = table.season_match.match
-        tables.append({"number": table.number, "match": match.pk, "status": match.status, "dealing": match.dealing,
-                       "first_dealer": match.first_dealer,
-                       "seats": {seat: getattr(match, name).username for seat, name in SEAT_FIELDS.items()}})
-    return {"number": one.number, "seated_by": one.seated_by, "repeats": one.repeats, "created_at": one.created_at,
-            "tables": tables, "sitting_out": sorted(p.username for p in one.sitting_out.all())}
+        tables.append(
+            {
+                "number": table.number,
+                "match": match.pk,
+                "status": match.status,
+                "dealing": match.dealing,
+                "first_dealer": match.first_dealer,
+                "seats": {seat: getattr(match, name).username for seat, name in SEAT_FIELDS.items()},
+            }
+        )
+    return {
+        "number": one.number,
+        "seated_by": one.seated_by,
+        "repeats": one.repeats,
+        "created_at": one.created_at,
+        "tables": tables,
+        "sitting_out": sorted(p.username for p in one.sitting_out.all()),
+    }

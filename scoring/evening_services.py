@@ -10,7 +10,8 @@ record, plays, or a tally); nothing here scores.
 from __future__ import annotations
 
 import datetime
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -39,19 +40,31 @@ def seating_budget() -> float:
 
 # --- evenings ---------------------------------------------------------------------------------
 
-def evening_create(*, actor, season_id, date: datetime.date, rounds: int, dealing: str = Match.Dealing.RECORDED,
-                   swiss: bool = False, seed: int = 0, players: Sequence[str] = ()) -> Evening:
+
+def evening_create(
+    *,
+    actor,
+    season_id,
+    date: datetime.date,
+    rounds: int,
+    dealing: str = Match.Dealing.RECORDED,
+    swiss: bool = False,
+    seed: int = 0,
+    players: Sequence[str] = (),
+) -> Evening:
     """A new evening of an open season (club admins and staff), with the players signed in so far."""
     season = _season(actor, season_id)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise InvalidInput(_("an evening has 1 to %(most)d rounds") % {"most": MAX_ROUNDS}, field="rounds")
     if dealing not in Match.Dealing.values:
-        raise InvalidInput(_("dealing must be one of %(choices)s") % {"choices": ", ".join(Match.Dealing.values)},
-                           field="dealing")
+        raise InvalidInput(
+            _("dealing must be one of %(choices)s") % {"choices": ", ".join(Match.Dealing.values)}, field="dealing"
+        )
     with transaction.atomic():  # a profile _members creates for a user goes if the command fails
         found = _members(season, players, field="players")
-        evening = Evening.objects.create(season=season, date=date, rounds=rounds, dealing=dealing, swiss=swiss,
-                                         seed=seed, created_by=actor)
+        evening = Evening.objects.create(
+            season=season, date=date, rounds=rounds, dealing=dealing, swiss=swiss, seed=seed, created_by=actor
+        )
         EveningPlayer.objects.bulk_create([EveningPlayer(evening=evening, player=p) for p in found])
     return evening
 
@@ -68,8 +81,9 @@ def evening_sign_in(*, actor, evening_id, players: Sequence[str]) -> list[Evenin
             raise EveningComplete(_("every round of this evening is seated: nobody can join it now"))
         rows = []
         for player in found:
-            row, created = EveningPlayer.objects.get_or_create(evening=evening, player=player,
-                                                               defaults={"arrived_round": number})
+            row, created = EveningPlayer.objects.get_or_create(
+                evening=evening, player=player, defaults={"arrived_round": number}
+            )
             if not created and row.left_round is not None:
                 row.arrived_round, row.left_round = number, None
                 row.save(update_fields=["arrived_round", "left_round"])
@@ -92,8 +106,10 @@ def evening_withdraw(*, actor, evening_id, player: str) -> EveningPlayer:
 
 # --- seating a round ----------------------------------------------------------------------------
 
-def evening_round_seat(*, actor, evening_id, number: int | None = None,
-                       tables: Sequence[Sequence[str]] | None = None) -> EveningRound:
+
+def evening_round_seat(
+    *, actor, evening_id, number: int | None = None, tables: Sequence[Sequence[str]] | None = None
+) -> EveningRound:
     """Seat the evening's next round and create its matches (one per table, in the season, with
     the evening's dealing), all in one transaction. ``number``, when given, must be that next
     round (a round seated already is refused, so a retried request does not seat two);
@@ -107,17 +123,19 @@ def evening_round_seat(*, actor, evening_id, number: int | None = None,
             raise SeasonClosed(_("the season %(season)s is closed: no match can join it") % {"season": season.name})
         next_number = selectors.evening_next_round(evening)
         if number is not None and number < next_number:
-            raise RoundSeated(_("round %(number)d of this evening is seated already") % {"number": number},
-                              field="round")
+            raise RoundSeated(
+                _("round %(number)d of this evening is seated already") % {"number": number}, field="round"
+            )
         if number is not None and number > next_number:
-            raise InvalidInput(_("the next round to seat is round %(number)d") % {"number": next_number},
-                               field="round")
+            raise InvalidInput(_("the next round to seat is round %(number)d") % {"number": next_number}, field="round")
         if next_number > evening.rounds:
             raise EveningComplete(_("all %(rounds)d rounds of this evening are seated") % {"rounds": evening.rounds})
         present = selectors.evening_present(evening, next_number)
         if len(present) < seating.TABLE:
-            raise TooFewPlayers(_("%(count)d players are present: a table needs four") % {"count": len(present)},
-                                present=[p.username for p in present])
+            raise TooFewPlayers(
+                _("%(count)d players are present: a table needs four") % {"count": len(present)},
+                present=[p.username for p in present],
+            )
         played = selectors.evening_played_rounds(evening)
         if tables is not None:
             seated, seated_by = _given_tables(tables, present, played), "manual"
@@ -126,17 +144,25 @@ def evening_round_seat(*, actor, evening_id, number: int | None = None,
         return _create_round(actor, evening, next_number, seated, seated_by, played)
 
 
-def _searched(evening: Evening, present: list[Player], played: list[seating.Round],
-              number: int) -> tuple[seating.Round, str]:
+def _searched(
+    evening: Evening, present: list[Player], played: list[seating.Round], number: int
+) -> tuple[seating.Round, str]:
     totals = None
     if evening.swiss and played:
         totals, ended = selectors.evening_totals(evening)
         if not ended:
-            raise RoundInProgress(_("Swiss seating needs the results of the rounds before: a match of this "
-                                    "evening is still being played"))
-    plan = seating.seat_round(present=[p.pk for p in present], played=played, rounds_left=evening.rounds - number + 1,
-                              past_pairs=selectors.season_past_pairs(evening), totals=totals, seed=evening.seed,
-                              time_budget=seating_budget())
+            raise RoundInProgress(
+                _("Swiss seating needs the results of the rounds before: a match of this evening is still being played")
+            )
+    plan = seating.seat_round(
+        present=[p.pk for p in present],
+        played=played,
+        rounds_left=evening.rounds - number + 1,
+        past_pairs=selectors.season_past_pairs(evening),
+        totals=totals,
+        seed=evening.seed,
+        time_budget=seating_budget(),
+    )
     return plan.rounds[0], plan.status
 
 
@@ -152,34 +178,42 @@ def _given_tables(tables: Any, present: list[Player], played: list[seating.Round
             raise InvalidInput(_("a table seats four players (N, E, S, W)"), field=f"tables[{t}]")
         for k, name in enumerate(table):
             if not isinstance(name, str) or name not in by_name:
-                raise InvalidInput(_("%(player)r is not present at this evening") % {"player": name},
-                                   field=f"tables[{t}][{k}]")
+                raise InvalidInput(
+                    _("%(player)r is not present at this evening") % {"player": name}, field=f"tables[{t}][{k}]"
+                )
             if name in where:
-                raise InvalidInput(_("%(player)r is seated at table %(table)d already")
-                                   % {"player": name, "table": where[name] + 1}, field=f"tables[{t}][{k}]")
+                raise InvalidInput(
+                    _("%(player)r is seated at table %(table)d already") % {"player": name, "table": where[name] + 1},
+                    field=f"tables[{t}][{k}]",
+                )
             where[name] = t
         ids.append(tuple(by_name[name].pk for name in table))
     out = [p.pk for p in present if p.username not in where]
     return seating.seat_given_tables(ids, played=played, sitting_out=out)
 
 
-def _create_round(actor, evening: Evening, number: int, seated: seating.Round, seated_by: str,
-                  played: list[seating.Round]) -> EveningRound:
+def _create_round(
+    actor, evening: Evening, number: int, seated: seating.Round, seated_by: str, played: list[seating.Round]
+) -> EveningRound:
     players = {p.pk: p for p in Player.objects.filter(pk__in=[*seated.seated(), *seated.sitting_out])}
-    one = EveningRound.objects.create(evening=evening, number=number, seated_by=seated_by[:16],
-                                      repeats=seating.repeat_meetings([*played, seated]))
+    one = EveningRound.objects.create(
+        evening=evening, number=number, seated_by=seated_by[:16], repeats=seating.repeat_meetings([*played, seated])
+    )
     one.sitting_out.set([players[pk] for pk in seated.sitting_out])
     ruleset = league_ruleset(evening.season.league)
     for t, table in enumerate(seated.tables, start=1):
         seats = {seat: players[pk].username for seat, pk in table.seats().items()}
-        match = games.match_create(actor=actor, seats=seats, first_dealer=table.first_dealer, dealing=evening.dealing,
-                                   ruleset=ruleset)
-        EveningTable.objects.create(round=one, number=t,
-                                    season_match=season_match_join(season=evening.season, match=match))
+        match = games.match_create(
+            actor=actor, seats=seats, first_dealer=table.first_dealer, dealing=evening.dealing, ruleset=ruleset
+        )
+        EveningTable.objects.create(
+            round=one, number=t, season_match=season_match_join(season=evening.season, match=match)
+        )
     return one
 
 
 # --- helpers ------------------------------------------------------------------------------------
+
 
 def _season(actor, season_id) -> Season:
     pk = int_id(season_id)
@@ -223,9 +257,11 @@ def _members(season: Season, names: Any, *, field: str) -> list[Player]:
     members = selectors.club_member_players(season.league.club_id, found)
     for k, player in enumerate(found):
         if player.pk not in members:
-            raise InvalidInput(_("%(player)r is not a member of %(club)s") % {"player": player.username,
-                                                                              "club": season.league.club.name},
-                               field=f"{field}[{k}]")
+            raise InvalidInput(
+                _("%(player)r is not a member of %(club)s")
+                % {"player": player.username, "club": season.league.club.name},
+                field=f"{field}[{k}]",
+            )
     return found
 
 

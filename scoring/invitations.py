@@ -42,12 +42,16 @@ def club_player_add(*, actor, club_id, name: str) -> Player:
     with transaction.atomic():
         player = Player.objects.select_for_update().filter(username=name).first()
         if player is not None and is_club_player(club, player):
-            raise InvalidInput(_("%(name)s already plays for %(club)s") % {"name": name, "club": club.name},
-                               field="name")
+            raise InvalidInput(
+                _("%(name)s already plays for %(club)s") % {"name": name, "club": club.name}, field="name"
+            )
         if (player is not None and player.user_id is not None) or (
-                player is None and User.objects.filter(username=name).exists()):
-            raise InvalidInput(_("%(name)s is the name of a user account: add that user as a member by username")
-                               % {"name": name}, field="name")
+            player is None and User.objects.filter(username=name).exists()
+        ):
+            raise InvalidInput(
+                _("%(name)s is the name of a user account: add that user as a member by username") % {"name": name},
+                field="name",
+            )
         if player is None:
             player = Player.objects.create(username=name)
         ClubPlayer.objects.create(club=club, player=player, added_by=actor)
@@ -59,8 +63,9 @@ def _display_name(name) -> str:
         raise InvalidInput(_("a member needs a display name"), field="name")
     name = " ".join(name.split())
     if len(name) > MAX_NAME or any(not ch.isprintable() for ch in name):
-        raise InvalidInput(_("a display name is at most %(max)d printable characters") % {"max": MAX_NAME},
-                           field="name")
+        raise InvalidInput(
+            _("a display name is at most %(max)d printable characters") % {"max": MAX_NAME}, field="name"
+        )
     return name
 
 
@@ -96,26 +101,28 @@ def _open_invitation(token, queryset) -> Invitation:
         pk = None
     invitation = queryset.filter(pk=pk).first() if pk is not None else None
     if invitation is None:
-        raise InvitationInvalid(_("this invitation link is not valid; check that it was copied whole"),
-                                field="token")
+        raise InvitationInvalid(_("this invitation link is not valid; check that it was copied whole"), field="token")
     if invitation.claimed_at is not None or invitation.player.user_id is not None:
         raise InvitationUsed(_("this invitation was used already; sign in, or reset your password"), field="token")
     if invitation.expires_at <= timezone.now():
-        raise InvitationExpired(_("this invitation expired on %(when)s; ask a club admin for a new one")
-                                % {"when": invitation.expires_at.strftime("%Y-%m-%d %H:%M UTC")}, field="token")
+        raise InvitationExpired(
+            _("this invitation expired on %(when)s; ask a club admin for a new one")
+            % {"when": invitation.expires_at.strftime("%Y-%m-%d %H:%M UTC")},
+            field="token",
+        )
     return invitation
 
 
 def invitation_claim(*, token, username, password, email: str = "") -> Invitation:
     """Claim the invitation's profile: a new account ``username`` with ``password`` (Django's
     password validators) owns the player from now on and is a member of the club. Returns the
-    invitation, claimed (``claimed_by``: the new user). Nothing changes when the invitation is invalid, expired or used, or the input bad."""
+    invitation, claimed (``claimed_by``: the new user). Nothing changes when the invitation is
+    invalid, expired or used, or the input bad."""
     with transaction.atomic():
         invitation = _open_invitation(token, Invitation.objects.select_for_update().select_related("club", "player"))
         player = Player.objects.select_for_update().get(pk=invitation.player_id)
         if player.user_id is not None:
-            raise InvitationUsed(_("this invitation was used already; sign in, or reset your password"),
-                                 field="token")
+            raise InvitationUsed(_("this invitation was used already; sign in, or reset your password"), field="token")
         user = User(username=_username(username), email=_email(email))
         _password(password, user)
         user.save()

@@ -7,7 +7,7 @@ profiles (``ClubPlayer``): people added by display name, who may have no account
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -55,20 +55,35 @@ def member_rows(club) -> list[dict]:
     for membership in Membership.objects.filter(club_id=club_pk).select_related("user__player"):
         player = getattr(membership.user, "player", None)
         rows[("p", player.pk) if player else ("u", membership.user_id)] = {
-            "player": player.pk if player else None, "name": player.username if player else membership.user.username,
-            "account": membership.user.username, "role": membership.role, "invitation": None}
+            "player": player.pk if player else None,
+            "name": player.username if player else membership.user.username,
+            "account": membership.user.username,
+            "role": membership.role,
+            "invitation": None,
+        }
     for link in ClubPlayer.objects.filter(club_id=club_pk).select_related("player__user"):
         player = link.player
-        rows.setdefault(("p", player.pk), {
-            "player": player.pk, "name": player.username,
-            "account": player.user.username if player.user_id else None, "role": None, "invitation": None})
+        rows.setdefault(
+            ("p", player.pk),
+            {
+                "player": player.pk,
+                "name": player.username,
+                "account": player.user.username if player.user_id else None,
+                "role": None,
+                "invitation": None,
+            },
+        )
     invitations = Invitation.objects.filter(club_id=club_pk).order_by("player_id", "-created_at", "-id")
     now = timezone.now()
     for invitation in invitations:
         row = rows.get(("p", invitation.player_id))
         if row is not None and row["invitation"] is None:
-            row["invitation"] = {"id": invitation.pk, "created_at": invitation.created_at,
-                                 "expires_at": invitation.expires_at, "status": invitation_status(invitation, now)}
+            row["invitation"] = {
+                "id": invitation.pk,
+                "created_at": invitation.created_at,
+                "expires_at": invitation.expires_at,
+                "status": invitation_status(invitation, now),
+            }
     return sorted(rows.values(), key=lambda row: (row["name"].casefold(), row["name"]))
 
 

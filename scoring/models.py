@@ -52,8 +52,9 @@ class ClubPlayer(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="player_links")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="club_links")
-    added_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="+")
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -72,8 +73,9 @@ class Invitation(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     claimed_at = models.DateTimeField(null=True, blank=True)
-    claimed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -144,8 +146,9 @@ class SeasonMatch(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["season", "finished_at", "id"], name="seasonmatch_finish_order"),
-            models.Index(fields=["season"], condition=models.Q(scored_version__isnull=True),
-                         name="seasonmatch_to_score"),
+            models.Index(
+                fields=["season"], condition=models.Q(scored_version__isnull=True), name="seasonmatch_to_score"
+            ),
         ]
 
 
@@ -154,6 +157,7 @@ class SeasonMatch(models.Model):
 # written by services.standings_recompute: their relations are kept by the ORM (cascades
 # included) without database constraints, whose checks would cost more than the rows.
 UNCHECKED = {"db_constraint": False}
+
 
 class MatchLine(models.Model):
     """One player's result in one finished season match (from its DealScore rows)."""
@@ -196,8 +200,9 @@ class RatingChange(models.Model):
     # (the indexes below cover league, player and season_match: no index of their own)
     league = models.ForeignKey(League, models.CASCADE, related_name="+", **UNCHECKED, db_index=False)
     season = models.ForeignKey(Season, models.CASCADE, related_name="+", **UNCHECKED)
-    season_match = models.ForeignKey(SeasonMatch, models.CASCADE, related_name="rating_changes", **UNCHECKED,
-                                     db_index=False)
+    season_match = models.ForeignKey(
+        SeasonMatch, models.CASCADE, related_name="rating_changes", **UNCHECKED, db_index=False
+    )
     position = models.PositiveIntegerField()
     player = models.ForeignKey(Player, models.PROTECT, related_name="rating_changes", **UNCHECKED, db_index=False)
     mu = models.FloatField()
@@ -265,7 +270,6 @@ class StandingRow(models.Model):
             models.UniqueConstraint(fields=["season", "player"], name="one_standing_per_player"),
             models.UniqueConstraint(fields=["season", "order"], name="one_standing_per_order"),
         ]
-
 
 
 class RecomputeRequest(models.Model):

@@ -51,8 +51,12 @@ def dispatch(season_id: int) -> bool:
     try:
         schedule_recompute(season_id)
     except BROKER_DOWN as exc:
-        log.warning("could not schedule the standings of season %s (%s: %s); the outbox keeps the request",
-                    season_id, type(exc).__name__, exc)
+        log.warning(
+            "could not schedule the standings of season %s (%s: %s); the outbox keeps the request",
+            season_id,
+            type(exc).__name__,
+            exc,
+        )
         return False
     except Exception:  # noqa: BLE001 - the change is committed and its request kept: the sweep retries
         log.exception("could not schedule the standings of season %s; the outbox keeps the request", season_id)
@@ -71,8 +75,12 @@ def sweep(*, grace: int | None = None) -> list[int]:
     """Dispatch every season with a request older than ``grace`` seconds (default
     ``SCORING_OUTBOX_GRACE_SECONDS``); returns those seasons."""
     grace = settings.SCORING_OUTBOX_GRACE_SECONDS if grace is None else grace
-    due = list(RecomputeRequest.objects.filter(created_at__lte=Now() - datetime.timedelta(seconds=grace))
-               .order_by("season_id").values_list("season_id", flat=True).distinct())
+    due = list(
+        RecomputeRequest.objects.filter(created_at__lte=Now() - datetime.timedelta(seconds=grace))
+        .order_by("season_id")
+        .values_list("season_id", flat=True)
+        .distinct()
+    )
     for season_id in due:
         dispatch(season_id)
     return due

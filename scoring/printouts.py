@@ -37,17 +37,32 @@ def match_sheet_pdf(*, match: Match) -> bytes:
     return render_score_sheet(
         title=_("Score sheet") + f" · {match.created_at:%Y-%m-%d}",
         subtitle=" · ".join(part for part in (subtitle, _("match %(id)s") % {"id": match.pk}) if part),
-        players=players, first_dealer=match.first_dealer,
-        regular_deals=[kind.letter for kind in ruleset.regular_deals], reminder=point_reminder(ruleset),
-        deals=summary["deals"] if filled else (), totals=summary["totals"] if filled else None,
-        winners=summary.get("winners") or [])
+        players=players,
+        first_dealer=match.first_dealer,
+        regular_deals=[kind.letter for kind in ruleset.regular_deals],
+        reminder=point_reminder(ruleset),
+        deals=summary["deals"] if filled else (),
+        totals=summary["totals"] if filled else None,
+        winners=summary.get("winners") or [],
+    )
 
 
 def standing_dicts(season: Season) -> list[dict[str, Any]]:
-    return [{"position": row.position, "ranked": row.ranked, "player": row.player.username, "matches": row.matches,
-             "wins": row.wins, "balance": row.balance, "balance_per_match": row.balance_per_match,
-             "kreski": row.kreski, "max_deals": row.max_deals, "ordinal": row.ordinal}
-            for row in standing_rows(season.pk)]
+    return [
+        {
+            "position": row.position,
+            "ranked": row.ranked,
+            "player": row.player.username,
+            "matches": row.matches,
+            "wins": row.wins,
+            "balance": row.balance,
+            "balance_per_match": row.balance_per_match,
+            "kreski": row.kreski,
+            "max_deals": row.max_deals,
+            "ordinal": row.ordinal,
+        }
+        for row in standing_rows(season.pk)
+    ]
 
 
 def _season_line(season: Season) -> str:
@@ -55,16 +70,25 @@ def _season_line(season: Season) -> str:
 
 
 def season_standings_pdf(*, season: Season) -> bytes:
-    computed = (_("computed %(when)s UTC") % {"when": f"{season.computed_at:%Y-%m-%d %H:%M}"}
-                if season.computed_at else _("not computed yet"))
-    return render_standings(title=_("%(season)s — standings") % {"season": season.name},
-                            subtitle=f"{_season_line(season)} · {computed}", rows=standing_dicts(season))
+    computed = (
+        _("computed %(when)s UTC") % {"when": f"{season.computed_at:%Y-%m-%d %H:%M}"}
+        if season.computed_at
+        else _("not computed yet")
+    )
+    return render_standings(
+        title=_("%(season)s — standings") % {"season": season.name},
+        subtitle=f"{_season_line(season)} · {computed}",
+        rows=standing_dicts(season),
+    )
 
 
 def season_summary_pdf(*, season: Season) -> bytes:
-    return render_summary(title=_("%(season)s — season summary") % {"season": season.name},
-                          subtitle=_season_line(season), facts=summary_facts(season_summary(season=season)),
-                          rows=standing_dicts(season))
+    return render_summary(
+        title=_("%(season)s — season summary") % {"season": season.name},
+        subtitle=_season_line(season),
+        facts=summary_facts(season_summary(season=season)),
+        rows=standing_dicts(season),
+    )
 
 
 def summary_facts(summary: dict[str, Any]) -> list[tuple[str, str]]:
@@ -87,7 +111,13 @@ def evening_seating_pdf(*, evening: Evening) -> bytes:
     season = evening.season
     return render_seating(
         _("Evening of %(date)s — seating") % {"date": f"{evening.date:%Y-%m-%d}"},
-        [[{"table": table["number"], "seats": table["seats"], "first_dealer": table["first_dealer"]}
-          for table in one["tables"]] for one in rounds],
+        [
+            [
+                {"table": table["number"], "seats": table["seats"], "first_dealer": table["first_dealer"]}
+                for table in one["tables"]
+            ]
+            for one in rounds
+        ],
         [one["sitting_out"] for one in rounds],
-        subtitle=f"{_season_line(season)} · {season.name}")
+        subtitle=f"{_season_line(season)} · {season.name}",
+    )

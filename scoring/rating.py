@@ -15,7 +15,8 @@ Pure: plain values in, plain values out (no Django). ``services`` keeps the leag
 
 from __future__ import annotations
 
-from typing import Hashable, Mapping, NamedTuple, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from typing import NamedTuple
 
 from openskill.models import PlackettLuce
 

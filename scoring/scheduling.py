@@ -62,11 +62,18 @@ def is_pending(season_id: int) -> bool:
 def redis_client() -> redis.Redis:
     from .tasks import recompute_season
 
-    return _client(settings.REDIS_URL or recompute_season.app.conf.broker_url, settings.REDIS_CONNECT_TIMEOUT,
-                   settings.REDIS_SOCKET_TIMEOUT)
+    return _client(
+        settings.REDIS_URL or recompute_season.app.conf.broker_url,
+        settings.REDIS_CONNECT_TIMEOUT,
+        settings.REDIS_SOCKET_TIMEOUT,
+    )
 
 
 @functools.lru_cache(maxsize=4)
 def _client(url: str, connect_timeout: float, timeout: float) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_connect_timeout=connect_timeout, socket_timeout=timeout,
-                                retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)))
+    return redis.Redis.from_url(
+        url,
+        socket_connect_timeout=connect_timeout,
+        socket_timeout=timeout,
+        retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
+    )

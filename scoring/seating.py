@@ -38,8 +38,8 @@ import itertools
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from .seating_tabu import Tabu, ordered
 
@@ -95,6 +95,7 @@ class Plan:
 
 # --- measures ---------------------------------------------------------------------------------
 
+
 def pair(a: Player, b: Player) -> Pair:
     return (a, b) if _key(a) <= _key(b) else (b, a)
 
@@ -132,9 +133,17 @@ def sit_out_spread(players: Iterable[Player], rounds: Sequence[Round]) -> int:
 
 # --- seating ----------------------------------------------------------------------------------
 
-def seat_round(*, present: Iterable[Player], played: Sequence[Round] = (), rounds_left: int = 1,
-               past_pairs: Mapping[Pair, int] | None = None, totals: Mapping[Player, int] | None = None,
-               seed: int = 0, time_budget: float = 2.0) -> Plan:
+
+def seat_round(
+    *,
+    present: Iterable[Player],
+    played: Sequence[Round] = (),
+    rounds_left: int = 1,
+    past_pairs: Mapping[Pair, int] | None = None,
+    totals: Mapping[Player, int] | None = None,
+    seed: int = 0,
+    time_budget: float = 2.0,
+) -> Plan:
     """Seat the next round of an evening. ``played``: its rounds so far; ``rounds_left``: how
     many rounds remain, this one included (they are planned together; the plan's first round
     is the one to play); ``totals``: the running balances, for Swiss seating (from round 2)."""
@@ -146,8 +155,14 @@ def seat_round(*, present: Iterable[Player], played: Sequence[Round] = (), round
     return _plan(players, played, max(1, rounds_left), past_pairs or {}, seed, time_budget, wanted=1)
 
 
-def plan_evening(*, players: Iterable[Player], rounds: int, past_pairs: Mapping[Pair, int] | None = None,
-                 seed: int = 0, time_budget: float = 2.0) -> Plan:
+def plan_evening(
+    *,
+    players: Iterable[Player],
+    rounds: int,
+    past_pairs: Mapping[Pair, int] | None = None,
+    seed: int = 0,
+    time_budget: float = 2.0,
+) -> Plan:
     """All the rounds of an evening whose players are known and stay."""
     return _plan(_checked(players), (), rounds, past_pairs or {}, seed, time_budget)
 
@@ -168,8 +183,16 @@ def _past(rounds: Iterable[Round], past_pairs: Mapping[Pair, int] | None) -> int
     return sum(count for key, count in pair_counts(rounds).items() if past_pairs.get(key, 0))
 
 
-def _plan(players: list[Player], played: Sequence[Round], count: int, past_pairs: Mapping[Pair, int],
-          seed: int, time_budget: float, *, wanted: int | None = None) -> Plan:
+def _plan(
+    players: list[Player],
+    played: Sequence[Round],
+    count: int,
+    past_pairs: Mapping[Pair, int],
+    seed: int,
+    time_budget: float,
+    *,
+    wanted: int | None = None,
+) -> Plan:
     """Plan ``count`` rounds together and return the first ``wanted`` (all by default); a model
     too big to plan at once is planned round by round."""
     wanted = count if wanted is None else wanted
@@ -180,7 +203,7 @@ def _plan(players: list[Player], played: Sequence[Round], count: int, past_pairs
     while len(rounds) < wanted:
         horizon = _horizon(len(players), count - len(rounds))
         groupings, proved, status = Search(order, [*played, *rounds], horizon, past_pairs, seed, time_budget).run()
-        take = groupings[:wanted - len(rounds)]
+        take = groupings[: wanted - len(rounds)]
         for groups, out in take:
             rounds.append(_seat_tables(groups, out, [*played, *rounds], seed + len(played) + len(rounds)))
         optimal, statuses = optimal and proved, [*statuses, status]
@@ -204,8 +227,15 @@ class Search:
     repeats. Minimise  W · Σ over + Σ past(i, j) · Σ_r meet[i, j, r]  with W above any
     possible second term (fewest repeats first, then fewest repeats of earlier evenings)."""
 
-    def __init__(self, players: list[Player], played: Sequence[Round], count: int,
-                 past_pairs: Mapping[Pair, int], seed: int, time_budget: float):
+    def __init__(
+        self,
+        players: list[Player],
+        played: Sequence[Round],
+        count: int,
+        past_pairs: Mapping[Pair, int],
+        seed: int,
+        time_budget: float,
+    ):
         self.players, self.count, self.seed, self.budget = players, count, seed, time_budget
         self.n = len(players)
         self.tables = self.n // TABLE
@@ -257,13 +287,16 @@ class Search:
 
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
-        solver.parameters.random_seed = self.seed % (2 ** 31)
+        solver.parameters.random_seed = self.seed % (2**31)
         solver.parameters.max_deterministic_time = budget
         solver.parameters.max_time_in_seconds = budget * 3
         status = solver.Solve(model)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return None if status != cp_model.INFEASIBLE else ([], status, solver.StatusName(status),
-                                                               solver.deterministic_time)
+            return (
+                None
+                if status != cp_model.INFEASIBLE
+                else ([], status, solver.StatusName(status), solver.deterministic_time)
+            )
         rounds = []
         for r in range(R):
             groups = [tuple(self.players[i] for i in range(n) if solver.BooleanValue(x[i, r, t])) for t in range(T)]
@@ -346,9 +379,11 @@ class Search:
         for _ in range(self.count):
             # who missed fewest rounds; among them, who met the earlier sit-outs least (so that those
             # who sit out come from different tables: they cannot meet each other in the rounds they miss)
-            by_need = sorted(range(self.n), key=lambda i: (
-                missed[self.players[i]], sum(met[pair(self.players[i], x)] for x in sat_out), i))
-            sitting_out = sorted(by_need[:self.sitting])
+            by_need = sorted(
+                range(self.n),
+                key=lambda i: (missed[self.players[i]], sum(met[pair(self.players[i], x)] for x in sat_out), i),
+            )
+            sitting_out = sorted(by_need[: self.sitting])
             sat_out += [self.players[i] for i in sitting_out]
             free = [i for i in range(self.n) if i not in sitting_out]
             groups = []
@@ -378,7 +413,7 @@ class Search:
         """Hint ``rounds``, its tables numbered as the symmetry breaking wants them."""
         index = {p: i for i, p in enumerate(self.players)}
         for r, (groups, sitting_out) in enumerate(rounds):
-            numbered = sorted((sorted(index[p] for p in group) for group in groups))
+            numbered = sorted(sorted(index[p] for p in group) for group in groups)
             for t, group in enumerate(numbered):
                 for i in group:
                     model.AddHint(x[i, r, t], 1)
@@ -395,13 +430,14 @@ class Search:
         """``rounds`` improved by the tabu search (``scoring.seating_tabu``); sit-outs stay."""
         index = {p: i for i, p in enumerate(self.players)}
         known = [(index[a], index[b], c) for (a, b), c in self.met.items() if a in index and b in index]
-        search = Tabu([[[index[p] for p in g] for g in groups] for groups, _ in rounds],
-                      met=Counter({ordered(a, b): c for a, b, c in known}),
-                      past={ordered(index[a], index[b]): c for (a, b), c in self.past.items()
-                            if a in index and b in index},
-                      weight=1 + self.count * sum(self.past.values()),
-                      frozen=1 if self._players_interchangeable() else 0,  # the fixed first round stays
-                      seed=self.seed)
+        search = Tabu(
+            [[[index[p] for p in g] for g in groups] for groups, _ in rounds],
+            met=Counter({ordered(a, b): c for a, b, c in known}),
+            past={ordered(index[a], index[b]): c for (a, b), c in self.past.items() if a in index and b in index},
+            weight=1 + self.count * sum(self.past.values()),
+            frozen=1 if self._players_interchangeable() else 0,  # the fixed first round stays
+            seed=self.seed,
+        )
         deadline = time.monotonic() + 3 * iterations / TABU_STEPS_PER_SECOND  # a starved machine's guard
         best = search.run(iterations, deadline)
         return [([tuple(self.players[i] for i in g) for g in best[r]], rounds[r][1]) for r in range(self.count)]
@@ -415,7 +451,7 @@ def _swiss(players: list[Player], totals: Mapping[Player, int], missed: Counter)
     by_need = sorted(ranked, key=lambda p: (missed[p], -ranked.index(p)))
     sitting_out = tuple(by_need[:sitting])
     playing = [p for p in ranked if p not in sitting_out]
-    return [tuple(playing[k:k + TABLE]) for k in range(0, len(playing), TABLE)], sitting_out
+    return [tuple(playing[k : k + TABLE]) for k in range(0, len(playing), TABLE)], sitting_out
 
 
 def seat_given_tables(tables: Sequence[tuple], *, played: Sequence[Round] = (), sitting_out: Iterable = ()) -> Round:

@@ -25,8 +25,16 @@ def ordered(a: int, b: int) -> tuple[int, int]:
 
 
 class Tabu:
-    def __init__(self, tables: list[list[list[int]]], *, met: Counter, past: dict[tuple[int, int], int],
-                 weight: int, frozen: int, seed: int):
+    def __init__(
+        self,
+        tables: list[list[list[int]]],
+        *,
+        met: Counter,
+        past: dict[tuple[int, int], int],
+        weight: int,
+        frozen: int,
+        seed: int,
+    ):
         """``tables[r]``: round r's tables (lists of player indices); ``met``: the pairs' meetings
         before these rounds; ``frozen``: how many first rounds stay as they are."""
         self.tables = [[list(group) for group in one] for one in tables]
@@ -40,7 +48,8 @@ class Tabu:
 
     def cost(self) -> int:
         return self.weight * sum(c - 1 for c in self.met.values() if c > 1) + sum(
-            c * self.past.get(k, 0) for k, c in self.met.items())
+            c * self.past.get(k, 0) for k, c in self.met.items()
+        )
 
     def run(self, iterations: int, deadline: float) -> list[list[list[int]]]:
         """The best rounds found in ``iterations`` steps (or by ``deadline``, ``time.monotonic``)."""
@@ -53,9 +62,12 @@ class Tabu:
                 break
             if step - improved > STALL:
                 current, improved, tabu = current + self.shake(), step, {}
-            moves = [move for move in self.moves() if
-                     (tabu.get((move[2], move[1]), -1) < step and tabu.get((move[4], move[1]), -1) < step)
-                     or current + move[0] < best_cost]
+            moves = [
+                move
+                for move in self.moves()
+                if (tabu.get((move[2], move[1]), -1) < step and tabu.get((move[4], move[1]), -1) < step)
+                or current + move[0] < best_cost
+            ]
             if not moves:
                 break
             delta, r, p, q = self.best_of(moves)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
 
@@ -18,6 +18,7 @@ FILING_ROLES = (Role.SCORER, Role.ARBITER, Role.ADMIN)  # may file any season ma
 
 # --- roles -------------------------------------------------------------------------------------
 
+
 def club_role(user, club_id) -> str | None:
     if user is None or not user.is_authenticated:
         return None
@@ -30,6 +31,7 @@ def is_club_admin(user, club_id) -> bool:
 
 # --- what standings are built from ---------------------------------------------------------------
 
+
 def season_tallies(season_id, players: Iterable | None = None) -> list[tuple[Tally, str, Skill]]:
     """Each player's season sums (the SQL twin of ``standings.tally``), his name, and his
     rating after his last match of the season — of ``players`` only when given."""
@@ -39,30 +41,49 @@ def season_tallies(season_id, players: Iterable | None = None) -> list[tuple[Tal
     rows = (
         lines.values("player")
         .annotate(
-            matches=Count("id"), wins=Count("id", filter=Q(place=1)), first=Count("id", filter=Q(place=1)),
-            second=Count("id", filter=Q(place=2)), third=Count("id", filter=Q(place=3)),
-            fourth=Count("id", filter=Q(place=4)), deals=Sum("deals"), balance=Sum("total"),
-            best_match=Max("total"), worst_match=Min("total"), kreski=Sum("kreski"), max_deals=Sum("max_deals"),
-            zero_odgrywki=Sum("zero_odgrywki"), last_played=Max("finished_at"),
+            matches=Count("id"),
+            wins=Count("id", filter=Q(place=1)),
+            first=Count("id", filter=Q(place=1)),
+            second=Count("id", filter=Q(place=2)),
+            third=Count("id", filter=Q(place=3)),
+            fourth=Count("id", filter=Q(place=4)),
+            deals=Sum("deals"),
+            balance=Sum("total"),
+            best_match=Max("total"),
+            worst_match=Min("total"),
+            kreski=Sum("kreski"),
+            max_deals=Sum("max_deals"),
+            zero_odgrywki=Sum("zero_odgrywki"),
+            last_played=Max("finished_at"),
         )
         .order_by()
     )
     tallies = [Tally(**row) for row in rows]
     last = RatingChange.objects.filter(player=OuterRef("pk"), season_id=season_id).order_by("-position")
-    named = {pk: (name, Skill(mu, sigma)) for pk, name, mu, sigma in (
-        Player.objects.filter(pk__in=[t.player for t in tallies])
-        .annotate(mu=Subquery(last.values("mu")[:1]), sigma=Subquery(last.values("sigma")[:1]))
-        .values_list("pk", "username", "mu", "sigma"))}
+    named = {
+        pk: (name, Skill(mu, sigma))
+        for pk, name, mu, sigma in (
+            Player.objects.filter(pk__in=[t.player for t in tallies])
+            .annotate(mu=Subquery(last.values("mu")[:1]), sigma=Subquery(last.values("sigma")[:1]))
+            .values_list("pk", "username", "mu", "sigma")
+        )
+    }
     return [(tally, *named[tally.player]) for tally in tallies]
 
 
 def standing_tallies(season_id) -> dict[int, tuple[Tally, str, Skill]]:
     """The sums, name and rating each of the season's current rows holds, by player."""
     fields = [name for name in Tally._fields if name != "player"]
-    return {row["player"]: (Tally(**{name: row[name] for name in Tally._fields}), row["player__username"],
-                            Skill(row["mu"], row["sigma"]))
-            for row in StandingRow.objects.filter(season_id=season_id).values(
-                "player", "player__username", "mu", "sigma", *fields)}
+    return {
+        row["player"]: (
+            Tally(**{name: row[name] for name in Tally._fields}),
+            row["player__username"],
+            Skill(row["mu"], row["sigma"]),
+        )
+        for row in StandingRow.objects.filter(season_id=season_id).values(
+            "player", "player__username", "mu", "sigma", *fields
+        )
+    }
 
 
 def season_lines(season_id, players: Iterable | None = None) -> list[Line]:
@@ -70,12 +91,24 @@ def season_lines(season_id, players: Iterable | None = None) -> list[Line]:
     lines = MatchLine.objects.filter(season_id=season_id)
     if players is not None:
         lines = lines.filter(player_id__in=list(players))
-    return [Line(*row) for row in lines.order_by("finished_at", "season_match_id", "seat").values_list(
-        "season_match_id", "player_id", "total", "deals", "kreski", "max_deals", "zero_odgrywki", "place",
-        "finished_at")]
+    return [
+        Line(*row)
+        for row in lines.order_by("finished_at", "season_match_id", "seat").values_list(
+            "season_match_id",
+            "player_id",
+            "total",
+            "deals",
+            "kreski",
+            "max_deals",
+            "zero_odgrywki",
+            "place",
+            "finished_at",
+        )
+    ]
 
 
 # --- what the API shows ----------------------------------------------------------------------------
+
 
 def standing_rows(season_id):
     return StandingRow.objects.filter(season_id=season_id).select_related("player").order_by("order")
@@ -86,8 +119,9 @@ def season_uncounted(season_id) -> dict[str, list]:
     awaiting confirmation, and withdrawn ones (``standings.counts`` decides what counts)."""
     matches = Match.objects.filter(season_match__season_id=season_id).order_by("created_at", "pk")
     return {
-        "awaiting_confirmation": list(matches.filter(status=Match.Status.FINISHED, confirmed=False, withdrawn=False)
-                                      .values_list("pk", flat=True)),
+        "awaiting_confirmation": list(
+            matches.filter(status=Match.Status.FINISHED, confirmed=False, withdrawn=False).values_list("pk", flat=True)
+        ),
         "withdrawn": list(matches.filter(withdrawn=True).values_list("pk", flat=True)),
     }
 
@@ -102,31 +136,72 @@ def player_profile(player: Player, *, include_unconfirmed: bool = False) -> dict
     seated = Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
     if not include_unconfirmed:
         seated &= Q(confirmed=True, withdrawn=False)
-    matches = list(Match.objects.filter(seated).order_by("-created_at")
-                   .values("id", "status", "created_at", "season_match__season_id", "confirmed", "withdrawn",
-                           "north_id", "east_id", "south_id", "west_id")[:MATCHES_SHOWN])
+    matches = list(
+        Match.objects.filter(seated)
+        .order_by("-created_at")
+        .values(
+            "id",
+            "status",
+            "created_at",
+            "season_match__season_id",
+            "confirmed",
+            "withdrawn",
+            "north_id",
+            "east_id",
+            "south_id",
+            "west_id",
+        )[:MATCHES_SHOWN]
+    )
     ids = [m["id"] for m in matches]
-    totals = dict(DealScore.objects.filter(match_id__in=ids, player=player).values("match_id")
-                  .annotate(total=Sum("points")).values_list("match_id", "total").order_by())
-    lines = {sm_match: (place, finished_at) for sm_match, place, finished_at in
-             MatchLine.objects.filter(season_match__match_id__in=ids, player=player)
-             .values_list("season_match__match_id", "place", "finished_at")}
+    totals = dict(
+        DealScore.objects.filter(match_id__in=ids, player=player)
+        .values("match_id")
+        .annotate(total=Sum("points"))
+        .values_list("match_id", "total")
+        .order_by()
+    )
+    lines = {
+        sm_match: (place, finished_at)
+        for sm_match, place, finished_at in MatchLine.objects.filter(
+            season_match__match_id__in=ids, player=player
+        ).values_list("season_match__match_id", "place", "finished_at")
+    }
     seats = ("N", "E", "S", "W")
     match_rows = []
     for m in matches:
         place, finished_at = lines.get(m["id"], (None, None))
         seat = next(s for s, key in zip(seats, ("north_id", "east_id", "south_id", "west_id")) if m[key] == player.pk)
-        match_rows.append({"match": m["id"], "status": m["status"], "created_at": m["created_at"],
-                           "season": m["season_match__season_id"], "seat": seat, "balance": totals.get(m["id"], 0),
-                           "place": place, "finished_at": finished_at, "confirmed": m["confirmed"],
-                           "withdrawn": m["withdrawn"]})
-    seasons = list(StandingRow.objects.filter(player=player).select_related("season__league")
-                   .order_by("-season__created_at"))
+        match_rows.append(
+            {
+                "match": m["id"],
+                "status": m["status"],
+                "created_at": m["created_at"],
+                "season": m["season_match__season_id"],
+                "seat": seat,
+                "balance": totals.get(m["id"], 0),
+                "place": place,
+                "finished_at": finished_at,
+                "confirmed": m["confirmed"],
+                "withdrawn": m["withdrawn"],
+            }
+        )
+    seasons = list(
+        StandingRow.objects.filter(player=player).select_related("season__league").order_by("-season__created_at")
+    )
     ratings = []
     for rating in Rating.objects.filter(player=player).select_related("league").order_by("league__name"):
-        history = (RatingChange.objects.filter(player=player, league=rating.league).order_by("position")
-                   .values_list("season_match__match_id", "season_match__finished_at", "mu", "sigma"))
-        ratings.append({"rating": rating, "history": [
-            {"match": match_id, "finished_at": at, "mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma}
-            for match_id, at, mu, sigma in history]})
+        history = (
+            RatingChange.objects.filter(player=player, league=rating.league)
+            .order_by("position")
+            .values_list("season_match__match_id", "season_match__finished_at", "mu", "sigma")
+        )
+        ratings.append(
+            {
+                "rating": rating,
+                "history": [
+                    {"match": match_id, "finished_at": at, "mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma}
+                    for match_id, at, mu, sigma in history
+                ],
+            }
+        )
     return {"player": player, "matches": match_rows, "seasons": seasons, "ratings": ratings}

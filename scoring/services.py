@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import datetime
 import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
@@ -50,9 +51,20 @@ from . import outbox, selectors
 from . import rating as ratings
 from .exceptions import LastAdmin, SeasonClosed
 from .members import club_player_names
+from .models import (
+    Club,
+    League,
+    MatchLine,
+    Membership,
+    RatedMatch,
+    Rating,
+    RatingChange,
+    Season,
+    SeasonMatch,
+    SeasonStatusChange,
+    StandingRow,
+)
 from .signals import standings_changed
-from .models import (Club, League, MatchLine, Membership, RatedMatch, Rating, RatingChange, Season, SeasonMatch,
-                     SeasonStatusChange, StandingRow)
 from .standings import counts, rank
 
 User = get_user_model()
@@ -62,6 +74,7 @@ log = logging.getLogger(__name__)
 
 
 # --- clubs and memberships ---------------------------------------------------------------------
+
 
 def club_create(*, actor, name: str, slug: str) -> Club:
     """A new club; its creator becomes its first admin."""
@@ -77,8 +90,9 @@ def club_create(*, actor, name: str, slug: str) -> Club:
 def club_update(*, actor, club_id, **fields: Any) -> Club:
     club = club_for_admin(actor, club_id)
     if "slug" in fields and Club.objects.filter(slug=fields["slug"]).exclude(pk=club.pk).exists():
-        raise InvalidInput(gettext("a club with the slug %(slug)s exists")
-                           % {"slug": repr(fields['slug'])}, field="slug")
+        raise InvalidInput(
+            gettext("a club with the slug %(slug)s exists") % {"slug": repr(fields["slug"])}, field="slug"
+        )
     for name, value in fields.items():
         setattr(club, name, value)
     club.save(update_fields=list(fields) or None)
@@ -89,8 +103,9 @@ def membership_set(*, actor, club_id, username: str, role: str = Role.MEMBER) ->
     """Add ``username`` to the club with ``role``, or change his role (club admins only)."""
     club = club_for_admin(actor, club_id)
     if role not in Role.values:
-        raise InvalidInput(gettext("role must be one of %(choices)s")
-                           % {"choices": ', '.join(Role.values)}, field="role")
+        raise InvalidInput(
+            gettext("role must be one of %(choices)s") % {"choices": ", ".join(Role.values)}, field="role"
+        )
     user = User.objects.filter(username=username).first()
     if user is None:
         raise InvalidInput(gettext("no user named %(username)s") % {"username": repr(username)}, field="user")
@@ -111,8 +126,10 @@ def membership_remove(*, actor, club_id, username: str) -> None:
     with transaction.atomic():
         membership = Membership.objects.select_for_update().filter(club=club, user__username=username).first()
         if membership is None:
-            raise NotFound(gettext("%(username)s is not a member of %(club_name)s")
-                           % {"username": repr(username), "club_name": club.name})
+            raise NotFound(
+                gettext("%(username)s is not a member of %(club_name)s")
+                % {"username": repr(username), "club_name": club.name}
+            )
         if membership.role == Role.ADMIN:
             _keep_an_admin(club, membership.user)
         membership.delete()
@@ -121,8 +138,10 @@ def membership_remove(*, actor, club_id, username: str) -> None:
 def _keep_an_admin(club: Club, leaving) -> None:
     admins = Membership.objects.select_for_update().filter(club=club, role=Role.ADMIN).exclude(user=leaving)
     if not admins.exists():
-        raise LastAdmin(gettext("%(username)s is the last admin of %(club_name)s; name another admin first")
-                        % {"username": leaving.get_username(), "club_name": club.name})
+        raise LastAdmin(
+            gettext("%(username)s is the last admin of %(club_name)s; name another admin first")
+            % {"username": leaving.get_username(), "club_name": club.name}
+        )
 
 
 def _get(queryset, pk, missing: str):
@@ -144,11 +163,14 @@ def club_for_admin(actor, club_id) -> Club:
 
 # --- leagues and seasons -----------------------------------------------------------------------------
 
+
 def league_create(*, actor, club_id, name: str, ruleset: dict | None = None) -> League:
     club = club_for_admin(actor, club_id)
     if League.objects.filter(club=club, name=name).exists():
-        raise InvalidInput(gettext("%(club_name)s has a league named %(name)s")
-                           % {"club_name": club.name, "name": repr(name)}, field="name")
+        raise InvalidInput(
+            gettext("%(club_name)s has a league named %(name)s") % {"club_name": club.name, "name": repr(name)},
+            field="name",
+        )
     return League.objects.create(club=club, name=name, ruleset_options=_ruleset_options(ruleset))
 
 
@@ -172,8 +194,9 @@ def _ruleset_options(ruleset: dict | None) -> dict:
     if not isinstance(ruleset, dict):
         raise InvalidInput(gettext('ruleset must be an object like {"options": {}}'), field="ruleset")
     try:
-        pinned = Ruleset.from_options(ruleset.get("options") or {}, **{k: ruleset[k] for k in ("name", "version")
-                                                                        if k in ruleset})
+        pinned = Ruleset.from_options(
+            ruleset.get("options") or {}, **{k: ruleset[k] for k in ("name", "version") if k in ruleset}
+        )
     except RulesetError as exc:
         raise InvalidInput(engine_message(exc), field=f"ruleset.{exc.field}" if exc.field else "ruleset") from None
     return pinned.options()
@@ -187,15 +210,23 @@ def _league(league_id) -> League:
     return _get(League.objects, league_id, gettext("no league %(id)s"))
 
 
-def season_create(*, actor, league_id, name: str, start_date: datetime.date | None = None,
-                  end_date: datetime.date | None = None, min_matches: int = 0,
-                  status: str = Season.Status.OPEN) -> Season:
+def season_create(
+    *,
+    actor,
+    league_id,
+    name: str,
+    start_date: datetime.date | None = None,
+    end_date: datetime.date | None = None,
+    min_matches: int = 0,
+    status: str = Season.Status.OPEN,
+) -> Season:
     league = _league(league_id)
     club_for_admin(actor, league.club_id)
     if Season.objects.filter(league=league, name=name).exists():
         raise InvalidInput(gettext("the league has a season named %(name)s") % {"name": repr(name)}, field="name")
-    season = Season(league=league, name=name, start_date=start_date, end_date=end_date, min_matches=min_matches,
-                    status=status)
+    season = Season(
+        league=league, name=name, start_date=start_date, end_date=end_date, min_matches=min_matches, status=status
+    )
     _check_season(season)
     season.save()
     return season
@@ -213,16 +244,21 @@ def season_update(*, actor, season_id, **fields: Any) -> Season:
     club_for_admin(actor, season.league.club_id)
     unknown = set(fields) - set(SEASON_FIELDS)
     if unknown:
-        raise InvalidInput(gettext("a season has no field %(field)s")
-                           % {"field": repr(sorted(unknown)[0])}, field=sorted(unknown)[0])
+        raise InvalidInput(
+            gettext("a season has no field %(field)s") % {"field": repr(sorted(unknown)[0])}, field=sorted(unknown)[0]
+        )
     status = fields.pop("status", season.status)
     if status not in Season.Status.values:
-        raise InvalidInput(gettext("status must be one of %(choices)s") % {"choices": ", ".join(Season.Status.values)},
-                           field="status")
+        raise InvalidInput(
+            gettext("status must be one of %(choices)s") % {"choices": ", ".join(Season.Status.values)}, field="status"
+        )
     if season.status == Season.Status.CLOSED:
         if status == Season.Status.OPEN:
-            raise SeasonClosed(gettext("a closed season is reopened by staff only, with a reason: "
-                                       "POST /api/v1/seasons/%(id)s/reopen/") % {"id": season.pk}, field="status")
+            raise SeasonClosed(
+                gettext("a closed season is reopened by staff only, with a reason: POST /api/v1/seasons/%(id)s/reopen/")
+                % {"id": season.pk},
+                field="status",
+            )
         if any(getattr(season, name) != value for name, value in fields.items()):
             raise SeasonClosed(gettext("the season %(name)s is closed: it is read-only") % {"name": season.name})
         return season
@@ -281,8 +317,9 @@ def _reason(reason: Any, *, required: bool) -> str:
     if reason is None:
         reason = ""
     if not isinstance(reason, str) or len(reason) > MAX_REASON or "\x00" in reason:
-        raise InvalidInput(gettext("the reason is text of at most %(max)d characters") % {"max": MAX_REASON},
-                           field="reason")
+        raise InvalidInput(
+            gettext("the reason is text of at most %(max)d characters") % {"max": MAX_REASON}, field="reason"
+        )
     if required and not reason.strip():
         raise InvalidInput(gettext("say why the season is reopened"), field="reason")
     return reason.strip()
@@ -292,14 +329,16 @@ def _season_status_set(season: Season, status: str, actor, reason: str) -> None:
     season.status = status
     season.save(update_fields=["status"])
     Match.objects.filter(season_match__season=season).update(read_only=status == Season.Status.CLOSED)
-    SeasonStatusChange.objects.create(season=season, status=status, actor=actor, actor_name=actor.get_username(),
-                                      reason=reason)
+    SeasonStatusChange.objects.create(
+        season=season, status=status, actor=actor, actor_name=actor.get_username(), reason=reason
+    )
 
 
 def _check_season(season: Season) -> None:
     if season.status not in Season.Status.values:
-        raise InvalidInput(gettext("status must be one of %(choices)s")
-                           % {"choices": ', '.join(Season.Status.values)}, field="status")
+        raise InvalidInput(
+            gettext("status must be one of %(choices)s") % {"choices": ", ".join(Season.Status.values)}, field="status"
+        )
     if season.start_date and season.end_date and season.end_date < season.start_date:
         raise InvalidInput(gettext("the season cannot end before it starts"), field="end_date")
 
@@ -310,6 +349,7 @@ def _season(season_id) -> Season:
 
 # --- season matches --------------------------------------------------------------------------------------
 
+
 def season_match_create(*, actor, season_id, seats: Any, **match_create: Any) -> Match:
     """``games.services.match_create`` for a season match: the season is open, the four seated
     players are club members, and the actor is a scorer, arbiter or admin of the club, or a
@@ -318,13 +358,18 @@ def season_match_create(*, actor, season_id, seats: Any, **match_create: Any) ->
     club = season.league.club
     role = selectors.club_role(actor, club.pk)
     if role is None:
-        raise NotAllowed(gettext("only members of %(club_name)s start matches in its seasons")
-                         % {"club_name": club.name})
+        raise NotAllowed(
+            gettext("only members of %(club_name)s start matches in its seasons") % {"club_name": club.name}
+        )
     _member_seats(season, seats)
     if role not in selectors.FILING_ROLES and actor.get_username() not in seats.values():
-        raise NotAllowed(gettext("only the scorers, arbiters and admins of %(club_name)s, or a member seated at "
-                                 "the table, start a match in its season")
-                         % {"club_name": club.name})
+        raise NotAllowed(
+            gettext(
+                "only the scorers, arbiters and admins of %(club_name)s, or a member seated at "
+                "the table, start a match in its season"
+            )
+            % {"club_name": club.name}
+        )
     if match_create.get("ruleset") is None:
         match_create["ruleset"] = league_ruleset(season.league)
     with transaction.atomic():
@@ -346,8 +391,10 @@ def season_record_import(*, actor, season_id, record: Any, allow_duplicate: bool
     players are club members (no guests), and the actor a scorer, arbiter or admin of the club."""
     season = _open_season(season_id)
     if selectors.club_role(actor, season.league.club_id) not in selectors.FILING_ROLES:
-        raise NotAllowed(gettext("only the scorers, arbiters and admins of %(club_name)s file its matches")
-                         % {"club_name": season.league.club.name})
+        raise NotAllowed(
+            gettext("only the scorers, arbiters and admins of %(club_name)s file its matches")
+            % {"club_name": season.league.club.name}
+        )
     try:
         players = records.decode(record).players
     except RecordFormatError as exc:
@@ -364,21 +411,27 @@ def season_record_import(*, actor, season_id, record: Any, allow_duplicate: bool
 def _open_season(season_id) -> Season:
     season = _season(season_id)
     if season.status != Season.Status.OPEN:
-        raise SeasonClosed(gettext("the season %(season_name)s is closed: no match can join it")
-                           % {"season_name": season.name})
+        raise SeasonClosed(
+            gettext("the season %(season_name)s is closed: no match can join it") % {"season_name": season.name}
+        )
     return season
 
 
 def _member_seats(season: Season, seats: Any, *, field: str = "seats") -> dict[str, str]:
-    if not isinstance(seats, dict) or sorted(seats) != ["E", "N", "S", "W"] \
-            or not all(isinstance(name, str) for name in seats.values()):
+    if (
+        not isinstance(seats, dict)
+        or sorted(seats) != ["E", "N", "S", "W"]
+        or not all(isinstance(name, str) for name in seats.values())
+    ):
         raise InvalidInput(gettext("seats must name a player for each of N, E, S, W"), field=field)
     members = club_player_names(season.league.club_id, seats.values())
     for seat in ("N", "E", "S", "W"):
         if seats[seat] not in members:
-            raise InvalidInput(gettext("%(username)s is not a member of %(club_name)s: only members play its season "
-                                       "matches") % {"username": repr(seats[seat]),
-                                                     "club_name": season.league.club.name}, field=f"{field}.{seat}")
+            raise InvalidInput(
+                gettext("%(username)s is not a member of %(club_name)s: only members play its season matches")
+                % {"username": repr(seats[seat]), "club_name": season.league.club.name},
+                field=f"{field}.{seat}",
+            )
     return seats
 
 
@@ -391,6 +444,7 @@ def season_match_ended(*, match_id) -> int | None:
 
 
 # --- the recompute -----------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Recompute:
@@ -438,8 +492,9 @@ def _merge(*maps: dict[int, set]) -> dict[int, set]:
 def standings_rebuild(*, season_ids: Iterable[int], progress: Callable[[int], None] | None = None) -> int:
     """A full recompute of each season (its league's lines and ratings rebuilt from scratch the
     first time a league comes up); ``progress`` is called after each. Returns the count."""
-    seasons = list(Season.objects.filter(pk__in=list(season_ids)).order_by("league_id", "pk")
-                   .values_list("pk", "league_id"))
+    seasons = list(
+        Season.objects.filter(pk__in=list(season_ids)).order_by("league_id", "pk").values_list("pk", "league_id")
+    )
     leagues_done: set[int] = set()
     for season_id, league_id in seasons:
         standings_recompute(season_id=season_id, full=league_id not in leagues_done)
@@ -451,7 +506,7 @@ def standings_rebuild(*, season_ids: Iterable[int], progress: Callable[[int], No
 
 def _chunks(items: list, size: int = CHUNK) -> Iterable[list]:
     for start in range(0, len(items), size):
-        yield items[start:start + size]
+        yield items[start : start + size]
 
 
 def _insert(model, fields: tuple[str, ...], rows: list[tuple]) -> None:
@@ -468,17 +523,22 @@ def _insert(model, fields: tuple[str, ...], rows: list[tuple]) -> None:
                 for row in rows:
                     copy.write_row(row)
             return
-        adapt = [ops.adapt_datetimefield_value if column.get_internal_type() == "DateTimeField" else None
-                 for column in columns]
+        adapt = [
+            ops.adapt_datetimefield_value if column.get_internal_type() == "DateTimeField" else None
+            for column in columns
+        ]
         rows = [tuple(value if fix is None else fix(value) for value, fix in zip(row, adapt)) for row in rows]
         per_batch = max(1, min(1000, (connection.features.max_query_params or 65535) // len(fields)))
         one = f"({', '.join(['%s'] * len(fields))})"
         for batch in _chunks(rows, per_batch):
-            cursor.execute(f"INSERT INTO {table} ({names}) VALUES {', '.join([one] * len(batch))}",
-                           [value for row in batch for value in row])
+            cursor.execute(
+                f"INSERT INTO {table} ({names}) VALUES {', '.join([one] * len(batch))}",
+                [value for row in batch for value in row],
+            )
 
 
 # --- 1. scoring: MatchLine rows from DealScore ----------------------------------------------------------------
+
 
 @dataclass
 class Scored:
@@ -489,8 +549,19 @@ class Scored:
     unrated_from: int | None = None  # the first log position whose match was scored again
 
 
-LINE_FIELDS = ("season_match", "season", "player", "seat", "total", "deals", "kreski", "max_deals",
-               "zero_odgrywki", "place", "finished_at")
+LINE_FIELDS = (
+    "season_match",
+    "season",
+    "player",
+    "seat",
+    "total",
+    "deals",
+    "kreski",
+    "max_deals",
+    "zero_odgrywki",
+    "place",
+    "finished_at",
+)
 
 
 def _score(league_id: int, full: bool) -> Scored:
@@ -514,37 +585,53 @@ def _score(league_id: int, full: bool) -> Scored:
 def _date_by_play(finished: dict[int, Any]) -> None:
     """A match filed with its date of play (``played_on``: a paper sheet filed later) is dated by it,
     at 00:00 UTC, in standings (``last_played``) and the rating order; others by their last event."""
-    played = (SeasonMatch.objects.filter(pk__in=list(finished), match__played_on__isnull=False)
-              .values_list("pk", "match__played_on"))
+    played = SeasonMatch.objects.filter(pk__in=list(finished), match__played_on__isnull=False).values_list(
+        "pk", "match__played_on"
+    )
     for sm_id, played_on in played:
-        moment = datetime.datetime.combine(played_on, datetime.time(0, 0), tzinfo=datetime.timezone.utc)
+        moment = datetime.datetime.combine(played_on, datetime.time(0, 0), tzinfo=datetime.UTC)
         SeasonMatch.objects.filter(pk=sm_id).update(finished_at=moment)
 
 
 def _score_chunk(ids: list[int], scored: Scored) -> None:
     version = Subquery(Match.objects.filter(pk=OuterRef("match_id")).values("version")[:1])
     SeasonMatch.objects.filter(pk__in=ids).update(scored_version=version)  # locks them: see _score
-    current = list(SeasonMatch.objects.filter(pk__in=ids).values_list("pk", "season_id", "match_id",
-                                                                      "match__status", "match__confirmed",
-                                                                      "match__withdrawn"))
-    finished = {sm_id: match_id for sm_id, _, match_id, status, confirmed, withdrawn in current
-                if counts(status=status, confirmed=confirmed, withdrawn=withdrawn)}  # those that count
+    current = list(
+        SeasonMatch.objects.filter(pk__in=ids).values_list(
+            "pk", "season_id", "match_id", "match__status", "match__confirmed", "match__withdrawn"
+        )
+    )
+    finished = {
+        sm_id: match_id
+        for sm_id, _, match_id, status, confirmed, withdrawn in current
+        if counts(status=status, confirmed=confirmed, withdrawn=withdrawn)
+    }  # those that count
     season_of = {sm_id: season_id for sm_id, season_id, *_ in current}
     # the last event of play or ruling: signing the sheet or withdrawing it does not move a match in the rating order
-    last_event = Subquery(MatchEvent.objects.filter(match_id=OuterRef("match_id")).exclude(type__in=SIGN_OFF_TYPES)
-                          .order_by("-seq")
-                          .values("created_at")[:1])
+    last_event = Subquery(
+        MatchEvent.objects.filter(match_id=OuterRef("match_id"))
+        .exclude(type__in=SIGN_OFF_TYPES)
+        .order_by("-seq")
+        .values("created_at")[:1]
+    )
     SeasonMatch.objects.filter(pk__in=list(finished)).update(finished_at=last_event)
     _date_by_play(finished)
     SeasonMatch.objects.filter(pk__in=[i for i in ids if i not in finished]).update(finished_at=None)
     ended = dict(SeasonMatch.objects.filter(pk__in=list(finished)).values_list("pk", "finished_at"))
     sm_of_match = {match_id: sm_id for sm_id, match_id in finished.items()}
-    per_player = (DealScore.objects.filter(match_id__in=list(sm_of_match)).values("match_id", "player_id", "seat")
-                  .annotate(total=Sum("points"), deals=Count("id"), kreski=Sum("kreski"),
-                            max_deals=Count("id", filter=Q(kind="rozbojnik", tricks=13)),
-                            zero_odgrywki=Count("id", filter=Q(kind="odgrywka", tricks=0)))
-                  .order_by("match_id", "seat").values_list("match_id", "player_id", "seat", "total", "deals",
-                                                            "kreski", "max_deals", "zero_odgrywki"))
+    per_player = (
+        DealScore.objects.filter(match_id__in=list(sm_of_match))
+        .values("match_id", "player_id", "seat")
+        .annotate(
+            total=Sum("points"),
+            deals=Count("id"),
+            kreski=Sum("kreski"),
+            max_deals=Count("id", filter=Q(kind="rozbojnik", tricks=13)),
+            zero_odgrywki=Count("id", filter=Q(kind="odgrywka", tricks=0)),
+        )
+        .order_by("match_id", "seat")
+        .values_list("match_id", "player_id", "seat", "total", "deals", "kreski", "max_deals", "zero_odgrywki")
+    )
     by_match: dict[Any, list[tuple]] = {}
     for match_id, *values in per_player:
         by_match.setdefault(match_id, []).append(values)
@@ -552,20 +639,23 @@ def _score_chunk(ids: list[int], scored: Scored) -> None:
     for match_id, players in by_match.items():
         sm_id = sm_of_match[match_id]
         places = ratings.placements([total for _, _, total, *_ in players])
-        new[sm_id] = tuple((sm_id, season_of[sm_id], *values, place, ended[sm_id])
-                           for values, place in zip(players, places))
+        new[sm_id] = tuple(
+            (sm_id, season_of[sm_id], *values, place, ended[sm_id]) for values, place in zip(players, places)
+        )
         scored.placed[sm_id] = [(player, place) for (player, *_), place in zip(players, places)]
     old: dict[int, tuple] = {}
-    for line in MatchLine.objects.filter(season_match_id__in=ids).order_by("season_match_id", "seat") \
-            .values_list(*[f"{name}_id" if name in ("season_match", "season", "player") else name
-                           for name in LINE_FIELDS]):
+    for line in (
+        MatchLine.objects.filter(season_match_id__in=ids)
+        .order_by("season_match_id", "seat")
+        .values_list(*[f"{name}_id" if name in ("season_match", "season", "player") else name for name in LINE_FIELDS])
+    ):
         old[line[0]] = old.get(line[0], ()) + (line,)
     changed = [sm_id for sm_id in ids if old.get(sm_id) != new.get(sm_id)]
     for sm_id in changed:
         scored.players.setdefault(season_of[sm_id], set()).update(
-            line[2] for line in old.get(sm_id, ()) + new.get(sm_id, ()))
-    rated = set(RatedMatch.objects.filter(season_match_id__in=list(finished)).values_list("season_match_id",
-                                                                                          flat=True))
+            line[2] for line in old.get(sm_id, ()) + new.get(sm_id, ())
+        )
+    rated = set(RatedMatch.objects.filter(season_match_id__in=list(finished)).values_list("season_match_id", flat=True))
     scored.finished += [(ended[sm_id], sm_id) for sm_id in finished if sm_id not in rated]
     MatchLine.objects.filter(season_match_id__in=ids).delete()
     _insert(MatchLine, LINE_FIELDS, [line for lines in new.values() for line in lines])
@@ -576,6 +666,7 @@ def _score_chunk(ids: list[int], scored: Scored) -> None:
 
 
 # --- 2. rating: the league's log, replayed from its first stale place -----------------------------------------------
+
 
 def _rate(league_id: int, scored: Scored, full: bool) -> tuple[int, dict[int, set]]:
     """Bring the league's rating log in line with its finished matches in finish order: keep the
@@ -590,15 +681,25 @@ def _rate(league_id: int, scored: Scored, full: bool) -> tuple[int, dict[int, se
     if start:
         boundary = log.filter(position=start - 1).values_list("season_match__finished_at", "season_match_id").get()
         after = Q(finished_at__gt=boundary[0]) | Q(finished_at=boundary[0], pk__gt=boundary[1])
-    segment = list(SeasonMatch.objects.filter(after, season__league_id=league_id, finished_at__isnull=False)
-                   .order_by("finished_at", "pk").values_list("pk", "season_id"))
+    segment = list(
+        SeasonMatch.objects.filter(after, season__league_id=league_id, finished_at__isnull=False)
+        .order_by("finished_at", "pk")
+        .values_list("pk", "season_id")
+    )
     replaced = RatingChange.objects.filter(league_id=league_id, position__gte=start)
-    old = {(sm, player): (mu, sigma, season) for sm, player, mu, sigma, season in
-           replaced.values_list("season_match_id", "player_id", "mu", "sigma", "season_id")}
+    old = {
+        (sm, player): (mu, sigma, season)
+        for sm, player, mu, sigma, season in replaced.values_list(
+            "season_match_id", "player_id", "mu", "sigma", "season_id"
+        )
+    }
     placed = {sm_id: scored.placed[sm_id] for sm_id, _ in segment if sm_id in scored.placed}
     for chunk in _chunks([sm_id for sm_id, _ in segment if sm_id not in placed]):  # lines scored before
-        for sm_id, player, place in (MatchLine.objects.filter(season_match_id__in=chunk).order_by("seat")
-                                     .values_list("season_match_id", "player_id", "place")):
+        for sm_id, player, place in (
+            MatchLine.objects.filter(season_match_id__in=chunk)
+            .order_by("seat")
+            .values_list("season_match_id", "player_id", "place")
+        ):
             placed.setdefault(sm_id, []).append((player, place))
     touched = {player for _, player in old} | {player for seats in placed.values() for player, _ in seats}
     skills, counts = _skills_before(league_id, start, logged, touched)
@@ -614,8 +715,11 @@ def _rate(league_id: int, scored: Scored, full: bool) -> tuple[int, dict[int, se
                 changed.setdefault(season_id, set()).add(player)
     for (_, player), (_, _, season_id) in old.items():  # changes that are gone
         changed.setdefault(season_id, set()).add(player)
-    _insert(RatedMatch, ("league", "season_match", "position"),
-            [(league_id, sm_id, position) for position, (sm_id, _) in enumerate(segment, start=start)])
+    _insert(
+        RatedMatch,
+        ("league", "season_match", "position"),
+        [(league_id, sm_id, position) for position, (sm_id, _) in enumerate(segment, start=start)],
+    )
     _insert(RatingChange, ("league", "season", "season_match", "position", "player", "mu", "sigma"), changes)
     _write_ratings(league_id, skills, counts)
     return len(segment), changed
@@ -629,13 +733,18 @@ def _stale_from(league_id: int, scored: Scored, logged: int, top: int | None) ->
         start = min(start, scored.unrated_from)
     if scored.finished and start:
         first_at, first_id = min(scored.finished)
-        last_at, last_id = RatedMatch.objects.filter(league_id=league_id, position=start - 1).values_list(
-            "season_match__finished_at", "season_match_id").get()
+        last_at, last_id = (
+            RatedMatch.objects.filter(league_id=league_id, position=start - 1)
+            .values_list("season_match__finished_at", "season_match_id")
+            .get()
+        )
         if (last_at, last_id) > (first_at, first_id):  # it finished before matches already rated: rare
             start = RatedMatch.objects.filter(
-                Q(season_match__finished_at__lt=first_at) | Q(season_match__finished_at=first_at,
-                                                              season_match_id__lt=first_id),
-                league_id=league_id, position__lt=start).count()
+                Q(season_match__finished_at__lt=first_at)
+                | Q(season_match__finished_at=first_at, season_match_id__lt=first_id),
+                league_id=league_id,
+                position__lt=start,
+            ).count()
     return start
 
 
@@ -651,8 +760,9 @@ def _skills_before(league_id: int, start: int, logged: int, players: set[int]):
     skills: dict[int, ratings.Skill] = {}
     counts = dict.fromkeys(players, 0)
     if start == logged:
-        for player, mu, sigma, matches in Rating.objects.filter(league_id=league_id, player_id__in=list(players)) \
-                .values_list("player_id", "mu", "sigma", "matches"):
+        for player, mu, sigma, matches in Rating.objects.filter(
+            league_id=league_id, player_id__in=list(players)
+        ).values_list("player_id", "mu", "sigma", "matches"):
             skills[player], counts[player] = ratings.Skill(mu, sigma), matches
         return skills, counts
     earlier = RatingChange.objects.filter(league_id=league_id, position__lt=start, player_id__in=list(players))
@@ -667,14 +777,28 @@ def _write_ratings(league_id: int, skills: dict, counts: dict) -> None:
     gone = [player for player, count in counts.items() if count == 0]
     Rating.objects.filter(league_id=league_id, player_id__in=gone).delete()
     Rating.objects.bulk_create(
-        [Rating(league_id=league_id, player_id=player, mu=skills[player].mu, sigma=skills[player].sigma,
-                ordinal=skills[player].ordinal, provisional=skills[player].provisional, matches=count)
-         for player, count in counts.items() if count],
-        update_conflicts=True, unique_fields=["league", "player"],
-        update_fields=["mu", "sigma", "ordinal", "provisional", "matches"], batch_size=CHUNK)
+        [
+            Rating(
+                league_id=league_id,
+                player_id=player,
+                mu=skills[player].mu,
+                sigma=skills[player].sigma,
+                ordinal=skills[player].ordinal,
+                provisional=skills[player].provisional,
+                matches=count,
+            )
+            for player, count in counts.items()
+            if count
+        ],
+        update_conflicts=True,
+        unique_fields=["league", "player"],
+        update_fields=["mu", "sigma", "ordinal", "provisional", "matches"],
+        batch_size=CHUNK,
+    )
 
 
 # --- 3. ranking: the season's standing rows -----------------------------------------------------------------------
+
 
 def _write_standings(season: Season, changed: set | None) -> int:
     """Rank the season and rewrite its rows. Only the ``changed`` players are summed again (all
@@ -684,22 +808,49 @@ def _write_standings(season: Season, changed: set | None) -> int:
     if changed is not None and not kept:
         changed = None
     kept = {player: line for player, line in kept.items() if player not in (changed or ())}
-    tallies = kept | {tally.player: (tally, name, skill)
-                      for tally, name, skill in selectors.season_tallies(season.pk, players=changed)}
+    tallies = kept | {
+        tally.player: (tally, name, skill)
+        for tally, name, skill in selectors.season_tallies(season.pk, players=changed)
+    }
     names = {player: name for player, (_, name, _) in tallies.items()}
     skills = {player: skill for player, (_, _, skill) in tallies.items()}
-    rows = rank([tally for tally, _, _ in tallies.values()], partial(selectors.season_lines, season.pk),
-                min_matches=season.min_matches, skills=skills, names=names)
+    rows = rank(
+        [tally for tally, _, _ in tallies.values()],
+        partial(selectors.season_lines, season.pk),
+        min_matches=season.min_matches,
+        skills=skills,
+        names=names,
+    )
     StandingRow.objects.filter(season=season).delete()
-    StandingRow.objects.bulk_create([
-        StandingRow(season=season, player_id=row.tally.player, order=order, position=row.position,
-                    ranked=row.ranked, matches=row.tally.matches, wins=row.tally.wins, first=row.tally.first,
-                    second=row.tally.second, third=row.tally.third, fourth=row.tally.fourth, deals=row.tally.deals,
-                    balance=row.tally.balance, balance_per_match=round(float(row.tally.per_match), 2),
-                    best_match=row.tally.best_match, worst_match=row.tally.worst_match, kreski=row.tally.kreski,
-                    max_deals=row.tally.max_deals, zero_odgrywki=row.tally.zero_odgrywki, mu=row.skill.mu,
-                    sigma=row.skill.sigma, ordinal=row.skill.ordinal, provisional=row.skill.provisional,
-                    last_played=row.tally.last_played)
-        for order, row in enumerate(rows, start=1)
-    ])
+    StandingRow.objects.bulk_create(
+        [
+            StandingRow(
+                season=season,
+                player_id=row.tally.player,
+                order=order,
+                position=row.position,
+                ranked=row.ranked,
+                matches=row.tally.matches,
+                wins=row.tally.wins,
+                first=row.tally.first,
+                second=row.tally.second,
+                third=row.tally.third,
+                fourth=row.tally.fourth,
+                deals=row.tally.deals,
+                balance=row.tally.balance,
+                balance_per_match=round(float(row.tally.per_match), 2),
+                best_match=row.tally.best_match,
+                worst_match=row.tally.worst_match,
+                kreski=row.tally.kreski,
+                max_deals=row.tally.max_deals,
+                zero_odgrywki=row.tally.zero_odgrywki,
+                mu=row.skill.mu,
+                sigma=row.skill.sigma,
+                ordinal=row.skill.ordinal,
+                provisional=row.skill.provisional,
+                last_played=row.tally.last_played,
+            )
+            for order, row in enumerate(rows, start=1)
+        ]
+    )
     return len(rows)

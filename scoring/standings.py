@@ -17,9 +17,10 @@ below, ordered the same way, with no position.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from datetime import datetime
 from fractions import Fraction
-from typing import Callable, Hashable, Iterable, Mapping, NamedTuple
+from typing import NamedTuple
 
 from .rating import INITIAL, Skill
 
@@ -88,10 +89,20 @@ def tally(lines: Iterable[Line]) -> dict[Hashable, Tally]:
         places = [sum(1 for line in own if line.place == place) for place in (1, 2, 3, 4)]
         totals = [line.total for line in own]
         tallies[player] = Tally(
-            player=player, matches=len(own), wins=places[0], first=places[0], second=places[1], third=places[2],
-            fourth=places[3], deals=sum(line.deals for line in own), balance=sum(totals), best_match=max(totals),
-            worst_match=min(totals), kreski=sum(line.kreski for line in own),
-            max_deals=sum(line.max_deals for line in own), zero_odgrywki=sum(line.zero_odgrywki for line in own),
+            player=player,
+            matches=len(own),
+            wins=places[0],
+            first=places[0],
+            second=places[1],
+            third=places[2],
+            fourth=places[3],
+            deals=sum(line.deals for line in own),
+            balance=sum(totals),
+            best_match=max(totals),
+            worst_match=min(totals),
+            kreski=sum(line.kreski for line in own),
+            max_deals=sum(line.max_deals for line in own),
+            zero_odgrywki=sum(line.zero_odgrywki for line in own),
             last_played=max(line.finished_at for line in own),
         )
     return tallies
@@ -114,8 +125,14 @@ def head_to_head(lines: Iterable[Line], players: frozenset) -> dict[Hashable, in
 LinesOf = Callable[[frozenset], Iterable[Line]]  # the lines of the given players (for head-to-head)
 
 
-def rank(tallies: Iterable[Tally], lines_of: LinesOf, *, min_matches: int = 0,
-         skills: Mapping[Hashable, Skill] | None = None, names: Mapping[Hashable, str] | None = None) -> list[Row]:
+def rank(
+    tallies: Iterable[Tally],
+    lines_of: LinesOf,
+    *,
+    min_matches: int = 0,
+    skills: Mapping[Hashable, Skill] | None = None,
+    names: Mapping[Hashable, str] | None = None,
+) -> list[Row]:
     """The standings: ranked players, then the unranked tail (see the module's docstring)."""
     skills = skills or {}
     name = (lambda player: names[player]) if names is not None else str
@@ -132,8 +149,7 @@ def rank(tallies: Iterable[Tally], lines_of: LinesOf, *, min_matches: int = 0,
 def standings(lines: Iterable[Line], **options) -> list[Row]:
     """``rank`` over ``lines`` alone: what the services compute, in one call (for tests)."""
     lines = list(lines)
-    return rank(tally(lines).values(), lambda players: [line for line in lines if line.player in players],
-                **options)
+    return rank(tally(lines).values(), lambda players: [line for line in lines if line.player in players], **options)
 
 
 def _key(one: Tally) -> tuple:

@@ -7,8 +7,16 @@ from . import outbox, scheduling, services
 from .models import Season
 
 
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, autoretry_for=(DatabaseError,),
-             retry_backoff=2, retry_backoff_max=120, retry_jitter=True, max_retries=8)
+@shared_task(
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(DatabaseError,),
+    retry_backoff=2,
+    retry_backoff_max=120,
+    retry_jitter=True,
+    max_retries=8,
+)
 def recompute_season(self, season_id: int, full: bool = False) -> dict | None:
     """Rebuild one season's standings (see services.standings_recompute); retried with
     exponential backoff on database errors, acknowledged only once done. A worker killed on the
@@ -16,8 +24,11 @@ def recompute_season(self, season_id: int, full: bool = False) -> dict | None:
     if not self.request.is_eager:
         scheduling.release(season_id)
     done = services.standings_recompute(season_id=season_id, full=full)
-    return None if done is None else {"season": done.season_id, "rows": done.rows, "scored": done.scored,
-                                      "rated": done.rated}
+    return (
+        None
+        if done is None
+        else {"season": done.season_id, "rows": done.rows, "scored": done.scored, "rated": done.rated}
+    )
 
 
 @shared_task(acks_late=True)

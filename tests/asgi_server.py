@@ -1,5 +1,6 @@
 """``config.asgi:application`` under uvicorn, in a thread of the test process (so it sees the test
 database, SQLite in memory included): the live-update tests and the stream fuzzing use it."""
+
 from __future__ import annotations
 
 import socket
@@ -19,11 +20,11 @@ class AsgiServer:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
-        config = uvicorn.Config(application, lifespan="off", log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=1)
+        config = uvicorn.Config(
+            application, lifespan="off", log_level="warning", access_log=False, timeout_graceful_shutdown=1
+        )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True,
-                                       name="uvicorn")
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True, name="uvicorn")
         self.thread.start()
         deadline = time.monotonic() + 10
         while not self.server.started:

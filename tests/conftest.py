@@ -1,4 +1,5 @@
 """Shared test set-up: hypothesis profiles and the PostgreSQL-only marker."""
+
 import os
 from pathlib import Path
 
@@ -33,9 +34,19 @@ def pytest_runtest_setup(item):
 
 
 # What `make test-fast` leaves out: tests that start servers, browsers or worker processes, or fuzz.
-SLOW = ("tests/fuzz/", "tests/live/", "tests/faults/", "tests/bench/", "tests/ops/test_ops_compose.py",
-        "tests/scoring/test_scoring_worker.py", "tests/scoring/test_scoring_seed_demo.py", "tests/clients/",
-        "tests/ops/test_ops_shared_limits.py", "tests/ops/test_ops_body_limit.py", "tests/ops/test_ops_replica.py")
+SLOW = (
+    "tests/fuzz/",
+    "tests/live/",
+    "tests/faults/",
+    "tests/bench/",
+    "tests/ops/test_ops_compose.py",
+    "tests/scoring/test_scoring_worker.py",
+    "tests/scoring/test_scoring_seed_demo.py",
+    "tests/clients/",
+    "tests/ops/test_ops_shared_limits.py",
+    "tests/ops/test_ops_body_limit.py",
+    "tests/ops/test_ops_replica.py",
+)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -51,6 +62,7 @@ def _no_counts_from_an_earlier_run():
     """With REDIS_URL set the throttles and the login limit count in Redis, which outlives a run:
     start from an empty cache (local memory is empty anyway)."""
     from django.core.cache import cache
+
     try:
         cache.clear()
     except Exception:  # noqa: BLE001 - Redis down: the tests that need it say so themselves
@@ -67,8 +79,10 @@ def postgres_db(db):
 def _unhashed_static_files(settings):
     """collectstatic never runs for the tests: the manifest storage used with DEBUG off would find
     no manifest and fail in ``{% static %}``, so pages link the files by their plain names."""
-    settings.STORAGES = {**settings.STORAGES,
-                         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
 
 
 @pytest.fixture(autouse=True)

@@ -4,6 +4,7 @@ with what it was waiting for instead of hanging CI.
 Imported by bare name (``from polling import wait_for``): pytest puts ``tests/``, the root
 conftest's folder, on ``sys.path``.
 """
+
 import time
 
 import pytest

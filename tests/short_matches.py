@@ -4,6 +4,7 @@ live commands: shared by the audit and fault tests.
 Imported by bare name (``from short_matches import simulated``): pytest puts ``tests/``, the
 root conftest's folder, on ``sys.path``.
 """
+
 import random
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ PROBLEM = "application/problem+json"
 @dataclass
 class World:
     """A club with a league and an open season, and the users the tests act as."""
+
     users: dict
     club: object
     other_club: object
@@ -29,8 +31,9 @@ class World:
 
 def simulated(seed: int, players: tuple[str, ...] = PLAYERS) -> dict:
     """A finished SHORT match between ``players`` (seats N, E, S, W), first dealer N."""
-    return simulate_match(random.Random(seed), players=dict(zip(SEATS, players)), first_dealer=Seat.N,
-                          ruleset=Ruleset.from_options(SHORT))
+    return simulate_match(
+        random.Random(seed), players=dict(zip(SEATS, players)), first_dealer=Seat.N, ruleset=Ruleset.from_options(SHORT)
+    )
 
 
 def play_record(match, record: dict, actor, *, deals: int | None = None, cards: int | None = None) -> None:
@@ -40,8 +43,9 @@ def play_record(match, record: dict, actor, *, deals: int | None = None, cards: 
     for index, deal in enumerate(chosen):
         games.deal_start(match_id=match.pk, actor=actor, hands=deal["hands"])
         if "sale" in deal:
-            offered = games.lead_offer(match_id=match.pk, actor=actor, price=deal["sale"]["price"],
-                                       seat=deal["sale"]["buyer"])
+            offered = games.lead_offer(
+                match_id=match.pk, actor=actor, price=deal["sale"]["price"], seat=deal["sale"]["buyer"]
+            )
             games.lead_decide(match_id=match.pk, actor=actor, offer=offered.events[0].seq)
         plays = deal["plays"][:cards] if index == len(chosen) - 1 and cards is not None else deal["plays"]
         for card in plays:

@@ -8,8 +8,9 @@ name (``from summaries import as_expected``): pytest puts ``tests/`` on ``sys.pa
 
 def as_expected(deals: list[dict], expected: list[dict]) -> list[dict]:
     """``deals`` (summary deals) without ``entry`` where the expected deal has none."""
-    return [{k: v for k, v in deal.items() if k != "entry" or "entry" in want}
-            for deal, want in zip(deals, expected)] + deals[len(expected):]
+    return [
+        {k: v for k, v in deal.items() if k != "entry" or "entry" in want} for deal, want in zip(deals, expected)
+    ] + deals[len(expected) :]
 
 
 def summary_as_expected(summary: dict, expected: dict) -> dict:

@@ -1,6 +1,7 @@
 """The documentation: a README that is a front door, a MkDocs site that builds with ``--strict``,
 and the repository's own copies of the contract (the rules and the record format) equal to the
 club's, so that the repository stands on its own."""
+
 import re
 import shutil
 import subprocess
@@ -21,8 +22,9 @@ def test_the_docs_carry_the_contract_byte_for_byte(shared_name, copy):
     assert (DOCS / copy).is_file(), f"docs/{copy} is missing: the repository must carry its own copy"
     if not (SHARED / shared_name).is_file():
         pytest.skip(f"no {shared_name} beside the repository to compare with")
-    assert (DOCS / copy).read_bytes() == (SHARED / shared_name).read_bytes(), \
+    assert (DOCS / copy).read_bytes() == (SHARED / shared_name).read_bytes(), (
         f"docs/{copy} differs from ../shared/{shared_name}: copy it again"
+    )
 
 
 def test_the_readme_is_a_front_door():
@@ -59,8 +61,13 @@ def test_the_site_builds_strictly(tmp_path):
     mkdocs = shutil.which("mkdocs", path=str(Path(sys.executable).parent)) or shutil.which("mkdocs")
     assert mkdocs, "mkdocs is a dev dependency (pyproject.toml): pip install -e '.[dev]'"
 
-    result = subprocess.run([mkdocs, "build", "--strict", "--quiet", "--site-dir", str(tmp_path / "site")],
-                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [mkdocs, "build", "--strict", "--quiet", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "site" / "rules" / "index.html").is_file()

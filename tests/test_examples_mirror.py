@@ -1,5 +1,6 @@
 """tests/data/examples/ and tests/data/examples-tally/ are copies of shared/examples/ and
 shared/examples-tally/: keep each pair byte-identical."""
+
 from pathlib import Path
 
 import pytest

@@ -39,14 +39,21 @@ T = MatchEvent.Type
 SEATS = tuple(seat.name for seat in Seat)
 # The deal kinds keep their Polish names in every language (RULES.md calls them so).
 KIND_LABELS = {"rozbojnik": "rozbójnik", "odgrywka": "odgrywka"}
-RULING_LABELS = {"no_change": gettext_lazy("no change"), "deal_voided": gettext_lazy("deal voided"),
-                 "score_adjusted": gettext_lazy("points adjusted")}
-ROLE_LABELS = {Viewer.PLAYER: gettext_lazy("player"), Viewer.SCORER: gettext_lazy("scorer"),
-               Viewer.ARBITER: gettext_lazy("arbiter")}
+RULING_LABELS = {
+    "no_change": gettext_lazy("no change"),
+    "deal_voided": gettext_lazy("deal voided"),
+    "score_adjusted": gettext_lazy("points adjusted"),
+}
+ROLE_LABELS = {
+    Viewer.PLAYER: gettext_lazy("player"),
+    Viewer.SCORER: gettext_lazy("scorer"),
+    Viewer.ARBITER: gettext_lazy("arbiter"),
+}
 CARDS_PER_DEAL = 52
 
 
 # --- who is looking -------------------------------------------------------------------------------
+
 
 def match_for_page(*, match_id: Any, user) -> tuple[Match, Viewer, str]:
     """The match, the ``Viewer`` it is shown to, and what to call him (``games.selectors.match_get``:
@@ -69,42 +76,51 @@ def score_sheet(*, match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
     rows = []
     for deal in summary["deals"]:
         adjusted = deal.get("adjusted_points")
-        rows.append({
-            "number": deal["number"],
-            "kind": deal["kind"],
-            "kind_label": KIND_LABELS.get(deal["kind"], deal["kind"]),
-            "dealer": deal["dealer"],
-            "leader": deal["leader"],
-            "compensating": deal["compensating"],
-            "multiplier": deal["multiplier"],
-            "voided": bool(deal.get("voided")),
-            "adjusted": adjusted is not None,
-            "disputes": len(disputed.get(deal["number"], ())),
-            "entry": deal.get("entry", PLAYED),
-            "seats": [{
-                "seat": seat,
-                "tricks": None if deal["tricks"] is None else deal["tricks"][seat],
-                "points": deal["points"][seat],
-                "kreski": deal["kreski"][seat],
-                "strokes": "|" * deal["kreski"][seat],
-                "adjusted": adjusted[seat] if adjusted is not None else None,
-            } for seat in SEATS],
-            "url": deal_url(match, deal["number"]) if deal.get("entry", PLAYED) == PLAYED else None,
-        })
+        rows.append(
+            {
+                "number": deal["number"],
+                "kind": deal["kind"],
+                "kind_label": KIND_LABELS.get(deal["kind"], deal["kind"]),
+                "dealer": deal["dealer"],
+                "leader": deal["leader"],
+                "compensating": deal["compensating"],
+                "multiplier": deal["multiplier"],
+                "voided": bool(deal.get("voided")),
+                "adjusted": adjusted is not None,
+                "disputes": len(disputed.get(deal["number"], ())),
+                "entry": deal.get("entry", PLAYED),
+                "seats": [
+                    {
+                        "seat": seat,
+                        "tricks": None if deal["tricks"] is None else deal["tricks"][seat],
+                        "points": deal["points"][seat],
+                        "kreski": deal["kreski"][seat],
+                        "strokes": "|" * deal["kreski"][seat],
+                        "adjusted": adjusted[seat] if adjusted is not None else None,
+                    }
+                    for seat in SEATS
+                ],
+                "url": deal_url(match, deal["number"]) if deal.get("entry", PLAYED) == PLAYED else None,
+            }
+        )
     in_play = _in_play(match)
     if in_play is not None:
         in_play["url"] = deal_url(match, in_play["number"]) if viewer.sees_all_hands else None
     winners = summary.get("winners") or []
-    rulings = [{
-        "deal": ruling.get("deal"),
-        "label": str(RULING_LABELS.get(ruling.get("ruling"), ruling.get("ruling"))),
-        "points": ([{"seat": seat, "points": ruling["points"][seat]} for seat in SEATS]
-                   if ruling.get("points") else None),
-        "reason": ruling.get("reason", ""),
-        "arbiter": ruling.get("arbiter", ""),
-        "time": parse_datetime(ruling["time"]) if isinstance(ruling.get("time"), str) else ruling.get("time"),
-        "superseded_by": ruling.get("superseded_by"),
-    } for ruling in summary.get("rulings") or []]
+    rulings = [
+        {
+            "deal": ruling.get("deal"),
+            "label": str(RULING_LABELS.get(ruling.get("ruling"), ruling.get("ruling"))),
+            "points": (
+                [{"seat": seat, "points": ruling["points"][seat]} for seat in SEATS] if ruling.get("points") else None
+            ),
+            "reason": ruling.get("reason", ""),
+            "arbiter": ruling.get("arbiter", ""),
+            "time": parse_datetime(ruling["time"]) if isinstance(ruling.get("time"), str) else ruling.get("time"),
+            "superseded_by": ruling.get("superseded_by"),
+        }
+        for ruling in summary.get("rulings") or []
+    ]
     return {
         "confirmation": sheet_confirmation(match, viewer, user),
         "withdrawal": confirmation.withdrawal_view(summary),
@@ -124,8 +140,12 @@ def sheet_confirmation(match: Match, viewer: Viewer, user=None) -> dict[str, Any
     confirm this sheet": seated, not its filer, the match finished, his seat not signed yet."""
     shown = confirmation.confirmation_view(match, match.projection.summary)
     signed = {c["seat"] for c in shown["by"]}
-    shown["may_confirm"] = (viewer.seat is not None and viewer.seat.name not in signed
-                            and match.status == Match.Status.FINISHED and not confirmation.is_filer(match, user))
+    shown["may_confirm"] = (
+        viewer.seat is not None
+        and viewer.seat.name not in signed
+        and match.status == Match.Status.FINISHED
+        and not confirmation.is_filer(match, user)
+    )
     return shown
 
 
@@ -144,12 +164,19 @@ def _in_play(match: Match) -> dict[str, Any] | None:
         return None
     deal = restore(snapshot).deal
     spec = deal.spec
-    return {"number": spec.number, "kind": spec.kind.value, "kind_label": KIND_LABELS[spec.kind.value],
-            "dealer": spec.dealer.name, "leader": deal.leader.name, "compensating": spec.compensating,
-            "plays": len(deal.plays)}
+    return {
+        "number": spec.number,
+        "kind": spec.kind.value,
+        "kind_label": KIND_LABELS[spec.kind.value],
+        "dealer": spec.dealer.name,
+        "leader": deal.leader.name,
+        "compensating": spec.compensating,
+        "plays": len(deal.plays),
+    }
 
 
 # --- one deal, card by card ------------------------------------------------------------------------
+
 
 def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[str, Any]:
     """The deal's table view: its facts and the step list (``steps.deal_steps``), or ``NotFound``
@@ -160,8 +187,9 @@ def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[s
     in_play = _in_play(match)
     in_play_number = in_play["number"] if in_play is not None else None
     if number not in results and not (number == in_play_number and viewer.sees_all_hands):
-        raise NotFound(gettext("no deal %(number)s to show in match %(match_pk)s")
-                       % {"number": number, "match_pk": match.pk})  # a paper sheet's deal has no table
+        raise NotFound(
+            gettext("no deal %(number)s to show in match %(match_pk)s") % {"number": number, "match_pk": match.pk}
+        )  # a paper sheet's deal has no table
     deal, plays = _deal_from_events(match, number)
     disputes = _disputes_by_deal(match).get(number, [])
     by_play: dict[int, list[dict[str, Any]]] = {}
@@ -180,8 +208,12 @@ def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[s
         "previous": deal_url(match, shown[position - 1]) if position > 0 else None,
         "next": deal_url(match, shown[position + 1]) if position + 1 < len(shown) else None,
         "tricks": trick_rows(steps),
-        "data": {"seats": [{"seat": seat, "name": names[seat]} for seat in SEATS], "steps": steps, "start": 0,
-                 "analysis": _analysis_links(match, user, number) if user is not None else None},
+        "data": {
+            "seats": [{"seat": seat, "name": names[seat]} for seat in SEATS],
+            "steps": steps,
+            "start": 0,
+            "analysis": _analysis_links(match, user, number) if user is not None else None,
+        },
     }
 
 
@@ -195,8 +227,10 @@ def _analysis_links(match: Match, user, number: int) -> dict[str, Any] | None:
     finished = number <= len(match.projection.summary["deals"])
     if access == analysis.FINISHED_DEALS and not finished:
         return None
-    return {"url": reverse("match-analysis", kwargs={"pk": str(match.pk)}),
-            "seqs": analysis.deal_position_seqs(match=match, number=number)}
+    return {
+        "url": reverse("match-analysis", kwargs={"pk": str(match.pk)}),
+        "seqs": analysis.deal_position_seqs(match=match, number=number),
+    }
 
 
 def trick_rows(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -207,14 +241,27 @@ def trick_rows(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
         play = step["play"]
         if play is None:
             continue
-        row = rows.setdefault(play["trick_no"], {"number": play["trick_no"], "leader": play["seat"], "winner": None,
-                                                 "cells": {}})
-        row["cells"][play["seat"]] = {"card": play["card"], "step": position, "index": play["index"],
-                                      "illegal": play["violation"] is not None, "disputed": bool(play["disputes"])}
+        row = rows.setdefault(
+            play["trick_no"], {"number": play["trick_no"], "leader": play["seat"], "winner": None, "cells": {}}
+        )
+        row["cells"][play["seat"]] = {
+            "card": play["card"],
+            "step": position,
+            "index": play["index"],
+            "illegal": play["violation"] is not None,
+            "disputed": bool(play["disputes"]),
+        }
         if step["winner"] is not None and play["applied"]:
             row["winner"] = step["winner"]
-    return [{**row, "cells": [{"seat": seat, **row["cells"][seat]} if seat in row["cells"] else {"seat": seat}
-                              for seat in SEATS]} for _, row in sorted(rows.items())]
+    return [
+        {
+            **row,
+            "cells": [
+                {"seat": seat, **row["cells"][seat]} if seat in row["cells"] else {"seat": seat} for seat in SEATS
+            ],
+        }
+        for _, row in sorted(rows.items())
+    ]
 
 
 def _deal_from_events(match: Match, number: int) -> tuple[DealState, list[int]]:
@@ -239,8 +286,9 @@ def _deal_from_events(match: Match, number: int) -> tuple[DealState, list[int]]:
         elif type in (T.LEAD_OFFERED, T.LEAD_SOLD, T.LEAD_KEPT) and not plays:
             state = projections.apply(state, type, payload)
     if not started or state is None or state.deal is None:
-        raise NotFound(gettext("deal %(number)s was never dealt in match %(match_pk)s")
-                       % {"number": number, "match_pk": match.pk})
+        raise NotFound(
+            gettext("deal %(number)s was never dealt in match %(match_pk)s") % {"number": number, "match_pk": match.pk}
+        )
     return state.deal, plays
 
 
@@ -276,13 +324,23 @@ def _result(row: dict[str, Any] | None, names: dict[str, str]) -> dict[str, Any]
         "multiplier": row["multiplier"],
         "voided": bool(row.get("voided")),
         "adjusted": adjusted is not None,
-        "seats": [{"seat": seat, "name": names[seat], "tricks": row["tricks"][seat], "points": row["points"][seat],
-                   "kreski": row["kreski"][seat], "strokes": "|" * row["kreski"][seat],
-                   "adjusted": adjusted[seat] if adjusted is not None else None} for seat in SEATS],
+        "seats": [
+            {
+                "seat": seat,
+                "name": names[seat],
+                "tricks": row["tricks"][seat],
+                "points": row["points"][seat],
+                "kreski": row["kreski"][seat],
+                "strokes": "|" * row["kreski"][seat],
+                "adjusted": adjusted[seat] if adjusted is not None else None,
+            }
+            for seat in SEATS
+        ],
     }
 
 
 # --- disputes (games.models.Dispute, when that model exists) -------------------------------------------
+
 
 def _disputes_by_deal(match: Match) -> dict[int, list[dict[str, Any]]]:
     """The match's disputes by deal number: ``{"id", "play_index", "statement", "status"}``.
@@ -300,17 +358,20 @@ def _disputes_by_deal(match: Match) -> dict[int, list[dict[str, Any]]]:
     if "raised_by" in fields:
         disputes = disputes.select_related("raised_by")
     for dispute in disputes:
-        found.setdefault(getattr(dispute, deal_field), []).append({
-            "id": dispute.pk,
-            "play_index": getattr(dispute, "play_index", None),
-            "statement": str(getattr(dispute, "statement", "") or ""),
-            "status": str(getattr(dispute, "status", "") or ""),
-            "raised_by": dispute.raised_by.get_username() if getattr(dispute, "raised_by", None) else "",
-        })
+        found.setdefault(getattr(dispute, deal_field), []).append(
+            {
+                "id": dispute.pk,
+                "play_index": getattr(dispute, "play_index", None),
+                "statement": str(getattr(dispute, "statement", "") or ""),
+                "status": str(getattr(dispute, "status", "") or ""),
+                "raised_by": dispute.raised_by.get_username() if getattr(dispute, "raised_by", None) else "",
+            }
+        )
     return found
 
 
 # --- a pasted record (what an imported record, legal or not, would look like) --------------------------
+
 
 def record_deal_view(*, data: Any, number: int | None = None) -> dict[str, Any]:
     """Deal ``number`` of a ``kierki-match/1`` record (default: the deal of its first violation,
@@ -325,34 +386,46 @@ def record_deal_view(*, data: Any, number: int | None = None) -> dict[str, Any]:
     if number is None:
         number = error.deal if error is not None and error.deal else 1
     if not 1 <= number <= len(decoded.deals):
-        raise InvalidInput(gettext("the record has no deal %(number)s (it has %(count)s)")
-                           % {"number": number, "count": len(decoded.deals)}, field="deal")
-    before = replay(replace(decoded, deals=decoded.deals[:number - 1]))
+        raise InvalidInput(
+            gettext("the record has no deal %(number)s (it has %(count)s)")
+            % {"number": number, "count": len(decoded.deals)},
+            field="deal",
+        )
+    before = replay(replace(decoded, deals=decoded.deals[: number - 1]))
     if before.error is not None:
-        raise InvalidInput(gettext("deal %(number)s is never reached: %(error)s")
-                           % {"number": number, "error": violation_text(before.error)}, field="deal")
+        raise InvalidInput(
+            gettext("deal %(number)s is never reached: %(error)s")
+            % {"number": number, "error": violation_text(before.error)},
+            field="deal",
+        )
     spec = before.state.next_deal
     if spec is None:
-        raise InvalidInput(gettext("deal %(number)s is one deal too many: the match was over")
-                           % {"number": number}, field="deal")
+        raise InvalidInput(
+            gettext("deal %(number)s is one deal too many: the match was over") % {"number": number}, field="deal"
+        )
     dealt = decoded.deals[number - 1]
     try:
         deal = DealState(spec, decoded.ruleset, dealt.hands)
         if dealt.sale is not None:
             deal = deal.offer_lead(dealt.sale.buyer, dealt.sale.price).decide_lead(0)
     except RuleViolation as violation:
-        raise InvalidInput(gettext("deal %(number)s cannot be dealt: %(error)s")
-                           % {"number": number, "error": violation_text(violation.located(deal=number))},
-                           field="deal") from None
+        raise InvalidInput(
+            gettext("deal %(number)s cannot be dealt: %(error)s")
+            % {"number": number, "error": violation_text(violation.located(deal=number))},
+            field="deal",
+        ) from None
     steps = deal_steps(deal, dealt.plays, describe=violation_detail)
     start = next((i for i, step in enumerate(steps) if step["play"] and step["play"]["violation"]), 0)
     names = {seat: str(decoded.players.get(seat, seat)) for seat in SEATS}
     return {
         "number": number,
         "deals": len(decoded.deals),
-        "error": (error.as_json() | {"rule": error.rule, "title": violation_title(error.code),
-                                     "detail": violation_detail(error)}
-                  if error is not None else None),
+        "error": (
+            error.as_json()
+            | {"rule": error.rule, "title": violation_title(error.code), "detail": violation_detail(error)}
+            if error is not None
+            else None
+        ),
         "facts": _facts(deal, finished=len(dealt.plays) == CARDS_PER_DEAL),
         "tricks": trick_rows(steps),
         "data": {"seats": [{"seat": seat, "name": names[seat]} for seat in SEATS], "steps": steps, "start": start},
@@ -361,12 +434,14 @@ def record_deal_view(*, data: Any, number: int | None = None) -> dict[str, Any]:
 
 # --- seasons ----------------------------------------------------------------------------------------------
 
+
 def season_get(*, season_id: Any, user) -> Season:
     """The season, for the members of its club and staff; ``NotFound`` alike for a missing
     season and one the user may not read."""
     season = Season.objects.select_related("league__club").filter(pk=season_id).first()
-    if season is None or not (user.is_staff or Membership.objects.filter(
-            club_id=season.league.club_id, user=user).exists()):
+    if season is None or not (
+        user.is_staff or Membership.objects.filter(club_id=season.league.club_id, user=user).exists()
+    ):
         raise NotFound(gettext("no season %(id)s") % {"id": season_id})
     return season
 
@@ -384,12 +459,21 @@ def season_standings(*, season: Season, user) -> dict[str, Any]:
         "season": season,
         "ranked": [row for row in rows if row.ranked],
         "unranked": [row for row in rows if not row.ranked],
-        "matches": [{"match": m, "seats": [{"seat": seat, "name": name, "total": m.projection.summary["totals"][seat]}
-                                           for seat, name in _seat_names(m).items()]} for m in matches],
+        "matches": [
+            {
+                "match": m,
+                "seats": [
+                    {"seat": seat, "name": name, "total": m.projection.summary["totals"][seat]}
+                    for seat, name in _seat_names(m).items()
+                ],
+            }
+            for m in matches
+        ],
     }
 
 
 # --- clubs, their leagues and seasons, members ------------------------------------------------------
+
 
 def club_list(*, user):
     """The clubs the user belongs to (staff: every club)."""
@@ -409,9 +493,13 @@ def club_get(*, club_id: Any, user) -> Club:
 def club_overview(*, club: Club, user) -> dict[str, Any]:
     """The club's leagues, each with its seasons (newest first), and whether the user runs it."""
     leagues = list(club.leagues.order_by("name").prefetch_related("seasons"))
-    return {"club": club, "is_admin": scoring_selectors.is_club_admin(user, club.pk),
-            "leagues": [{"league": league, "seasons": sorted(league.seasons.all(), key=_newest_first)}
-                        for league in leagues]}
+    return {
+        "club": club,
+        "is_admin": scoring_selectors.is_club_admin(user, club.pk),
+        "leagues": [
+            {"league": league, "seasons": sorted(league.seasons.all(), key=_newest_first)} for league in leagues
+        ],
+    }
 
 
 def _newest_first(season: Season):
@@ -419,6 +507,7 @@ def _newest_first(season: Season):
 
 
 # --- the landing page -------------------------------------------------------------------------------------
+
 
 def club_seasons(*, user) -> list[dict[str, Any]]:
     """The clubs the user belongs to (every club for staff), each with its seasons, newest first:

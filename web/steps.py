@@ -15,7 +15,8 @@ a card its player does not hold (``not_your_turn``, ``card_not_in_hand``) or a p
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from games.engine import DealState, Seat
 from games.engine.cards import CARDS
@@ -23,9 +24,13 @@ from games.engine.errors import DealOver, RuleViolation
 from games.engine.seats import SEATS, by_seat
 
 
-def deal_steps(deal: DealState, plays: Iterable[int], *,
-               disputes: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
-               describe: Callable[[RuleViolation], str] | None = None) -> list[dict[str, Any]]:
+def deal_steps(
+    deal: DealState,
+    plays: Iterable[int],
+    *,
+    disputes: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
+    describe: Callable[[RuleViolation], str] | None = None,
+) -> list[dict[str, Any]]:
     """The steps of ``deal`` (stepped in place: pass a state you own) through ``plays``.
 
     ``disputes`` maps a play index (0-based) to the disputes naming that play; each such play
@@ -109,8 +114,12 @@ def _step(deal: DealState, play: dict[str, Any] | None, winner: Seat | None) -> 
 
 def _violation_json(violation: RuleViolation, describe: Callable[[RuleViolation], str] | None) -> dict[str, Any]:
     detail = describe(violation) if describe is not None else violation.detail
-    return {"code": violation.code, "rule": violation.rule, "detail": detail,
-            "seat": None if violation.seat is None else str(violation.seat)}
+    return {
+        "code": violation.code,
+        "rule": violation.rule,
+        "detail": detail,
+        "seat": None if violation.seat is None else str(violation.seat),
+    }
 
 
 def _names(cards: Iterable) -> list[str]:

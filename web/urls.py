@@ -1,4 +1,5 @@
 """The pages: included at the site root by ``config/urls.py``."""
+
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
@@ -8,21 +9,40 @@ app_name = "web"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("accounts/login/", auth_views.LoginView.as_view(template_name="web/login.html", next_page="web:matches"),
-         name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(template_name="web/login.html", next_page="web:matches"),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="web:login"), name="logout"),
     # Password reset by e-mail: Django's own views (the mail goes through EMAIL_BACKEND)
-    path("accounts/password_reset/", auth_views.PasswordResetView.as_view(
-        template_name="web/password_reset.html", email_template_name="web/password_reset_email.txt",
-        subject_template_name="web/password_reset_subject.txt", success_url=reverse_lazy("web:password_reset_done")),
-        name="password_reset"),
-    path("accounts/password_reset/done/", auth_views.PasswordResetDoneView.as_view(
-        template_name="web/password_reset_done.html"), name="password_reset_done"),
-    path("accounts/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
-        template_name="web/password_reset_confirm.html", success_url=reverse_lazy("web:password_reset_complete")),
-        name="password_reset_confirm"),
-    path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(
-        template_name="web/password_reset_complete.html"), name="password_reset_complete"),
+    path(
+        "accounts/password_reset/",
+        auth_views.PasswordResetView.as_view(
+            template_name="web/password_reset.html",
+            email_template_name="web/password_reset_email.txt",
+            subject_template_name="web/password_reset_subject.txt",
+            success_url=reverse_lazy("web:password_reset_done"),
+        ),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password_reset/done/",
+        auth_views.PasswordResetDoneView.as_view(template_name="web/password_reset_done.html"),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="web/password_reset_confirm.html", success_url=reverse_lazy("web:password_reset_complete")
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(template_name="web/password_reset_complete.html"),
+        name="password_reset_complete",
+    ),
     path("invitations/<str:token>/", views.invitation_claim, name="invitation"),
     path("clubs/", views.club_list, name="clubs"),
     path("clubs/<int:club_id>/", views.club_detail, name="club"),

@@ -4,24 +4,23 @@ user may not read is a 404 that does not say whether it exists."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from config import limits
-
 from games import selectors as games_selectors
 from games import signoffs
 from games.exceptions import CommandError, InvalidInput, NotFound
+from games.ids import bounded_int
 from scoring import evening_selectors, invitations, members, printouts
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring import summary as summaries
-from games.ids import bounded_int
 
 from . import selectors
 
@@ -38,9 +37,16 @@ def _not_found(request, exc: NotFound):
 @login_required
 def match_list(request):
     matches = list(games_selectors.match_list(user=request.user)[:100])
-    return render(request, "web/match_list.html", {"matches": [
-        {"match": m, "names": [p.username for p in m.seat_players()], "summary": m.projection.summary}
-        for m in matches]})
+    return render(
+        request,
+        "web/match_list.html",
+        {
+            "matches": [
+                {"match": m, "names": [p.username for p in m.seat_players()], "summary": m.projection.summary}
+                for m in matches
+            ]
+        },
+    )
 
 
 @login_required
@@ -99,9 +105,15 @@ def evening_detail(request, evening_id: int):
     evening = evening_selectors.evening_visible(request.user, evening_id)
     if evening is None:
         return _not_found(request, NotFound(gettext("no evening %(evening)s") % {"evening": evening_id}))
-    return render(request, "web/evening_detail.html", {
-        "evening": evening, "attendance": evening_selectors.evening_attendance(evening),
-        "seating": evening_selectors.evening_seating(evening)})
+    return render(
+        request,
+        "web/evening_detail.html",
+        {
+            "evening": evening,
+            "attendance": evening_selectors.evening_attendance(evening),
+            "seating": evening_selectors.evening_seating(evening),
+        },
+    )
 
 
 @login_required
@@ -118,6 +130,7 @@ def record_viewer(request):
 
 
 # --- clubs, members, invitations ---------------------------------------------------------------------
+
 
 @login_required
 def club_list(request):
@@ -142,8 +155,13 @@ def club_members(request, club_id: int):
         club = selectors.club_get(club_id=club_id, user=request.user)
     except NotFound as exc:
         return _not_found(request, exc)
-    context = {"club": club, "is_admin": scoring_selectors.is_club_admin(request.user, club.pk), "error": None,
-               "invitation_url": None, "done": None}
+    context = {
+        "club": club,
+        "is_admin": scoring_selectors.is_club_admin(request.user, club.pk),
+        "error": None,
+        "invitation_url": None,
+        "done": None,
+    }
     if request.method == "POST":
         try:
             context.update(_member_action(request, club))
@@ -159,14 +177,18 @@ def _member_action(request, club) -> dict:
         player = invitations.club_player_add(actor=request.user, club_id=club.pk, name=request.POST.get("name", ""))
         return {"done": gettext("%(name)s was added.") % {"name": player.username}}
     if action == "add_user":
-        membership = scoring_services.membership_set(actor=request.user, club_id=club.pk,
-                                                     username=request.POST.get("username", ""))
+        membership = scoring_services.membership_set(
+            actor=request.user, club_id=club.pk, username=request.POST.get("username", "")
+        )
         return {"done": gettext("%(name)s is a member.") % {"name": membership.user.username}}
     if action == "invite":
-        invitation, token = invitations.invitation_create(actor=request.user, club_id=club.pk,
-                                                          player_id=request.POST.get("player", ""))
-        return {"invitation_url": request.build_absolute_uri(reverse("web:invitation", kwargs={"token": token})),
-                "invited": invitation.player.username}
+        invitation, token = invitations.invitation_create(
+            actor=request.user, club_id=club.pk, player_id=request.POST.get("player", "")
+        )
+        return {
+            "invitation_url": request.build_absolute_uri(reverse("web:invitation", kwargs={"token": token})),
+            "invited": invitation.player.username,
+        }
     raise InvalidInput(gettext("unknown action"))
 
 
@@ -177,15 +199,17 @@ def invitation_claim(request, token: str):
     try:
         invitation = invitations.invitation_check(token=token)
     except CommandError as exc:
-        return render(request, "web/invitation_error.html", {"error": exc.detail, "code": exc.code},
-                      status=exc.status)
+        return render(request, "web/invitation_error.html", {"error": exc.detail, "code": exc.code}, status=exc.status)
     context = {"invitation": invitation, "error": None, "username": "", "email": ""}
     if request.method == "POST":
         context.update(username=request.POST.get("username", ""), email=request.POST.get("email", ""))
         try:
-            claimed = invitations.invitation_claim(token=token, username=context["username"],
-                                                   password=request.POST.get("password", ""),
-                                                   email=context["email"])
+            claimed = invitations.invitation_claim(
+                token=token,
+                username=context["username"],
+                password=request.POST.get("password", ""),
+                email=context["email"],
+            )
         except CommandError as exc:
             context["error"] = exc.detail
         else:
@@ -196,6 +220,7 @@ def invitation_claim(request, token: str):
 
 # --- a season's summary and closing ------------------------------------------------------------------
 
+
 @login_required
 def season_summary(request, season_id: int):
     try:
@@ -203,8 +228,11 @@ def season_summary(request, season_id: int):
     except NotFound as exc:
         return _not_found(request, exc)
     summary = summaries.season_summary(season=season)
-    return render(request, "web/season_summary.html", {"season": season, "summary": summary,
-                                                       "facts": printouts.summary_facts(summary)})
+    return render(
+        request,
+        "web/season_summary.html",
+        {"season": season, "summary": summary, "facts": printouts.summary_facts(summary)},
+    )
 
 
 @login_required

@@ -64,16 +64,21 @@ def resolve(url: str, *, allow_private: bool | None = None) -> Target:
     try:
         found = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
-        raise UnsafeURL(gettext("the host %(host)s does not resolve: %(error)s")
-                        % {"host": target.host, "error": exc}) from None
+        raise UnsafeURL(
+            gettext("the host %(host)s does not resolve: %(error)s") % {"host": target.host, "error": exc}
+        ) from None
     addresses = list(dict.fromkeys(info[4][0] for info in found))
     if not allow_private:
         for address in addresses:
             why = not_public(address)
             if why:
-                raise UnsafeURL(gettext("the host %(host)s resolves to %(address)s, a %(kind)s address: webhooks are "
-                                        "only sent to public addresses")
-                                % {"host": target.host, "address": address, "kind": why})
+                raise UnsafeURL(
+                    gettext(
+                        "the host %(host)s resolves to %(address)s, a %(kind)s address: webhooks are "
+                        "only sent to public addresses"
+                    )
+                    % {"host": target.host, "address": address, "kind": why}
+                )
     return Target(url=url, scheme=target.scheme, host=target.host, port=target.port, address=addresses[0])
 
 
@@ -113,9 +118,14 @@ def not_public(address: str) -> str | None:
 
 
 def _ip_not_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
-    for kind, flag in (("unspecified", ip.is_unspecified), ("loopback", ip.is_loopback),
-                       ("link-local", ip.is_link_local), ("multicast", ip.is_multicast),
-                       ("reserved", ip.is_reserved), ("private", ip.is_private)):  # private covers some above
+    for kind, flag in (
+        ("unspecified", ip.is_unspecified),
+        ("loopback", ip.is_loopback),
+        ("link-local", ip.is_link_local),
+        ("multicast", ip.is_multicast),
+        ("reserved", ip.is_reserved),
+        ("private", ip.is_private),
+    ):  # private covers some above
         if flag:
             return kind
     return None if ip.is_global else "non-global"

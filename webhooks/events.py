@@ -8,7 +8,8 @@ every card play.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from games.models import Match, MatchEvent
 
@@ -41,15 +42,16 @@ def may_matter(match: Match, events: list[MatchEvent]) -> bool:
     return match.projection.snapshot.get("deal") is None
 
 
-def announcements(*, status: str, dealing: str, events: Iterable[MatchEvent], summary: dict[str, Any],
-                  deal_in_play: bool) -> list[tuple[str, dict[str, Any]]]:
+def announcements(
+    *, status: str, dealing: str, events: Iterable[MatchEvent], summary: dict[str, Any], deal_in_play: bool
+) -> list[tuple[str, dict[str, Any]]]:
     """The webhook events a batch of match events makes, in order, each ``(type, data)`` with the
     data that depends on the batch (the caller adds the match, its season and players)."""
     events = list(events)
-    found = [(DEAL_FINISHED, deal_data(summary, number))
-             for number in ended_deals(dealing, events, summary, deal_in_play)]
-    found += [(RULING_RECORDED, ruling_data(e.payload, summary, status)) for e in events
-              if e.type == T.RULING_RECORDED]
+    found = [
+        (DEAL_FINISHED, deal_data(summary, number)) for number in ended_deals(dealing, events, summary, deal_in_play)
+    ]
+    found += [(RULING_RECORDED, ruling_data(e.payload, summary, status)) for e in events if e.type == T.RULING_RECORDED]
     if status == Match.Status.FINISHED and any(e.type == T.CARD_PLAYED for e in events):
         found.append((MATCH_FINISHED, result_data(summary)))
     for event in events:
@@ -81,7 +83,7 @@ def counted(deal: dict[str, Any]) -> dict[str, int]:
 def totals_through(summary: dict[str, Any], index: int) -> dict[str, int]:
     """The match totals after the summary's deal ``index`` (0-based)."""
     totals = dict.fromkeys(SEATS, 0)
-    for deal in summary["deals"][:index + 1]:
+    for deal in summary["deals"][: index + 1]:
         for seat, points in counted(deal).items():
             totals[seat] += points
     return totals
@@ -90,17 +92,34 @@ def totals_through(summary: dict[str, Any], index: int) -> dict[str, int]:
 def deal_data(summary: dict[str, Any], number: int) -> dict[str, Any]:
     index = max(i for i, deal in enumerate(summary["deals"]) if deal["number"] == number)
     deal = summary["deals"][index]
-    return {"deal": number, "kind": deal["kind"], "compensating": deal["compensating"],
-            "multiplier": deal["multiplier"], "tricks": deal["tricks"], "points": counted(deal),
-            "kreski": deal["kreski"], "totals": totals_through(summary, index)}
+    return {
+        "deal": number,
+        "kind": deal["kind"],
+        "compensating": deal["compensating"],
+        "multiplier": deal["multiplier"],
+        "tricks": deal["tricks"],
+        "points": counted(deal),
+        "kreski": deal["kreski"],
+        "totals": totals_through(summary, index),
+    }
 
 
 def result_data(summary: dict[str, Any]) -> dict[str, Any]:
-    return {"deals": sum(not deal.get("voided") for deal in summary["deals"]), "totals": summary["totals"],
-            "winners": summary["winners"]}
+    return {
+        "deals": sum(not deal.get("voided") for deal in summary["deals"]),
+        "totals": summary["totals"],
+        "winners": summary["winners"],
+    }
 
 
 def ruling_data(payload: dict[str, Any], summary: dict[str, Any], status: str) -> dict[str, Any]:
-    return {"dispute": payload["dispute"], "ruling": payload["ruling"], "deal": payload["deal"],
-            "points": payload.get("points"), "reason": payload["reason"], "arbiter": payload["arbiter"],
-            "status": status, "totals": summary["totals"]}
+    return {
+        "dispute": payload["dispute"],
+        "ruling": payload["ruling"],
+        "deal": payload["deal"],
+        "points": payload.get("points"),
+        "reason": payload["reason"],
+        "arbiter": payload["arbiter"],
+        "status": status,
+        "totals": summary["totals"],
+    }

@@ -22,8 +22,9 @@ class Endpoint(models.Model):
     event_types = models.JSONField(default=list)  # names from webhooks.events.EVENT_TYPES
     secret = models.CharField(max_length=200)  # the HMAC key (signing.py); shown once, at creation
     active = models.BooleanField(default=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -27,8 +27,9 @@ def club_for_admin(*, actor, club_id) -> Club:
     if club is None:
         raise NotFound(gettext("no club %(id)s") % {"id": club_id})
     if not may_manage(actor, club.pk):
-        raise NotAllowed(gettext("only the admins of %(club_name)s (and staff) manage its webhooks")
-                         % {"club_name": club.name})
+        raise NotAllowed(
+            gettext("only the admins of %(club_name)s (and staff) manage its webhooks") % {"club_name": club.name}
+        )
     return club
 
 

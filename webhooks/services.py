@@ -16,8 +16,9 @@ import datetime
 import logging
 import random
 import uuid
+from collections.abc import Iterable
 from functools import partial
-from typing import Any, Iterable
+from typing import Any
 
 import httpx
 from django.db import transaction
@@ -45,13 +46,20 @@ MIN_SECRET, MAX_SECRET = 16, 200
 
 # --- endpoints -------------------------------------------------------------------------------------
 
-def endpoint_create(*, actor, club_id, url: str, event_types: Any, secret: str | None = None,
-                    active: bool = True) -> Endpoint:
+
+def endpoint_create(
+    *, actor, club_id, url: str, event_types: Any, secret: str | None = None, active: bool = True
+) -> Endpoint:
     """Register a receiver; the secret, generated unless given, is on the returned row (show it once)."""
     club = selectors.club_for_admin(actor=actor, club_id=club_id)
-    return Endpoint.objects.create(club=club, url=_checked_url(url), event_types=_checked_types(event_types),
-                                   secret=_checked_secret(secret) if secret is not None else signing.new_secret(),
-                                   active=active, created_by=actor)
+    return Endpoint.objects.create(
+        club=club,
+        url=_checked_url(url),
+        event_types=_checked_types(event_types),
+        secret=_checked_secret(secret) if secret is not None else signing.new_secret(),
+        active=active,
+        created_by=actor,
+    )
 
 
 def endpoint_update(*, actor, endpoint_id, **fields: Any) -> Endpoint:
@@ -91,25 +99,32 @@ def _checked_url(url: Any) -> str:
 
 def _checked_types(types: Any) -> list[str]:
     if not isinstance(types, (list, tuple)) or not types:
-        raise InvalidInput(gettext("event_types must be a list of some of %(choices)s")
-                           % {"choices": ', '.join(events.EVENT_TYPES)},
-                           field="event_types")
+        raise InvalidInput(
+            gettext("event_types must be a list of some of %(choices)s") % {"choices": ", ".join(events.EVENT_TYPES)},
+            field="event_types",
+        )
     for index, name in enumerate(types):
         if name not in events.EVENT_TYPES:
-            raise InvalidInput(gettext("unknown event type %(name)s: use %(choices)s")
-                               % {"name": repr(name), "choices": ', '.join(events.EVENT_TYPES)},
-                               field=f"event_types.{index}")
+            raise InvalidInput(
+                gettext("unknown event type %(name)s: use %(choices)s")
+                % {"name": repr(name), "choices": ", ".join(events.EVENT_TYPES)},
+                field=f"event_types.{index}",
+            )
     return list(dict.fromkeys(types))
 
 
 def _checked_secret(secret: Any) -> str:
     if not isinstance(secret, str) or not MIN_SECRET <= len(secret) <= MAX_SECRET or not secret.isprintable():
-        raise InvalidInput(gettext("the secret must be %(min)s to %(max)s printable characters")
-                           % {"min": MIN_SECRET, "max": MAX_SECRET}, field="secret")
+        raise InvalidInput(
+            gettext("the secret must be %(min)s to %(max)s printable characters")
+            % {"min": MIN_SECRET, "max": MAX_SECRET},
+            field="secret",
+        )
     return secret
 
 
 # --- the outbox: what happened, written with it ----------------------------------------------------
+
 
 def match_events_announce(*, match: Match, events_appended: list[MatchEvent]) -> list[Delivery]:
     """Deliveries for what a command's events did to a season match (inside its transaction)."""
@@ -121,13 +136,21 @@ def match_events_announce(*, match: Match, events_appended: list[MatchEvent]) ->
     if not any(events.MATCH_EVENT_TYPES.intersection(e.event_types) for e in endpoints):
         return []
     summary, snapshot = MatchProjection.objects.filter(pk=match.pk).values_list("summary", "snapshot").get()
-    happened = events.announcements(status=match.status, dealing=match.dealing, events=events_appended,
-                                    summary=summary, deal_in_play=snapshot.get("deal") is not None)
+    happened = events.announcements(
+        status=match.status,
+        dealing=match.dealing,
+        events=events_appended,
+        summary=summary,
+        deal_in_play=snapshot.get("deal") is not None,
+    )
     if not happened:
         return []
     common = {"match": str(match.pk), "season": season_id, "version": match.version, "players": _players(match)}
-    return deliveries_enqueue(endpoints=endpoints, happened=[(type, {**common, **data}) for type, data in happened],
-                              at=events_appended[-1].created_at)
+    return deliveries_enqueue(
+        endpoints=endpoints,
+        happened=[(type, {**common, **data}) for type, data in happened],
+        at=events_appended[-1].created_at,
+    )
 
 
 def season_match_announce(*, season_match: SeasonMatch) -> list[Delivery]:
@@ -142,15 +165,24 @@ def season_match_announce(*, season_match: SeasonMatch) -> list[Delivery]:
 
 def standings_announce(*, season_ids: Iterable[int]) -> list[Delivery]:
     """``standings.updated`` for each season a recompute rewrote (inside its transaction)."""
-    seasons = list(Season.objects.filter(pk__in=list(season_ids)).order_by("pk")
-                   .values_list("pk", "name", "league_id", "league__club_id"))
+    seasons = list(
+        Season.objects.filter(pk__in=list(season_ids))
+        .order_by("pk")
+        .values_list("pk", "name", "league_id", "league__club_id")
+    )
     endpoints = selectors.listening({club_id for *_, club_id in seasons})
     created = []
     for season_id, name, league_id, club_id in seasons:
-        data = {"season": season_id, "name": name, "league": league_id, "club": club_id,
-                "standings": f"/api/v1/seasons/{season_id}/standings/"}
-        created += deliveries_enqueue(endpoints=[e for e in endpoints if e.club_id == club_id],
-                                      happened=[(events.STANDINGS_UPDATED, data)])
+        data = {
+            "season": season_id,
+            "name": name,
+            "league": league_id,
+            "club": club_id,
+            "standings": f"/api/v1/seasons/{season_id}/standings/",
+        }
+        created += deliveries_enqueue(
+            endpoints=[e for e in endpoints if e.club_id == club_id], happened=[(events.STANDINGS_UPDATED, data)]
+        )
     return created
 
 
@@ -159,16 +191,27 @@ def _players(match: Match) -> dict[str, str]:
     return {seat: names[pk] for seat, pk in zip(events.SEATS, match.seat_player_ids())}
 
 
-def deliveries_enqueue(*, endpoints: list[Endpoint], happened: list[tuple[str, dict]], at=None,
-                       only: str | None = None) -> list[Delivery]:
+def deliveries_enqueue(
+    *, endpoints: list[Endpoint], happened: list[tuple[str, dict]], at=None, only: str | None = None
+) -> list[Delivery]:
     """One delivery per event per endpoint that subscribed to its type (``only``: this type goes
     to every endpoint given); each is queued once the surrounding transaction commits."""
     now = timezone.now()
     at = at or now
-    rows = [Delivery(endpoint=endpoint, event_type=type, event_id=event_id, payload=data, next_attempt_at=now,
-                     retry_until=at + RETRY_WINDOW, created_at=at)
-            for type, data, event_id in ((type, data, uuid.uuid4()) for type, data in happened)
-            for endpoint in endpoints if type == only or type in endpoint.event_types]
+    rows = [
+        Delivery(
+            endpoint=endpoint,
+            event_type=type,
+            event_id=event_id,
+            payload=data,
+            next_attempt_at=now,
+            retry_until=at + RETRY_WINDOW,
+            created_at=at,
+        )
+        for type, data, event_id in ((type, data, uuid.uuid4()) for type, data in happened)
+        for endpoint in endpoints
+        if type == only or type in endpoint.event_types
+    ]
     if rows:
         Delivery.objects.bulk_create(rows)
         transaction.on_commit(partial(dispatch, [row.pk for row in rows]))
@@ -189,6 +232,7 @@ def dispatch(delivery_ids: list[int]) -> None:
 
 
 # --- sending -------------------------------------------------------------------------------------------
+
 
 def delivery_attempt(*, delivery_id) -> Delivery | None:
     """Send the delivery if it is due and no one else is sending it; None if it was not."""
@@ -213,13 +257,20 @@ def delivery_redeliver(*, actor, endpoint_id, delivery_id) -> Delivery:
     endpoint = selectors.endpoint_for_admin(actor=actor, endpoint_id=endpoint_id)
     with transaction.atomic():
         pk = int_id(delivery_id)
-        delivery = (Delivery.objects.select_for_update().filter(pk=pk, endpoint=endpoint).first()
-                    if pk is not None else None)
+        delivery = (
+            Delivery.objects.select_for_update().filter(pk=pk, endpoint=endpoint).first() if pk is not None else None
+        )
         if delivery is None:
-            raise NotFound(gettext("webhook %(endpoint_pk)s has no delivery %(delivery_id)s")
-                           % {"endpoint_pk": endpoint.pk, "delivery_id": delivery_id})
+            raise NotFound(
+                gettext("webhook %(endpoint_pk)s has no delivery %(delivery_id)s")
+                % {"endpoint_pk": endpoint.pk, "delivery_id": delivery_id}
+            )
         now = timezone.now()
-        delivery.status, delivery.next_attempt_at, delivery.retry_until = Delivery.Status.PENDING, now, now + RETRY_WINDOW
+        delivery.status, delivery.next_attempt_at, delivery.retry_until = (
+            Delivery.Status.PENDING,
+            now,
+            now + RETRY_WINDOW,
+        )
         delivery.save(update_fields=["status", "next_attempt_at", "retry_until"])
         transaction.on_commit(partial(dispatch, [delivery.pk]))
     delivery.refresh_from_db()
@@ -235,9 +286,13 @@ def backoff(attempts: int, rng: random.Random | None = None) -> datetime.timedel
 def _claim(deliveries) -> Delivery | None:
     now = timezone.now()
     with transaction.atomic():
-        delivery = (deliveries.select_for_update(skip_locked=True, of=("self",)).select_related("endpoint")
-                    .filter(status=Delivery.Status.PENDING, next_attempt_at__lte=now)
-                    .order_by("next_attempt_at", "pk").first())
+        delivery = (
+            deliveries.select_for_update(skip_locked=True, of=("self",))
+            .select_related("endpoint")
+            .filter(status=Delivery.Status.PENDING, next_attempt_at__lte=now)
+            .order_by("next_attempt_at", "pk")
+            .first()
+        )
         if delivery is not None:
             Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=now + LEASE)
     return delivery
@@ -259,10 +314,20 @@ def _attempt(delivery: Delivery) -> Delivery:
         if delivery.next_attempt_at >= delivery.retry_until or error == DISABLED:
             delivery.status = Delivery.Status.FAILED
     Delivery.objects.filter(pk=delivery.pk).update(
-        attempts=delivery.attempts, last_status_code=status_code, last_error=error, status=delivery.status,
-        delivered_at=delivery.delivered_at, next_attempt_at=delivery.next_attempt_at)
-    log.info("webhook delivery %s (%s) to webhook %s: %s", delivery.pk, delivery.event_type,
-             delivery.endpoint_id, error or f"delivered ({status_code})")
+        attempts=delivery.attempts,
+        last_status_code=status_code,
+        last_error=error,
+        status=delivery.status,
+        delivered_at=delivery.delivered_at,
+        next_attempt_at=delivery.next_attempt_at,
+    )
+    log.info(
+        "webhook delivery %s (%s) to webhook %s: %s",
+        delivery.pk,
+        delivery.event_type,
+        delivery.endpoint_id,
+        error or f"delivered ({status_code})",
+    )
     return delivery
 
 
@@ -278,10 +343,14 @@ def _send(delivery: Delivery) -> tuple[int | None, str]:
         target = addresses.resolve(endpoint.url)
     except addresses.UnsafeURL as exc:
         return None, f"refused: {exc}"
-    body = signing.body(event_id=delivery.event_id, type=delivery.event_type, created_at=delivery.created_at,
-                        data=delivery.payload)
-    headers = {"X-Kierki-Event": delivery.event_type, "X-Kierki-Delivery": str(delivery.event_id),
-               "X-Kierki-Signature": signing.signature(endpoint.secret, body, int(timezone.now().timestamp()))}
+    body = signing.body(
+        event_id=delivery.event_id, type=delivery.event_type, created_at=delivery.created_at, data=delivery.payload
+    )
+    headers = {
+        "X-Kierki-Event": delivery.event_type,
+        "X-Kierki-Delivery": str(delivery.event_id),
+        "X-Kierki-Signature": signing.signature(endpoint.secret, body, int(timezone.now().timestamp())),
+    }
     try:
         answer = transport.post(target, body, headers)
     except httpx.HTTPError as exc:

@@ -19,8 +19,12 @@ def new_secret() -> str:
 
 def body(*, event_id, type: str, created_at, data: dict[str, Any]) -> bytes:
     """The JSON sent: ``{"id", "type", "created_at", "data"}``, compact UTF-8."""
-    document = {"id": str(event_id), "type": type, "created_at": created_at.isoformat().replace("+00:00", "Z"),
-                "data": data}
+    document = {
+        "id": str(event_id),
+        "type": type,
+        "created_at": created_at.isoformat().replace("+00:00", "Z"),
+        "data": data,
+    }
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode()
 
 

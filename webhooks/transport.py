@@ -36,9 +36,17 @@ def post(target: Target, body: bytes, headers: dict[str, str]) -> Answer:
     extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
     with httpx.Client(timeout=TIMEOUT, follow_redirects=False, trust_env=False) as client:
         request = client.build_request(
-            "POST", pinned, content=body, extensions=extensions,
-            headers={**headers, "Host": url.netloc.decode("ascii"), "User-Agent": USER_AGENT,
-                     "Content-Type": "application/json"})
+            "POST",
+            pinned,
+            content=body,
+            extensions=extensions,
+            headers={
+                **headers,
+                "Host": url.netloc.decode("ascii"),
+                "User-Agent": USER_AGENT,
+                "Content-Type": "application/json",
+            },
+        )
         response = client.send(request, stream=True)
         try:
             excerpt = b""

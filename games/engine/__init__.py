@@ -11,7 +11,7 @@ Rule ids (R1–R33) refer to RULES.md. Entry points:
 
 from .cards import CARDS, Card, cards_of, mask_of
 from .deal import DealState, LeadOffer, check_hands
-from .errors import KierkiError, RecordFormatError, RulesetError, RuleViolation, VIOLATIONS
+from .errors import VIOLATIONS, KierkiError, RecordFormatError, RulesetError, RuleViolation
 from .match import DealResult, MatchState
 from .record import DealRecord, MatchRecord, SaleRecord
 from .replay import Replay, replay
@@ -21,8 +21,31 @@ from .scoring import Compensation, Settlement
 from .seats import SEATS, Seat
 
 __all__ = [
-    "CARDS", "Card", "cards_of", "mask_of", "DealState", "LeadOffer", "check_hands", "KierkiError",
-    "RecordFormatError", "RulesetError", "RuleViolation", "VIOLATIONS", "DealResult", "MatchState",
-    "DealRecord", "MatchRecord", "SaleRecord", "Replay", "replay", "Kind", "Ruleset", "Schedule",
-    "ScheduledDeal", "Compensation", "Settlement", "SEATS", "Seat",
+    "CARDS",
+    "Card",
+    "cards_of",
+    "mask_of",
+    "DealState",
+    "LeadOffer",
+    "check_hands",
+    "KierkiError",
+    "RecordFormatError",
+    "RulesetError",
+    "RuleViolation",
+    "VIOLATIONS",
+    "DealResult",
+    "MatchState",
+    "DealRecord",
+    "MatchRecord",
+    "SaleRecord",
+    "Replay",
+    "replay",
+    "Kind",
+    "Ruleset",
+    "Schedule",
+    "ScheduledDeal",
+    "Compensation",
+    "Settlement",
+    "SEATS",
+    "Seat",
 ]

@@ -30,17 +30,25 @@ The search is a double-dummy alpha-beta over bitmask hands:
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .cards import ABOVE, NAMES, SUIT_OF, Card, iter_cards
 from .deal import DealState
 from .ruleset import Kind
-from .scoring import CARD_PENALTY, LAST_TRICK_PENALTY, ODGRYWKA_TRICK_POINTS, POOL, SALE_POINTS_PER_TRICK, \
-    TRICK_PENALTY, raw_points
+from .scoring import (
+    CARD_PENALTY,
+    LAST_TRICK_PENALTY,
+    ODGRYWKA_TRICK_POINTS,
+    POOL,
+    SALE_POINTS_PER_TRICK,
+    TRICK_PENALTY,
+    raw_points,
+)
 from .seats import SEATS, Seat
 
-INF = 10 ** 9
+INF = 10**9
 WORST, BEST, GUARANTEED = "worst", "best", "guaranteed"
 MODES = (WORST, BEST, GUARANTEED)
 
@@ -49,11 +57,10 @@ MODES = (WORST, BEST, GUARANTEED)
 _PENALTY_CLASS = {p: i for i, p in enumerate(sorted(set(CARD_PENALTY)))}
 CARD_CLASS: tuple[int, ...] = tuple(_PENALTY_CLASS[p] for p in CARD_PENALTY)
 # SUIT_BITS[m]: the single bits of a 13-bit suit mask, lowest first.
-SUIT_BITS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(1 << r for r in range(13) if m >> r & 1) for m in range(1 << 13))
+SUIT_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(1 << r for r in range(13) if m >> r & 1) for m in range(1 << 13))
 SUIT_PENALTY: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sum(CARD_PENALTY[13 * s + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
-    for s in range(4))
+    tuple(sum(CARD_PENALTY[13 * s + r] for r in range(13) if m >> r & 1) for m in range(1 << 13)) for s in range(4)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +83,7 @@ class Interval:
     def exact(self) -> bool:
         return self.low == self.high
 
-    def shifted(self, by: int) -> "Interval":
+    def shifted(self, by: int) -> Interval:
         return Interval(self.low + by, self.high + by)
 
 
@@ -154,9 +161,19 @@ def _position(deal: DealState) -> _Position:
     trick = deal.current_trick()
     raw = raw_points(deal.kind, deal.plays, deal.winners, deal.ruleset.last_tricks)
     taken = sum(1 << s for s in SEATS if deal.tricks[s])
-    return _Position(list(deal.hands), deal.turn, deal.led, deal.best, deal.winner,
-                     sum(CARD_PENALTY[c] for _, c in trick), sum(1 << c for _, c in trick), len(trick),
-                     deal.trick_no, raw, taken)
+    return _Position(
+        list(deal.hands),
+        deal.turn,
+        deal.led,
+        deal.best,
+        deal.winner,
+        sum(CARD_PENALTY[c] for _, c in trick),
+        sum(1 << c for _, c in trick),
+        len(trick),
+        deal.trick_no,
+        raw,
+        taken,
+    )
 
 
 def sale_transfer(deal: DealState) -> tuple[int, ...]:
@@ -174,7 +191,7 @@ class _Search:
     (everyone maximises them) or ``guaranteed`` (the seat maximises, the other three minimise).
     Values are before the sale's transfer, which is a constant the caller adds."""
 
-    def __init__(self, deal: DealState, seat: int, mode: str, options: SearchOptions, clock: "_Clock"):
+    def __init__(self, deal: DealState, seat: int, mode: str, options: SearchOptions, clock: _Clock):
         self.seat = seat
         self.mode = mode
         self.options = options
@@ -213,8 +230,9 @@ class _Search:
             past += (TRICK_PENALTY + penalty + self.last_bonus[13]) if self.rozbojnik else ODGRYWKA_TRICK_POINTS
         return self.final(past, taken | 1 << winner)
 
-    def static_bounds(self, hands: list[int], trick_penalty: int, trick_no: int, past: int,
-                      taken: int) -> tuple[int, int]:
+    def static_bounds(
+        self, hands: list[int], trick_penalty: int, trick_no: int, past: int, taken: int
+    ) -> tuple[int, int]:
         """Bounds on the final value from what is still available (sound, cheap, loose early)."""
         s = self.seat
         left = 14 - trick_no  # tricks still to complete, the one in progress included
@@ -224,9 +242,15 @@ class _Search:
         has = taken >> s & 1
         if self.rozbojnik:
             union = hands[0] | hands[1] | hands[2] | hands[3]
-            pool = (SUIT_PENALTY[0][union & 8191] + SUIT_PENALTY[1][union >> 13 & 8191]
-                    + SUIT_PENALTY[2][union >> 26 & 8191] + SUIT_PENALTY[3][union >> 39]
-                    + trick_penalty + TRICK_PENALTY * left + LAST_TRICK_PENALTY * self.last_left[trick_no])
+            pool = (
+                SUIT_PENALTY[0][union & 8191]
+                + SUIT_PENALTY[1][union >> 13 & 8191]
+                + SUIT_PENALTY[2][union >> 26 & 8191]
+                + SUIT_PENALTY[3][union >> 39]
+                + trick_penalty
+                + TRICK_PENALTY * left
+                + LAST_TRICK_PENALTY * self.last_left[trick_no]
+            )
             if not has:
                 low = -POOL if takers <= 1 else 0
                 if left:  # the seat may still take a trick: then k ≤ k_max − 1, and Max only if it takes all
@@ -246,8 +270,21 @@ class _Search:
         hands = list(pos.hands)
         self.stop_trick = pos.trick_no + depth if depth < 99 else 99
         self.leaf = leaf
-        return self.node(hands, pos.turn, pos.led, pos.best, pos.winner, pos.trick_penalty, pos.trick_mask,
-                         pos.in_trick, pos.trick_no, pos.raw[self.seat], pos.taken, alpha, beta)
+        return self.node(
+            hands,
+            pos.turn,
+            pos.led,
+            pos.best,
+            pos.winner,
+            pos.trick_penalty,
+            pos.trick_mask,
+            pos.in_trick,
+            pos.trick_no,
+            pos.raw[self.seat],
+            pos.taken,
+            alpha,
+            beta,
+        )
 
     def node(self, hands, turn, led, best, winner, tpen, tmask, n, trick_no, past, taken, alpha, beta):
         self.nodes += 1
@@ -303,11 +340,37 @@ class _Search:
                     gain = TRICK_PENALTY + tpen + CARD_PENALTY[card] + self.last_bonus[trick_no]
                 else:
                     gain = ODGRYWKA_TRICK_POINTS
-                v = self.node(hands, nwin, -1, -1, -1, 0, 0, 0, trick_no + 1,
-                              past + gain if nwin == s else past, taken | 1 << nwin, alpha, beta)
+                v = self.node(
+                    hands,
+                    nwin,
+                    -1,
+                    -1,
+                    -1,
+                    0,
+                    0,
+                    0,
+                    trick_no + 1,
+                    past + gain if nwin == s else past,
+                    taken | 1 << nwin,
+                    alpha,
+                    beta,
+                )
             else:
-                v = self.node(hands, (turn + 1) & 3, nled, nbest, nwin, tpen + CARD_PENALTY[card], tmask | bit,
-                              n + 1, trick_no, past, taken, alpha, beta)
+                v = self.node(
+                    hands,
+                    (turn + 1) & 3,
+                    nled,
+                    nbest,
+                    nwin,
+                    tpen + CARD_PENALTY[card],
+                    tmask | bit,
+                    n + 1,
+                    trick_no,
+                    past,
+                    taken,
+                    alpha,
+                    beta,
+                )
             hands[turn] ^= bit
             if maximizing:
                 if v > value:
@@ -388,8 +451,13 @@ class _Search:
         codes = self.suit_codes
         key = []
         for shift in (0, 13, 26, 39):
-            raw = (h0 >> shift & 8191 | (h1 >> shift & 8191) << 13 | (h2 >> shift & 8191) << 26
-                   | (h3 >> shift & 8191) << 39 | shift << 52)
+            raw = (
+                h0 >> shift & 8191
+                | (h1 >> shift & 8191) << 13
+                | (h2 >> shift & 8191) << 26
+                | (h3 >> shift & 8191) << 39
+                | shift << 52
+            )
             code = codes.get(raw)
             if code is None:
                 code = codes[raw] = self.suit_code(raw)
@@ -433,8 +501,9 @@ def analyse(deal: DealState, *, budget: float = 10.0, options: SearchOptions = S
     turn = pos.turn
     legal = deal.legal_mask(SEATS[turn])
     groups = _card_groups(deal, pos, legal, options)
-    jobs: list[tuple[int, str, int | None]] = [(s, m, None) for s in range(4) for m in MODES
-                                               if not (s == turn and m == GUARANTEED)]
+    jobs: list[tuple[int, str, int | None]] = [
+        (s, m, None) for s in range(4) for m in MODES if not (s == turn and m == GUARANTEED)
+    ]
     jobs += [(turn, GUARANTEED, rep) for rep in groups]
     results = _run_jobs(deal, pos, jobs, options, started + budget)
     nodes = results.pop("nodes")
@@ -445,10 +514,18 @@ def analyse(deal: DealState, *, budget: float = 10.0, options: SearchOptions = S
             guaranteed = Interval(max(v.low for v in values), max(v.high for v in values))
         else:
             guaranteed = results[(s, GUARANTEED, None)]
-        seats.append(SeatAnalysis(results[(s, WORST, None)].shifted(transfer[s]),
-                                  results[(s, BEST, None)].shifted(transfer[s]), guaranteed.shifted(transfer[s])))
-    cards = tuple((c, results[(turn, GUARANTEED, rep)].shifted(transfer[turn]))
-                  for rep, members in groups.items() for c in members)
+        seats.append(
+            SeatAnalysis(
+                results[(s, WORST, None)].shifted(transfer[s]),
+                results[(s, BEST, None)].shifted(transfer[s]),
+                guaranteed.shifted(transfer[s]),
+            )
+        )
+    cards = tuple(
+        (c, results[(turn, GUARANTEED, rep)].shifted(transfer[turn]))
+        for rep, members in groups.items()
+        for c in members
+    )
     cards = tuple(sorted(cards, key=lambda item: int(item[0])))
     exact = all(v.exact for v in results.values())
     return Analysis(SEATS[turn], exact, tuple(seats), cards, nodes, time.perf_counter() - started)
@@ -504,8 +581,9 @@ def _bounded(search: _Search, pos: _Position, card: int | None, seconds: float) 
     """The bounds that searches ``depth`` tricks deep prove, deeper while ``seconds`` last; their
     leaves are the static bounds (low for a lower bound of the value, high for an upper one)."""
     start = pos if card is None else _play(search, pos, card)
-    low, high = search.static_bounds(start.hands, start.trick_penalty, start.trick_no, start.raw[search.seat],
-                                     start.taken)
+    low, high = search.static_bounds(
+        start.hands, start.trick_penalty, start.trick_no, start.raw[search.seat], start.taken
+    )
     search.clock = _Clock(seconds)
     exact_table = search.tt
     try:
@@ -541,11 +619,23 @@ def _play(search: _Search, pos: _Position, card: int) -> _Position:
         led, best, winner = pos.led, pos.best, pos.winner
     tpen = pos.trick_penalty + CARD_PENALTY[card]
     if pos.in_trick < 3:
-        return _Position(hands, (pos.turn + 1) & 3, led, best, winner, tpen, pos.trick_mask | bit, pos.in_trick + 1,
-                         pos.trick_no, list(pos.raw), pos.taken)
+        return _Position(
+            hands,
+            (pos.turn + 1) & 3,
+            led,
+            best,
+            winner,
+            tpen,
+            pos.trick_mask | bit,
+            pos.in_trick + 1,
+            pos.trick_no,
+            list(pos.raw),
+            pos.taken,
+        )
     raw = list(pos.raw)
-    raw[winner] += (TRICK_PENALTY + tpen + search.last_bonus[pos.trick_no]) if search.rozbojnik \
-        else ODGRYWKA_TRICK_POINTS
+    raw[winner] += (
+        (TRICK_PENALTY + tpen + search.last_bonus[pos.trick_no]) if search.rozbojnik else ODGRYWKA_TRICK_POINTS
+    )
     return _Position(hands, winner, -1, -1, -1, 0, 0, 0, pos.trick_no + 1, raw, pos.taken | 1 << winner)
 
 

@@ -8,7 +8,7 @@ a 52-bit mask and every rule is a handful of bit operations on precomputed table
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 RANKS = "23456789TJQKA"  # R2, low to high
 SUITS = "SHDC"  # R2: spades, hearts, diamonds, clubs
@@ -28,7 +28,7 @@ class Card(int):
     __slots__ = ()
 
     @staticmethod
-    def parse(text: str) -> "Card":
+    def parse(text: str) -> Card:
         """``"QH"`` → the queen of hearts; anything else raises ``ValueError``."""
         try:
             return BY_NAME[text]
@@ -36,7 +36,7 @@ class Card(int):
             raise ValueError(f"not a card: {text!r} (expected rank 2-9/T/J/Q/K/A then suit S/H/D/C)") from None
 
     @staticmethod
-    def of(rank: int, suit: int) -> "Card":
+    def of(rank: int, suit: int) -> Card:
         return CARDS[13 * suit + rank]
 
     @property

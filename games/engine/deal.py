@@ -7,13 +7,14 @@ so it steps it in place through ``_play`` — the same code, without a copy per 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from . import errors
 from .cards import ABOVE, CARDS, DECK_MASK, SUIT_OF, Card, cards_of, mask_of
-from .ruleset import Kind, Ruleset
 from .rules import Variant, variant
+from .ruleset import Kind, Ruleset
 from .schedule import ScheduledDeal
 from .scoring import Settlement, raw_points, settle
 from .seats import SEATS, Seat
@@ -39,8 +40,11 @@ def check_offer(can_sell: bool, holder: Seat, buyer: Any, price: Any) -> LeadOff
     if seat is None or seat == holder:
         raise errors.BadSale(seat=buyer, detail=errors.gettext_noop("the buyer must be another player at the table"))
     if not isinstance(price, int) or isinstance(price, bool) or not MIN_PRICE <= price <= MAX_PRICE:
-        raise errors.BadSale(seat=seat, detail=errors.gettext_noop(
-            "the price must be a whole number of tricks 1-13, got %(price)s"), price=repr(price))
+        raise errors.BadSale(
+            seat=seat,
+            detail=errors.gettext_noop("the price must be a whole number of tricks 1-13, got %(price)s"),
+            price=repr(price),
+        )
     return LeadOffer(seat, price)
 
 
@@ -58,8 +62,26 @@ def check_hands(hands: Sequence[Sequence[int]]) -> tuple[int, ...]:
 
 
 class DealState:
-    __slots__ = ("spec", "ruleset", "variant", "dealt", "hands", "leader", "turn", "led", "best",
-                 "winner", "trick_no", "plays", "winners", "tricks", "offers", "decided", "sale", "_legal")
+    __slots__ = (
+        "spec",
+        "ruleset",
+        "variant",
+        "dealt",
+        "hands",
+        "leader",
+        "turn",
+        "led",
+        "best",
+        "winner",
+        "trick_no",
+        "plays",
+        "winners",
+        "tricks",
+        "offers",
+        "decided",
+        "sale",
+        "_legal",
+    )
 
     def __init__(self, spec: ScheduledDeal, ruleset: Ruleset, hands: Sequence[Sequence[int]]):
         """Deal ``hands`` (in seat order N, E, S, W) for the scheduled deal ``spec``."""
@@ -130,7 +152,7 @@ class DealState:
 
     def completed_tricks(self) -> list[tuple[Seat, list[tuple[Seat, Card]]]]:
         """Each finished trick: its winner and its cards with who played them."""
-        return [(SEATS[w], self._trick_at(4 * i, self.plays[4 * i:4 * i + 4])) for i, w in enumerate(self.winners)]
+        return [(SEATS[w], self._trick_at(4 * i, self.plays[4 * i : 4 * i + 4])) for i, w in enumerate(self.winners)]
 
     def _trick_at(self, start: int, cards: list[int]) -> list[tuple[Seat, Card]]:
         first = self.leader if start == 0 else self.winners[start // 4 - 1]
@@ -143,7 +165,7 @@ class DealState:
         return settle(self.kind, self.tricks, raw, self.leader, sale)
 
     # --- acting: each returns a new state ------------------------------------------------
-    def play(self, card: int, *, seat: Seat | None = None) -> "DealState":
+    def play(self, card: int, *, seat: Seat | None = None) -> DealState:
         """``card`` played by the seat on turn; ``seat``, when given, is who claims to act.
 
         With ``seat`` the checks never reveal where a card is: a card outside the actor's
@@ -153,18 +175,19 @@ class DealState:
             if seat != self.turn:
                 raise errors.NotYourTurn(seat=SEATS[self.turn], card=CARDS[card])
             if not self.hands[seat] >> card & 1:
-                raise errors.CardNotInHand(seat=SEATS[self.turn], card=CARDS[card], 
-                                         detail=errors.gettext_noop("the card is not in your hand"))
+                raise errors.CardNotInHand(
+                    seat=SEATS[self.turn], card=CARDS[card], detail=errors.gettext_noop("the card is not in your hand")
+                )
         state = self._copy()
         state._play(card)
         return state
 
-    def offer_lead(self, buyer: Any, price: Any) -> "DealState":
+    def offer_lead(self, buyer: Any, price: Any) -> DealState:
         state = self._copy()
         state._offer(buyer, price)
         return state
 
-    def decide_lead(self, offer: int | None, *, seat: Seat | None = None) -> "DealState":
+    def decide_lead(self, offer: int | None, *, seat: Seat | None = None) -> DealState:
         """R28: the holder accepts standing offer number ``offer`` (0-based) or keeps the lead (None)."""
         state = self._copy()
         state._decide(offer, seat)
@@ -219,20 +242,22 @@ class DealState:
         if not self.can_sell_lead:
             raise errors.SaleNotAllowed(seat=seat)
         if seat is not None and seat != self.holder:
-            raise errors.NotYourTurn(seat=self.holder,
-                                     detail=errors.gettext_noop("only the lead holder decides on the offers"))
+            raise errors.NotYourTurn(
+                seat=self.holder, detail=errors.gettext_noop("only the lead holder decides on the offers")
+            )
         self.decided = True
         if offer is None:
             return
         if not isinstance(offer, int) or not 0 <= offer < len(self.offers):
-            raise errors.BadSale(seat=self.holder, detail=errors.gettext_noop("no standing offer number %(offer)s"),
-                                 offer=repr(offer))
+            raise errors.BadSale(
+                seat=self.holder, detail=errors.gettext_noop("no standing offer number %(offer)s"), offer=repr(offer)
+            )
         accepted = self.offers[offer]
         self.sale = (accepted.buyer, accepted.price)
         self.leader = accepted.buyer  # R26: the buyer leads the first trick
         self.turn = int(accepted.buyer)
 
-    def _copy(self) -> "DealState":
+    def _copy(self) -> DealState:
         other = object.__new__(DealState)
         for name in DealState.__slots__:
             setattr(other, name, getattr(self, name))
@@ -243,5 +268,4 @@ class DealState:
         return other
 
     def __repr__(self) -> str:
-        return (f"<DealState #{self.spec.number} {self.kind.value} plays={len(self.plays)} "
-                f"to_play={self.to_play}>")
+        return f"<DealState #{self.spec.number} {self.kind.value} plays={len(self.plays)} to_play={self.to_play}>"

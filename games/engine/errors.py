@@ -65,8 +65,17 @@ class RuleViolation(KierkiError):
     code = "rule_violation"
     rule = "R30"
 
-    def __init__(self, *, seat=None, card=None, deal: int | None = None, play_index: int | None = None,
-                 detail: str | None = None, rule: str | None = None, **params: Any):
+    def __init__(
+        self,
+        *,
+        seat=None,
+        card=None,
+        deal: int | None = None,
+        play_index: int | None = None,
+        detail: str | None = None,
+        rule: str | None = None,
+        **params: Any,
+    ):
         if rule is not None:
             self.rule = rule  # e.g. must_follow_suit is R11 in a rozbójnik, R16 in an odgrywka
         self.seat = seat
@@ -78,7 +87,7 @@ class RuleViolation(KierkiError):
         self.detail = render(detail, params) if detail else self.__doc__.strip().splitlines()[0]
         super().__init__(self._message())
 
-    def located(self, *, deal: int | None = None, play_index: int | None = None) -> "RuleViolation":
+    def located(self, *, deal: int | None = None, play_index: int | None = None) -> RuleViolation:
         """The same violation with its place in a match filled in."""
         if deal is not None:
             self.deal = deal
@@ -113,94 +122,110 @@ class RuleViolation(KierkiError):
 
 class NotYourTurn(RuleViolation):
     """The card is in another player's hand; ``seat`` is the player on turn."""
+
     code, rule = "not_your_turn", "R1"
 
 
 class CardNotInHand(RuleViolation):
     """The card is in nobody's hand (already played)."""
+
     code, rule = "card_not_in_hand", "R2"
 
 
 class MustFollowSuit(RuleViolation):
     """A player holding the led suit must play a card of it."""
+
     code, rule = "must_follow_suit", "R11"
 
 
 class HeartsLeadForbidden(RuleViolation):
     """A heart may be led only by a player who holds nothing but hearts."""
+
     code, rule = "hearts_lead_forbidden", "R10"
 
 
 class KingOfHeartsFirstTrick(RuleViolation):
     """The king of hearts may not be discarded in the first trick."""
+
     code, rule = "king_of_hearts_first_trick", "R12a"
 
 
 class KingOfHeartsFirst(RuleViolation):
     """A player discarding a heart while holding the king of hearts must discard the king."""
+
     code, rule = "king_of_hearts_first", "R12b"
 
 
 class HighestHeartFirst(RuleViolation):
     """With heart_discard: descending, hearts are discarded highest first."""
+
     code, rule = "highest_heart_first", "R12c"
 
 
 class MustOvertake(RuleViolation):
     """In an odgrywka a player who can beat the highest card of the led suit must (nadbijanie)."""
+
     code, rule = "must_overtake", "R16"
 
 
 class SaleNotAllowed(RuleViolation):
     """The lead right can be sold only in a compensating odgrywka, before the decision and the first card."""
+
     code, rule = "sale_not_allowed", "R26"
 
 
 class BadSale(RuleViolation):
     """The buyer is the seller or not at the table, or the price is not 1-13."""
+
     code, rule = "bad_sale", "R26"
 
 
 class DealOver(RuleViolation):
     """A play after the 52nd card of the deal."""
+
     code, rule = "deal_over", "R2"
 
 
 class MatchOver(RuleViolation):
     """A deal after the match ended."""
+
     code, rule = "match_over", "R7"
 
 
 class DealIncomplete(RuleViolation):
     """A deal other than the last has fewer than 52 plays."""
+
     code, rule = "deal_incomplete", "R7"
 
 
 class BadHands(RuleViolation):
     """The hands are not 4 × 13 distinct cards of one deck."""
+
     code, rule = "bad_hands", "R2"
 
 
 class BadTally(RuleViolation):
     """A tally or points-only deal no split of the deck gives, or a deal with two entries (R32, R33)."""
+
     code, rule = "bad_tally", "R32"
 
 
 class NoDealInPlay(RuleViolation):
     """There is no deal in play: start the next deal first."""
+
     code, rule = "no_deal_in_play", "R7"
 
 
 class DealInPlay(RuleViolation):
     """The current deal is not finished yet."""
+
     code, rule = "deal_in_play", "R7"
 
 
 class RulingNotAllowed(RuleViolation):
     """The ruling does not fit the match: only the latest finished deal can be voided, before the next starts."""
+
     code, rule = "ruling_not_allowed", "R7"
 
 
-VIOLATIONS: dict[str, type[RuleViolation]] = {
-    cls.code: cls for cls in RuleViolation.__subclasses__()
-}
+VIOLATIONS: dict[str, type[RuleViolation]] = {cls.code: cls for cls in RuleViolation.__subclasses__()}

@@ -3,18 +3,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
 from . import errors
 from .deal import DealState, LeadOffer, check_offer
 from .ruleset import KIND_BY_LETTER, Kind, Ruleset
 from .schedule import Schedule, ScheduledDeal
 from .scoring import Compensation, settle
+from .seats import SEAT_NAMES, SEATS, Seat, by_seat
 from .tally import check_points, check_tally, tally_json
 from .tally import raw_points as tally_raw
-from .seats import SEAT_NAMES, SEATS, Seat, by_seat
-
 
 PLAYED, TALLY, POINTS = "played", "tally", "points"  # RECORD_FORMAT.md 1.1: how a deal was filed
 ENTRIES = (PLAYED, TALLY, POINTS)
@@ -44,11 +44,23 @@ class DealResult:
     sale: tuple[Seat, int] | None = None  # a filed deal's sale (buyer, price); a played one's is in ``final``
 
     @classmethod
-    def of(cls, deal: DealState) -> "DealResult":
+    def of(cls, deal: DealState) -> DealResult:
         settled = deal.settlement()
         spec = deal.spec
-        return cls(spec.number, spec.kind, spec.dealer, deal.leader, spec.compensating, tuple(deal.tricks),
-                   settled.points, settled.kreski, settled.multiplier, settled.compensations, deal, spec.leader)
+        return cls(
+            spec.number,
+            spec.kind,
+            spec.dealer,
+            deal.leader,
+            spec.compensating,
+            tuple(deal.tricks),
+            settled.points,
+            settled.kreski,
+            settled.multiplier,
+            settled.compensations,
+            deal,
+            spec.leader,
+        )
 
     @property
     def known_tricks(self) -> tuple[int | None, ...]:
@@ -72,10 +84,16 @@ class DealResult:
     def as_json(self) -> dict[str, Any]:
         """One entry of the summary's ``deals`` (RECORD_FORMAT.md); a ruled deal adds what was ruled."""
         data = {
-            "number": self.number, "kind": self.kind.value, "dealer": self.dealer.name,
-            "leader": self.leader.name, "compensating": self.compensating,
-            "tricks": None if self.tricks is None else by_seat(self.tricks), "points": by_seat(self.points),
-            "kreski": by_seat(self.kreski), "multiplier": self.multiplier, "entry": self.entry,
+            "number": self.number,
+            "kind": self.kind.value,
+            "dealer": self.dealer.name,
+            "leader": self.leader.name,
+            "compensating": self.compensating,
+            "tricks": None if self.tricks is None else by_seat(self.tricks),
+            "points": by_seat(self.points),
+            "kreski": by_seat(self.kreski),
+            "multiplier": self.multiplier,
+            "entry": self.entry,
         }
         if self.voided:
             data["voided"] = True
@@ -98,7 +116,7 @@ class MatchState:
     accepted: int | None = None
 
     @classmethod
-    def start(cls, ruleset: Ruleset, first_dealer: Seat) -> "MatchState":
+    def start(cls, ruleset: Ruleset, first_dealer: Seat) -> MatchState:
         return cls(ruleset, first_dealer, Schedule.start(ruleset, first_dealer))
 
     # --- reading ---------------------------------------------------------------------------
@@ -136,7 +154,7 @@ class MatchState:
         }
 
     # --- acting ---------------------------------------------------------------------------
-    def start_deal(self, hands: Sequence[Sequence[int]]) -> "MatchState":
+    def start_deal(self, hands: Sequence[Sequence[int]]) -> MatchState:
         """Deal the next deal due with ``hands`` (seat order N, E, S, W)."""
         if self.deal is not None:
             raise errors.DealInPlay()
@@ -150,8 +168,9 @@ class MatchState:
             deal._decide(self.accepted, None)
         return replace(self, deal=deal, offers=(), decided=False, accepted=None)
 
-    def file_deal(self, *, tally: Any = None, points: Any = None, sale: tuple[Any, Any] | None = None,
-                  both: bool = False) -> "MatchState":
+    def file_deal(
+        self, *, tally: Any = None, points: Any = None, sale: tuple[Any, Any] | None = None, both: bool = False
+    ) -> MatchState:
         """The next deal due, finished as filed from a paper sheet (R31–R33): its ``tally`` or only
         its ``points``, and the lead ``sale`` (buyer, price) of a compensating odgrywka. ``both``:
         the deal carried more than one entry. Checks in the order of RULES.md: match_over,
@@ -176,16 +195,36 @@ class MatchState:
         else:
             offer = None if self.accepted is None else self.offers[self.accepted]
         leader = spec.leader if offer is None else offer.buyer  # R26: the buyer leads the first trick
-        settled = settle(spec.kind, tricks, raw, leader, None if offer is None else (spec.leader, offer.buyer, offer.price))
-        result = DealResult(spec.number, spec.kind, spec.dealer, leader, spec.compensating,
-                            tricks if tally is not None else None, settled.points, settled.kreski,
-                            settled.multiplier, settled.compensations, None, spec.leader,
-                            entry=TALLY if tally is not None else POINTS, filed=filed,
-                            sale=None if offer is None else (offer.buyer, offer.price))
-        return replace(self, results=self.results + (result,), schedule=self.schedule.after(result.compensations),
-                       offers=(), decided=False, accepted=None)
+        settled = settle(
+            spec.kind, tricks, raw, leader, None if offer is None else (spec.leader, offer.buyer, offer.price)
+        )
+        result = DealResult(
+            spec.number,
+            spec.kind,
+            spec.dealer,
+            leader,
+            spec.compensating,
+            tricks if tally is not None else None,
+            settled.points,
+            settled.kreski,
+            settled.multiplier,
+            settled.compensations,
+            None,
+            spec.leader,
+            entry=TALLY if tally is not None else POINTS,
+            filed=filed,
+            sale=None if offer is None else (offer.buyer, offer.price),
+        )
+        return replace(
+            self,
+            results=self.results + (result,),
+            schedule=self.schedule.after(result.compensations),
+            offers=(),
+            decided=False,
+            accepted=None,
+        )
 
-    def play(self, card: int, *, seat: Seat | None = None) -> "MatchState":
+    def play(self, card: int, *, seat: Seat | None = None) -> MatchState:
         return self._with(self._current().play(card, seat=seat))
 
     @property
@@ -201,7 +240,7 @@ class MatchState:
         """The standing offers (R28) of the deal in play, or else of the next deal due."""
         return self.deal.offers if self.deal is not None else self.offers
 
-    def offer_lead(self, buyer: Any, price: Any) -> "MatchState":
+    def offer_lead(self, buyer: Any, price: Any) -> MatchState:
         """R26, R28: an offer for the lead right; before the deal is dealt or filed too."""
         if self.deal is None:
             spec = self._due()
@@ -209,7 +248,7 @@ class MatchState:
             return replace(self, offers=self.offers + (offer,))
         return self._with(self._current().offer_lead(buyer, price))
 
-    def decide_lead(self, offer: int | None, *, seat: Seat | None = None) -> "MatchState":
+    def decide_lead(self, offer: int | None, *, seat: Seat | None = None) -> MatchState:
         """R28: the holder accepts standing offer number ``offer`` or keeps the lead (None)."""
         if self.deal is None:
             spec = self._due()
@@ -229,41 +268,46 @@ class MatchState:
         return spec
 
     # --- rulings: an arbiter's decision, applied as an event, never an edit -----------------------
-    def void_last_deal(self) -> "MatchState":
+    def void_last_deal(self) -> MatchState:
         """The latest finished deal no longer counts: its compensating deals are cancelled and a
         replacement of the same kind, dealer and leader is due next (R7 resumes after it)."""
         if self.deal is not None or not self.results or self.results[-1].voided:
-            raise errors.RulingNotAllowed(detail=errors.gettext_noop(
-                "only the latest finished deal can be voided, before the next deal starts"))
+            raise errors.RulingNotAllowed(
+                detail=errors.gettext_noop("only the latest finished deal can be voided, before the next deal starts")
+            )
         last = self.results[-1]
-        schedule = self.schedule.after_void(last.kind, last.holder if last.compensating else None,
-                                            len(last.compensations))
+        schedule = self.schedule.after_void(
+            last.kind, last.holder if last.compensating else None, len(last.compensations)
+        )
         return replace(self, results=self.results[:-1] + (replace(last, voided=True),), schedule=schedule)
 
-    def adjust_deal(self, number: int, points: Sequence[int]) -> "MatchState":
+    def adjust_deal(self, number: int, points: Sequence[int]) -> MatchState:
         """The arbiter's points per seat for finished deal ``number``; the played result stays visible."""
         index = next((i for i, r in enumerate(self.results) if r.number == number), None)
         if index is None or self.results[index].voided:
-            raise errors.RulingNotAllowed(detail=errors.gettext_noop(
-                "deal %(number)s is not a finished deal that counts"), number=number)
+            raise errors.RulingNotAllowed(
+                detail=errors.gettext_noop("deal %(number)s is not a finished deal that counts"), number=number
+            )
         if len(points) != 4 or not all(isinstance(p, int) and not isinstance(p, bool) for p in points):
-            raise errors.RulingNotAllowed(detail=errors.gettext_noop(
-                "an adjustment gives whole points for each of N, E, S, W"))
+            raise errors.RulingNotAllowed(
+                detail=errors.gettext_noop("an adjustment gives whole points for each of N, E, S, W")
+            )
         adjusted = replace(self.results[index], adjusted=tuple(points))
-        return replace(self, results=self.results[:index] + (adjusted,) + self.results[index + 1:])
+        return replace(self, results=self.results[:index] + (adjusted,) + self.results[index + 1 :])
 
     def _current(self) -> DealState:
         if self.deal is None:
             raise errors.MatchOver() if self.schedule.complete else errors.NoDealInPlay()
         return self.deal
 
-    def _with(self, deal: DealState) -> "MatchState":
+    def _with(self, deal: DealState) -> MatchState:
         """The match with ``deal`` in play; a finished deal is settled and the schedule advances."""
         if not deal.is_over:
             return replace(self, deal=deal)
         result = DealResult.of(deal)
-        return replace(self, deal=None, results=self.results + (result,),
-                       schedule=self.schedule.after(result.compensations))
+        return replace(
+            self, deal=None, results=self.results + (result,), schedule=self.schedule.after(result.compensations)
+        )
 
 
 # --- snapshots: a compact JSON form, so a long match is restored without replaying every deal ---
@@ -279,7 +323,9 @@ def snapshot(state: MatchState, results: list | None = None) -> dict[str, Any]:
         "voided": state.schedule.voided,
         "pending": [[kind.letter, None if leader is None else leader.name] for kind, leader in state.schedule.pending],
         "results": [_result_json(r) for r in state.results] if results is None else results,
-        "deal": None if deal is None else {
+        "deal": None
+        if deal is None
+        else {
             "hands": [list(map(int, deal.hand_dealt(s))) for s in SEATS],
             "offers": [[o.buyer.name, o.price] for o in deal.offers],
             "decided": deal.decided,
@@ -288,8 +334,11 @@ def snapshot(state: MatchState, results: list | None = None) -> dict[str, Any]:
         },
     }
     if state.offers or state.decided:  # R28 before a deal is dealt or filed: rare, so only then
-        data["lead_sale"] = {"offers": [[o.buyer.name, o.price] for o in state.offers], "decided": state.decided,
-                             "accepted": state.accepted}
+        data["lead_sale"] = {
+            "offers": [[o.buyer.name, o.price] for o in state.offers],
+            "decided": state.decided,
+            "accepted": state.accepted,
+        }
     return data
 
 
@@ -303,8 +352,12 @@ def restore(data: dict[str, Any]) -> MatchState:
     state = MatchState(ruleset, Seat[data["first_dealer"]], schedule, results)
     pending = data.get("lead_sale")
     if pending is not None:
-        state = replace(state, offers=tuple(LeadOffer(Seat[b], p) for b, p in pending["offers"]),
-                        decided=pending["decided"], accepted=pending["accepted"])
+        state = replace(
+            state,
+            offers=tuple(LeadOffer(Seat[b], p) for b, p in pending["offers"]),
+            decided=pending["decided"],
+            accepted=pending["accepted"],
+        )
     saved = data["deal"]
     if saved is None:
         return state
@@ -342,8 +395,21 @@ def _result_from_json(data: dict[str, Any]) -> DealResult:
     tricks = data["tricks"]
     sale = data.get("sale")
     return DealResult(
-        data["number"], Kind(data["kind"]), Seat[data["dealer"]], Seat[data["leader"]], data["compensating"],
-        None if tricks is None else per_seat(tricks), per_seat(data["points"]), per_seat(data["kreski"]),
-        data["multiplier"], tuple(Compensation(KIND_BY_LETTER[k], Seat[s]) for k, s in data["compensations"]), None,
-        Seat[data["holder"]], data.get("voided", False), None if adjusted is None else per_seat(adjusted),
-        data.get("entry", PLAYED), data.get("filed"), None if sale is None else (Seat[sale[0]], sale[1]))
+        data["number"],
+        Kind(data["kind"]),
+        Seat[data["dealer"]],
+        Seat[data["leader"]],
+        data["compensating"],
+        None if tricks is None else per_seat(tricks),
+        per_seat(data["points"]),
+        per_seat(data["kreski"]),
+        data["multiplier"],
+        tuple(Compensation(KIND_BY_LETTER[k], Seat[s]) for k, s in data["compensations"]),
+        None,
+        Seat[data["holder"]],
+        data.get("voided", False),
+        None if adjusted is None else per_seat(adjusted),
+        data.get("entry", PLAYED),
+        data.get("filed"),
+        None if sale is None else (Seat[sale[0]], sale[1]),
+    )

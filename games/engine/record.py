@@ -68,8 +68,12 @@ def load(path: str | Path) -> MatchRecord:
 def decode(data: Any) -> MatchRecord:
     _expect(data, dict, "")
     if data.get("format", FORMAT) != FORMAT:
-        raise RecordFormatError(gettext_noop("unknown format %(format)s (expected %(expected)s)"), field="format",
-                                format=repr(data["format"]), expected=repr(FORMAT))
+        raise RecordFormatError(
+            gettext_noop("unknown format %(format)s (expected %(expected)s)"),
+            field="format",
+            format=repr(data["format"]),
+            expected=repr(FORMAT),
+        )
     return MatchRecord(
         ruleset=_ruleset(_key(data, "ruleset", dict, "")),
         players=_players(_key(data, "players", dict, "")),
@@ -88,8 +92,12 @@ def encode(record: MatchRecord) -> dict[str, Any]:
     }
     if record.played_on is not None:
         data["played_on"] = record.played_on
-    data["deals"] = [encode_filed_deal(d.entry, d.tally if d.tally is not None else d.points, d.sale)
-                     if d.entry != "played" else encode_deal(d.hands, d.plays, d.sale) for d in record.deals]
+    data["deals"] = [
+        encode_filed_deal(d.entry, d.tally if d.tally is not None else d.points, d.sale)
+        if d.entry != "played"
+        else encode_deal(d.hands, d.plays, d.sale)
+        for d in record.deals
+    ]
     return data
 
 
@@ -111,8 +119,11 @@ def encode_filed_deal(entry: str, written: Any, sale: SaleRecord | None = None) 
 
 def _ruleset(data: dict) -> Ruleset:
     try:
-        return Ruleset.from_options(_key(data, "options", dict, "ruleset", default={}),
-                                    name=data.get("name", "rozbojnik-odgrywka"), version=data.get("version", 1))
+        return Ruleset.from_options(
+            _key(data, "options", dict, "ruleset", default={}),
+            name=data.get("name", "rozbojnik-odgrywka"),
+            version=data.get("version", 1),
+        )
     except RulesetError as exc:
         raise RecordFormatError(exc.template, field=f"ruleset.{exc.field}", **exc.params) from None
 
@@ -143,12 +154,15 @@ def _deal(data: Any, where: str) -> DealRecord:
     sale = data.get("sale")
     if sale is not None:
         _expect(sale, dict, f"{where}.sale")
-        sale = SaleRecord(_key(sale, "buyer", (str, int), f"{where}.sale"), _key(sale, "price", object, f"{where}.sale"))
+        sale = SaleRecord(
+            _key(sale, "buyer", (str, int), f"{where}.sale"), _key(sale, "price", object, f"{where}.sale")
+        )
     played = "hands" in data or "plays" in data
     entries = played + ("tally" in data) + ("points" in data)
     if entries != 1 or not played:  # replay judges what a paper sheet wrote (R32, R33), and a deal with none
-        return DealRecord(hands=(), plays=(), sale=sale, tally=data.get("tally"), points=data.get("points"),
-                          entries=entries)
+        return DealRecord(
+            hands=(), plays=(), sale=sale, tally=data.get("tally"), points=data.get("points"), entries=entries
+        )
     hands = _key(data, "hands", dict, where)
     return DealRecord(
         hands=tuple(_cards(_key(hands, s.name, list, f"{where}.hands"), f"{where}.hands.{s.name}") for s in SEATS),
@@ -163,8 +177,11 @@ def _cards(items: list, where: str) -> tuple[Card, ...]:
     except (KeyError, TypeError):
         for i, item in enumerate(items):
             if not isinstance(item, str) or item not in BY_NAME:
-                raise RecordFormatError(gettext_noop("not a card: %(card)s (rank 2-9/T/J/Q/K/A then suit S/H/D/C)"),
-                                        field=f"{where}[{i}]", card=repr(item)) from None
+                raise RecordFormatError(
+                    gettext_noop("not a card: %(card)s (rank 2-9/T/J/Q/K/A then suit S/H/D/C)"),
+                    field=f"{where}[{i}]",
+                    card=repr(item),
+                ) from None
         raise
 
 
@@ -172,8 +189,9 @@ def _seat(value: str, where: str) -> Seat:
     try:
         return Seat.parse(value)
     except ValueError:
-        raise RecordFormatError(gettext_noop("not a seat: %(seat)s (expected one of N, E, S, W)"), field=where,
-                                seat=repr(value)) from None
+        raise RecordFormatError(
+            gettext_noop("not a seat: %(seat)s (expected one of N, E, S, W)"), field=where, seat=repr(value)
+        ) from None
 
 
 _MISSING = object()
@@ -192,6 +210,10 @@ def _expect(value: Any, kind, where: str) -> Any:
     if not isinstance(value, kind):
         names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
         names = names.replace("dict", "object").replace("list", "array").replace("str", "string")
-        raise RecordFormatError(gettext_noop("must be %(expected)s, got %(got)s"), field=where or "record",
-                                expected=names, got=type(value).__name__)
+        raise RecordFormatError(
+            gettext_noop("must be %(expected)s, got %(got)s"),
+            field=where or "record",
+            expected=names,
+            got=type(value).__name__,
+        )
     return value

@@ -6,7 +6,7 @@ failure as a value, together with the state reached just before it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from . import errors
@@ -54,7 +54,7 @@ def replay(record: MatchRecord) -> Replay:
         play = live._play
         index = 0
         try:
-            for index, card in enumerate(deal.plays):
+            for index, card in enumerate(deal.plays):  # noqa: B007 - read by the except below
                 play(card)
         except errors.RuleViolation as error:
             return Replay(state, error.located(deal=number, play_index=index))

@@ -11,8 +11,8 @@ the deal, the API, the viewer and the bots all use.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from . import errors
 from .cards import ABOVE, HEARTS_MASK, KH_BIT, SUIT_MASKS
@@ -129,7 +129,8 @@ _ROZBOJNIK_RULES = (
 )
 ROZBOJNIK = Variant(Kind.ROZBOJNIK, _ROZBOJNIK_RULES, _rozbojnik_king_first)
 ROZBOJNIK_DESCENDING = Variant(
-    Kind.ROZBOJNIK, _ROZBOJNIK_RULES + ((highest_heart_first, errors.HighestHeartFirst, "R12c"),),
+    Kind.ROZBOJNIK,
+    _ROZBOJNIK_RULES + ((highest_heart_first, errors.HighestHeartFirst, "R12c"),),
     _rozbojnik_descending,
 )
 ODGRYWKA = Variant(

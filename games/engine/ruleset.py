@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import RulesetError, gettext_noop
 
@@ -23,7 +24,7 @@ class Kind(enum.Enum):
         return "R" if self is Kind.ROZBOJNIK else "O"
 
     @property
-    def other(self) -> "Kind":
+    def other(self) -> Kind:
         """R24: a compensating deal is of the other kind."""
         return Kind.ODGRYWKA if self is Kind.ROZBOJNIK else Kind.ROZBOJNIK
 
@@ -51,21 +52,33 @@ class Ruleset:
     version: int = RULESET_VERSION
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any] | None = None, *, name: str = RULESET_NAME,
-                     version: int = RULESET_VERSION) -> "Ruleset":
+    def from_options(
+        cls, options: Mapping[str, Any] | None = None, *, name: str = RULESET_NAME, version: int = RULESET_VERSION
+    ) -> Ruleset:
         """Options as in a record's ``ruleset.options``; unknown ones and bad values raise ``RulesetError``."""
         if name != RULESET_NAME:
-            raise RulesetError(gettext_noop("unknown ruleset name %(name)s (this engine plays %(known)s)"),
-                               field="name",
-                               name=repr(name), known=repr(RULESET_NAME))
+            raise RulesetError(
+                gettext_noop("unknown ruleset name %(name)s (this engine plays %(known)s)"),
+                field="name",
+                name=repr(name),
+                known=repr(RULESET_NAME),
+            )
         if version != RULESET_VERSION:
-            raise RulesetError(gettext_noop("unknown ruleset version %(version)s (this engine plays %(known)s)"),
-                               field="version", version=repr(version), known=RULESET_VERSION)
+            raise RulesetError(
+                gettext_noop("unknown ruleset version %(version)s (this engine plays %(known)s)"),
+                field="version",
+                version=repr(version),
+                known=RULESET_VERSION,
+            )
         options = dict(options or {})
         unknown = sorted(set(options) - set(DEFAULTS))
         if unknown:
-            raise RulesetError(gettext_noop("unknown ruleset option %(option)s (known: %(known)s)"),
-                               field=unknown[0], option=repr(unknown[0]), known=", ".join(DEFAULTS))
+            raise RulesetError(
+                gettext_noop("unknown ruleset option %(option)s (known: %(known)s)"),
+                field=unknown[0],
+                option=repr(unknown[0]),
+                known=", ".join(DEFAULTS),
+            )
         return cls(
             regular_deals=_regular_deals(options.get("regular_deals", DEFAULTS["regular_deals"])),
             heart_discard=_heart_discard(options.get("heart_discard", DEFAULTS["heart_discard"])),
@@ -86,25 +99,41 @@ class Ruleset:
 
 
 def _regular_deals(value: Any) -> tuple[Kind, ...]:
-    if not isinstance(value, list) or not value or any(not isinstance(k, str) or k not in KIND_BY_LETTER
-                                                           for k in value):
-        raise RulesetError(gettext_noop('regular_deals must be a non-empty list of "R"/"O", got %(value)s'),
-                           field="regular_deals", value=repr(value))
+    if (
+        not isinstance(value, list)
+        or not value
+        or any(not isinstance(k, str) or k not in KIND_BY_LETTER for k in value)
+    ):
+        raise RulesetError(
+            gettext_noop('regular_deals must be a non-empty list of "R"/"O", got %(value)s'),
+            field="regular_deals",
+            value=repr(value),
+        )
     return tuple(KIND_BY_LETTER[k] for k in value)
 
 
 def _heart_discard(value: Any) -> str:
     if value not in HEART_DISCARDS:
-        raise RulesetError(gettext_noop("heart_discard must be one of %(known)s, got %(value)s"),
-                           field="heart_discard", known=", ".join(HEART_DISCARDS), value=repr(value))
+        raise RulesetError(
+            gettext_noop("heart_discard must be one of %(known)s, got %(value)s"),
+            field="heart_discard",
+            known=", ".join(HEART_DISCARDS),
+            value=repr(value),
+        )
     return value
 
 
 def _last_tricks(value: Any) -> tuple[int, int]:
-    ok = (isinstance(value, list) and len(value) == 2
-          and all(isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= 13 for t in value)
-          and value[0] != value[1])
+    ok = (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= 13 for t in value)
+        and value[0] != value[1]
+    )
     if not ok:
-        raise RulesetError(gettext_noop("last_tricks must be two different trick numbers 1-13, got %(value)s"),
-                           field="last_tricks", value=repr(value))
+        raise RulesetError(
+            gettext_noop("last_tricks must be two different trick numbers 1-13, got %(value)s"),
+            field="last_tricks",
+            value=repr(value),
+        )
     return (value[0], value[1])

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .ruleset import Kind, Ruleset
 from .scoring import Compensation
@@ -36,7 +36,7 @@ class Schedule:
     voided: int = 0  # deals voided by a ruling: their replacements take their place in the rotation
 
     @classmethod
-    def start(cls, ruleset: Ruleset, first_dealer: Seat) -> "Schedule":
+    def start(cls, ruleset: Ruleset, first_dealer: Seat) -> Schedule:
         """R5: the regular deals of the ruleset, in order."""
         return cls(first_dealer, 0, tuple((kind, None) for kind in ruleset.regular_deals))
 
@@ -54,12 +54,12 @@ class Schedule:
         leader = designated if designated is not None else dealer.next()  # R6, R25
         return ScheduledDeal(number, kind, dealer, leader, designated is not None)
 
-    def after(self, compensations: Sequence[Compensation]) -> "Schedule":
+    def after(self, compensations: Sequence[Compensation]) -> Schedule:
         """R7: the deal just played is done; the compensating deals it requires come first, in order."""
         due = tuple((c.kind, c.leader) for c in compensations)
         return Schedule(self.first_dealer, self.played + 1, due + self.pending[1:], self.voided)
 
-    def after_void(self, kind: Kind, holder: Seat | None, compensations: int) -> "Schedule":
+    def after_void(self, kind: Kind, holder: Seat | None, compensations: int) -> Schedule:
         """A ruling voided the deal just played: the ``compensations`` it required are cancelled and a
         replacement of the same kind, dealer and leader is due next; R7's order resumes after it."""
         replacement = ((kind, holder),)

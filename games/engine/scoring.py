@@ -3,8 +3,8 @@ lead-sale transfer (R27), and the compensating deals a deal requires (R23, R24).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .cards import HEARTS, JACK, KING, KING_OF_HEARTS, QUEEN
 from .ruleset import Kind
@@ -44,7 +44,7 @@ def raw_points(kind: Kind, plays: Sequence[int], winners: Sequence[int], last_tr
         if kind is Kind.ODGRYWKA:
             raw[winner] += ODGRYWKA_TRICK_POINTS
         else:
-            raw[winner] += trick_penalty(plays[4 * index:4 * index + 4], index + 1, last_tricks)
+            raw[winner] += trick_penalty(plays[4 * index : 4 * index + 4], index + 1, last_tricks)
     return raw
 
 
@@ -64,8 +64,9 @@ class Settlement:
     compensations: tuple[Compensation, ...]
 
 
-def settle(kind: Kind, tricks: Sequence[int], raw: Sequence[int], leader: Seat,
-           sale: tuple[Seat, Seat, int] | None = None) -> Settlement:
+def settle(
+    kind: Kind, tricks: Sequence[int], raw: Sequence[int], leader: Seat, sale: tuple[Seat, Seat, int] | None = None
+) -> Settlement:
     """Points, kreski, multiplier and compensating deals of a finished deal.
 
     ``leader`` led the first trick (R23 orders compensations clockwise from it);

@@ -14,13 +14,13 @@ class Seat(enum.IntEnum):
     W = 3
 
     @staticmethod
-    def parse(text: str) -> "Seat":
+    def parse(text: str) -> Seat:
         try:
             return Seat[text]
         except (KeyError, TypeError):
             raise ValueError(f"not a seat: {text!r} (expected one of N, E, S, W)") from None
 
-    def next(self, steps: int = 1) -> "Seat":
+    def next(self, steps: int = 1) -> Seat:
         """The seat ``steps`` places clockwise (R1)."""
         return SEATS[(self + steps) % 4]
 

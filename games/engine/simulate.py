@@ -8,7 +8,8 @@ deals (with lead sales) occur. Legality comes from ``legal_cards`` alone.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .deal import DealState
 from .match import MatchState
@@ -24,7 +25,10 @@ STRATEGIES: dict[str, Strategy] = {
     "high": lambda rng, legal: max(legal, key=lambda c: (c % 13, c)),
 }
 OPTION_SETS: tuple[dict, ...] = (
-    {}, {"heart_discard": "descending"}, {"last_tricks": [7, 13]}, {"regular_deals": ["R", "O", "R", "O"]},
+    {},
+    {"heart_discard": "descending"},
+    {"last_tricks": [7, 13]},
+    {"regular_deals": ["R", "O", "R", "O"]},
 )
 
 
@@ -39,8 +43,8 @@ def deal_hands(rng: random.Random, stacked: Seat | None = None) -> tuple[tuple[i
         deck.sort(key=lambda c: -(c % 13))  # ranks high to low; the shuffle breaks ties
         top, rest = deck[:13], deck[13:]
         rng.shuffle(rest)
-        deck = rest[:13 * stacked] + top + rest[13 * stacked:]
-    return tuple(tuple(sorted(deck[13 * i:13 * i + 13])) for i in range(4))
+        deck = rest[: 13 * stacked] + top + rest[13 * stacked :]
+    return tuple(tuple(sorted(deck[13 * i : 13 * i + 13])) for i in range(4))
 
 
 def choose_card(rng: random.Random, deal: DealState, strategy: str, wobble: float = 0.15) -> int:
@@ -51,8 +55,9 @@ def choose_card(rng: random.Random, deal: DealState, strategy: str, wobble: floa
     return STRATEGIES[strategy](rng, legal)
 
 
-def simulate_match(rng: random.Random, *, ruleset: Ruleset | None = None, players: dict | None = None,
-                   first_dealer: Seat | None = None) -> dict[str, Any]:
+def simulate_match(
+    rng: random.Random, *, ruleset: Ruleset | None = None, players: dict | None = None, first_dealer: Seat | None = None
+) -> dict[str, Any]:
     """One finished match as a ``kierki-match/1`` record (a dict)."""
     ruleset = ruleset or Ruleset.from_options(rng.choice(OPTION_SETS))
     first_dealer = first_dealer if first_dealer is not None else rng.choice(SEATS)
@@ -101,4 +106,3 @@ def _maybe_sell(rng: random.Random, state: MatchState) -> tuple[MatchState, Sale
 def simulate(count: int, seed: int) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     return [simulate_match(rng, players={s.name: f"sim{seed}-{i + 1}-{s.name}" for s in SEATS}) for i in range(count)]
-

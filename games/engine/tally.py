@@ -54,15 +54,26 @@ class SeatTally:
 
     def raw_penalty(self) -> int:
         """R31 (= R14): 2·tricks + 2·hearts + 5·queens + 3·kings_jacks + 16·[KH] + 9·last_tricks."""
-        return (2 * self.tricks + 2 * self.hearts + 5 * self.queens + 3 * self.kings_jacks
-                + 16 * self.king_of_hearts + 9 * self.last_tricks)
+        return (
+            2 * self.tricks
+            + 2 * self.hearts
+            + 5 * self.queens
+            + 3 * self.kings_jacks
+            + 16 * self.king_of_hearts
+            + 9 * self.last_tricks
+        )
 
     def as_json(self, kind: Kind) -> dict[str, Any]:
         if kind is Kind.ODGRYWKA:
             return {"tricks": self.tricks}
-        return {"tricks": self.tricks, "hearts": self.hearts, "queens": self.queens,
-                "kings_jacks": self.kings_jacks, "king_of_hearts": self.king_of_hearts,
-                "last_tricks": self.last_tricks}
+        return {
+            "tricks": self.tricks,
+            "hearts": self.hearts,
+            "queens": self.queens,
+            "kings_jacks": self.kings_jacks,
+            "king_of_hearts": self.king_of_hearts,
+            "last_tricks": self.last_tricks,
+        }
 
 
 Tally = tuple[SeatTally, SeatTally, SeatTally, SeatTally]  # seat order N, E, S, W
@@ -119,8 +130,13 @@ def tally_sums(kind: Kind, tally: Tally) -> Fault | None:
     """R32 (c): tricks 13; in a rozbójnik hearts 13, queens 4, kings_jacks 8, one KH, last_tricks 2."""
     wanted = [("tricks", TRICKS)]
     if kind is Kind.ROZBOJNIK:
-        wanted += [("hearts", HEARTS), ("queens", QUEENS), ("kings_jacks", KINGS_JACKS),
-                   ("king_of_hearts", 1), ("last_tricks", LAST_TRICKS)]
+        wanted += [
+            ("hearts", HEARTS),
+            ("queens", QUEENS),
+            ("kings_jacks", KINGS_JACKS),
+            ("king_of_hearts", 1),
+            ("last_tricks", LAST_TRICKS),
+        ]
     for key, total in wanted:
         got = sum(int(getattr(t, key)) for t in tally)
         if got != total:
@@ -142,8 +158,12 @@ def tally_cards_add_up(kind: Kind, tally: Tally) -> Fault | None:
 
 def _cards_fit(t: SeatTally, qh: bool, jh: bool) -> bool:
     kh = t.king_of_hearts
-    return (t.hearts - qh - jh - kh >= 0 and t.queens - qh >= 0 and t.kings_jacks - jh - kh >= 0
-            and t.hearts + t.queens + t.kings_jacks - qh - jh - kh <= 4 * t.tricks)
+    return (
+        t.hearts - qh - jh - kh >= 0
+        and t.queens - qh >= 0
+        and t.kings_jacks - jh - kh >= 0
+        and t.hearts + t.queens + t.kings_jacks - qh - jh - kh <= 4 * t.tricks
+    )
 
 
 def check_tally(kind: Kind, data: Any) -> Tally:
@@ -169,10 +189,10 @@ def check_tally(kind: Kind, data: Any) -> Tally:
 
 # --- R33: points-only deals ------------------------------------------------------------------------
 
+
 def points_shape(data: Any) -> tuple[int, ...]:
     """R33: exactly the four seats, each with a JSON integer."""
-    if (not isinstance(data, dict) or set(data) != set(SEAT_NAMES)
-            or not all(_whole(data[name]) for name in SEAT_NAMES)):
+    if not isinstance(data, dict) or set(data) != set(SEAT_NAMES) or not all(_whole(data[name]) for name in SEAT_NAMES):
         raise errors.BadTally(detail=_("R33: points give a whole number for each of N, E, S, W"))
     return tuple(data[name] for name in SEAT_NAMES)
 
@@ -194,12 +214,14 @@ def points_raw(kind: Kind, points: tuple[int, ...]) -> list[int]:
     raw = []
     for p in points:
         if p * sign < 0 or p % multiplier:
-            raise errors.BadTally(detail=_("R33: %(points)s is not a deal's points × %(multiplier)s"),
-                                  points=p, multiplier=multiplier)
+            raise errors.BadTally(
+                detail=_("R33: %(points)s is not a deal's points × %(multiplier)s"), points=p, multiplier=multiplier
+            )
         raw.append(p * sign // multiplier)
     if sum(raw) != POOL:
-        raise errors.BadTally(detail=_("R33: the points before the multiplier add up to %(sum)s, not 130"),
-                              sum=sum(raw))
+        raise errors.BadTally(
+            detail=_("R33: the points before the multiplier add up to %(sum)s, not 130"), sum=sum(raw)
+        )
     return raw
 
 
@@ -209,8 +231,10 @@ def check_points(kind: Kind, data: Any) -> tuple[tuple[int, ...], Tally]:
     points = points_shape(data)
     if kind is Kind.ROZBOJNIK and is_max_points(points):
         taker = points.index(0)
-        return points, tuple(SeatTally(TRICKS, HEARTS, QUEENS, KINGS_JACKS, True, LAST_TRICKS) if s == taker
-                             else SeatTally(0) for s in SEATS)  # type: ignore[return-value]
+        return points, tuple(
+            SeatTally(TRICKS, HEARTS, QUEENS, KINGS_JACKS, True, LAST_TRICKS) if s == taker else SeatTally(0)
+            for s in SEATS
+        )  # type: ignore[return-value]
     raw = points_raw(kind, points)
     if kind is Kind.ODGRYWKA:
         if any(r % 10 for r in raw):
@@ -255,8 +279,15 @@ def _unpack(key: int) -> tuple[int, ...]:
 
 WITHIN = bytes(all(f <= lim for f, lim in zip(_unpack(key), _LIMIT)) for key in range(_SIZE))
 TARGET = _pack(_LIMIT)
-_CHOICES = tuple((qh, jh, kh, l, b, c) for qh in (0, 1) for jh in (0, 1) for kh in (0, 1)
-                 for l in range(LAST_TRICKS + 1) for b in range(4) for c in range(7))
+_CHOICES = tuple(
+    (qh, jh, kh, l, b, c)
+    for qh in (0, 1)
+    for jh in (0, 1)
+    for kh in (0, 1)
+    for l in range(LAST_TRICKS + 1)
+    for b in range(4)
+    for c in range(7)
+)
 
 
 def _max_other_hearts(room: int, cards: int, last: int) -> int:
@@ -350,7 +381,7 @@ def played_tally(kind: Kind, plays, winners, last_tricks: tuple[int, int]) -> Ta
         took = counts[winner]
         took["tricks"] += 1
         took["last_tricks"] += index + 1 in last_tricks
-        for card in plays[4 * index:4 * index + 4]:
+        for card in plays[4 * index : 4 * index + 4]:
             rank, suit = card % 13, card // 13
             took["hearts"] += suit == HEARTS_SUIT
             took["queens"] += rank == QUEEN
@@ -358,5 +389,7 @@ def played_tally(kind: Kind, plays, winners, last_tricks: tuple[int, int]) -> Ta
             took["king_of_hearts"] = took["king_of_hearts"] or card == KING_OF_HEARTS
     if kind is Kind.ODGRYWKA:
         return tuple(SeatTally(c["tricks"]) for c in counts)  # type: ignore[return-value]
-    return tuple(SeatTally(c["tricks"], c["hearts"], c["queens"], c["kings_jacks"], bool(c["king_of_hearts"]),
-                           c["last_tricks"]) for c in counts)  # type: ignore[return-value]
+    return tuple(
+        SeatTally(c["tricks"], c["hearts"], c["queens"], c["kings_jacks"], bool(c["king_of_hearts"]), c["last_tricks"])
+        for c in counts
+    )  # type: ignore[return-value]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_append_only_trigger'),
+        ("games", "0002_append_only_trigger"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='matchevent',
-            name='actor_name',
+            model_name="matchevent",
+            name="actor_name",
             field=models.CharField(blank=True, max_length=150, null=True),
         ),
     ]

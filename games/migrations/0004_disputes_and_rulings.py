@@ -6,34 +6,61 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_event_actor_name'),
+        ("games", "0003_event_actor_name"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='matchevent',
-            name='type',
-            field=models.CharField(choices=[('match_created', 'Match Created'), ('deal_started', 'Deal Started'), ('lead_offered', 'Lead Offered'), ('lead_sold', 'Lead Sold'), ('lead_kept', 'Lead Kept'), ('card_played', 'Card Played'), ('hands_revealed', 'Hands Revealed'), ('match_abandoned', 'Match Abandoned'), ('ruling_recorded', 'Ruling Recorded')], max_length=20),
+            model_name="matchevent",
+            name="type",
+            field=models.CharField(
+                choices=[
+                    ("match_created", "Match Created"),
+                    ("deal_started", "Deal Started"),
+                    ("lead_offered", "Lead Offered"),
+                    ("lead_sold", "Lead Sold"),
+                    ("lead_kept", "Lead Kept"),
+                    ("card_played", "Card Played"),
+                    ("hands_revealed", "Hands Revealed"),
+                    ("match_abandoned", "Match Abandoned"),
+                    ("ruling_recorded", "Ruling Recorded"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.CreateModel(
-            name='Dispute',
+            name="Dispute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('deal', models.PositiveIntegerField()),
-                ('play_index', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('statement', models.TextField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('status', models.CharField(choices=[('open', 'Open'), ('ruled', 'Ruled')], db_index=True, default='open', max_length=5)),
-                ('ruling_seq', models.PositiveIntegerField(blank=True, null=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='disputes', to='games.match')),
-                ('raised_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("deal", models.PositiveIntegerField()),
+                ("play_index", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("statement", models.TextField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Open"), ("ruled", "Ruled")], db_index=True, default="open", max_length=5
+                    ),
+                ),
+                ("ruling_seq", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="disputes", to="games.match"
+                    ),
+                ),
+                (
+                    "raised_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
-                'indexes': [models.Index(fields=['match', 'deal'], name='dispute_match_deal')],
+                "ordering": ["-created_at", "-id"],
+                "indexes": [models.Index(fields=["match", "deal"], name="dispute_match_deal")],
             },
         ),
     ]

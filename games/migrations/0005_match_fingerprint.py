@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_disputes_and_rulings'),
+        ("games", "0004_disputes_and_rulings"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='fingerprint',
+            model_name="match",
+            name="fingerprint",
             field=models.CharField(blank=True, db_index=True, editable=False, max_length=64, null=True),
         ),
     ]

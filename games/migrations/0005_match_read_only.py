@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_disputes_and_rulings'),
+        ("games", "0004_disputes_and_rulings"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='read_only',
+            model_name="match",
+            name="read_only",
             field=models.BooleanField(default=False),
         ),
     ]

@@ -4,30 +4,45 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_disputes_and_rulings'),
+        ("games", "0004_disputes_and_rulings"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='confirmed',
+            model_name="match",
+            name="confirmed",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='match',
-            name='filed_by_official',
+            model_name="match",
+            name="filed_by_official",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='match',
-            name='withdrawn',
+            model_name="match",
+            name="withdrawn",
             field=models.BooleanField(default=False),
         ),
         migrations.AlterField(
-            model_name='matchevent',
-            name='type',
-            field=models.CharField(choices=[('match_created', 'Match Created'), ('deal_started', 'Deal Started'), ('lead_offered', 'Lead Offered'), ('lead_sold', 'Lead Sold'), ('lead_kept', 'Lead Kept'), ('card_played', 'Card Played'), ('hands_revealed', 'Hands Revealed'), ('match_abandoned', 'Match Abandoned'), ('ruling_recorded', 'Ruling Recorded'), ('result_confirmed', 'Result Confirmed'), ('match_withdrawn', 'Match Withdrawn'), ('match_reinstated', 'Match Reinstated')], max_length=20),
+            model_name="matchevent",
+            name="type",
+            field=models.CharField(
+                choices=[
+                    ("match_created", "Match Created"),
+                    ("deal_started", "Deal Started"),
+                    ("lead_offered", "Lead Offered"),
+                    ("lead_sold", "Lead Sold"),
+                    ("lead_kept", "Lead Kept"),
+                    ("card_played", "Card Played"),
+                    ("hands_revealed", "Hands Revealed"),
+                    ("match_abandoned", "Match Abandoned"),
+                    ("ruling_recorded", "Ruling Recorded"),
+                    ("result_confirmed", "Result Confirmed"),
+                    ("match_withdrawn", "Match Withdrawn"),
+                    ("match_reinstated", "Match Reinstated"),
+                ],
+                max_length=20,
+            ),
         ),
     ]

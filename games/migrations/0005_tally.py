@@ -4,25 +4,38 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_disputes_and_rulings'),
+        ("games", "0004_disputes_and_rulings"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='played_on',
+            model_name="match",
+            name="played_on",
             field=models.DateField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='dealscore',
-            name='tricks',
+            model_name="dealscore",
+            name="tricks",
             field=models.PositiveSmallIntegerField(null=True),
         ),
         migrations.AlterField(
-            model_name='matchevent',
-            name='type',
-            field=models.CharField(choices=[('match_created', 'Match Created'), ('deal_started', 'Deal Started'), ('lead_offered', 'Lead Offered'), ('lead_sold', 'Lead Sold'), ('lead_kept', 'Lead Kept'), ('card_played', 'Card Played'), ('hands_revealed', 'Hands Revealed'), ('match_abandoned', 'Match Abandoned'), ('ruling_recorded', 'Ruling Recorded'), ('deal_tallied', 'Deal Tallied')], max_length=20),
+            model_name="matchevent",
+            name="type",
+            field=models.CharField(
+                choices=[
+                    ("match_created", "Match Created"),
+                    ("deal_started", "Deal Started"),
+                    ("lead_offered", "Lead Offered"),
+                    ("lead_sold", "Lead Sold"),
+                    ("lead_kept", "Lead Kept"),
+                    ("card_played", "Card Played"),
+                    ("hands_revealed", "Hands Revealed"),
+                    ("match_abandoned", "Match Abandoned"),
+                    ("ruling_recorded", "Ruling Recorded"),
+                    ("deal_tallied", "Deal Tallied"),
+                ],
+                max_length=20,
+            ),
         ),
     ]

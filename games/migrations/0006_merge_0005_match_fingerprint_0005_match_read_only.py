@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_match_fingerprint'),
-        ('games', '0005_match_read_only'),
+        ("games", "0005_match_fingerprint"),
+        ("games", "0005_match_read_only"),
     ]
 
-    operations = [
-    ]
+    operations = []

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_tally'),
-        ('games', '0007_merge_20261201_1211'),
+        ("games", "0005_tally"),
+        ("games", "0007_merge_20261201_1211"),
     ]
 
-    operations = [
-    ]
+    operations = []

@@ -4,15 +4,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0008_merge_0005_tally_0007_merge_20261201_1211'),
+        ("games", "0008_merge_0005_tally_0007_merge_20261201_1211"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='matchevent',
-            name='type',
-            field=models.CharField(choices=[('match_created', 'Match Created'), ('deal_started', 'Deal Started'), ('lead_offered', 'Lead Offered'), ('lead_sold', 'Lead Sold'), ('lead_kept', 'Lead Kept'), ('card_played', 'Card Played'), ('hands_revealed', 'Hands Revealed'), ('match_abandoned', 'Match Abandoned'), ('ruling_recorded', 'Ruling Recorded'), ('result_confirmed', 'Result Confirmed'), ('match_withdrawn', 'Match Withdrawn'), ('match_reinstated', 'Match Reinstated'), ('deal_tallied', 'Deal Tallied')], max_length=20),
+            model_name="matchevent",
+            name="type",
+            field=models.CharField(
+                choices=[
+                    ("match_created", "Match Created"),
+                    ("deal_started", "Deal Started"),
+                    ("lead_offered", "Lead Offered"),
+                    ("lead_sold", "Lead Sold"),
+                    ("lead_kept", "Lead Kept"),
+                    ("card_played", "Card Played"),
+                    ("hands_revealed", "Hands Revealed"),
+                    ("match_abandoned", "Match Abandoned"),
+                    ("ruling_recorded", "Ruling Recorded"),
+                    ("result_confirmed", "Result Confirmed"),
+                    ("match_withdrawn", "Match Withdrawn"),
+                    ("match_reinstated", "Match Reinstated"),
+                    ("deal_tallied", "Deal Tallied"),
+                ],
+                max_length=20,
+            ),
         ),
     ]

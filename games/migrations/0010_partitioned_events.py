@@ -50,33 +50,42 @@ CREATE TRIGGER games_matchevent_append_only BEFORE UPDATE OR DELETE ON games_mat
 def _partitioned_table() -> str:
     partitions = "".join(
         f"CREATE TABLE games_matchevent_p{n:02d} PARTITION OF games_matchevent "
-        f"FOR VALUES WITH (MODULUS {PARTITIONS}, REMAINDER {n});\n" for n in range(PARTITIONS))
-    return (f"CREATE TABLE games_matchevent ({COLUMNS},\n"
-            "    CONSTRAINT games_matchevent_pkey PRIMARY KEY (match_id, id),\n"
-            "    CONSTRAINT one_event_per_seq UNIQUE (match_id, seq)\n"
-            ") PARTITION BY HASH (match_id);\n" + partitions +
-            "CREATE INDEX games_matchevent_id ON games_matchevent (id);\n"
-            "CREATE INDEX games_matchevent_actor_id ON games_matchevent (actor_id);\n")
+        f"FOR VALUES WITH (MODULUS {PARTITIONS}, REMAINDER {n});\n"
+        for n in range(PARTITIONS)
+    )
+    return (
+        f"CREATE TABLE games_matchevent ({COLUMNS},\n"
+        "    CONSTRAINT games_matchevent_pkey PRIMARY KEY (match_id, id),\n"
+        "    CONSTRAINT one_event_per_seq UNIQUE (match_id, seq)\n"
+        ") PARTITION BY HASH (match_id);\n"
+        + partitions
+        + "CREATE INDEX games_matchevent_id ON games_matchevent (id);\n"
+        "CREATE INDEX games_matchevent_actor_id ON games_matchevent (actor_id);\n"
+    )
 
 
 def _plain_table() -> str:
-    return (f"CREATE TABLE games_matchevent ({COLUMNS},\n"
-            "    CONSTRAINT games_matchevent_pkey PRIMARY KEY (id),\n"
-            "    CONSTRAINT one_event_per_seq UNIQUE (match_id, seq)\n);\n"
-            "CREATE INDEX games_matchevent_match_id ON games_matchevent (match_id);\n"
-            "CREATE INDEX games_matchevent_actor_id ON games_matchevent (actor_id);\n")
+    return (
+        f"CREATE TABLE games_matchevent ({COLUMNS},\n"
+        "    CONSTRAINT games_matchevent_pkey PRIMARY KEY (id),\n"
+        "    CONSTRAINT one_event_per_seq UNIQUE (match_id, seq)\n);\n"
+        "CREATE INDEX games_matchevent_match_id ON games_matchevent (match_id);\n"
+        "CREATE INDEX games_matchevent_actor_id ON games_matchevent (actor_id);\n"
+    )
 
 
 def _rebuild(schema_editor, table: str, per: str) -> None:
     # The old table's constraints and indexes keep their names when it is renamed: free them first.
-    schema_editor.execute("ALTER TABLE games_matchevent RENAME TO games_matchevent_old;\n"
-                          "ALTER TABLE games_matchevent_old RENAME CONSTRAINT games_matchevent_pkey "
-                          "TO games_matchevent_old_pkey;\n"
-                          "ALTER TABLE games_matchevent_old RENAME CONSTRAINT one_event_per_seq "
-                          "TO games_matchevent_old_one_event_per_seq;\n"
-                          "ALTER SEQUENCE IF EXISTS games_matchevent_id_seq RENAME TO games_matchevent_old_id_seq;\n"
-                          "DROP INDEX IF EXISTS games_matchevent_id, games_matchevent_actor_id, "
-                          "games_matchevent_match_id;\n")
+    schema_editor.execute(
+        "ALTER TABLE games_matchevent RENAME TO games_matchevent_old;\n"
+        "ALTER TABLE games_matchevent_old RENAME CONSTRAINT games_matchevent_pkey "
+        "TO games_matchevent_old_pkey;\n"
+        "ALTER TABLE games_matchevent_old RENAME CONSTRAINT one_event_per_seq "
+        "TO games_matchevent_old_one_event_per_seq;\n"
+        "ALTER SEQUENCE IF EXISTS games_matchevent_id_seq RENAME TO games_matchevent_old_id_seq;\n"
+        "DROP INDEX IF EXISTS games_matchevent_id, games_matchevent_actor_id, "
+        "games_matchevent_match_id;\n"
+    )
     schema_editor.execute(table)
     schema_editor.execute(COPY)
     schema_editor.execute(TRIGGER.format(per=per))

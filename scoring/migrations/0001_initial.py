@@ -6,229 +6,379 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0004_disputes_and_rulings'),
+        ("games", "0004_disputes_and_rulings"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Club',
+            name="Club",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('slug', models.SlugField(unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100)),
+                ("slug", models.SlugField(unique=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['name', 'id'],
+                "ordering": ["name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='League',
+            name="League",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('ruleset_options', models.JSONField(blank=True, default=dict)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='leagues', to='scoring.club')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100)),
+                ("ruleset_options", models.JSONField(blank=True, default=dict)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="leagues", to="scoring.club"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['club', 'name', 'id'],
+                "ordering": ["club", "name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('member', 'Member'), ('scorer', 'Scorer'), ('arbiter', 'Arbiter'), ('admin', 'Admin')], default='member', max_length=8)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='scoring.club')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("member", "Member"),
+                            ("scorer", "Scorer"),
+                            ("arbiter", "Arbiter"),
+                            ("admin", "Admin"),
+                        ],
+                        default="member",
+                        max_length=8,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="memberships", to="scoring.club"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['club', 'user__username'],
+                "ordering": ["club", "user__username"],
             },
         ),
         migrations.AddField(
-            model_name='club',
-            name='members',
-            field=models.ManyToManyField(related_name='clubs', through='scoring.Membership', to=settings.AUTH_USER_MODEL),
+            model_name="club",
+            name="members",
+            field=models.ManyToManyField(
+                related_name="clubs", through="scoring.Membership", to=settings.AUTH_USER_MODEL
+            ),
         ),
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('ordinal', models.FloatField()),
-                ('provisional', models.BooleanField()),
-                ('matches', models.PositiveIntegerField()),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='scoring.league')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='ratings', to='games.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("ordinal", models.FloatField()),
+                ("provisional", models.BooleanField()),
+                ("matches", models.PositiveIntegerField()),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="ratings", to="scoring.league"
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="ratings", to="games.player"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['league', '-ordinal'],
+                "ordering": ["league", "-ordinal"],
             },
         ),
         migrations.CreateModel(
-            name='Season',
+            name="Season",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('start_date', models.DateField(blank=True, null=True)),
-                ('end_date', models.DateField(blank=True, null=True)),
-                ('status', models.CharField(choices=[('open', 'Open'), ('closed', 'Closed')], db_index=True, default='open', max_length=6)),
-                ('min_matches', models.PositiveIntegerField(default=0)),
-                ('computed_at', models.DateTimeField(blank=True, null=True)),
-                ('recomputes', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seasons', to='scoring.league')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100)),
+                ("start_date", models.DateField(blank=True, null=True)),
+                ("end_date", models.DateField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Open"), ("closed", "Closed")], db_index=True, default="open", max_length=6
+                    ),
+                ),
+                ("min_matches", models.PositiveIntegerField(default=0)),
+                ("computed_at", models.DateTimeField(blank=True, null=True)),
+                ("recomputes", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="seasons", to="scoring.league"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['league', '-start_date', 'name', 'id'],
+                "ordering": ["league", "-start_date", "name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='SeasonMatch',
+            name="SeasonMatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('scored_version', models.PositiveIntegerField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='season_match', to='games.match')),
-                ('season', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='season_matches', to='scoring.season')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("scored_version", models.PositiveIntegerField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="season_match", to="games.match"
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="season_matches", to="scoring.season"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='RatingChange',
+            name="RatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('league', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scoring.league')),
-                ('player', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='rating_changes', to='games.player')),
-                ('season', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scoring.season')),
-                ('season_match', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='scoring.seasonmatch')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveIntegerField()),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                (
+                    "league",
+                    models.ForeignKey(
+                        db_constraint=False,
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="scoring.league",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        db_constraint=False,
+                        db_index=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="rating_changes",
+                        to="games.player",
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        db_constraint=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="scoring.season",
+                    ),
+                ),
+                (
+                    "season_match",
+                    models.ForeignKey(
+                        db_constraint=False,
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to="scoring.seasonmatch",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='RatedMatch',
+            name="RatedMatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('league', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scoring.league')),
-                ('season_match', models.OneToOneField(db_constraint=False, on_delete=django.db.models.deletion.CASCADE, related_name='rated', to='scoring.seasonmatch')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveIntegerField()),
+                (
+                    "league",
+                    models.ForeignKey(
+                        db_constraint=False,
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="scoring.league",
+                    ),
+                ),
+                (
+                    "season_match",
+                    models.OneToOneField(
+                        db_constraint=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rated",
+                        to="scoring.seasonmatch",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='MatchLine',
+            name="MatchLine",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.CharField(max_length=1)),
-                ('total', models.IntegerField()),
-                ('deals', models.PositiveSmallIntegerField()),
-                ('kreski', models.PositiveSmallIntegerField()),
-                ('max_deals', models.PositiveSmallIntegerField()),
-                ('zero_odgrywki', models.PositiveSmallIntegerField()),
-                ('place', models.PositiveSmallIntegerField()),
-                ('finished_at', models.DateTimeField()),
-                ('player', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.PROTECT, related_name='match_lines', to='games.player')),
-                ('season', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scoring.season')),
-                ('season_match', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='lines', to='scoring.seasonmatch')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seat", models.CharField(max_length=1)),
+                ("total", models.IntegerField()),
+                ("deals", models.PositiveSmallIntegerField()),
+                ("kreski", models.PositiveSmallIntegerField()),
+                ("max_deals", models.PositiveSmallIntegerField()),
+                ("zero_odgrywki", models.PositiveSmallIntegerField()),
+                ("place", models.PositiveSmallIntegerField()),
+                ("finished_at", models.DateTimeField()),
+                (
+                    "player",
+                    models.ForeignKey(
+                        db_constraint=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="match_lines",
+                        to="games.player",
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        db_constraint=False,
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="scoring.season",
+                    ),
+                ),
+                (
+                    "season_match",
+                    models.ForeignKey(
+                        db_constraint=False,
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="lines",
+                        to="scoring.seasonmatch",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='StandingRow',
+            name="StandingRow",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('order', models.PositiveIntegerField()),
-                ('position', models.PositiveIntegerField(null=True)),
-                ('ranked', models.BooleanField()),
-                ('matches', models.PositiveIntegerField()),
-                ('wins', models.PositiveIntegerField()),
-                ('first', models.PositiveIntegerField()),
-                ('second', models.PositiveIntegerField()),
-                ('third', models.PositiveIntegerField()),
-                ('fourth', models.PositiveIntegerField()),
-                ('deals', models.PositiveIntegerField()),
-                ('balance', models.IntegerField()),
-                ('balance_per_match', models.FloatField()),
-                ('best_match', models.IntegerField()),
-                ('worst_match', models.IntegerField()),
-                ('kreski', models.PositiveIntegerField()),
-                ('max_deals', models.PositiveIntegerField()),
-                ('zero_odgrywki', models.PositiveIntegerField()),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('ordinal', models.FloatField()),
-                ('provisional', models.BooleanField()),
-                ('last_played', models.DateTimeField()),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='standings', to='games.player')),
-                ('season', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='scoring.season')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("order", models.PositiveIntegerField()),
+                ("position", models.PositiveIntegerField(null=True)),
+                ("ranked", models.BooleanField()),
+                ("matches", models.PositiveIntegerField()),
+                ("wins", models.PositiveIntegerField()),
+                ("first", models.PositiveIntegerField()),
+                ("second", models.PositiveIntegerField()),
+                ("third", models.PositiveIntegerField()),
+                ("fourth", models.PositiveIntegerField()),
+                ("deals", models.PositiveIntegerField()),
+                ("balance", models.IntegerField()),
+                ("balance_per_match", models.FloatField()),
+                ("best_match", models.IntegerField()),
+                ("worst_match", models.IntegerField()),
+                ("kreski", models.PositiveIntegerField()),
+                ("max_deals", models.PositiveIntegerField()),
+                ("zero_odgrywki", models.PositiveIntegerField()),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("ordinal", models.FloatField()),
+                ("provisional", models.BooleanField()),
+                ("last_played", models.DateTimeField()),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="standings", to="games.player"
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="standings", to="scoring.season"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['season', 'order'],
+                "ordering": ["season", "order"],
             },
         ),
         migrations.AddConstraint(
-            model_name='league',
-            constraint=models.UniqueConstraint(fields=('club', 'name'), name='one_league_name_per_club'),
+            model_name="league",
+            constraint=models.UniqueConstraint(fields=("club", "name"), name="one_league_name_per_club"),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(fields=('club', 'user'), name='one_membership_per_club'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(fields=("club", "user"), name="one_membership_per_club"),
         ),
         migrations.AddConstraint(
-            model_name='rating',
-            constraint=models.UniqueConstraint(fields=('league', 'player'), name='one_rating_per_league'),
+            model_name="rating",
+            constraint=models.UniqueConstraint(fields=("league", "player"), name="one_rating_per_league"),
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.UniqueConstraint(fields=('league', 'name'), name='one_season_name_per_league'),
+            model_name="season",
+            constraint=models.UniqueConstraint(fields=("league", "name"), name="one_season_name_per_league"),
         ),
         migrations.AddIndex(
-            model_name='seasonmatch',
-            index=models.Index(fields=['season', 'finished_at', 'id'], name='seasonmatch_finish_order'),
+            model_name="seasonmatch",
+            index=models.Index(fields=["season", "finished_at", "id"], name="seasonmatch_finish_order"),
         ),
         migrations.AddIndex(
-            model_name='seasonmatch',
-            index=models.Index(condition=models.Q(('scored_version__isnull', True)), fields=['season'], name='seasonmatch_to_score'),
+            model_name="seasonmatch",
+            index=models.Index(
+                condition=models.Q(("scored_version__isnull", True)), fields=["season"], name="seasonmatch_to_score"
+            ),
         ),
         migrations.AddIndex(
-            model_name='ratingchange',
-            index=models.Index(fields=['player', 'season', 'position'], name='ratingchange_player_season'),
+            model_name="ratingchange",
+            index=models.Index(fields=["player", "season", "position"], name="ratingchange_player_season"),
         ),
         migrations.AddIndex(
-            model_name='ratingchange',
-            index=models.Index(fields=['league', 'position'], name='ratingchange_league_position'),
+            model_name="ratingchange",
+            index=models.Index(fields=["league", "position"], name="ratingchange_league_position"),
         ),
         migrations.AddConstraint(
-            model_name='ratingchange',
-            constraint=models.UniqueConstraint(fields=('season_match', 'player'), name='one_change_per_player'),
+            model_name="ratingchange",
+            constraint=models.UniqueConstraint(fields=("season_match", "player"), name="one_change_per_player"),
         ),
         migrations.AddConstraint(
-            model_name='ratedmatch',
-            constraint=models.UniqueConstraint(fields=('league', 'position'), name='one_rated_match_per_position'),
+            model_name="ratedmatch",
+            constraint=models.UniqueConstraint(fields=("league", "position"), name="one_rated_match_per_position"),
         ),
         migrations.AddIndex(
-            model_name='matchline',
-            index=models.Index(fields=['season', 'player'], name='matchline_season_player'),
+            model_name="matchline",
+            index=models.Index(fields=["season", "player"], name="matchline_season_player"),
         ),
         migrations.AddConstraint(
-            model_name='matchline',
-            constraint=models.UniqueConstraint(fields=('season_match', 'player'), name='one_line_per_player'),
+            model_name="matchline",
+            constraint=models.UniqueConstraint(fields=("season_match", "player"), name="one_line_per_player"),
         ),
         migrations.AddConstraint(
-            model_name='standingrow',
-            constraint=models.UniqueConstraint(fields=('season', 'player'), name='one_standing_per_player'),
+            model_name="standingrow",
+            constraint=models.UniqueConstraint(fields=("season", "player"), name="one_standing_per_player"),
         ),
         migrations.AddConstraint(
-            model_name='standingrow',
-            constraint=models.UniqueConstraint(fields=('season', 'order'), name='one_standing_per_order'),
+            model_name="standingrow",
+            constraint=models.UniqueConstraint(fields=("season", "order"), name="one_standing_per_order"),
         ),
     ]

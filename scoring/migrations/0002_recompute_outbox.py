@@ -6,21 +6,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0001_initial'),
+        ("scoring", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RecomputeRequest',
+            name="RecomputeRequest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(db_default=django.db.models.functions.datetime.Now())),
-                ('season', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scoring.season')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("created_at", models.DateTimeField(db_default=django.db.models.functions.datetime.Now())),
+                (
+                    "season",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="scoring.season"
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['created_at'], name='recomputerequest_created')],
+                "indexes": [models.Index(fields=["created_at"], name="recomputerequest_created")],
             },
         ),
     ]

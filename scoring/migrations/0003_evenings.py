@@ -6,79 +6,121 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_disputes_and_rulings'),
-        ('scoring', '0002_recompute_outbox'),
+        ("games", "0004_disputes_and_rulings"),
+        ("scoring", "0002_recompute_outbox"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Evening',
+            name="Evening",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date', models.DateField()),
-                ('rounds', models.PositiveSmallIntegerField()),
-                ('dealing', models.CharField(choices=[('server', 'Server'), ('recorded', 'Recorded')], default='recorded', max_length=8)),
-                ('swiss', models.BooleanField(default=False)),
-                ('seed', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('season', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='evenings', to='scoring.season')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("date", models.DateField()),
+                ("rounds", models.PositiveSmallIntegerField()),
+                (
+                    "dealing",
+                    models.CharField(
+                        choices=[("server", "Server"), ("recorded", "Recorded")], default="recorded", max_length=8
+                    ),
+                ),
+                ("swiss", models.BooleanField(default=False)),
+                ("seed", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="evenings", to="scoring.season"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-date', '-id'],
+                "ordering": ["-date", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='EveningRound',
+            name="EveningRound",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('repeats', models.PositiveSmallIntegerField(default=0)),
-                ('seated_by', models.CharField(max_length=16)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('evening', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='round_set', to='scoring.evening')),
-                ('sitting_out', models.ManyToManyField(blank=True, related_name='+', to='games.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                ("repeats", models.PositiveSmallIntegerField(default=0)),
+                ("seated_by", models.CharField(max_length=16)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "evening",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="round_set", to="scoring.evening"
+                    ),
+                ),
+                ("sitting_out", models.ManyToManyField(blank=True, related_name="+", to="games.player")),
             ],
             options={
-                'ordering': ['evening', 'number'],
+                "ordering": ["evening", "number"],
             },
         ),
         migrations.CreateModel(
-            name='EveningTable',
+            name="EveningTable",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='scoring.eveninground')),
-                ('season_match', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='evening_table', to='scoring.seasonmatch')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="tables", to="scoring.eveninground"
+                    ),
+                ),
+                (
+                    "season_match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="evening_table",
+                        to="scoring.seasonmatch",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['round', 'number'],
+                "ordering": ["round", "number"],
             },
         ),
         migrations.CreateModel(
-            name='EveningPlayer',
+            name="EveningPlayer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('arrived_round', models.PositiveSmallIntegerField(default=1)),
-                ('left_round', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('evening', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='attendance', to='scoring.evening')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("arrived_round", models.PositiveSmallIntegerField(default=1)),
+                ("left_round", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "evening",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="attendance", to="scoring.evening"
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name="+", to="games.player"),
+                ),
             ],
             options={
-                'ordering': ['evening', 'player__username'],
-                'constraints': [models.UniqueConstraint(fields=('evening', 'player'), name='one_sign_in_per_evening')],
+                "ordering": ["evening", "player__username"],
+                "constraints": [models.UniqueConstraint(fields=("evening", "player"), name="one_sign_in_per_evening")],
             },
         ),
         migrations.AddConstraint(
-            model_name='eveninground',
-            constraint=models.UniqueConstraint(fields=('evening', 'number'), name='one_round_per_number'),
+            model_name="eveninground",
+            constraint=models.UniqueConstraint(fields=("evening", "number"), name="one_round_per_number"),
         ),
         migrations.AddConstraint(
-            model_name='eveningtable',
-            constraint=models.UniqueConstraint(fields=('round', 'number'), name='one_table_per_number'),
+            model_name="eveningtable",
+            constraint=models.UniqueConstraint(fields=("round", "number"), name="one_table_per_number"),
         ),
     ]

@@ -47,7 +47,6 @@ def _own_cards(MatchEvent, match_id, users) -> bool:
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("scoring", "0002_recompute_outbox"),
         ("games", "0005_roles_confirmation"),

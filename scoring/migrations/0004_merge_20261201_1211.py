@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0003_members_and_season_life'),
-        ('scoring', '0003_roles_confirmation'),
+        ("scoring", "0003_members_and_season_life"),
+        ("scoring", "0003_roles_confirmation"),
     ]
 
-    operations = [
-    ]
+    operations = []

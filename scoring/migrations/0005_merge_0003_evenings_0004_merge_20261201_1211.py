@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0003_evenings'),
-        ('scoring', '0004_merge_20261201_1211'),
+        ("scoring", "0003_evenings"),
+        ("scoring", "0004_merge_20261201_1211"),
     ]
 
-    operations = [
-    ]
+    operations = []

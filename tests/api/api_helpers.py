@@ -1,4 +1,5 @@
 """Helpers for the API tests: sample records, request shortcuts, card owners."""
+
 import json
 from pathlib import Path
 

@@ -1,5 +1,6 @@
 """Fixtures for the API tests: users in every role, authenticated clients, a server-dealt
 match created through the API."""
+
 import pytest
 from api_helpers import SEATS, post
 from django.contrib.auth.models import Group
@@ -13,6 +14,7 @@ PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
 @pytest.fixture(autouse=True)
 def _fresh_throttles():
     from django.core.cache import cache
+
     cache.clear()
 
 
@@ -24,8 +26,9 @@ def users(django_user_model):
     made = {name: make(name) for name in (*PLAYERS, "scorer", "outsider", "o1", "o2", "o3")}
     made["staff"] = make("staff", is_staff=True)
     made["scorer"].groups.add(Group.objects.get_or_create(name="scorers")[0])
-    services.match_create(actor=made["outsider"], first_dealer="N",
-                          seats={"N": "outsider", "E": "o1", "S": "o2", "W": "o3"})
+    services.match_create(
+        actor=made["outsider"], first_dealer="N", seats={"N": "outsider", "E": "o1", "S": "o2", "W": "o3"}
+    )
     return made
 
 
@@ -36,6 +39,7 @@ def client_for():
         if user is not None:
             client.force_authenticate(user)
         return client
+
     return _client
 
 
@@ -48,9 +52,16 @@ def clients(users, client_for):
 def server_match(clients):
     """A server-dealt match (ala N, bartek E, celina S, darek W; first dealer N, so E leads)
     created by the scorer, who scores it without sitting at it. No deal yet."""
-    response = clients["scorer"].post("/api/v1/matches/", {
-        "seats": dict(zip(SEATS, PLAYERS)), "first_dealer": "N", "dealing": "server", "scorer": "scorer",
-    }, format="json")
+    response = clients["scorer"].post(
+        "/api/v1/matches/",
+        {
+            "seats": dict(zip(SEATS, PLAYERS)),
+            "first_dealer": "N",
+            "dealing": "server",
+            "scorer": "scorer",
+        },
+        format="json",
+    )
     assert response.status_code == 201, response.content
     return response.json()["id"]
 

@@ -1,6 +1,7 @@
 """A command's answer carries what a client needs next (issue 14): the state as the actor sees it
 (whose turn, the trick so far, his legal cards when on turn), the trick its card completed with its
 winner, the deal it ended — so that a client plays a card in one request."""
+
 import pytest
 from api_helpers import post, state
 

@@ -1,4 +1,5 @@
 """Optimistic concurrency (ETag / If-Match → 412) and idempotent POSTs (Idempotency-Key)."""
+
 import datetime as dt
 
 import pytest
@@ -19,13 +20,15 @@ def _events(match_id) -> int:
 
 # --- ETag and If-Match ------------------------------------------------------------------------------
 
+
 def test_match_state_and_command_responses_carry_the_version_as_a_quoted_etag(dealt_match, clients):
     detail = clients["bartek"].get(url(dealt_match))
     view = clients["bartek"].get(url(dealt_match, "state"))
     assert detail["ETag"] == view["ETag"] == '"2"' and detail.json()["version"] == view.json()["version"] == 2
 
-    played = post(clients["bartek"], dealt_match, "plays", {"card": view.json()["deal"]["legal_cards"][0]},
-                  **{"If-Match": '"2"'})
+    played = post(
+        clients["bartek"], dealt_match, "plays", {"card": view.json()["deal"]["legal_cards"][0]}, **{"If-Match": '"2"'}
+    )
 
     assert played.status_code == 201 and played["ETag"] == '"3"' and played.json()["version"] == 3
 
@@ -70,6 +73,7 @@ def test_two_clients_at_one_version_one_lands_the_other_gets_412(dealt_match, cl
 
 # --- Idempotency-Key ----------------------------------------------------------------------------------
 
+
 def test_an_idempotent_retry_replays_the_first_response_and_stores_one_event(dealt_match, clients):
     card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
     key = {"Idempotency-Key": "play-1"}
@@ -110,8 +114,12 @@ def test_the_same_key_with_another_body_is_422(dealt_match, clients):
 def test_a_key_whose_first_request_still_runs_is_409(dealt_match, clients, users):
     card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
     path = url(dealt_match, "plays")
-    IdempotencyKey.objects.create(user=users["bartek"], key="running", status_code=None,
-                                  request_hash=request_fingerprint("POST", path, {"card": card}))
+    IdempotencyKey.objects.create(
+        user=users["bartek"],
+        key="running",
+        status_code=None,
+        request_hash=request_fingerprint("POST", path, {"card": card}),
+    )
 
     response = post(clients["bartek"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "running"})
 
@@ -123,9 +131,13 @@ def test_keys_are_per_user(dealt_match, clients):
     card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
     post(clients["bartek"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "mine"})
 
-    response = post(clients["celina"], dealt_match, "plays",
-                    {"card": state(clients["celina"], dealt_match)["deal"]["legal_cards"][0]},
-                    **{"Idempotency-Key": "mine"})
+    response = post(
+        clients["celina"],
+        dealt_match,
+        "plays",
+        {"card": state(clients["celina"], dealt_match)["deal"]["legal_cards"][0]},
+        **{"Idempotency-Key": "mine"},
+    )
 
     assert response.status_code == 201 and not response.has_header("Idempotent-Replayed")
 
@@ -156,8 +168,9 @@ def test_an_unhandled_error_frees_the_key_for_a_retry(dealt_match, clients, monk
 
 def test_keys_older_than_a_day_are_ignored_and_purged(dealt_match, clients, users):
     card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
-    old = IdempotencyKey.objects.create(user=users["bartek"], key="old", request_hash="0" * 64, status_code=201,
-                                        response={"body": {}, "headers": {}})
+    old = IdempotencyKey.objects.create(
+        user=users["bartek"], key="old", request_hash="0" * 64, status_code=201, response={"body": {}, "headers": {}}
+    )
     IdempotencyKey.objects.filter(pk=old.pk).update(created_at=timezone.now() - dt.timedelta(hours=25))
 
     response = post(clients["bartek"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "old"})
@@ -172,6 +185,7 @@ def test_keys_older_than_a_day_are_ignored_and_purged(dealt_match, clients, user
 
 def test_match_creation_and_import_are_idempotent_too(clients):
     from games.models import Match
+
     body = {"seats": {"N": "o1", "E": "o2", "S": "o3", "W": "ala"}, "first_dealer": "N"}
 
     first = clients["ala"].post("/api/v1/matches/", body, format="json", headers={"Idempotency-Key": "new"})

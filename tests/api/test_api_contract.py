@@ -1,5 +1,6 @@
 """The committed contract: ``openapi.yaml`` at the repository root is the live schema. A change to
 the API surface fails this test until the file is regenerated and the change recorded in CHANGELOG.md."""
+
 from pathlib import Path
 
 import yaml
@@ -21,4 +22,5 @@ def test_the_live_schema_is_the_committed_openapi_yaml(tmp_path):
         "If the change is deliberate, regenerate the file with\n"
         f"    {REGENERATE}\n"
         "and record the change in CHANGELOG.md (removals and renames belong in /api/v2/, see docs/api.md, "
-        "'Versioning and deprecation').")
+        "'Versioning and deprecation')."
+    )

@@ -1,6 +1,7 @@
 """Issue 13: one sheet filed twice is one match. A record whose players and deals equal a stored
 match is refused with 409 ``duplicate_record`` naming it (nothing stored), unless
 ``?allow_duplicate=true``; the standings count it once."""
+
 import random
 
 import pytest
@@ -83,23 +84,47 @@ def test_a_retry_with_the_same_idempotency_key_replays_the_first_answer_not_409(
 
 
 def test_a_match_filed_card_by_card_is_caught_when_its_record_is_imported_afterwards(clients):
-    record = simulate_match(random.Random(7), players={"N": "ala", "E": "bartek", "S": "celina", "W": "darek"},
-                            ruleset=Ruleset.from_options({}))
-    created = clients["scorer"].post("/api/v1/matches/", {
-        "seats": record["players"], "first_dealer": record["first_dealer"], "dealing": "recorded"},
-        format="json").json()
+    record = simulate_match(
+        random.Random(7),
+        players={"N": "ala", "E": "bartek", "S": "celina", "W": "darek"},
+        ruleset=Ruleset.from_options({}),
+    )
+    created = (
+        clients["scorer"]
+        .post(
+            "/api/v1/matches/",
+            {"seats": record["players"], "first_dealer": record["first_dealer"], "dealing": "recorded"},
+            format="json",
+        )
+        .json()
+    )
     for deal in record["deals"]:
-        assert clients["scorer"].post(f"/api/v1/matches/{created['id']}/deals/", {"hands": deal["hands"]},
-                                      format="json").status_code == 201
+        assert (
+            clients["scorer"]
+            .post(f"/api/v1/matches/{created['id']}/deals/", {"hands": deal["hands"]}, format="json")
+            .status_code
+            == 201
+        )
         if "sale" in deal:
-            offer = clients["scorer"].post(f"/api/v1/matches/{created['id']}/lead-offers/",
-                                           {"price": deal["sale"]["price"], "seat": deal["sale"]["buyer"]},
-                                           format="json").json()
-            clients["scorer"].post(f"/api/v1/matches/{created['id']}/lead-decision/",
-                                   {"offer": offer["events"][0]["seq"]}, format="json")
+            offer = (
+                clients["scorer"]
+                .post(
+                    f"/api/v1/matches/{created['id']}/lead-offers/",
+                    {"price": deal["sale"]["price"], "seat": deal["sale"]["buyer"]},
+                    format="json",
+                )
+                .json()
+            )
+            clients["scorer"].post(
+                f"/api/v1/matches/{created['id']}/lead-decision/", {"offer": offer["events"][0]["seq"]}, format="json"
+            )
         for card in deal["plays"]:
-            assert clients["scorer"].post(f"/api/v1/matches/{created['id']}/plays/", {"card": card},
-                                          format="json").status_code == 201
+            assert (
+                clients["scorer"]
+                .post(f"/api/v1/matches/{created['id']}/plays/", {"card": card}, format="json")
+                .status_code
+                == 201
+            )
     assert Match.objects.get(pk=created["id"]).status == "finished"
 
     response = clients["scorer"].post(IMPORT, record, format="json")

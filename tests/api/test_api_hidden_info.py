@@ -1,5 +1,6 @@
 """Hidden information: before a deal ends, a player learns no other hand — not through the
 state, the events, the record, an error body, or the schema."""
+
 import json
 import re
 
@@ -29,7 +30,13 @@ def test_the_events_of_a_server_dealt_deal_carry_a_commitment_not_the_hands(deal
         events = clients[who].get(url(dealt_match, "events")).json()["events"]
         dealt = [e for e in events if e["type"] == "deal_started"]
         assert len(dealt) == 1 and set(dealt[0]["payload"]) == {
-            "number", "kind", "dealer", "leader", "compensating", "commitment"}
+            "number",
+            "kind",
+            "dealer",
+            "leader",
+            "compensating",
+            "commitment",
+        }
         assert not any(e["type"] == "hands_revealed" for e in events)
 
 
@@ -40,7 +47,8 @@ def test_the_record_holds_the_deal_in_play_only_for_the_scorer_and_staff(dealt_m
         deals = clients[who].get(url(dealt_match, "record")).json()["deals"]
         assert len(deals) == 1 and deals[0]["plays"] == []
         assert {seat: set(cards) for seat, cards in deals[0]["hands"].items()} == {
-            seat: set(cards) for seat, cards in table.items()}
+            seat: set(cards) for seat, cards in table.items()
+        }
 
 
 @pytest.fixture
@@ -53,8 +61,9 @@ def recorded_in_play(clients, django_user_model):
     return match_id, record
 
 
-def test_a_recorded_deal_in_play_shows_a_player_his_own_hand_and_no_hashes(recorded_in_play, client_for,
-                                                                           django_user_model, clients):
+def test_a_recorded_deal_in_play_shows_a_player_his_own_hand_and_no_hashes(
+    recorded_in_play, client_for, django_user_model, clients
+):
     match_id, record = recorded_in_play
     south = client_for(django_user_model.objects.get(username=record["players"]["S"]))
 
@@ -101,7 +110,8 @@ def test_a_card_you_do_not_hold_is_card_not_in_hand_wherever_it_is(dealt_match, 
     bodies = [post(clients["celina"], dealt_match, "plays", {"card": card}).json() for card in tries]
 
     assert [b["error"] for b in bodies] == [
-        {"code": "card_not_in_hand", "deal": 1, "play_index": 1, "seat": "S", "card": card} for card in tries]
+        {"code": "card_not_in_hand", "deal": 1, "play_index": 1, "seat": "S", "card": card} for card in tries
+    ]
     assert all(_without_card(b) == _without_card(bodies[0]) for b in bodies)
     assert bodies[0]["status"] == 422 and bodies[0]["rule"] == "R2"
 
@@ -113,7 +123,8 @@ def test_playing_out_of_turn_is_not_your_turn_whoever_holds_the_card(dealt_match
     bodies = [post(clients["ala"], dealt_match, "plays", {"card": card}).json() for card in tries]
 
     assert [b["error"] for b in bodies] == [
-        {"code": "not_your_turn", "deal": 1, "play_index": 0, "seat": "E", "card": card} for card in tries]
+        {"code": "not_your_turn", "deal": 1, "play_index": 0, "seat": "E", "card": card} for card in tries
+    ]
     assert all(_without_card(b) == _without_card(bodies[0]) for b in bodies)
     assert "hand" not in bodies[0]["detail"]
 

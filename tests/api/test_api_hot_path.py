@@ -1,5 +1,6 @@
 """The card-play hot path (benchmarks/api_plays.py): its query budget, and what the shortcuts
 taken for it must keep — the same responses, the same order of refusals. Plus the ping."""
+
 import pytest
 from api_helpers import PROBLEM, post, state, url
 from django.db import connection
@@ -30,7 +31,9 @@ def test_ping_answers_an_authenticated_client_and_no_one_else(users):
     assert anonymous.status_code == 401 and anonymous["Content-Type"] == PROBLEM
 
 
-def test_a_card_play_costs_seven_statements_and_a_notify_on_postgresql_with_token_if_match_and_key(dealt_match, clients, users):
+def test_a_card_play_costs_seven_statements_and_a_notify_on_postgresql_with_token_if_match_and_key(
+    dealt_match, clients, users
+):
     bartek = _token_client(users["bartek"])  # E leads the first deal
     view = state(clients["bartek"], dealt_match)
     headers = {"If-Match": f'"{view["version"]}"', "Idempotency-Key": "hot-path"}
@@ -55,30 +58,39 @@ def test_a_play_within_a_deal_keeps_the_stored_summary_and_the_last_card_rewrite
     for _ in range(51):
         on_turn = state(clients["ala"], dealt_match)["deal"]["to_play"]
         client = clients[seats[on_turn]]
-        assert post(client, dealt_match, "plays", {"card": state(client, dealt_match)["deal"]["legal_cards"][0]}
-                    ).status_code == 201
+        assert (
+            post(
+                client, dealt_match, "plays", {"card": state(client, dealt_match)["deal"]["legal_cards"][0]}
+            ).status_code
+            == 201
+        )
         assert MatchProjection.objects.get(pk=dealt_match).summary == summary
 
     on_turn = state(clients["ala"], dealt_match)["deal"]["to_play"]
     client = clients[seats[on_turn]]
-    assert post(client, dealt_match, "plays", {"card": state(client, dealt_match)["deal"]["legal_cards"][0]}
-                ).status_code == 201
+    assert (
+        post(client, dealt_match, "plays", {"card": state(client, dealt_match)["deal"]["legal_cards"][0]}).status_code
+        == 201
+    )
     after = MatchProjection.objects.get(pk=dealt_match).summary
     assert len(after["deals"]) == 1 and after["next_deal"]["number"] == 2
 
 
 def test_command_responses_are_what_their_documented_serializer_gives(server_match, clients):
     dealt = post(clients["ala"], server_match, "deals")
-    played = post(clients["bartek"], server_match, "plays",
-                  {"card": state(clients["bartek"], server_match)["deal"]["legal_cards"][0]})
+    played = post(
+        clients["bartek"],
+        server_match,
+        "plays",
+        {"card": state(clients["bartek"], server_match)["deal"]["legal_cards"][0]},
+    )
 
     for response in (dealt, played):
         assert response.status_code == 201, response.content
         assert response.json() == CommandResultSerializer(response.json()).data
 
 
-@pytest.mark.parametrize("body, headers", [({"card": "ZZ"}, {}), ({}, {}),
-                                           ({"card": "2C"}, {"If-Match": "seven"})])
+@pytest.mark.parametrize("body, headers", [({"card": "ZZ"}, {}), ({}, {}), ({"card": "2C"}, {"If-Match": "seven"})])
 def test_bad_input_from_an_outsider_is_404_and_from_a_player_400(dealt_match, clients, body, headers):
     outsider = post(clients["outsider"], dealt_match, "plays", body, **headers)
     player = post(clients["bartek"], dealt_match, "plays", body, **headers)

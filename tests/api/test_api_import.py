@@ -1,5 +1,6 @@
 """Filing records: every sample (paper-sheet ones of RECORD_FORMAT.md 1.1 too) through POST
 /api/v1/matches/import/."""
+
 import pytest
 from api_helpers import PROBLEM, expected, sample, sample_names, url
 from summaries import summary_as_expected
@@ -58,13 +59,16 @@ def test_unknown_player_names_become_guests_and_known_ones_are_linked(clients, u
     assert clients["ala"].get(url(body["id"])).status_code == 200  # ala sits in it: she may read it
 
 
-@pytest.mark.parametrize("mangle, field", [
-    (lambda r: r.pop("players"), "players"),
-    (lambda r: r["deals"][1]["plays"].__setitem__(5, "1X"), "deals[1].plays[5]"),
-    (lambda r: r["deals"][0]["hands"].__setitem__("W", "AS KS"), "deals[0].hands.W"),
-    (lambda r: r.__setitem__("first_dealer", "X"), "first_dealer"),
-    (lambda r: r["ruleset"].__setitem__("options", {"trumps": True}), "ruleset.trumps"),
-])
+@pytest.mark.parametrize(
+    "mangle, field",
+    [
+        (lambda r: r.pop("players"), "players"),
+        (lambda r: r["deals"][1]["plays"].__setitem__(5, "1X"), "deals[1].plays[5]"),
+        (lambda r: r["deals"][0]["hands"].__setitem__("W", "AS KS"), "deals[0].hands.W"),
+        (lambda r: r.__setitem__("first_dealer", "X"), "first_dealer"),
+        (lambda r: r["ruleset"].__setitem__("options", {"trumps": True}), "ruleset.trumps"),
+    ],
+)
 def test_an_unreadable_record_is_a_400_naming_the_field(mangle, field, clients):
     record = sample("m1-legal")
     mangle(record)

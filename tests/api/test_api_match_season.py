@@ -1,4 +1,5 @@
 """Issue 13: a match says which season it was filed into, and ``GET /matches/?season=`` filters by it."""
+
 import pytest
 from api_helpers import sample
 

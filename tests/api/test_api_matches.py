@@ -1,4 +1,5 @@
 """Creating, listing and reading matches."""
+
 import pytest
 from api_helpers import SEATS, sample, url
 
@@ -6,28 +7,56 @@ pytestmark = pytest.mark.django_db
 
 
 def test_creating_a_match_answers_201_with_the_match_its_etag_and_location(clients):
-    body = {"seats": {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"}, "first_dealer": "W",
-            "dealing": "server", "ruleset": {"options": {"last_tricks": [7, 13]}}}
+    body = {
+        "seats": {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"},
+        "first_dealer": "W",
+        "dealing": "server",
+        "ruleset": {"options": {"last_tricks": [7, 13]}},
+    }
 
     response = clients["ala"].post("/api/v1/matches/", body, format="json")
 
     assert response.status_code == 201
     match = response.json()
     assert response["ETag"] == '"1"' and response["Location"].endswith(url(match["id"]))
-    assert {k: match[k] for k in ("status", "version", "dealing", "first_dealer", "seats", "scorer", "ruleset",
-                                  "complete", "deals", "totals", "winners")} == {
-        "status": "in_progress", "version": 1, "dealing": "server", "first_dealer": "W", "seats": body["seats"],
-        "scorer": None, "ruleset": {"name": "rozbojnik-odgrywka", "version": 1, "options": {"last_tricks": [7, 13]}},
-        "complete": False, "deals": [], "totals": dict.fromkeys(SEATS, 0), "winners": [],
+    assert {
+        k: match[k]
+        for k in (
+            "status",
+            "version",
+            "dealing",
+            "first_dealer",
+            "seats",
+            "scorer",
+            "ruleset",
+            "complete",
+            "deals",
+            "totals",
+            "winners",
+        )
+    } == {
+        "status": "in_progress",
+        "version": 1,
+        "dealing": "server",
+        "first_dealer": "W",
+        "seats": body["seats"],
+        "scorer": None,
+        "ruleset": {"name": "rozbojnik-odgrywka", "version": 1, "options": {"last_tricks": [7, 13]}},
+        "complete": False,
+        "deals": [],
+        "totals": dict.fromkeys(SEATS, 0),
+        "winners": [],
     }
-    assert match["next_deal"] == {"number": 1, "kind": "rozbojnik", "dealer": "W", "leader": "N",
-                                  "compensating": False}
+    assert match["next_deal"] == {"number": 1, "kind": "rozbojnik", "dealer": "W", "leader": "N", "compensating": False}
     assert clients["ala"].get(url(match["id"])).json() == match
 
 
 def test_a_recorded_match_is_scored_by_its_creator(clients):
-    body = {"seats": {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"}, "first_dealer": "N",
-            "dealing": "recorded"}
+    body = {
+        "seats": {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"},
+        "first_dealer": "N",
+        "dealing": "recorded",
+    }
 
     match = clients["scorer"].post("/api/v1/matches/", body, format="json").json()
 
@@ -57,12 +86,25 @@ def test_events_page_by_seq(dealt_match, clients):
 
 def test_anyone_reading_the_events_can_recompute_the_hash_chain(clients):
     from games.events import verify_chain
+
     match_id = clients["scorer"].post("/api/v1/matches/import/", sample("m7-legal"), format="json").json()["id"]
 
     events = clients["scorer"].get(url(match_id, "events")).json()["events"]
 
-    bodies = [({"actor": e["actor"], "created_at": e["created_at"], "match": match_id, "payload": e["payload"],
-                "seq": e["seq"], "type": e["type"]}, e["hash"]) for e in events]
+    bodies = [
+        (
+            {
+                "actor": e["actor"],
+                "created_at": e["created_at"],
+                "match": match_id,
+                "payload": e["payload"],
+                "seq": e["seq"],
+                "type": e["type"],
+            },
+            e["hash"],
+        )
+        for e in events
+    ]
     assert verify_chain(bodies).ok
     tampered = [({**bodies[5][0], "payload": {"tampered": True}}, bodies[5][1])]
     assert not verify_chain(bodies[:5] + tampered + bodies[6:]).ok

@@ -4,6 +4,7 @@
 holder for the decision, a would-be buyer for an offer); "other" sits in another match only.
 Outsiders get 404 for a match's endpoints: its existence is not revealed.
 """
+
 import pytest
 from api_helpers import sample, state, url
 
@@ -15,8 +16,14 @@ ACT = {"player": 201, "other": 404, "scorer": 201, "staff": 403, "anonymous": 40
 EXPECTED = {
     "list": {"player": 200, "other": 200, "scorer": 200, "staff": 200, "anonymous": 401},
     "create": {"player": 201, "other": 201, "scorer": 201, "staff": 201, "anonymous": 401},
-    "retrieve": READ, "state": READ, "events": READ, "record": READ,
-    "deals": ACT, "plays": ACT, "lead-offers": ACT, "lead-decision": ACT,
+    "retrieve": READ,
+    "state": READ,
+    "events": READ,
+    "record": READ,
+    "deals": ACT,
+    "plays": ACT,
+    "lead-offers": ACT,
+    "lead-decision": ACT,
     "import": {"player": 403, "other": 403, "scorer": 201, "staff": 201, "anonymous": 401},
 }
 
@@ -41,8 +48,12 @@ def _request(endpoint: str, request, users):
     if endpoint == "list":
         return "get", "/api/v1/matches/", None, "ala"
     if endpoint == "create":
-        return "post", "/api/v1/matches/", {"seats": {"N": "o1", "E": "o2", "S": "o3", "W": "ala"},
-                                            "first_dealer": "S"}, "ala"
+        return (
+            "post",
+            "/api/v1/matches/",
+            {"seats": {"N": "o1", "E": "o2", "S": "o3", "W": "ala"}, "first_dealer": "S"},
+            "ala",
+        )
     if endpoint == "import":
         return "post", "/api/v1/matches/import/", sample("m3-legal"), "ala"
     if endpoint in ("retrieve", "state", "events", "record"):

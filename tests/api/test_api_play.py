@@ -1,5 +1,6 @@
 """Whole deals through HTTP: four players at a server-dealt table, and a scorer recording a
 physical table (with a compensating odgrywka whose lead is sold)."""
+
 import random
 
 import pytest
@@ -49,10 +50,16 @@ def test_a_scorer_records_three_deals_of_a_paper_match_with_a_lead_sale(clients,
     for name in record["players"].values():
         django_user_model.objects.create_user(name)
     scorer = clients["scorer"]
-    created = scorer.post("/api/v1/matches/", {
-        "seats": record["players"], "first_dealer": record["first_dealer"], "dealing": "recorded",
-        "ruleset": {"options": record["ruleset"]["options"]},
-    }, format="json")
+    created = scorer.post(
+        "/api/v1/matches/",
+        {
+            "seats": record["players"],
+            "first_dealer": record["first_dealer"],
+            "dealing": "recorded",
+            "ruleset": {"options": record["ruleset"]["options"]},
+        },
+        format="json",
+    )
     assert created.status_code == 201, created.content
     match_id = created.json()["id"]
     assert created.json()["scorer"] == "scorer"
@@ -66,12 +73,15 @@ def test_a_scorer_records_three_deals_of_a_paper_match_with_a_lead_sale(clients,
             assert view["compensating"] and view["lead_sale"]["can_sell"]
             assert view["lead_sale"]["holder"] == "N"
             decoy = post(scorer, match_id, "lead-offers", {"price": 5, "seat": "W"})
-            offered = post(scorer, match_id, "lead-offers", {"price": deal["sale"]["price"],
-                                                             "seat": deal["sale"]["buyer"]})
+            offered = post(
+                scorer, match_id, "lead-offers", {"price": deal["sale"]["price"], "seat": deal["sale"]["buyer"]}
+            )
             assert decoy.status_code == offered.status_code == 201
             offers = state(scorer, match_id)["deal"]["lead_sale"]["offers"]
-            assert offers == [{"seq": decoy.json()["events"][0]["seq"], "buyer": "W", "price": 5},
-                              {"seq": offered.json()["events"][0]["seq"], "buyer": "E", "price": 2}]
+            assert offers == [
+                {"seq": decoy.json()["events"][0]["seq"], "buyer": "W", "price": 5},
+                {"seq": offered.json()["events"][0]["seq"], "buyer": "E", "price": 2},
+            ]
             sold = post(scorer, match_id, "lead-decision", {"offer": offers[1]["seq"]})
             assert sold.status_code == 201, sold.content
             assert sold.json()["events"][0]["payload"] == {"offer_index": 1, "buyer": "E", "price": 2}
@@ -89,4 +99,5 @@ def test_a_scorer_records_three_deals_of_a_paper_match_with_a_lead_sale(clients,
     exported = scorer.get(url(match_id, "record")).json()
     assert exported["deals"] == [
         {"hands": d["hands"], **({"sale": d["sale"]} if "sale" in d else {}), "plays": d["plays"]}
-        for d in record["deals"][:3]]
+        for d in record["deals"][:3]
+    ]

@@ -2,6 +2,7 @@
 /api/v1/problems/<code>/, listed by GET /api/v1/problems/ and named in the OpenAPI document: the
 codes are collected from the source, so a new error class or ``problem("...")`` call without a
 registration fails here."""
+
 import ast
 from pathlib import Path
 
@@ -59,9 +60,11 @@ def raised_codes() -> set[str]:
 
 
 def test_the_collector_finds_the_codes_of_error_classes_and_problem_calls():
-    source = ("class A(E):\n    status, code, title = 409, 'season_closed', 'x'\n"
-              "class B(E):\n    code = 'last_admin'\n"
-              "body = problem('payload_too_large', status=413)\n")
+    source = (
+        "class A(E):\n    status, code, title = 409, 'season_closed', 'x'\n"
+        "class B(E):\n    code = 'last_admin'\n"
+        "body = problem('payload_too_large', status=413)\n"
+    )
 
     assert codes_in(ast.parse(source)) == {"season_closed", "last_admin", "payload_too_large"}
 

@@ -1,4 +1,5 @@
 """Errors are application/problem+json (RFC 9457) with a code; auth, throttling, the root."""
+
 import pytest
 from api_helpers import PROBLEM, post, sample, url
 
@@ -7,9 +8,19 @@ pytestmark = pytest.mark.django_db
 
 def test_a_rule_violation_is_a_problem_with_its_code_rule_and_located_error(clients):
     hands = sample("m1-legal")["deals"][0]["hands"]  # E holds 9H, QH, TH and other suits
-    created = clients["scorer"].post("/api/v1/matches/", {
-        "seats": {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"}, "first_dealer": "N",
-        "dealing": "recorded"}, format="json").json()
+    created = (
+        clients["scorer"]
+        .post(
+            "/api/v1/matches/",
+            {
+                "seats": {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"},
+                "first_dealer": "N",
+                "dealing": "recorded",
+            },
+            format="json",
+        )
+        .json()
+    )
     assert post(clients["scorer"], created["id"], "deals", {"hands": hands}).status_code == 201
 
     response = post(clients["bartek"], created["id"], "plays", {"card": "QH"})  # E leads the first trick
@@ -17,9 +28,12 @@ def test_a_rule_violation_is_a_problem_with_its_code_rule_and_located_error(clie
     assert response.status_code == 422
     assert response["Content-Type"] == PROBLEM
     assert response.json() == {
-        "type": "/api/v1/problems/hearts_lead_forbidden/", "title": "Hearts lead forbidden", "status": 422,
+        "type": "/api/v1/problems/hearts_lead_forbidden/",
+        "title": "Hearts lead forbidden",
+        "status": 422,
         "detail": "A heart may be led only by a player who holds nothing but hearts.",
-        "code": "hearts_lead_forbidden", "rule": "R10",
+        "code": "hearts_lead_forbidden",
+        "rule": "R10",
         "error": {"code": "hearts_lead_forbidden", "deal": 1, "play_index": 0, "seat": "E", "card": "QH"},
     }
     type_page = clients["bartek"].get(response.json()["type"])
@@ -31,8 +45,13 @@ def test_a_lead_offer_outside_a_compensating_odgrywka_is_sale_not_allowed(dealt_
 
     assert response.status_code == 422
     assert response.json()["code"] == "sale_not_allowed" and response.json()["rule"] == "R26"
-    assert response.json()["error"] == {"code": "sale_not_allowed", "deal": 1, "play_index": None,
-                                        "seat": "N", "card": None}
+    assert response.json()["error"] == {
+        "code": "sale_not_allowed",
+        "deal": 1,
+        "play_index": None,
+        "seat": "N",
+        "card": None,
+    }
 
 
 def test_a_second_deal_while_one_is_in_play_is_refused(dealt_match, clients):
@@ -68,8 +87,11 @@ def test_an_unknown_player_at_creation_is_400(clients):
 
 
 def test_an_unknown_ruleset_option_is_400_naming_it(clients):
-    body = {"seats": {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"}, "first_dealer": "N",
-            "ruleset": {"options": {"trumps": "S"}}}
+    body = {
+        "seats": {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"},
+        "first_dealer": "N",
+        "ruleset": {"options": {"trumps": "S"}},
+    }
 
     response = clients["ala"].post("/api/v1/matches/", body, format="json")
 
@@ -114,8 +136,9 @@ def test_a_token_for_a_username_and_password_authenticates(users, client_for, se
     anonymous = client_for(None)
 
     wrong = anonymous.post("/api/v1/auth/token/", {"username": "ala", "password": "nope"}, format="json")
-    token = anonymous.post("/api/v1/auth/token/", {"username": "ala", "password": "s3cret-kierki"},
-                           format="json").json()["token"]
+    token = anonymous.post(
+        "/api/v1/auth/token/", {"username": "ala", "password": "s3cret-kierki"}, format="json"
+    ).json()["token"]
 
     assert wrong.status_code == 400 and wrong["Content-Type"] == PROBLEM
     anonymous.credentials(HTTP_AUTHORIZATION=f"Token {token}")
@@ -123,8 +146,7 @@ def test_a_token_for_a_username_and_password_authenticates(users, client_for, se
 
 
 def test_too_many_token_requests_are_429_with_retry_after(users, client_for, settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
-                               "DEFAULT_THROTTLE_RATES": {"auth": "2/minute", "user": None}}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"auth": "2/minute", "user": None}}
     anonymous = client_for(None)
     for _ in range(2):
         anonymous.post("/api/v1/auth/token/", {"username": "ala", "password": "x"}, format="json")
@@ -141,7 +163,8 @@ def test_the_root_lists_the_resources(client_for):
     assert {"matches", "auth-token", "problems", "schema", "docs"} <= set(root)
     problems = client_for(None).get(root["problems"]).json()
     assert {"card_not_in_hand", "must_follow_suit", "version_mismatch", "idempotency_key_reused"} <= {
-        p["code"] for p in problems}
+        p["code"] for p in problems
+    }
 
 
 def test_a_body_over_the_limit_is_a_listed_problem_type(client_for):
@@ -167,8 +190,10 @@ def test_an_unknown_api_url_is_a_404_problem(client_for):
 
 
 def test_the_browsable_api_renders_errors_as_html(clients, settings):
-    settings.STORAGES = {**settings.STORAGES,  # no collectstatic here: plain static URLs
-                         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    settings.STORAGES = {
+        **settings.STORAGES,  # no collectstatic here: plain static URLs
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
 
     response = clients["ala"].get("/api/v1/matches/not-a-uuid/", HTTP_ACCEPT="text/html")
 

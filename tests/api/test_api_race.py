@@ -1,4 +1,5 @@
 """Racing HTTP clients, each request on its own PostgreSQL connection (PostgreSQL only)."""
+
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -36,14 +37,18 @@ def test_eight_clients_playing_at_one_etag_land_exactly_one_play(dealt_match, cl
     assert sorted(r.status_code for r in responses) == [201] + [412] * (CLIENTS - 1)
     assert all(r.json()["current_version"] == 3 for r in responses if r.status_code == 412)
     assert list(MatchEvent.objects.filter(match_id=dealt_match).order_by("seq").values_list("seq", flat=True)) == [
-        1, 2, 3]
+        1,
+        2,
+        3,
+    ]
 
 
 def test_eight_retries_of_one_idempotent_request_run_it_once(dealt_match, clients):
     card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
 
-    responses = _race(lambda: post(clients["bartek"], dealt_match, "plays", {"card": card},
-                                   **{"Idempotency-Key": "once"}))
+    responses = _race(
+        lambda: post(clients["bartek"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "once"})
+    )
 
     statuses = [r.status_code for r in responses]
     assert statuses.count(201) >= 1 and set(statuses) <= {201, 409}
@@ -53,8 +58,7 @@ def test_eight_retries_of_one_idempotent_request_run_it_once(dealt_match, client
     assert IdempotencyKey.objects.get(key="once").status_code == 201
 
 
-def test_a_retry_while_the_first_request_runs_is_409_and_after_it_commits_a_replay(dealt_match, clients,
-                                                                                   monkeypatch):
+def test_a_retry_while_the_first_request_runs_is_409_and_after_it_commits_a_replay(dealt_match, clients, monkeypatch):
     from api import views
 
     card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
@@ -67,8 +71,9 @@ def test_a_retry_while_the_first_request_runs_is_409_and_after_it_commits_a_repl
         return real(**kwargs)
 
     monkeypatch.setattr(views.PLAY, "run", slow)
-    send = lambda: post(clients["bartek"], dealt_match, "plays", {"card": card},  # noqa: E731
-                        **{"Idempotency-Key": "in-flight"})
+
+    def send():
+        return post(clients["bartek"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "in-flight"})
 
     with ThreadPoolExecutor(1) as pool:
         first = pool.submit(lambda: (send(), connection.close())[0])

@@ -1,4 +1,5 @@
 """GET /api/v1/: the root lists every resource of the API (the documented paths), readable by anyone."""
+
 from pathlib import Path
 
 import pytest

@@ -1,5 +1,6 @@
 """``GET /api/v1/seasons/{id}/records/``: the season's matches streamed as NDJSON ``kierki-match/1``
 records, each line what ``GET /matches/{id}/record/`` gives a player of that match."""
+
 import json
 import random
 
@@ -39,9 +40,10 @@ def season_world(django_user_model, django_capture_on_commit_callbacks):
     league = services.league_create(actor=users["ada"], club_id=club.pk, name="Liga")
     season = services.season_create(actor=users["ada"], league_id=league.pk, name="2026")
     with django_capture_on_commit_callbacks(execute=True):
-        matches = [services.season_record_import(actor=users["sam"], season_id=season.pk,
-                                                 record=record(seed, names.split()))
-                   for seed, names in ((41, "p1 p2 p3 p4"), (42, "p2 p3 p4 p5"))]
+        matches = [
+            services.season_record_import(actor=users["sam"], season_id=season.pk, record=record(seed, names.split()))
+            for seed, names in ((41, "p1 p2 p3 p4"), (42, "p2 p3 p4 p5"))
+        ]
     return users, season, matches
 
 
@@ -107,13 +109,13 @@ def test_an_ndjson_accept_header_is_honoured(season_world):
 def test_an_error_asked_for_as_ndjson_is_still_problem_json(season_world):
     users, season, _ = season_world
 
-    response = client(users["outsider"]).get(f"/api/v1/seasons/{season.pk}/records/",
-                                             HTTP_ACCEPT="application/x-ndjson")
+    response = client(users["outsider"]).get(
+        f"/api/v1/seasons/{season.pk}/records/", HTTP_ACCEPT="application/x-ndjson"
+    )
 
     assert response.status_code == 404
     assert response["Content-Type"] == "application/problem+json"
     assert response.json()["code"] == "not_found"
-
 
 
 def test_the_standings_have_a_csv_operation_of_their_own_for_generated_clients(season_world):

@@ -1,6 +1,7 @@
 """Deals filed from a paper sheet (R31–R33, issue 13): exports of imported paper sheets (every
 sample is imported in test_api_import.py), live filing with POST /matches/{id}/tallies/, and bad
 input answered 422 ``bad_tally`` with nothing stored."""
+
 import pytest
 from api_helpers import PROBLEM, SEATS, post, sample, sample_names, url
 
@@ -19,8 +20,14 @@ def stored() -> tuple[int, int, int, int]:
 
 
 def counts(tricks, hearts=0, queens=0, kings_jacks=0, king_of_hearts=False, last_tricks=0):
-    return {"tricks": tricks, "hearts": hearts, "queens": queens, "kings_jacks": kings_jacks,
-            "king_of_hearts": king_of_hearts, "last_tricks": last_tricks}
+    return {
+        "tricks": tricks,
+        "hearts": hearts,
+        "queens": queens,
+        "kings_jacks": kings_jacks,
+        "king_of_hearts": king_of_hearts,
+        "last_tricks": last_tricks,
+    }
 
 
 SHEET = {"N": counts(3, 4, 1, 2), "E": counts(0), "S": counts(6, 5, 2, 4, True, 2), "W": counts(4, 4, 1, 2)}
@@ -30,15 +37,23 @@ SHEET = {"N": counts(3, 4, 1, 2), "E": counts(0), "S": counts(6, 5, 2, 4, True, 
 def recorded(clients):
     """A recorded match scored by ``scorer`` (regular deals R O, first dealer N, so E leads deal 1),
     played on 2024-11-05 and filed later."""
-    response = clients["scorer"].post("/api/v1/matches/", {
-        "seats": dict(zip(SEATS, PLAYERS)), "first_dealer": "N", "dealing": "recorded",
-        "ruleset": {"options": {"regular_deals": ["R", "O"]}}, "played_on": "2024-11-05",
-    }, format="json")
+    response = clients["scorer"].post(
+        "/api/v1/matches/",
+        {
+            "seats": dict(zip(SEATS, PLAYERS)),
+            "first_dealer": "N",
+            "dealing": "recorded",
+            "ruleset": {"options": {"regular_deals": ["R", "O"]}},
+            "played_on": "2024-11-05",
+        },
+        format="json",
+    )
     assert response.status_code == 201, response.content
     return response.json()["id"]
 
 
 # --- the import --------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", [n for n in sample_names(tally=True) if n.startswith("tally-legal")])
 def test_an_imported_paper_sheet_exports_the_same_record_with_its_date(clients, name):
@@ -64,6 +79,7 @@ def test_an_imported_filed_deal_is_one_deal_tallied_event(clients):
 
 # --- live filing ----------------------------------------------------------------------------------------
 
+
 def test_the_scorer_files_an_evening_deal_by_deal_and_gets_what_the_record_replays_to(clients, recorded):
     """R31–R33 live: tally, then points with the sale of the compensating odgrywka, then the
     remaining deal; If-Match and the ETag as for every command."""
@@ -73,18 +89,32 @@ def test_the_scorer_files_an_evening_deal_by_deal_and_gets_what_the_record_repla
     assert [e["type"] for e in first.json()["events"]] == ["deal_tallied"]
     assert first["ETag"] == '"2"'
     # E took no trick: a compensating odgrywka led by E, who sells the lead to S for 2 tricks
-    second = post(scorer, recorded, "tallies", {"points": {"N": 20, "E": 40, "S": 40, "W": 30},
-                                                 "sale": {"buyer": "S", "price": 2}})
+    second = post(
+        scorer,
+        recorded,
+        "tallies",
+        {"points": {"N": 20, "E": 40, "S": 40, "W": 30}, "sale": {"buyer": "S", "price": 2}},
+    )
     assert second.status_code == 201, second.content
     third = post(scorer, recorded, "tallies", {"tally": {s: {"tricks": t} for s, t in zip(SEATS, (4, 3, 3, 3))}})
     assert third.status_code == 201, third.content
 
     summary = scorer.get(url(recorded)).json()
-    expected = replay(records.decode({
-        "format": "kierki-match/1", "ruleset": {"name": "rozbojnik-odgrywka", "options": {"regular_deals": ["R", "O"]}},
-        "players": dict(zip(SEATS, PLAYERS)), "first_dealer": "N",
-        "deals": [{"tally": SHEET}, {"points": {"N": 20, "E": 40, "S": 40, "W": 30}, "sale": {"buyer": "S", "price": 2}},
-                  {"tally": {s: {"tricks": t} for s, t in zip(SEATS, (4, 3, 3, 3))}}]})).summary()
+    expected = replay(
+        records.decode(
+            {
+                "format": "kierki-match/1",
+                "ruleset": {"name": "rozbojnik-odgrywka", "options": {"regular_deals": ["R", "O"]}},
+                "players": dict(zip(SEATS, PLAYERS)),
+                "first_dealer": "N",
+                "deals": [
+                    {"tally": SHEET},
+                    {"points": {"N": 20, "E": 40, "S": 40, "W": 30}, "sale": {"buyer": "S", "price": 2}},
+                    {"tally": {s: {"tricks": t} for s, t in zip(SEATS, (4, 3, 3, 3))}},
+                ],
+            }
+        )
+    ).summary()
     assert summary["status"] == "finished" and summary["complete"] is True
     assert summary["deals"] == expected["deals"] and summary["totals"] == expected["totals"]
     assert [d["entry"] for d in summary["deals"]] == ["tally", "points", "tally"]
@@ -119,19 +149,23 @@ def test_a_server_dealt_match_takes_no_paper_sheet(clients, server_match):
 
 # --- bad input: 422 bad_tally, nothing stored ---------------------------------------------------------------
 
-@pytest.mark.parametrize("body, seat", [
-    ({"tally": {**SHEET, "W": {**SHEET["W"], "hearts": "4"}}}, "W"),  # R32 (a)
-    ({"tally": {k: v for k, v in SHEET.items() if k != "S"}}, "S"),  # R32 (a): a missing seat
-    ({"tally": {**SHEET, "E": counts(0, 1)}}, "E"),  # R32 (b)
-    ({"tally": {**SHEET, "W": counts(4, 5, 1, 2)}}, None),  # R32 (c)
-    ({"tally": {s: {"tricks": 3 + (s == "N")} for s in SEATS}}, "N"),  # a rozbójnik with odgrywka keys
-    ({"points": {"N": -40, "E": -30, "S": -30, "W": -31}}, None),  # R33: no tally gives them
-    ({"points": {"N": -1, "E": -43, "S": -43, "W": -43}}, None),
-    ({"points": {"N": "x", "E": -43, "S": -43, "W": -44}}, None),
-    ({"tally": SHEET, "points": {"N": -50, "E": 0, "S": -156, "W": -54}}, None),  # both
-    ({}, None),  # neither
-    ({"tally": [1, 2, 3]}, None),
-])
+
+@pytest.mark.parametrize(
+    "body, seat",
+    [
+        ({"tally": {**SHEET, "W": {**SHEET["W"], "hearts": "4"}}}, "W"),  # R32 (a)
+        ({"tally": {k: v for k, v in SHEET.items() if k != "S"}}, "S"),  # R32 (a): a missing seat
+        ({"tally": {**SHEET, "E": counts(0, 1)}}, "E"),  # R32 (b)
+        ({"tally": {**SHEET, "W": counts(4, 5, 1, 2)}}, None),  # R32 (c)
+        ({"tally": {s: {"tricks": 3 + (s == "N")} for s in SEATS}}, "N"),  # a rozbójnik with odgrywka keys
+        ({"points": {"N": -40, "E": -30, "S": -30, "W": -31}}, None),  # R33: no tally gives them
+        ({"points": {"N": -1, "E": -43, "S": -43, "W": -43}}, None),
+        ({"points": {"N": "x", "E": -43, "S": -43, "W": -44}}, None),
+        ({"tally": SHEET, "points": {"N": -50, "E": 0, "S": -156, "W": -54}}, None),  # both
+        ({}, None),  # neither
+        ({"tally": [1, 2, 3]}, None),
+    ],
+)
 def test_a_malformed_or_impossible_deal_is_422_bad_tally_naming_deal_and_seat(clients, recorded, body, seat):
     """Issue 13, Bad input: the R30-style error object, nothing stored."""
     before = stored()
@@ -156,8 +190,12 @@ def test_a_sale_outside_a_compensating_odgrywka_is_sale_not_allowed(clients, rec
 def test_a_malformed_sale_is_bad_sale(clients, recorded):
     post(clients["scorer"], recorded, "tallies", {"tally": SHEET})
 
-    response = post(clients["scorer"], recorded, "tallies",
-                    {"points": {"N": 20, "E": 40, "S": 40, "W": 30}, "sale": {"buyer": "E", "price": 2}})
+    response = post(
+        clients["scorer"],
+        recorded,
+        "tallies",
+        {"points": {"N": 20, "E": 40, "S": 40, "W": 30}, "sale": {"buyer": "E", "price": 2}},
+    )
 
     assert response.status_code == 422
     assert response.json()["error"] == {"code": "bad_sale", "deal": 2, "play_index": None, "seat": "E", "card": None}
@@ -168,8 +206,9 @@ def test_a_sale_that_is_not_a_seat_and_a_price_is_bad_sale_storing_nothing(clien
     post(clients["scorer"], recorded, "tallies", {"tally": SHEET})
     before = stored()
 
-    response = post(clients["scorer"], recorded, "tallies", {"points": {"N": 20, "E": 40, "S": 40, "W": 30},
-                                                             "sale": sale})
+    response = post(
+        clients["scorer"], recorded, "tallies", {"points": {"N": 20, "E": 40, "S": 40, "W": 30}, "sale": sale}
+    )
 
     assert response.status_code == 422 and response.json()["error"]["code"] == "bad_sale"
     assert stored() == before
@@ -183,9 +222,16 @@ def test_bad_tally_is_a_listed_problem_type(clients):
 
 
 def test_played_on_must_be_a_date_on_creation(clients):
-    response = clients["scorer"].post("/api/v1/matches/", {
-        "seats": dict(zip(SEATS, PLAYERS)), "first_dealer": "N", "dealing": "recorded", "played_on": "yesterday",
-    }, format="json")
+    response = clients["scorer"].post(
+        "/api/v1/matches/",
+        {
+            "seats": dict(zip(SEATS, PLAYERS)),
+            "first_dealer": "N",
+            "dealing": "recorded",
+            "played_on": "yesterday",
+        },
+        format="json",
+    )
 
     assert response.status_code == 400 and response.json()["field"] == "played_on"
 
@@ -206,8 +252,7 @@ def test_a_summary_stored_before_paper_sheets_reads_as_played_deals(clients):
     assert {deal["entry"] for deal in response.json()["deals"]} == {"played"}
 
 
-def test_the_lead_of_a_filed_compensating_odgrywka_is_sold_through_the_offer_and_decision_commands(clients,
-                                                                                                    recorded):
+def test_the_lead_of_a_filed_compensating_odgrywka_is_sold_through_the_offer_and_decision_commands(clients, recorded):
     """R26–R28 before the sheet's deal is filed: offers, the holder's decision, then the points;
     the record and the audit tell the same sale."""
     scorer = clients["scorer"]
@@ -227,7 +272,9 @@ def test_the_lead_of_a_filed_compensating_odgrywka_is_sold_through_the_offer_and
     deal = scorer.get(url(recorded)).json()["deals"][1]
     assert deal["leader"] == "S" and deal["points"] == {"N": 20, "E": 60, "S": 20, "W": 30}
     assert scorer.get(url(recorded, "record")).json()["deals"][1] == {
-        "points": {"N": 20, "E": 40, "S": 40, "W": 30}, "sale": {"buyer": "S", "price": 2}}
+        "points": {"N": 20, "E": 40, "S": 40, "W": 30},
+        "sale": {"buyer": "S", "price": 2},
+    }
     assert clients["staff"].get(url(recorded, "audit")).json()["rules"]["ok"] is True
 
 

@@ -1,5 +1,6 @@
 """The throttles count in the shared cache and fail open: with the cache (Redis) unreachable a
 request goes through with a warning, never a 500 (docs/limits.md)."""
+
 import pytest
 import redis
 from rest_framework.throttling import SimpleRateThrottle
@@ -24,10 +25,13 @@ def test_the_token_endpoint_answers_with_the_cache_down_and_says_so_in_the_log(c
 
 
 def test_the_token_endpoint_is_throttled_in_the_cache(client_for, settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
-                               "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
-                                                          "auth": "2/hour"}}
-    answers = [client_for().post("/api/v1/auth/token/", {"username": "nobody", "password": "x"},
-                                 format="json").status_code for _ in range(3)]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "auth": "2/hour"},
+    }
+    answers = [
+        client_for().post("/api/v1/auth/token/", {"username": "nobody", "password": "x"}, format="json").status_code
+        for _ in range(3)
+    ]
 
     assert answers == [400, 400, 429]

@@ -1,5 +1,7 @@
 """Helpers for the audit tests: simulated records played live, URLs, raw tampering."""
+
 import random
+
 from django.db import connection
 from short_matches import PLAYERS, PROBLEM, SEATS, SHORT, World, play_record, simulated  # noqa: F401 - re-exported
 
@@ -17,8 +19,9 @@ def state_of(match):
 def play_next_deal(match, actor, rng: random.Random, *, cards: int = 52) -> None:
     """Deal fresh random hands (a recorded match) and play ``cards`` legal cards of them."""
     hands = deal_hands(rng)
-    games.deal_start(match_id=match.pk, actor=actor,
-                     hands={seat: [NAMES[c] for c in hand] for seat, hand in zip(SEATS, hands)})
+    games.deal_start(
+        match_id=match.pk, actor=actor, hands={seat: [NAMES[c] for c in hand] for seat, hand in zip(SEATS, hands)}
+    )
     for _ in range(cards):
         deal = state_of(match).deal
         seat = deal.to_play
@@ -59,11 +62,20 @@ def league_figures(world) -> dict:
     return {
         "standings": list(StandingRow.objects.filter(season=world.season).order_by("order").values_list(*standing)),
         "ratings": {
-            "current": sorted(Rating.objects.filter(league=world.league).values_list(
-                "player_id", "mu", "sigma", "ordinal", "provisional", "matches")),
-            "log": list(RatedMatch.objects.filter(league=world.league).order_by("position")
-                        .values_list("position", "season_match_id")),
-            "history": sorted(RatingChange.objects.filter(league=world.league).values_list(
-                "season_match_id", "position", "season_id", "player_id", "mu", "sigma")),
+            "current": sorted(
+                Rating.objects.filter(league=world.league).values_list(
+                    "player_id", "mu", "sigma", "ordinal", "provisional", "matches"
+                )
+            ),
+            "log": list(
+                RatedMatch.objects.filter(league=world.league)
+                .order_by("position")
+                .values_list("position", "season_match_id")
+            ),
+            "history": sorted(
+                RatingChange.objects.filter(league=world.league).values_list(
+                    "season_match_id", "position", "season_id", "player_id", "mu", "sigma"
+                )
+            ),
         },
     }

@@ -1,5 +1,6 @@
 """Fixtures for the audit, dispute and ruling tests: a club with an arbiter, a season, and
 matches played in it through the live commands."""
+
 import random
 
 import pytest
@@ -13,6 +14,7 @@ from scoring import services as leagues
 @pytest.fixture(autouse=True)
 def _fresh_throttles():
     from django.core.cache import cache
+
     cache.clear()
 
 
@@ -25,8 +27,12 @@ def world(django_user_model):
     users = {name: make(name) for name in ("ada", "sam", "ari", *PLAYERS, "member", "rival", "outsider")}
     users["staff"] = make("staff", is_staff=True)
     club = leagues.club_create(actor=users["ada"], name="Klub Kierkowy", slug="kk")
-    for name, role in (("sam", "scorer"), ("ari", "arbiter"), ("member", "member"),
-                       *((player, "member") for player in PLAYERS)):
+    for name, role in (
+        ("sam", "scorer"),
+        ("ari", "arbiter"),
+        ("member", "member"),
+        *((player, "member") for player in PLAYERS),
+    ):
         leagues.membership_set(actor=users["ada"], club_id=club.pk, username=name, role=role)
     other = leagues.club_create(actor=users["ada"], name="Inny Klub", slug="ik")
     leagues.membership_set(actor=users["ada"], club_id=other.pk, username="rival", role="arbiter")
@@ -50,14 +56,20 @@ def clients(world):
 @pytest.fixture
 def season_match(world, django_capture_on_commit_callbacks):
     """A recorded season match scored by ``sam``, played to its end (finished)."""
+
     def _make(seed: int = 1, deals: int | None = None):
-        match = leagues.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
-                                            seats=dict(zip("NESW", PLAYERS)), first_dealer="N",
-                                            dealing="recorded")
+        match = leagues.season_match_create(
+            actor=world.users["sam"],
+            season_id=world.season.pk,
+            seats=dict(zip("NESW", PLAYERS)),
+            first_dealer="N",
+            dealing="recorded",
+        )
         with django_capture_on_commit_callbacks(execute=True):
             play_record(match, simulated(seed), world.users["sam"], deals=deals)
         match.refresh_from_db()
         return match
+
     return _make
 
 

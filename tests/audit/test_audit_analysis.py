@@ -1,6 +1,7 @@
 """The arbiter's analysis over the API: ``GET /matches/{id}/analysis/?at=SEQ``, who may see it
 (never a player inside a deal still in play), the dispute's ruling form, and the check a
 ``score_adjusted`` ruling outside the analysed range must pass (an explicit override)."""
+
 import pytest
 from audit_helpers import PROBLEM, SEATS, dispute, rule, simulated, url
 
@@ -45,6 +46,7 @@ def in_play(season_match):
 
 # --- the values ------------------------------------------------------------------------------------------
 
+
 def test_late_in_a_deal_it_gives_each_seats_exact_range_and_the_value_of_each_legal_card(in_play, clients):
     seq = card_seq(in_play, 1, 43)  # 44 cards played: 2 tricks left
     body = analysis(clients["ari"], in_play, seq).json()
@@ -83,13 +85,21 @@ def test_a_seq_outside_the_log_is_a_problem_naming_at(in_play, clients, value):
 
 # --- who may see it ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("who, in_play_status, finished_status", [
-    ("staff", 200, 200), ("ari", 200, 200), ("sam", 200, 200),  # staff, the club's arbiter, the scorer
-    ("ala", 403, 200), ("darek", 403, 200),  # seated players: finished deals only
-    ("rival", 404, 404), ("member", 404, 404), ("outsider", 404, 404),
-])
-def test_the_role_matrix_never_shows_a_player_the_deal_in_play(in_play, clients, who, in_play_status,
-                                                                finished_status):
+
+@pytest.mark.parametrize(
+    "who, in_play_status, finished_status",
+    [
+        ("staff", 200, 200),
+        ("ari", 200, 200),
+        ("sam", 200, 200),  # staff, the club's arbiter, the scorer
+        ("ala", 403, 200),
+        ("darek", 403, 200),  # seated players: finished deals only
+        ("rival", 404, 404),
+        ("member", 404, 404),
+        ("outsider", 404, 404),
+    ],
+)
+def test_the_role_matrix_never_shows_a_player_the_deal_in_play(in_play, clients, who, in_play_status, finished_status):
     now = analysis(clients[who], in_play)  # default: now, inside deal 2
     inside_finished = analysis(clients[who], in_play, card_seq(in_play, 1, 20))
 
@@ -114,6 +124,7 @@ def test_anonymous_callers_are_not_authenticated(in_play):
 
 
 # --- the ruling form ---------------------------------------------------------------------------------------
+
 
 def raised(client, match, deal, **extra) -> int:
     response = dispute(client, match.pk, {"deal": deal, "statement": "E revoked at the end.", **extra})
@@ -155,8 +166,16 @@ def test_an_adjustment_outside_the_range_needs_an_override_with_a_reason(in_play
     assert body["seats"] == {"N": {"points": points["N"], "worst": seats["N"]["worst"], "best": seats["N"]["best"]}}
     assert Match.objects.get(pk=in_play.pk).version == version  # nothing stored
 
-    accepted = rule(clients["ari"], number, {"type": "score_adjusted", "points": points, "reason": "revoke",
-                                             "override": "N was misled by E's exposed card."})
+    accepted = rule(
+        clients["ari"],
+        number,
+        {
+            "type": "score_adjusted",
+            "points": points,
+            "reason": "revoke",
+            "override": "N was misled by E's exposed card.",
+        },
+    )
     assert accepted.status_code == 201, accepted.content
     assert accepted.json()["dispute"]["ruling"]["override"] == "N was misled by E's exposed card."
     stored = MatchEvent.objects.filter(match=in_play, type=T.RULING_RECORDED).get()
@@ -176,8 +195,9 @@ def test_an_adjustment_within_every_changed_seats_range_needs_no_override(in_pla
     assert any(points[s] != played[s] for s in SEATS) or points == played
 
 
-@pytest.mark.parametrize("ruling, override", [("no_change", "because"), ("score_adjusted", ""),
-                                              ("score_adjusted", "   ")])
+@pytest.mark.parametrize(
+    "ruling, override", [("no_change", "because"), ("score_adjusted", ""), ("score_adjusted", "   ")]
+)
 def test_an_override_is_text_and_only_for_an_adjustment(in_play, clients, ruling, override):
     number = raised(clients["ala"], in_play, 1, play_index=44)
     body = {"type": ruling, "reason": "revoke", "override": override}

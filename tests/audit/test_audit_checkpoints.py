@@ -1,5 +1,6 @@
 """Signed checkpoints: manage.py checkpoint, the beat job, and `kierki verify-checkpoint`
 checking them offline (signature, heads, an exported log, a record)."""
+
 import base64
 import json
 import os
@@ -53,6 +54,7 @@ def kierki(*args) -> int:
 
 # --- what a checkpoint signs -------------------------------------------------------------------------------
 
+
 def test_a_checkpoint_signs_the_count_the_last_event_and_every_head(two_matches, keyed):
     taken = checkpoint_take()
     checkpoint, heads = taken.checkpoint, taken.heads
@@ -60,9 +62,11 @@ def test_a_checkpoint_signs_the_count_the_last_event_and_every_head(two_matches,
     assert set(checkpoint) == {"format", "matches", "last_event_id", "heads_hash", "time", "public_key", "signature"}
     assert checkpoint["matches"] == 2 and checkpoint["public_key"] == keyed
     assert checkpoint["last_event_id"] == MatchEvent.objects.order_by("-id").first().pk
-    expected = sorted(f"{m.pk}:{m.version}:{MatchEvent.objects.get(match=m, seq=m.version).hash}\n"
-                      for m in Match.objects.all())
+    expected = sorted(
+        f"{m.pk}:{m.version}:{MatchEvent.objects.get(match=m, seq=m.version).hash}\n" for m in Match.objects.all()
+    )
     import hashlib
+
     assert checkpoint["heads_hash"] == hashlib.sha256("".join(expected).encode()).hexdigest()
     assert {h["match"]: h["seq"] for h in heads["heads"]} == {str(m.pk): m.version for m in two_matches}
     assert checkpoints.verify_checkpoint(checkpoint, heads, public_key=keyed).ok
@@ -111,6 +115,7 @@ def test_unreadable_input_exits_2(saved, tmp_path):
 
 # --- an exported log and record against the checkpoint ------------------------------------------------------
 
+
 def _export(clients, match, tmp_path) -> tuple[Path, Path]:
     audit = clients["staff"].get(url(match.pk, "audit")).json()
     record = clients["staff"].get(url(match.pk, "record")).json()
@@ -121,16 +126,29 @@ def _export(clients, match, tmp_path) -> tuple[Path, Path]:
 
 
 def test_a_log_exported_later_still_holds_the_checkpointed_head(saved, two_matches, clients, world, tmp_path, keyed):
-    from games import services as games
     from audit_helpers import simulated
+
+    from games import services as games
 
     checkpoint_path, heads_path = saved
     growing = two_matches[1]
     games.deal_start(match_id=growing.pk, actor=world.users["sam"], hands=simulated(2)["deals"][1]["hands"])
     audit_path, record_path = _export(clients, growing, tmp_path)
 
-    assert kierki("verify-checkpoint", checkpoint_path, heads_path, "--public-key", keyed,
-                  "--audit", audit_path, "--record", record_path) == EXIT_OK
+    assert (
+        kierki(
+            "verify-checkpoint",
+            checkpoint_path,
+            heads_path,
+            "--public-key",
+            keyed,
+            "--audit",
+            audit_path,
+            "--record",
+            record_path,
+        )
+        == EXIT_OK
+    )
 
 
 def test_a_rewritten_history_or_a_different_record_is_caught_offline(saved, two_matches, clients, tmp_path, keyed):
@@ -142,8 +160,9 @@ def test_a_rewritten_history_or_a_different_record_is_caught_offline(saved, two_
     edited["events"][9]["payload"]["card"] = "2C" if edited["events"][9]["payload"]["card"] != "2C" else "3C"
     edited_path = tmp_path / "edited.audit.json"
     edited_path.write_text(json.dumps(edited))
-    assert checkpoints.verify_log(str(two_matches[0].pk), edited["events"], json.loads(heads_path.read_text())).reason \
-        .startswith("hash mismatch at seq 10")
+    assert checkpoints.verify_log(
+        str(two_matches[0].pk), edited["events"], json.loads(heads_path.read_text())
+    ).reason.startswith("hash mismatch at seq 10")
     assert kierki("verify-checkpoint", checkpoint_path, heads_path, "--audit", edited_path) == EXIT_ILLEGAL
 
     heads = json.loads(heads_path.read_text())  # a log cut short misses the signed head
@@ -151,15 +170,20 @@ def test_a_rewritten_history_or_a_different_record_is_caught_offline(saved, two_
     assert not checkpoints.verify_log(str(two_matches[0].pk), shortened, heads).ok
 
     record = json.loads(record_path.read_text())
-    record["deals"][0]["plays"][0], record["deals"][0]["plays"][1] = record["deals"][0]["plays"][1], \
-        record["deals"][0]["plays"][0]
+    record["deals"][0]["plays"][0], record["deals"][0]["plays"][1] = (
+        record["deals"][0]["plays"][1],
+        record["deals"][0]["plays"][0],
+    )
     record_path.write_text(json.dumps(record))
-    assert kierki("verify-checkpoint", checkpoint_path, heads_path, "--audit", audit_path,
-                  "--record", record_path) == EXIT_ILLEGAL
+    assert (
+        kierki("verify-checkpoint", checkpoint_path, heads_path, "--audit", audit_path, "--record", record_path)
+        == EXIT_ILLEGAL
+    )
     assert kierki("verify-checkpoint", checkpoint_path, heads_path, "--record", record_path) == EXIT_UNREADABLE
 
 
 # --- keys, settings, the beat job --------------------------------------------------------------------------------
+
 
 def test_debug_falls_back_to_a_deterministic_dev_key_and_production_refuses(settings, db):
     settings.CHECKPOINT_SIGNING_KEY = ""
@@ -175,8 +199,9 @@ def test_debug_falls_back_to_a_deterministic_dev_key_and_production_refuses(sett
 
 def test_a_malformed_key_in_the_environment_stops_start_up():
     env = {**os.environ, "CHECKPOINT_SIGNING_KEY": "bm90IDMyIGJ5dGVz", "DJANGO_SETTINGS_MODULE": "config.settings"}
-    done = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
 
     assert done.returncode != 0 and "CHECKPOINT_SIGNING_KEY" in done.stderr
 
@@ -204,14 +229,22 @@ def test_the_beat_job_signs_logs_and_saves_a_checkpoint(two_matches, keyed, sett
 
 # --- the kierki command stays Django-free ----------------------------------------------------------------------
 
+
 def test_the_kierki_command_imports_no_django_even_to_verify_a_checkpoint(saved, keyed):
     checkpoint_path, heads_path = saved
-    code = ("import sys; from games.cli import main; status = main(sys.argv[1:]); "
-            "assert not [m for m in sys.modules if m == 'django' or m.startswith('django.')], 'django imported'; "
-            "sys.exit(status)")
+    code = (
+        "import sys; from games.cli import main; status = main(sys.argv[1:]); "
+        "assert not [m for m in sys.modules if m == 'django' or m.startswith('django.')], 'django imported'; "
+        "sys.exit(status)"
+    )
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    done = subprocess.run([sys.executable, "-c", code, "verify-checkpoint", str(checkpoint_path), str(heads_path),
-                           "--public-key", keyed], cwd=ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code, "verify-checkpoint", str(checkpoint_path), str(heads_path), "--public-key", keyed],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
 
     assert done.returncode == 0, done.stderr
     assert done.stdout.count(": ok") == 1

@@ -1,9 +1,10 @@
 """`manage.py audit_matches` and its nightly beat job: every match verified, failures reported."""
+
 from io import StringIO
 
 import pytest
-from event_table import json_param, tamperable
 from django.core.management import CommandError, call_command
+from event_table import json_param, tamperable
 
 from games import events, tasks
 from games.models import MatchEvent
@@ -19,8 +20,10 @@ def matches(season_match):
 def _edit_a_card(match, seq: int = 10) -> None:
     row = MatchEvent.objects.get(match=match, seq=seq)
     with tamperable() as cursor:
-        cursor.execute(f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-                       [events.canonical_json({**row.payload, "seat": "X"}).decode(), row.pk])
+        cursor.execute(
+            f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
+            [events.canonical_json({**row.payload, "seat": "X"}).decode(), row.pk],
+        )
 
 
 def test_every_clean_match_passes_and_the_command_exits_0(matches):

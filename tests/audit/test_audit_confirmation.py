@@ -1,6 +1,7 @@
 """Results the table signs (issue 11, "What to build" 2): a season match counts in the standings
 only once confirmed — filed by officials not seated in it, signed by two other seated players,
 or played online by each seat's own user."""
+
 import pytest
 from audit_helpers import PLAYERS, PROBLEM, SEATS, play_record, simulated, url
 
@@ -16,8 +17,11 @@ T = MatchEvent.Type
 
 
 def standings(world) -> list[tuple]:
-    return list(StandingRow.objects.filter(season=world.season).order_by("order")
-                .values_list("player__username", "matches", "balance"))
+    return list(
+        StandingRow.objects.filter(season=world.season)
+        .order_by("order")
+        .values_list("player__username", "matches", "balance")
+    )
 
 
 def confirm(client, match, **headers):
@@ -27,8 +31,13 @@ def confirm(client, match, **headers):
 def filed_by_ala(world, capture, seed=2):
     """The finding: seated ``ala`` creates a recorded season match (she is its scorer) and enters
     every seat's cards herself."""
-    match = leagues.season_match_create(actor=world.users["ala"], season_id=world.season.pk,
-                                        seats=dict(zip(SEATS, PLAYERS)), first_dealer="N", dealing="recorded")
+    match = leagues.season_match_create(
+        actor=world.users["ala"],
+        season_id=world.season.pk,
+        seats=dict(zip(SEATS, PLAYERS)),
+        first_dealer="N",
+        dealing="recorded",
+    )
     with capture(execute=True):
         play_record(match, simulated(seed), world.users["ala"])
     match.refresh_from_db()
@@ -36,7 +45,8 @@ def filed_by_ala(world, capture, seed=2):
 
 
 def test_a_seated_member_filing_alone_moves_no_standings_until_two_other_players_confirm(
-        world, clients, django_capture_on_commit_callbacks):
+    world, clients, django_capture_on_commit_callbacks
+):
     match = filed_by_ala(world, django_capture_on_commit_callbacks)
     assert match.status == Match.Status.FINISHED and not match.confirmed
     assert standings(world) == []
@@ -83,8 +93,13 @@ def test_outsiders_and_the_clubs_officials_do_not_sign_a_sheet(world, clients, d
 
 
 def test_a_sheet_is_signed_only_once_the_match_is_finished(world, clients):
-    match = leagues.season_match_create(actor=world.users["ala"], season_id=world.season.pk,
-                                        seats=dict(zip(SEATS, PLAYERS)), first_dealer="N", dealing="recorded")
+    match = leagues.season_match_create(
+        actor=world.users["ala"],
+        season_id=world.season.pk,
+        seats=dict(zip(SEATS, PLAYERS)),
+        first_dealer="N",
+        dealing="recorded",
+    )
     play_record(match, simulated(2), world.users["ala"], deals=1)
     response = confirm(clients["bartek"], match)
     assert response.status_code == 409 and response.json()["code"] == "match_not_finished"
@@ -94,8 +109,13 @@ def test_a_sheet_is_signed_only_once_the_match_is_finished(world, clients):
 def test_a_server_dealt_match_each_seat_played_itself_counts_without_signatures(world, clients):
     from games.engine.match import restore
 
-    match = leagues.season_match_create(actor=world.users["ala"], season_id=world.season.pk,
-                                        seats=dict(zip(SEATS, PLAYERS)), first_dealer="N", dealing="server")
+    match = leagues.season_match_create(
+        actor=world.users["ala"],
+        season_id=world.season.pk,
+        seats=dict(zip(SEATS, PLAYERS)),
+        first_dealer="N",
+        dealing="server",
+    )
     users = dict(zip(SEATS, (world.users[name] for name in PLAYERS)))
     while True:
         state = restore(MatchProjection.objects.get(pk=match.pk).snapshot)
@@ -142,7 +162,8 @@ def test_the_score_sheet_page_has_the_i_confirm_this_sheet_button(world, django_
 
 
 def test_the_migration_confirms_the_earlier_matches_that_need_no_signature(
-        world, season_match, django_capture_on_commit_callbacks):
+    world, season_match, django_capture_on_commit_callbacks
+):
     import importlib
 
     from django.apps import apps

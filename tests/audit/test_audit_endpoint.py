@@ -1,9 +1,11 @@
 """GET /api/v1/matches/{id}/audit/: who may see it, and tampering caught at the right seq."""
+
 import pytest
 from audit_helpers import PROBLEM, db_id, play_next_deal, url
 from event_table import json_param, tamperable
 
-from games import events, services as games
+from games import events
+from games import services as games
 from games.models import Match, MatchEvent
 
 pytestmark = pytest.mark.django_db
@@ -27,6 +29,7 @@ def _row(match, seq: int) -> MatchEvent:
 
 # --- who -----------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("who", ["staff", "ari", "ala", "darek"])
 def test_staff_the_clubs_arbiter_and_the_seated_players_of_a_finished_match_get_the_audit(finished, clients, who):
     response = audit(clients[who], finished)
@@ -47,9 +50,14 @@ def test_the_events_are_the_stored_log_unredacted_and_their_hashes_recompute(fin
 
     previous = events.GENESIS
     for event in body["events"]:
-        hashed = events.event_body(match_id=finished.pk, seq=event["seq"], type=event["type"],
-                                   payload=event["payload"], actor=event["actor"], created_at=_row(
-                                       finished, event["seq"]).created_at)
+        hashed = events.event_body(
+            match_id=finished.pk,
+            seq=event["seq"],
+            type=event["type"],
+            payload=event["payload"],
+            actor=event["actor"],
+            created_at=_row(finished, event["seq"]).created_at,
+        )
         assert events.chain_hash(previous, hashed) == event["hash"]
         assert hashed["created_at"] == event["created_at"]
         previous = event["hash"]
@@ -76,8 +84,13 @@ def test_players_may_audit_only_once_the_match_has_ended(season_match, clients, 
 
 
 def test_a_match_outside_any_season_has_staff_as_its_only_arbiters(world, clients, rng):
-    match = games.match_create(actor=world.users["sam"], seats=dict(zip("NESW", ("ala", "bartek", "celina", "darek"))),
-                               first_dealer="N", dealing="recorded", ruleset={"options": {"regular_deals": ["R"]}})
+    match = games.match_create(
+        actor=world.users["sam"],
+        seats=dict(zip("NESW", ("ala", "bartek", "celina", "darek"))),
+        first_dealer="N",
+        dealing="recorded",
+        ruleset={"options": {"regular_deals": ["R"]}},
+    )
     play_next_deal(match, world.users["sam"], rng, cards=4)
 
     assert audit(clients["staff"], match).status_code == 200
@@ -92,14 +105,17 @@ def test_an_unknown_match_is_404(clients):
 
 # --- tampering, each found at its seq ----------------------------------------------------------------------
 
+
 def test_an_edited_payload_is_reported_at_its_seq_by_the_chain_and_the_rules(finished, clients):
     row = _row(finished, SEQ)
     assert row.type == T.CARD_PLAYED
     hands = _row(finished, 2).payload["hands"]
     elsewhere = next(cards for seat, cards in hands.items() if seat != row.payload["seat"])[0]
     with tamperable() as cursor:
-        cursor.execute(f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-                       [events.canonical_json({**row.payload, "card": elsewhere}).decode(), row.pk])
+        cursor.execute(
+            f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
+            [events.canonical_json({**row.payload, "card": elsewhere}).decode(), row.pk],
+        )
 
     body = audit(clients["staff"], finished).json()
 
@@ -123,8 +139,9 @@ def test_a_deleted_event_is_reported_as_missing_at_its_seq(finished, clients):
 
 def test_two_events_swapped_are_reported_at_the_first(finished, clients):
     def set_seq(cursor, old, new):
-        cursor.execute("UPDATE games_matchevent SET seq = %s WHERE match_id = %s AND seq = %s",
-                       [new, db_id(finished), old])
+        cursor.execute(
+            "UPDATE games_matchevent SET seq = %s WHERE match_id = %s AND seq = %s", [new, db_id(finished), old]
+        )
 
     with tamperable() as cursor:
         set_seq(cursor, SEQ, 1_000_000)
@@ -149,20 +166,31 @@ def test_a_forged_hash_is_reported_at_its_seq(finished, clients):
 
 # --- commitments of server-dealt deals ----------------------------------------------------------------------
 
+
 @pytest.fixture
 def server_dealt(world):
     """A server-dealt season match scored by ``sam`` (not seated); its first deal played out."""
     from scoring import services as leagues
 
-    match = leagues.season_match_create(actor=world.users["sam"], season_id=world.season.pk, first_dealer="N",
-                                        seats=dict(zip("NESW", ("ala", "bartek", "celina", "darek"))),
-                                        dealing="server", scorer="sam")
+    match = leagues.season_match_create(
+        actor=world.users["sam"],
+        season_id=world.season.pk,
+        first_dealer="N",
+        seats=dict(zip("NESW", ("ala", "bartek", "celina", "darek"))),
+        dealing="server",
+        scorer="sam",
+    )
     games.deal_start(match_id=match.pk, actor=world.users["sam"])
     from audit_helpers import state_of
+
     for _ in range(52):
         deal = state_of(match).deal
-        games.card_play(match_id=match.pk, actor=world.users["sam"], card=str(deal.legal_cards(deal.to_play)[0]),
-                        seat=deal.to_play.name)
+        games.card_play(
+            match_id=match.pk,
+            actor=world.users["sam"],
+            card=str(deal.legal_cards(deal.to_play)[0]),
+            seat=deal.to_play.name,
+        )
     games.deal_start(match_id=match.pk, actor=world.users["sam"])  # deal 2 in play: committed, not revealed
     return Match.objects.get(pk=match.pk)
 
@@ -180,8 +208,10 @@ def test_revealed_hands_that_do_not_match_the_commitment_are_reported_with_the_d
     hands = {seat: list(cards) for seat, cards in row.payload["hands"].items()}
     hands["N"][0], hands["E"][0] = hands["E"][0], hands["N"][0]  # two cards moved between hands
     with tamperable() as cursor:
-        cursor.execute(f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-                       [events.canonical_json({**row.payload, "hands": hands}).decode(), row.pk])
+        cursor.execute(
+            f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
+            [events.canonical_json({**row.payload, "hands": hands}).decode(), row.pk],
+        )
 
     body = audit(clients["ari"], server_dealt).json()
 
@@ -193,8 +223,10 @@ def test_revealed_hands_that_do_not_match_the_commitment_are_reported_with_the_d
 def test_a_changed_salt_alone_breaks_the_commitment(server_dealt, clients):
     row = MatchEvent.objects.get(match=server_dealt, type=T.HANDS_REVEALED)
     with tamperable() as cursor:
-        cursor.execute(f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-                       [events.canonical_json({**row.payload, "salt": "00" * 16}).decode(), row.pk])
+        cursor.execute(
+            f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
+            [events.canonical_json({**row.payload, "salt": "00" * 16}).decode(), row.pk],
+        )
 
     commitments = audit(clients["staff"], server_dealt).json()["commitments"]
 

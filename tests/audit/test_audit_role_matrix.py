@@ -2,6 +2,7 @@
 (``games.roles.role_of``) — seated first, whatever else he is — decides every read that shows
 hands and every ruling. Role × seated or not × every endpoint and page that shows hands, and
 × every ruling kind."""
+
 import json
 
 import pytest
@@ -10,8 +11,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games import live
-from games.exceptions import NotFound
 from games.engine.cards import BY_NAME
+from games.exceptions import NotFound
 from games.models import Dispute, MatchEvent, MatchProjection
 from scoring import services as leagues
 
@@ -42,13 +43,19 @@ def api(table):
         made = APIClient()
         made.force_authenticate(table.users[name])
         return made
+
     return client
 
 
 def filed(world, capture, *, deals=None, cards=None, seed=4):
     """A recorded season match at ``TABLE``, scored by the club's scorer ``sam`` (not seated)."""
-    match = leagues.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
-                                        seats=dict(zip(SEATS, TABLE)), first_dealer="N", dealing="recorded")
+    match = leagues.season_match_create(
+        actor=world.users["sam"],
+        season_id=world.season.pk,
+        seats=dict(zip(SEATS, TABLE)),
+        first_dealer="N",
+        dealing="recorded",
+    )
     with capture(execute=True):
         play_record(match, simulated(seed, TABLE), world.users["sam"], deals=deals, cards=cards)
     match.refresh_from_db()
@@ -78,14 +85,19 @@ def reads(match, started, client, web):
     """Every read that can show a hand: (name, status, body)."""
     found = []
     for name, path, query in (
-            ("detail", url(match.pk), {}), ("state", url(match.pk, "state"), {}),
-            ("state_at", url(match.pk, "state"), {"at": started.seq + 3}),
-            ("events", url(match.pk, "events"), {}),
-            ("record", url(match.pk, "record"), {}), ("audit", url(match.pk, "audit"), {})):
+        ("detail", url(match.pk), {}),
+        ("state", url(match.pk, "state"), {}),
+        ("state_at", url(match.pk, "state"), {"at": started.seq + 3}),
+        ("events", url(match.pk, "events"), {}),
+        ("record", url(match.pk, "record"), {}),
+        ("audit", url(match.pk, "audit"), {}),
+    ):
         response = client.get(path, query)
         found.append((name, response.status_code, response.content.decode()))
-    for name, path in (("sheet_page", f"/matches/{match.pk}/"),
-                       ("deal_page", f"/matches/{match.pk}/deals/{started.payload['number']}/")):
+    for name, path in (
+        ("sheet_page", f"/matches/{match.pk}/"),
+        ("deal_page", f"/matches/{match.pk}/deals/{started.payload['number']}/"),
+    ):
         response = web.get(path)
         found.append((name, response.status_code, response.content.decode()))
     return found
@@ -96,9 +108,10 @@ def live_reads(match, user) -> list[tuple[str, int, str]]:
     waits on (``live.match_version``; once it has waited, the ``events`` action answers). They
     run in worker threads under ASGI (tests/live serves them); here they are called directly."""
     found = []
-    for name, read in (("stream", lambda: json.dumps(live.match_batch(match_id=str(match.pk), user=user,
-                                                                       after=0).events)),
-                       ("long_poll", lambda: json.dumps(live.match_version(match_id=str(match.pk), user=user)))):
+    for name, read in (
+        ("stream", lambda: json.dumps(live.match_batch(match_id=str(match.pk), user=user, after=0).events)),
+        ("long_poll", lambda: json.dumps(live.match_version(match_id=str(match.pk), user=user))),
+    ):
         try:
             found.append((name, 200, read()))
         except NotFound:
@@ -106,13 +119,24 @@ def live_reads(match, user) -> list[tuple[str, int, str]]:
     return found
 
 
-SEATED_STATUS = {"detail": 200, "state": 200, "state_at": 403, "events": 200, "record": 200,
-                 "audit": 403, "sheet_page": 200, "deal_page": 404, "stream": 200, "long_poll": 200}
+SEATED_STATUS = {
+    "detail": 200,
+    "state": 200,
+    "state_at": 403,
+    "events": 200,
+    "record": 200,
+    "audit": 403,
+    "sheet_page": 200,
+    "deal_page": 404,
+    "stream": 200,
+    "long_poll": 200,
+}
 
 
 @pytest.mark.parametrize("who", EVERYONE)
 def test_every_read_that_shows_hands_answers_by_the_role_and_no_seated_user_sees_a_hidden_hand(
-        table, api, mid_deal, who):
+    table, api, mid_deal, who
+):
     match, started = mid_deal
     user = table.users[who]
     web = Client()
@@ -153,9 +177,12 @@ def test_regression_a_seated_staff_user_reading_state_at_mid_deal_sees_no_other_
 
 RULINGS = ("no_change", "score_adjusted", "deal_voided", "withdrawal")
 INVOLVED = ("sit_staff", "sit_arbiter", "sit_admin", "sam")  # officials seated, and the (club) scorer
-RULING_STATUS = {**dict.fromkeys(("staff", "ari", "ada"), (201, None)),
-                 **dict.fromkeys(INVOLVED, (403, "arbiter_involved")), "ala": (403, "not_allowed"),
-                 **dict.fromkeys(NOBODY, (404, "not_found"))}
+RULING_STATUS = {
+    **dict.fromkeys(("staff", "ari", "ada"), (201, None)),
+    **dict.fromkeys(INVOLVED, (403, "arbiter_involved")),
+    "ala": (403, "not_allowed"),
+    **dict.fromkeys(NOBODY, (404, "not_found")),
+}
 
 
 @pytest.fixture
@@ -178,11 +205,13 @@ def test_every_ruling_kind_is_made_only_by_an_arbiter_who_neither_plays_nor_scor
     if kind == "withdrawal":
         response = api(who).post(url(finished.pk, "withdrawal"), {"reason": "Filed by mistake."}, format="json")
     else:
-        raised = api("ala").post(url(finished.pk, "disputes"), {"deal": len(deals), "statement": "Wrong."},
-                                 format="json")
+        raised = api("ala").post(
+            url(finished.pk, "disputes"), {"deal": len(deals), "statement": "Wrong."}, format="json"
+        )
         assert raised.status_code == 201
-        response = api(who).post(f"/api/v1/disputes/{raised.json()['id']}/ruling/",
-                                 ruling_body(kind, len(deals)), format="json")
+        response = api(who).post(
+            f"/api/v1/disputes/{raised.json()['id']}/ruling/", ruling_body(kind, len(deals)), format="json"
+        )
     status, code = RULING_STATUS[who]
     assert response.status_code == status, response.content
     if code is not None:
@@ -192,11 +221,15 @@ def test_every_ruling_kind_is_made_only_by_an_arbiter_who_neither_plays_nor_scor
 
 
 def test_regression_a_seated_arbiter_adjusting_his_own_deal_is_refused(api, finished):
-    dispute = api("sit_arbiter").post(url(finished.pk, "disputes"), {"deal": 1, "statement": "Count again."},
-                                      format="json")
+    dispute = api("sit_arbiter").post(
+        url(finished.pk, "disputes"), {"deal": 1, "statement": "Count again."}, format="json"
+    )
     assert dispute.status_code == 201  # he may raise it, as a player of the table
-    response = api("sit_arbiter").post(f"/api/v1/disputes/{dispute.json()['id']}/ruling/", {
-        "type": "score_adjusted", "points": {"N": 0, "E": 0, "S": 500, "W": 0}, "reason": "Mine."}, format="json")
+    response = api("sit_arbiter").post(
+        f"/api/v1/disputes/{dispute.json()['id']}/ruling/",
+        {"type": "score_adjusted", "points": {"N": 0, "E": 0, "S": 500, "W": 0}, "reason": "Mine."},
+        format="json",
+    )
     assert response.status_code == 403 and response.json()["code"] == "arbiter_involved"
     assert response.headers["Content-Type"] == "application/problem+json"
     assert Dispute.objects.get(pk=dispute.json()["id"]).status == "open"
@@ -210,8 +243,9 @@ def test_the_clubs_arbiters_and_admins_raise_disputes_and_read_them(api, finishe
     assert api(who).get(url(finished.pk, "disputes")).status_code == 200
 
 
-@pytest.mark.parametrize("who, listed", [("ari", True), ("ada", True), ("staff", True), ("sam", True),
-                                         ("member", False), ("rival", False)])
+@pytest.mark.parametrize(
+    "who, listed", [("ari", True), ("ada", True), ("staff", True), ("sam", True), ("member", False), ("rival", False)]
+)
 def test_the_clubs_arbiters_and_admins_find_its_season_matches_in_the_list(api, finished, who, listed):
     ids = [m["id"] for m in api(who).get("/api/v1/matches/").json()["results"]]
     assert (str(finished.pk) in ids) == listed

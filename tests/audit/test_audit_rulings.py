@@ -1,5 +1,6 @@
 """Disputes and rulings: who raises and who rules, rulings as events in the log, their effect on
 the summary and the read models, and how a later ruling supersedes an earlier one."""
+
 import pytest
 from audit_helpers import PROBLEM, SEATS, dispute, play_next_deal, play_to_the_end, rule, simulated, url
 from django.core.management import call_command
@@ -36,13 +37,19 @@ def summary(match) -> dict:
 
 def read_models(match) -> dict:
     projection = MatchProjection.objects.get(pk=match.pk)
-    return {"projection": (projection.version, projection.head_hash, projection.snapshot, projection.summary),
-            "scores": list(DealScore.objects.filter(match=match).order_by("number", "seat").values_list(
-                "number", "seat", "points", "kreski", "tricks")),
-            "match": Match.objects.filter(pk=match.pk).values_list("version", "status").get()}
+    return {
+        "projection": (projection.version, projection.head_hash, projection.snapshot, projection.summary),
+        "scores": list(
+            DealScore.objects.filter(match=match)
+            .order_by("number", "seat")
+            .values_list("number", "seat", "points", "kreski", "tricks")
+        ),
+        "match": Match.objects.filter(pk=match.pk).values_list("version", "status").get(),
+    }
 
 
 # --- raising disputes -------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("who", ["ala", "darek", "sam"])
 def test_a_seated_player_or_the_scorer_raises_a_dispute(finished, clients, who):
@@ -50,9 +57,15 @@ def test_a_seated_player_or_the_scorer_raises_a_dispute(finished, clients, who):
 
     assert response.status_code == 201, response.content
     body = response.json()
-    assert {k: body[k] for k in ("deal", "play_index", "statement", "raised_by", "status", "ruling", "rulings")} \
-        == {"deal": 2, "play_index": 17, "statement": "W revoked.", "raised_by": who, "status": "open",
-            "ruling": None, "rulings": []}
+    assert {k: body[k] for k in ("deal", "play_index", "statement", "raised_by", "status", "ruling", "rulings")} == {
+        "deal": 2,
+        "play_index": 17,
+        "statement": "W revoked.",
+        "raised_by": who,
+        "status": "open",
+        "ruling": None,
+        "rulings": [],
+    }
     assert Match.objects.get(pk=finished.pk).version == finished.version  # a dispute is no event
 
 
@@ -67,11 +80,16 @@ def test_nobody_else_raises_one(finished, clients, who):
     assert not Dispute.objects.exists()
 
 
-@pytest.mark.parametrize("body, field", [({"deal": 0, "statement": "x"}, "deal"),
-                                         ({"deal": 99, "statement": "x"}, "deal"),
-                                         ({"deal": 1, "play_index": 52, "statement": "x"}, "play_index"),
-                                         ({"deal": 1, "statement": ""}, "statement"),
-                                         ({"statement": "x"}, "deal")])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"deal": 0, "statement": "x"}, "deal"),
+        ({"deal": 99, "statement": "x"}, "deal"),
+        ({"deal": 1, "play_index": 52, "statement": "x"}, "play_index"),
+        ({"deal": 1, "statement": ""}, "statement"),
+        ({"statement": "x"}, "deal"),
+    ],
+)
 def test_a_dispute_names_a_dealt_deal_and_one_of_its_plays(finished, clients, body, field):
     response = dispute(clients["ala"], finished.pk, body)
 
@@ -99,8 +117,10 @@ def test_disputes_are_listed_per_match_and_per_club_for_its_arbiters(finished, c
 
 # --- rulings: who -----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("who, status", [("ala", 403), ("sam", 403), ("rival", 404), ("member", 404),
-                                         ("outsider", 404)])
+
+@pytest.mark.parametrize(
+    "who, status", [("ala", 403), ("sam", 403), ("rival", 404), ("member", 404), ("outsider", 404)]
+)
 def test_only_the_clubs_arbiters_and_staff_rule(finished, clients, who, status):
     dispute_id = raised(clients["ala"], finished, 1)
 
@@ -120,8 +140,14 @@ def test_no_change_is_an_event_signed_by_the_arbiter_and_changes_nothing_else(fi
     body = response.json()
     event = MatchEvent.objects.get(match=finished, type=T.RULING_RECORDED)
     assert event.seq == finished.version + 1 and event.actor.username == "ari" and event.actor_name == "ari"
-    assert event.payload == {"dispute": dispute_id, "ruling": "no_change", "deal": last_deal, "points": None,
-                             "reason": "The trick was counted right.", "arbiter": "ari"}
+    assert event.payload == {
+        "dispute": dispute_id,
+        "ruling": "no_change",
+        "deal": last_deal,
+        "points": None,
+        "reason": "The trick was counted right.",
+        "arbiter": "ari",
+    }
     assert body["version"] == event.seq and body["status"] == "finished" and response["ETag"] == f'"{event.seq}"'
     assert body["dispute"]["status"] == "ruled" and body["dispute"]["ruling"]["seq"] == event.seq
     after = read_models(finished)
@@ -134,8 +160,13 @@ def test_no_change_is_an_event_signed_by_the_arbiter_and_changes_nothing_else(fi
 def test_staff_may_rule_on_a_match_outside_any_season(world, clients, rng):
     from games import services as games
 
-    match = games.match_create(actor=world.users["sam"], seats=dict(zip(SEATS, ("ala", "bartek", "celina", "darek"))),
-                               first_dealer="N", dealing="recorded", ruleset={"options": {"regular_deals": ["R"]}})
+    match = games.match_create(
+        actor=world.users["sam"],
+        seats=dict(zip(SEATS, ("ala", "bartek", "celina", "darek"))),
+        first_dealer="N",
+        dealing="recorded",
+        ruleset={"options": {"regular_deals": ["R"]}},
+    )
     play_next_deal(match, world.users["sam"], rng)
     dispute_id = raised(clients["ala"], match, 1)
 
@@ -143,12 +174,17 @@ def test_staff_may_rule_on_a_match_outside_any_season(world, clients, rng):
     assert rule(clients["staff"], dispute_id, {"type": "no_change", "reason": "x"}).status_code == 201
 
 
-@pytest.mark.parametrize("body, field", [({"type": "no_change"}, "reason"),
-                                         ({"type": "no_change", "reason": "   "}, "reason"),
-                                         ({"type": "pardon", "reason": "x"}, "type"),
-                                         ({"type": "score_adjusted", "reason": "x"}, "points"),
-                                         ({"type": "score_adjusted", "reason": "x", "points": {"N": 1}}, "points"),
-                                         ({"type": "no_change", "reason": "x", "points": ADJUSTED}, "points")])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"type": "no_change"}, "reason"),
+        ({"type": "no_change", "reason": "   "}, "reason"),
+        ({"type": "pardon", "reason": "x"}, "type"),
+        ({"type": "score_adjusted", "reason": "x"}, "points"),
+        ({"type": "score_adjusted", "reason": "x", "points": {"N": 1}}, "points"),
+        ({"type": "no_change", "reason": "x", "points": ADJUSTED}, "points"),
+    ],
+)
 def test_a_ruling_is_checked_before_anything_is_stored(finished, clients, body, field):
     dispute_id = raised(clients["ala"], finished, 1)
 
@@ -161,15 +197,19 @@ def test_a_ruling_is_checked_before_anything_is_stored(finished, clients, body, 
 def test_a_stale_if_match_stores_nothing(finished, clients):
     dispute_id = raised(clients["ala"], finished, 1)
 
-    response = rule(clients["ari"], dispute_id, {"type": "no_change", "reason": "x"},
-                    **{"If-Match": f'"{finished.version - 1}"'})
+    response = rule(
+        clients["ari"], dispute_id, {"type": "no_change", "reason": "x"}, **{"If-Match": f'"{finished.version - 1}"'}
+    )
 
     assert response.status_code == 412 and response.json()["current_version"] == finished.version
 
 
 # --- score_adjusted ---------------------------------------------------------------------------------------
 
-def test_an_adjusted_score_counts_while_the_played_result_stays_visible(finished, clients, django_capture_on_commit_callbacks):
+
+def test_an_adjusted_score_counts_while_the_played_result_stays_visible(
+    finished, clients, django_capture_on_commit_callbacks
+):
     played = summary(finished)["deals"][0]
     totals = summary(finished)["totals"]
     dispute_id = raised(clients["ala"], finished, 1)
@@ -177,8 +217,11 @@ def test_an_adjusted_score_counts_while_the_played_result_stays_visible(finished
     match_result_changed.connect(receiver := lambda **kw: sent.append(kw["status"]), weak=False)
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            response = rule(clients["ari"], dispute_id, {"type": "score_adjusted", "points": ADJUSTED,
-                                                         "reason": "N revoked in trick 5."})
+            response = rule(
+                clients["ari"],
+                dispute_id,
+                {"type": "score_adjusted", "points": ADJUSTED, "reason": "N revoked in trick 5."},
+            )
     finally:
         match_result_changed.disconnect(receiver)
 
@@ -196,10 +239,12 @@ def test_an_adjusted_score_counts_while_the_played_result_stays_visible(finished
 def test_a_later_ruling_supersedes_an_earlier_one_on_the_same_dispute(finished, clients):
     dispute_id = raised(clients["ala"], finished, 1)
     first = rule(clients["ari"], dispute_id, {"type": "no_change", "reason": "legal"}).json()
-    second = rule(clients["staff"], dispute_id, {"type": "score_adjusted", "points": ADJUSTED,
-                                                 "reason": "on review: a revoke"}).json()
-    third = rule(clients["ari"], dispute_id, {"type": "score_adjusted", "points": {**ADJUSTED, "N": -50},
-                                              "reason": "halved"}).json()
+    second = rule(
+        clients["staff"], dispute_id, {"type": "score_adjusted", "points": ADJUSTED, "reason": "on review: a revoke"}
+    ).json()
+    third = rule(
+        clients["ari"], dispute_id, {"type": "score_adjusted", "points": {**ADJUSTED, "N": -50}, "reason": "halved"}
+    ).json()
 
     rulings = summary(finished)["rulings"]
     assert [r["superseded_by"] for r in rulings] == [second["version"], third["version"], None]
@@ -212,8 +257,11 @@ def test_a_later_ruling_supersedes_an_earlier_one_on_the_same_dispute(finished, 
 
 
 def test_rulings_replay_from_the_log_alone(finished, clients, last_deal):
-    rule(clients["ari"], raised(clients["ala"], finished, 1), {"type": "score_adjusted", "points": ADJUSTED,
-                                                               "reason": "x"})
+    rule(
+        clients["ari"],
+        raised(clients["ala"], finished, 1),
+        {"type": "score_adjusted", "points": ADJUSTED, "reason": "x"},
+    )
     rule(clients["ari"], raised(clients["bartek"], finished, last_deal), {"type": "deal_voided", "reason": "y"})
     live = read_models(finished)
 
@@ -225,8 +273,10 @@ def test_rulings_replay_from_the_log_alone(finished, clients, last_deal):
 
 # --- deal_voided ------------------------------------------------------------------------------------------
 
+
 def test_voiding_the_last_deal_reopens_the_match_for_a_replacement_of_the_same_deal(
-        finished, clients, last_deal, world, rng, django_capture_on_commit_callbacks):
+    finished, clients, last_deal, world, rng, django_capture_on_commit_callbacks
+):
     voided = summary(finished)["deals"][-1]
     totals = summary(finished)["totals"]
     dispute_id = raised(clients["celina"], finished, last_deal)
@@ -245,9 +295,13 @@ def test_voiding_the_last_deal_reopens_the_match_for_a_replacement_of_the_same_d
     assert after["deals"][-1]["voided"] is True and after["deals"][-1]["points"] == voided["points"]
     assert after["totals"] == {s: totals[s] - voided["points"][s] for s in SEATS}
     assert not after["complete"] and after["winners"] == []
-    assert after["next_deal"] == {"number": last_deal + 1, "kind": voided["kind"], "dealer": voided["dealer"],
-                                  "leader": voided["leader"] if not voided["compensating"] else after["next_deal"]["leader"],
-                                  "compensating": False}
+    assert after["next_deal"] == {
+        "number": last_deal + 1,
+        "kind": voided["kind"],
+        "dealer": voided["dealer"],
+        "leader": voided["leader"] if not voided["compensating"] else after["next_deal"]["leader"],
+        "compensating": False,
+    }
     assert not DealScore.objects.filter(match=finished, number=last_deal).exists()
 
     play_to_the_end(finished, world.users["sam"], rng)  # the replacement (and what it makes due)
@@ -280,8 +334,11 @@ def test_a_voided_deal_stays_voided(finished, clients, last_deal):
     other = raised(clients["bartek"], finished, last_deal)
     assert rule(clients["ari"], dispute_id, {"type": "deal_voided", "reason": "misdeal"}).status_code == 201
 
-    for body in ({"type": "no_change", "reason": "x"}, {"type": "deal_voided", "reason": "x"},
-                 {"type": "score_adjusted", "points": ADJUSTED, "reason": "x"}):
+    for body in (
+        {"type": "no_change", "reason": "x"},
+        {"type": "deal_voided", "reason": "x"},
+        {"type": "score_adjusted", "points": ADJUSTED, "reason": "x"},
+    ):
         response = rule(clients["ari"], dispute_id, body)
         assert response.status_code == 422 and response.json()["code"] == "ruling_not_allowed"
     assert rule(clients["ari"], other, {"type": "score_adjusted", "points": ADJUSTED, "reason": "x"}).status_code == 422
@@ -296,8 +353,10 @@ def test_a_deal_of_an_abandoned_match_is_not_voided_but_may_be_adjusted(season_m
     dispute_id = raised(clients["ala"], match, 1)
 
     assert rule(clients["ari"], dispute_id, {"type": "deal_voided", "reason": "x"}).status_code == 422
-    assert rule(clients["ari"], dispute_id, {"type": "score_adjusted", "points": ADJUSTED,
-                                             "reason": "x"}).json()["status"] == "abandoned"
+    assert (
+        rule(clients["ari"], dispute_id, {"type": "score_adjusted", "points": ADJUSTED, "reason": "x"}).json()["status"]
+        == "abandoned"
+    )
 
 
 def test_a_ruling_retried_with_its_idempotency_key_is_recorded_once(finished, clients):

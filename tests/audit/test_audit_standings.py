@@ -1,5 +1,6 @@
 """Standings are recomputed after a ruling (scoring listens to match_result_changed): an adjusted
 score and a voided deal show in the season's lines and standings."""
+
 import pytest
 from audit_helpers import PLAYERS, SEATS, dispute, play_to_the_end, rule
 
@@ -12,8 +13,12 @@ ADJUSTED = {"N": -300, "E": 0, "S": 0, "W": 0}
 
 
 def lines(match) -> dict:
-    return {seat: (total, deals) for seat, total, deals in
-            MatchLine.objects.filter(season_match__match=match).values_list("seat", "total", "deals")}
+    return {
+        seat: (total, deals)
+        for seat, total, deals in MatchLine.objects.filter(season_match__match=match).values_list(
+            "seat", "total", "deals"
+        )
+    }
 
 
 def balances(season) -> dict:
@@ -37,8 +42,13 @@ def test_an_adjusted_score_is_in_the_standings(season_match, clients, world, dja
     counted = len(summary(match)["deals"])
     assert balances(world.season) == dict(zip(PLAYERS, (summary(match)["totals"][s] for s in SEATS)))
 
-    ruled(clients, match, 1, {"type": "score_adjusted", "points": ADJUSTED, "reason": "revoke"},
-          django_capture_on_commit_callbacks)
+    ruled(
+        clients,
+        match,
+        1,
+        {"type": "score_adjusted", "points": ADJUSTED, "reason": "revoke"},
+        django_capture_on_commit_callbacks,
+    )
 
     totals = summary(match)["totals"]
     assert lines(match) == {seat: (totals[seat], counted) for seat in SEATS}
@@ -46,11 +56,13 @@ def test_an_adjusted_score_is_in_the_standings(season_match, clients, world, dja
 
 
 def test_a_voided_deal_leaves_the_standings_once_its_replacement_is_played(
-        season_match, clients, world, rng, django_capture_on_commit_callbacks):
+    season_match, clients, world, rng, django_capture_on_commit_callbacks
+):
     match = season_match(seed=2)
     last = summary(match)["deals"][-1]
-    ruled(clients, match, last["number"], {"type": "deal_voided", "reason": "misdeal"},
-          django_capture_on_commit_callbacks)
+    ruled(
+        clients, match, last["number"], {"type": "deal_voided", "reason": "misdeal"}, django_capture_on_commit_callbacks
+    )
     assert Match.objects.get(pk=match.pk).status == Match.Status.IN_PROGRESS
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -66,9 +78,15 @@ def test_a_voided_deal_leaves_the_standings_once_its_replacement_is_played(
 
 
 def test_a_reopened_match_counts_for_nothing_until_it_finishes_again(
-        season_match, clients, world, django_capture_on_commit_callbacks):
+    season_match, clients, world, django_capture_on_commit_callbacks
+):
     match = season_match(seed=2)
-    ruled(clients, match, summary(match)["deals"][-1]["number"], {"type": "deal_voided", "reason": "misdeal"},
-          django_capture_on_commit_callbacks)
+    ruled(
+        clients,
+        match,
+        summary(match)["deals"][-1]["number"],
+        {"type": "deal_voided", "reason": "misdeal"},
+        django_capture_on_commit_callbacks,
+    )
 
     assert lines(match) == {}

@@ -1,5 +1,6 @@
 """The audit of paper-sheet deals (issue 13): which entry each deal had, and the rules check
 re-validating a tally or points stored in the log."""
+
 import json
 from pathlib import Path
 
@@ -44,14 +45,21 @@ def test_the_rules_check_re_validates_a_stored_tally(mixed, clients):
     seat = next(s for s in "NESW" if "hearts" in tally[s] and tally[s]["tricks"])
     tally[seat] = {**tally[seat], "hearts": tally[seat]["hearts"] + 1}
     with tamperable() as cursor:
-        cursor.execute(f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-                       [events.canonical_json({**row.payload, "tally": tally}).decode(), row.pk])
+        cursor.execute(
+            f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
+            [events.canonical_json({**row.payload, "tally": tally}).decode(), row.pk],
+        )
 
     body = clients["staff"].get(url(match.pk, "audit")).json()
 
     assert (body["rules"]["ok"], body["rules"]["first_bad_seq"]) == (False, row.seq)
-    assert body["rules"]["error"] == {"code": "bad_tally", "deal": row.payload["number"], "play_index": None,
-                                      "seat": None, "card": None}
+    assert body["rules"]["error"] == {
+        "code": "bad_tally",
+        "deal": row.payload["number"],
+        "play_index": None,
+        "seat": None,
+        "card": None,
+    }
     assert body["chain"]["first_bad_seq"] == row.seq
 
 
@@ -61,10 +69,12 @@ def test_a_filed_deal_can_be_disputed_as_a_whole(mixed, clients):
     data, match = mixed
     number = next(i for i, d in enumerate(data["deals"], 1) if "points" in d)
 
-    whole = clients["staff"].post(url(match.pk, "disputes"), {"deal": number, "statement": "N wrote -130"},
-                                format="json")
-    at_a_play = clients["staff"].post(url(match.pk, "disputes"), {"deal": number, "play_index": 0, "statement": "?"},
-                                    format="json")
+    whole = clients["staff"].post(
+        url(match.pk, "disputes"), {"deal": number, "statement": "N wrote -130"}, format="json"
+    )
+    at_a_play = clients["staff"].post(
+        url(match.pk, "disputes"), {"deal": number, "play_index": 0, "statement": "?"}, format="json"
+    )
 
     assert whole.status_code == 201, whole.content
     assert at_a_play.status_code == 400 and at_a_play.json()["field"] == "play_index"

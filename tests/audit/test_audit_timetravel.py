@@ -1,5 +1,6 @@
 """GET /api/v1/matches/{id}/state/?at=SEQ: the state right after event SEQ, every hand as it
 stood then; arbiters and the scorer at any point, players only where nothing is still hidden."""
+
 import pytest
 from audit_helpers import PLAYERS, SEATS, simulated, state_of, url
 
@@ -21,7 +22,7 @@ def _replayed(record: dict, deal_index: int, plays: int):
     """The engine's own state after ``plays`` cards of deal ``deal_index`` (0-based) of ``record``."""
     rules = Ruleset.from_options(record["ruleset"]["options"])
     state = MatchState.start(rules, Seat[record["first_dealer"]])
-    for index, deal in enumerate(record["deals"][:deal_index + 1]):
+    for index, deal in enumerate(record["deals"][: deal_index + 1]):
         state = state.start_deal([[BY_NAME[c] for c in deal["hands"][s]] for s in SEATS])
         count = len(deal["plays"]) if index < deal_index else plays
         for card in deal["plays"][:count]:
@@ -32,8 +33,9 @@ def _replayed(record: dict, deal_index: int, plays: int):
 def test_every_event_of_a_sample_deal_shows_the_state_replay_gives_for_that_prefix(season_match, clients):
     record = simulated(3)
     match = season_match(seed=3)
-    dealt_at = MatchEvent.objects.filter(match=match, type=T.DEAL_STARTED).order_by("seq").values_list(
-        "seq", flat=True)[1]  # deal 2: after a whole deal, so totals and the schedule matter too
+    dealt_at = (
+        MatchEvent.objects.filter(match=match, type=T.DEAL_STARTED).order_by("seq").values_list("seq", flat=True)[1]
+    )  # deal 2: after a whole deal, so totals and the schedule matter too
 
     for plays in range(0, 53):
         seq = dealt_at + plays
@@ -123,13 +125,23 @@ def test_without_at_the_state_endpoint_is_unchanged(season_match, clients):
 def test_time_travel_replays_server_dealt_hands_from_their_reveal(world, clients):
     from scoring import services as leagues
 
-    match = leagues.season_match_create(actor=world.users["sam"], season_id=world.season.pk, first_dealer="N",
-                                        seats=dict(zip(SEATS, PLAYERS)), dealing="server", scorer="sam")
+    match = leagues.season_match_create(
+        actor=world.users["sam"],
+        season_id=world.season.pk,
+        first_dealer="N",
+        seats=dict(zip(SEATS, PLAYERS)),
+        dealing="server",
+        scorer="sam",
+    )
     games.deal_start(match_id=match.pk, actor=world.users["sam"])
     for _ in range(52):
         deal = state_of(match).deal
-        games.card_play(match_id=match.pk, actor=world.users["sam"], card=str(deal.legal_cards(deal.to_play)[0]),
-                        seat=deal.to_play.name)
+        games.card_play(
+            match_id=match.pk,
+            actor=world.users["sam"],
+            card=str(deal.legal_cards(deal.to_play)[0]),
+            seat=deal.to_play.name,
+        )
     revealed = MatchEvent.objects.get(match=match, type=T.HANDS_REVEALED).payload["hands"]
 
     body = at(clients["bartek"], match, 2).json()  # right after deal_started

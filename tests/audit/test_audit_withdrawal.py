@@ -1,5 +1,6 @@
 """Withdrawal (issue 13 item 5): an arbiter withdraws a season match filed by mistake, and may
 reinstate it; the match then counts for nothing, and nothing is deleted."""
+
 import json
 
 import pytest
@@ -40,7 +41,8 @@ def rebuilt_figures(world):
 
 
 def test_a_withdrawn_match_leaves_the_standings_a_full_rebuild_without_it_gives(
-        world, clients, three, django_capture_on_commit_callbacks):
+    world, clients, three, django_capture_on_commit_callbacks
+):
     before = league_figures(world)
     assert before == rebuilt_figures(world)
     withdrawn = three[1]
@@ -75,9 +77,16 @@ def test_a_withdrawn_match_leaves_the_standings_a_full_rebuild_without_it_gives(
     assert clients["ala"].get(url(withdrawn.pk)).json()["withdrawn"] is False
 
 
-@pytest.mark.parametrize("who, status, code", [
-    ("ala", 403, "not_allowed"), ("sam", 403, "arbiter_involved"), ("member", 404, "not_found"),
-    ("rival", 404, "not_found"), ("outsider", 404, "not_found")])
+@pytest.mark.parametrize(
+    "who, status, code",
+    [
+        ("ala", 403, "not_allowed"),
+        ("sam", 403, "arbiter_involved"),
+        ("member", 404, "not_found"),
+        ("rival", 404, "not_found"),
+        ("outsider", 404, "not_found"),
+    ],
+)
 def test_only_uninvolved_arbiters_withdraw(world, clients, season_match, who, status, code):
     match = season_match(seed=1)  # sam scores it
     response = withdraw(clients[who], match)

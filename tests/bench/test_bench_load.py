@@ -1,6 +1,7 @@
 """The load benchmark's pure pieces (benchmarks/load.py): the RSS reader, the club-pace schedule,
 the standings comparison, the tables' split over client processes, the options and the targets.
 Nothing here is timed; the benchmark itself runs by hand (docs/benchmarks.md)."""
+
 import os
 import random
 import subprocess
@@ -20,8 +21,11 @@ def test_the_rss_reader_takes_the_vmrss_line_in_kib():
 
 
 def test_the_rss_of_a_process_counts_its_children():
-    child = subprocess.Popen([sys.executable, "-c", "import sys, time; b = b'x' * (64 << 20); print(1, flush=True); "
-                                                    "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; b = b'x' * (64 << 20); print(1, flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert child.stdout.readline() == "1\n"  # its 64 MiB are written, so resident
         tree = load.process_tree(os.getpid())
@@ -34,7 +38,7 @@ def test_the_rss_of_a_process_counts_its_children():
 
 
 def test_the_cpu_meter_keeps_what_a_process_used_before_it_ended():
-    burn = ("import sys, time\nwhile time.process_time() < 0.3: pass\nprint(1, flush=True)\nsys.stdin.read()")
+    burn = "import sys, time\nwhile time.process_time() < 0.3: pass\nprint(1, flush=True)\nsys.stdin.read()"
     child = subprocess.Popen([sys.executable, "-c", burn], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         meter = load.CpuMeter({"child": lambda: [child.pid]}, interval=3600)  # read by hand below
@@ -89,13 +93,17 @@ ROW = {"order": 1, "position": 1, "player": 5, "matches": 3, "balance": 120, "mu
 
 
 def test_standings_equal_to_a_rebuild_have_no_difference():
-    assert load.standings_difference([ROW, {**ROW, "order": 2, "player": 6}], [ROW, {**ROW, "order": 2, "player": 6}]) \
+    assert (
+        load.standings_difference([ROW, {**ROW, "order": 2, "player": 6}], [ROW, {**ROW, "order": 2, "player": 6}])
         is None
+    )
 
 
 def test_a_standings_difference_names_the_row_the_player_and_the_column():
-    found = load.standings_difference([ROW, {**ROW, "order": 2, "player": 6, "balance": -120}],
-                                      [ROW, {**ROW, "order": 2, "player": 6, "balance": -110}])
+    found = load.standings_difference(
+        [ROW, {**ROW, "order": 2, "player": 6, "balance": -120}],
+        [ROW, {**ROW, "order": 2, "player": 6, "balance": -110}],
+    )
     assert found == "row 2 (player 6): balance is -120, a full rebuild has -110"
     assert load.standings_difference([ROW], []) == "1 rows, a full rebuild has 0"
 
@@ -125,9 +133,17 @@ def test_the_targets_are_met_only_when_each_one_is():
     modes = {"flat": _mode(), "club": _mode()}
     assert all(load.targets_met(modes, {"web": 2.0, "worker": 1.0}, clean).values())
 
-    met = load.targets_met({"flat": _mode(plays_per_second=299.9), "club": _mode(p99_ms=50.1, errors=["play: 500"])},
-                           {"web": 10.0, "worker": 1.0}, {"failing": {"m": ["chain broken"]}, "difference": None})
-    assert met == {"flat_plays_per_second": False, "club_p99_ms": False, "rss_growth": False, "errors": False,
-                   "audit": False}
+    met = load.targets_met(
+        {"flat": _mode(plays_per_second=299.9), "club": _mode(p99_ms=50.1, errors=["play: 500"])},
+        {"web": 10.0, "worker": 1.0},
+        {"failing": {"m": ["chain broken"]}, "difference": None},
+    )
+    assert met == {
+        "flat_plays_per_second": False,
+        "club_p99_ms": False,
+        "rss_growth": False,
+        "errors": False,
+        "audit": False,
+    }
     assert load.targets_met({"club": _mode()}, {}, {"failing": {}, "difference": "row 1"})["audit"] is False
     assert load.targets_met({"club": _mode()}, {}, clean)["flat_plays_per_second"] is None

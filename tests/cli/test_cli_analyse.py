@@ -57,8 +57,9 @@ def test_it_exits_2_for_a_deal_or_a_position_the_record_does_not_have(capsys):
 
 
 def test_it_analyses_the_deal_still_in_play_of_an_unfinished_record(capsys):
-    code, out, _ = run(capsys, "analyse", str(EXAMPLES / "m1-partial.record.json"), "--deal", "5", "--at", "47",
-                       "--json")
+    code, out, _ = run(
+        capsys, "analyse", str(EXAMPLES / "m1-partial.record.json"), "--deal", "5", "--at", "47", "--json"
+    )
     obj = json.loads(out)
     assert code == 0 and obj["to_play"] in "NESW" and obj["exact"] and obj["cards"]
 

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from summaries import summary_as_expected
 
 from games.cli import main
@@ -23,7 +22,9 @@ def run(capsys, *argv):
 
 
 def test_verify_exits_0_for_legal_and_unfinished_records(capsys):
-    code, out, _ = run(capsys, "verify", str(EXAMPLES / "m1-legal.record.json"), str(EXAMPLES / "m1-partial.record.json"))
+    code, out, _ = run(
+        capsys, "verify", str(EXAMPLES / "m1-legal.record.json"), str(EXAMPLES / "m1-partial.record.json")
+    )
     assert code == 0
     assert "ok, complete" in out and "ok, in progress" in out
 
@@ -65,12 +66,17 @@ def test_verify_exits_2_naming_the_file_and_field_of_a_string_that_is_not_a_card
     assert str(bad) in err and "deals[1].plays[5]" in err and "'1X'" in err
 
 
-@pytest.mark.parametrize("content, field", [
-    ("{not json", "not valid JSON"),
-    ('{"ruleset": {"options": {}}, "players": {"N": "a", "E": "b", "S": "c", "W": "d"}, "deals": []}',
-     "first_dealer"),
-    ('{"ruleset": {"options": {"jokers": 2}}, "players": {}, "first_dealer": "N", "deals": []}', "ruleset.jokers"),
-])
+@pytest.mark.parametrize(
+    "content, field",
+    [
+        ("{not json", "not valid JSON"),
+        (
+            '{"ruleset": {"options": {}}, "players": {"N": "a", "E": "b", "S": "c", "W": "d"}, "deals": []}',
+            "first_dealer",
+        ),
+        ('{"ruleset": {"options": {"jokers": 2}}, "players": {}, "first_dealer": "N", "deals": []}', "ruleset.jokers"),
+    ],
+)
 def test_verify_exits_2_on_unreadable_records(tmp_path, capsys, content, field):
     bad = tmp_path / "x.record.json"
     bad.write_text(content)
@@ -114,7 +120,8 @@ def test_the_installed_command_runs_without_django(tmp_path):
     (blocker / "__init__.py").write_text("raise ImportError('django must not be imported by kierki')\n")
     script = shutil.which("kierki") or str(Path(sys.executable).with_name("kierki"))
     env = {"PYTHONPATH": str(tmp_path), "PATH": str(Path(sys.executable).parent)}
-    done = subprocess.run([script, "verify", str(EXAMPLES / "m2-legal.record.json")], capture_output=True,
-                          text=True, env=env)
+    done = subprocess.run(
+        [script, "verify", str(EXAMPLES / "m2-legal.record.json")], capture_output=True, text=True, env=env
+    )
     assert done.returncode == 0, done.stderr
     assert "ok, complete" in done.stdout

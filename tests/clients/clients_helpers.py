@@ -1,5 +1,6 @@
 """Helpers for the generated-client tests: the users' password, the players, the CI switch (under
 CI=true a missing generator or toolchain fails instead of skipping)."""
+
 import os
 
 import pytest

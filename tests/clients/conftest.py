@@ -1,5 +1,6 @@
 """Fixtures for the generated-client tests: uvicorn serving the project (a transactional database:
 the server thread sees what the test commits) and users with passwords."""
+
 import pytest
 from asgi_server import AsgiServer
 from clients_helpers import PASSWORD, PLAYERS

@@ -3,6 +3,7 @@ third-party developer would: every module imports; tokens come through it; it fo
 a league (with its nested ruleset) and a season, creates a server-dealt season match and plays it
 to the end with the four seated players; it reads the CSV standings and the NDJSON export.
 Any generator error or warning fails the test."""
+
 import csv
 import importlib
 import io
@@ -19,8 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 GENERATOR = Path(sys.executable).parent / "openapi-python-client"
 PACKAGE = "kierki_client"
 # The PDFs are bytes to a client: the generator reads application/pdf as it reads octet-stream.
-CONFIG = (f"post_hooks: []\nproject_name_override: {PACKAGE}\npackage_name_override: {PACKAGE}\n"
-          "content_type_overrides:\n  application/pdf: application/octet-stream\n")
+CONFIG = (
+    f"post_hooks: []\nproject_name_override: {PACKAGE}\npackage_name_override: {PACKAGE}\n"
+    "content_type_overrides:\n  application/pdf: application/octet-stream\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -30,9 +33,24 @@ def generated(tmp_path_factory):
         missing(f"openapi-python-client is not installed ({GENERATOR}): pip install -e '.[dev]'")
     out = tmp_path_factory.mktemp("python-client")
     (out / "config.yaml").write_text(CONFIG)
-    done = subprocess.run([str(GENERATOR), "generate", "--path", str(ROOT / "openapi.yaml"), "--meta", "none",
-                           "--output-path", str(out / PACKAGE), "--config", str(out / "config.yaml")],
-                          capture_output=True, text=True, timeout=300, cwd=out)
+    done = subprocess.run(
+        [
+            str(GENERATOR),
+            "generate",
+            "--path",
+            str(ROOT / "openapi.yaml"),
+            "--meta",
+            "none",
+            "--output-path",
+            str(out / PACKAGE),
+            "--config",
+            str(out / "config.yaml"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=out,
+    )
     report = done.stdout + done.stderr
     assert done.returncode == 0, report
     assert "warning" not in report.lower() and "error" not in report.lower(), report
@@ -53,42 +71,71 @@ def test_every_operation_has_a_module_and_every_module_imports(generated):
     _, modules = generated
     operations = {name.rsplit(".", 1)[1] for name in modules if ".api." in name}
 
-    assert {"auth_token", "clubs_create", "clubs_members_create", "leagues_create", "seasons_create",
-            "matches_create", "matches_play", "seasons_standings_csv", "seasons_records_retrieve"} <= operations
+    assert {
+        "auth_token",
+        "clubs_create",
+        "clubs_members_create",
+        "leagues_create",
+        "seasons_create",
+        "matches_create",
+        "matches_play",
+        "seasons_standings_csv",
+        "seasons_records_retrieve",
+    } <= operations
 
 
 def test_a_generated_client_plays_a_season_match_to_the_end_and_reads_the_standings(generated, asgi_server, people):
     from kierki_client import AuthenticatedClient, Client
     from kierki_client.api.auth import auth_token
     from kierki_client.api.clubs import clubs_create, clubs_members_create
-    from kierki_client.api.leagues import leagues_create
-    from kierki_client.api.seasons import seasons_create, seasons_records_retrieve, seasons_standings_csv
-    from kierki_client.api.matches import matches_create, matches_state
     from kierki_client.api.commands import matches_deal, matches_play
-    from kierki_client.models import (ClubInputRequest, DealInputRequest, LeagueInputRequest,
-                                      LeagueRulesetInputRequest, LeagueRulesetInputRequestOptions,
-                                      MatchCreateInputRequest, MatchStatus, MembershipInputRequest,
-                                      PlayInputRequest, SeasonInputRequest, SeatNamesRequest, Seat)
+    from kierki_client.api.leagues import leagues_create
+    from kierki_client.api.matches import matches_create, matches_state
+    from kierki_client.api.seasons import seasons_create, seasons_records_retrieve, seasons_standings_csv
+    from kierki_client.models import (
+        ClubInputRequest,
+        DealInputRequest,
+        LeagueInputRequest,
+        LeagueRulesetInputRequest,
+        LeagueRulesetInputRequestOptions,
+        MatchCreateInputRequest,
+        MatchStatus,
+        MembershipInputRequest,
+        PlayInputRequest,
+        SeasonInputRequest,
+        Seat,
+        SeatNamesRequest,
+    )
     from kierki_client.types import File
 
     sent = []
     hooks = {"event_hooks": {"request": [sent.append]}}
     anonymous = Client(base_url=asgi_server.url, raise_on_unexpected_status=True)
     tokens = {name: auth_token.sync(client=anonymous, body=TokenInput(name)).token for name in people}
-    api = {name: AuthenticatedClient(base_url=asgi_server.url, token=key, prefix="Token",
-                                     raise_on_unexpected_status=True, httpx_args=hooks)
-           for name, key in tokens.items()}
+    api = {
+        name: AuthenticatedClient(
+            base_url=asgi_server.url, token=key, prefix="Token", raise_on_unexpected_status=True, httpx_args=hooks
+        )
+        for name, key in tokens.items()
+    }
 
     club = clubs_create.sync(client=api["admin"], body=ClubInputRequest(name="Klub Kierkowy", slug="kk"))
     for name in PLAYERS:
         clubs_members_create.sync(club.id, client=api["admin"], body=MembershipInputRequest(user=name))
     options = LeagueRulesetInputRequestOptions.from_dict({"regular_deals": ["R"]})  # a short match
-    league = leagues_create.sync(client=api["admin"], body=LeagueInputRequest(
-        club=club.id, name="Liga czwartkowa", ruleset=LeagueRulesetInputRequest(options=options)))
+    league = leagues_create.sync(
+        client=api["admin"],
+        body=LeagueInputRequest(
+            club=club.id, name="Liga czwartkowa", ruleset=LeagueRulesetInputRequest(options=options)
+        ),
+    )
     season = seasons_create.sync(client=api["admin"], body=SeasonInputRequest(league=league.id, name="Wiosna"))
-    match = matches_create.sync(client=api["ala"], body=MatchCreateInputRequest(
-        seats=SeatNamesRequest(n="ala", e="bartek", s="celina", w="darek"), first_dealer=Seat.N,
-        season=season.id))
+    match = matches_create.sync(
+        client=api["ala"],
+        body=MatchCreateInputRequest(
+            seats=SeatNamesRequest(n="ala", e="bartek", s="celina", w="darek"), first_dealer=Seat.N, season=season.id
+        ),
+    )
     assert league.ruleset.options.additional_properties["regular_deals"] == ["R"]
 
     # The last answer says whose turn it is; the player on turn needs his own view for his legal
@@ -108,9 +155,12 @@ def test_a_generated_client_plays_a_season_match_to_the_end_and_reads_the_standi
             cards += 1
         state = views[actor] = answer.state
     requests = len(sent) - sent_before_play
-    print(f"\ngenerated Python client, four players: {cards} cards in {requests} requests "
-          f"({requests / cards:.2f} per card: each play, and a read when another player moved since the "
-          f"player on turn last acted)", file=sys.__stderr__)
+    print(
+        f"\ngenerated Python client, four players: {cards} cards in {requests} requests "
+        f"({requests / cards:.2f} per card: each play, and a read when another player moved since the "
+        f"player on turn last acted)",
+        file=sys.__stderr__,
+    )
     assert state.status == MatchStatus.FINISHED and cards % 52 == 0
 
     standings = seasons_standings_csv.sync(season.id, client=api["ala"])

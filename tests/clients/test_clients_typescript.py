@@ -3,6 +3,7 @@ openapi-fetch client (tests/clients/ts/play.ts) type-checked against them with `
 then compiled and run with node against a live server: the four seated players deal and play a
 few cards. The toolchain is pinned in tests/clients/ts/package-lock.json (``npm ci``: .ci/run).
 Any generator or compiler error fails the test."""
+
 import json
 import shutil
 import subprocess
@@ -53,15 +54,18 @@ def test_the_generated_types_type_check_the_openapi_fetch_client(compiled):
 
 
 def test_the_typescript_client_deals_and_plays_cards_against_a_live_server(compiled, asgi_server, people):
-    match = services.match_create(actor=people["ala"], first_dealer="N", seats=dict(zip("NESW", PLAYERS)),
-                                  dealing=Match.Dealing.SERVER)
+    match = services.match_create(
+        actor=people["ala"], first_dealer="N", seats=dict(zip("NESW", PLAYERS)), dealing=Match.Dealing.SERVER
+    )
     tokens = [Token.objects.get_or_create(user=people[name])[0].key for name in PLAYERS]
 
     output = run(["node", str(compiled), asgi_server.url, str(match.pk), str(CARDS), *tokens], timeout=120)
 
     summary = json.loads(output.strip().splitlines()[-1])
-    print(f"\nTypeScript client: {summary['cards']} cards in {summary['requests']} requests (the deal included)",
-          file=sys.__stderr__)
+    print(
+        f"\nTypeScript client: {summary['cards']} cards in {summary['requests']} requests (the deal included)",
+        file=sys.__stderr__,
+    )
     assert summary["cards"] == CARDS and summary["version"] == 2 + CARDS
     assert summary["last_trick"]["winner"] in "NESW" and len(summary["last_trick"]["cards"]) == 4
     played = MatchEvent.objects.filter(match=match, type=MatchEvent.Type.CARD_PLAYED).count()

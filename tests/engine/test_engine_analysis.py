@@ -31,22 +31,28 @@ def brute_force(deal: DealState) -> dict[Seat, tuple[int, int, int]]:
     result = {}
     for s in SEATS:
         own = [child[s][2] for child in children]
-        result[s] = (min(c[s][0] for c in children), max(c[s][1] for c in children),
-                     max(own) if deal.to_play == s else min(own))
+        result[s] = (
+            min(c[s][0] for c in children),
+            max(c[s][1] for c in children),
+            max(own) if deal.to_play == s else min(own),
+        )
     return result
 
 
 @st.composite
 def played_deals(draw):
     """A whole deal played legally: hypothesis picks the kind, the options, the sale, the players."""
-    rng = random.Random(draw(st.integers(0, 2 ** 32)))
+    rng = random.Random(draw(st.integers(0, 2**32)))
     kind = draw(st.sampled_from(Kind))
     options = draw(st.sampled_from([{}, {"heart_discard": "descending"}, {"last_tricks": [7, 13]}]))
     leader = draw(st.sampled_from(SEATS))
     compensating = kind is Kind.ODGRYWKA and draw(st.booleans())
     stacked = draw(st.sampled_from((None,) * 6 + SEATS))  # a seat dealt the top cards: Max happens
-    deal = DealState(ScheduledDeal(1, kind, leader.next(3), leader, compensating), Ruleset.from_options(options),
-                     deal_hands(rng, stacked))
+    deal = DealState(
+        ScheduledDeal(1, kind, leader.next(3), leader, compensating),
+        Ruleset.from_options(options),
+        deal_hands(rng, stacked),
+    )
     if compensating and draw(st.booleans()):
         deal = deal.offer_lead(leader.next(draw(st.integers(1, 3))), draw(st.integers(1, 13))).decide_lead(0)
     temperament = [draw(st.sampled_from(("low", "high", "random"))) for _ in SEATS]
@@ -115,9 +121,18 @@ def test_the_range_never_widens_after_the_card_actually_played(deal, back):
 
 
 @settings(max_examples=15, deadline=None)
-@given(played_deals(), st.integers(0, 12), st.sampled_from([
-    SearchOptions(transpositions=False), SearchOptions(merge_ranks=False), SearchOptions(bounds=False),
-    SearchOptions(False, False, False)]))
+@given(
+    played_deals(),
+    st.integers(0, 12),
+    st.sampled_from(
+        [
+            SearchOptions(transpositions=False),
+            SearchOptions(merge_ranks=False),
+            SearchOptions(bounds=False),
+            SearchOptions(False, False, False),
+        ]
+    ),
+)
 def test_switching_a_pruning_idea_off_changes_no_value(deal, back, options):
     position = deal_position(deal, 52 - back)
     assert analyse(position, budget=60, options=options).as_json() == analyse(position, budget=60).as_json()

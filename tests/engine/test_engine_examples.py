@@ -65,8 +65,7 @@ def test_the_engine_loads_without_django():
         "sys.exit(1 if loaded else 0)\n"
     )
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)}  # no DJANGO_SETTINGS_MODULE either
-    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
 
     assert done.returncode == 0, f"django modules loaded: {done.stdout.strip()} {done.stderr.strip()}"
 
@@ -88,6 +87,7 @@ def test_no_engine_source_imports_django():
 
 # --- the record codec: shape errors name their field ------------------------------------------------
 
+
 def minimal_record():
     deck = [rank + suit for suit in "SHDC" for rank in "23456789TJQKA"]
     return {
@@ -95,23 +95,26 @@ def minimal_record():
         "ruleset": {"name": "rozbojnik-odgrywka", "options": {}},
         "players": {"N": "Ala", "E": "Bartek", "S": "Celina", "W": 7},
         "first_dealer": "N",
-        "deals": [{"hands": {seat: deck[13 * i:13 * i + 13] for i, seat in enumerate("NESW")}, "plays": ["3S"]}],
+        "deals": [{"hands": {seat: deck[13 * i : 13 * i + 13] for i, seat in enumerate("NESW")}, "plays": ["3S"]}],
     }
 
 
-@pytest.mark.parametrize("change, field", [
-    (lambda r: r.update(format="kierki-match/2"), "format"),
-    (lambda r: r.pop("players"), "players"),
-    (lambda r: r["players"].pop("S"), "players.S"),
-    (lambda r: r.update(first_dealer="X"), "first_dealer"),
-    (lambda r: r["ruleset"]["options"].update(heart_discard="upwards"), "ruleset.heart_discard"),
-    (lambda r: r["deals"][0]["hands"].pop("W"), "deals[0].hands.W"),
-    (lambda r: r["deals"][0]["hands"]["E"].__setitem__(4, "1H"), "deals[0].hands.E[4]"),
-    (lambda r: r["deals"][0]["plays"].append("ZZ"), "deals[0].plays[1]"),
-    (lambda r: r["deals"][0].update(plays="3S"), "deals[0].plays"),
-    (lambda r: r["deals"][0].update(sale={"buyer": "E"}), "deals[0].sale.price"),
-    (lambda r: r.update(deals={}), "deals"),
-])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        (lambda r: r.update(format="kierki-match/2"), "format"),
+        (lambda r: r.pop("players"), "players"),
+        (lambda r: r["players"].pop("S"), "players.S"),
+        (lambda r: r.update(first_dealer="X"), "first_dealer"),
+        (lambda r: r["ruleset"]["options"].update(heart_discard="upwards"), "ruleset.heart_discard"),
+        (lambda r: r["deals"][0]["hands"].pop("W"), "deals[0].hands.W"),
+        (lambda r: r["deals"][0]["hands"]["E"].__setitem__(4, "1H"), "deals[0].hands.E[4]"),
+        (lambda r: r["deals"][0]["plays"].append("ZZ"), "deals[0].plays[1]"),
+        (lambda r: r["deals"][0].update(plays="3S"), "deals[0].plays"),
+        (lambda r: r["deals"][0].update(sale={"buyer": "E"}), "deals[0].sale.price"),
+        (lambda r: r.update(deals={}), "deals"),
+    ],
+)
 def test_a_record_that_cannot_be_read_is_a_format_error_naming_the_field(change, field):
     """RECORD_FORMAT.md: decoding checks the shape only and names the offending field."""
     data = minimal_record()

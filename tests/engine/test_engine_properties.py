@@ -18,17 +18,23 @@ from games.engine.ruleset import Kind
 SEATS = tuple(Seat)
 RANKS = "23456789TJQKA"
 # A whole match is at least 104 plays: large inputs are the point, not a mistake.
-WHOLE_MATCH = settings(max_examples=20, deadline=None,
-                       suppress_health_check=[HealthCheck.large_base_example, HealthCheck.data_too_large])
+WHOLE_MATCH = settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.data_too_large]
+)
 
-OPTIONS = st.sampled_from([
-    {}, {"heart_discard": "descending"}, {"last_tricks": [7, 13]},
-    {"heart_discard": "descending", "last_tricks": [1, 5]},
-])
+OPTIONS = st.sampled_from(
+    [
+        {},
+        {"heart_discard": "descending"},
+        {"last_tricks": [7, 13]},
+        {"heart_discard": "descending", "last_tricks": [1, 5]},
+    ]
+)
 BALANCED_REGULAR_DEALS = st.sampled_from([["R", "O"], ["O", "R"], ["R", "O", "O", "R"]])
 
 
 # --- an independent reading of RULES.md -----------------------------------------------------------
+
 
 def rank(name):
     return RANKS.index(name[0])
@@ -86,13 +92,17 @@ def expected_rejection(deal, card, *, kind, descending):
 
 def rule_of(code, kind):
     return {
-        "hearts_lead_forbidden": "R10", "must_follow_suit": "R11" if kind is Kind.ROZBOJNIK else "R16",
-        "king_of_hearts_first_trick": "R12a", "king_of_hearts_first": "R12b", "highest_heart_first": "R12c",
+        "hearts_lead_forbidden": "R10",
+        "must_follow_suit": "R11" if kind is Kind.ROZBOJNIK else "R16",
+        "king_of_hearts_first_trick": "R12a",
+        "king_of_hearts_first": "R12b",
+        "highest_heart_first": "R12c",
         "must_overtake": "R16",
     }.get(code)
 
 
 # --- hypothesis-driven play -------------------------------------------------------------------------
+
 
 def draw_hands(data):
     """A shuffled deck from a drawn seed (hypothesis's own permutations lean towards the sorted deck,
@@ -103,7 +113,7 @@ def draw_hands(data):
     deck = list(range(52))
     rng.shuffle(deck)
     deck.sort(key=lambda card: card // 13 if rng.random() < lopsided else 4)
-    return tuple(tuple(CARDS[c] for c in sorted(deck[13 * i:13 * i + 13])) for i in range(4))
+    return tuple(tuple(CARDS[c] for c in sorted(deck[13 * i : 13 * i + 13])) for i in range(4))
 
 
 def draw_card(data, deal):
@@ -283,16 +293,31 @@ def test_a_record_round_trips_through_decode_and_encode(seed):
 
 # --- illegal cards ------------------------------------------------------------------------------------
 
+
 def snapshot(deal):
-    return (tuple(deal.hand(seat) for seat in SEATS), tuple(deal.plays), deal.to_play, deal.current_trick(),
-            deal.completed_tricks(), deal.offers, deal.sale, deal.legal_cards(deal.to_play))
+    return (
+        tuple(deal.hand(seat) for seat in SEATS),
+        tuple(deal.plays),
+        deal.to_play,
+        deal.current_trick(),
+        deal.completed_tricks(),
+        deal.offers,
+        deal.sale,
+        deal.legal_cards(deal.to_play),
+    )
 
 
 @settings(deadline=None)
-@given(data=st.data(), kind=st.sampled_from([Kind.ROZBOJNIK, Kind.ODGRYWKA]), descending=st.booleans(),
-       first_dealer=st.sampled_from(SEATS), steps=st.integers(0, 51))
-def test_a_card_outside_legal_cards_is_rejected_with_the_code_r30_prescribes(data, kind, descending, first_dealer,
-                                                                             steps):
+@given(
+    data=st.data(),
+    kind=st.sampled_from([Kind.ROZBOJNIK, Kind.ODGRYWKA]),
+    descending=st.booleans(),
+    first_dealer=st.sampled_from(SEATS),
+    steps=st.integers(0, 51),
+)
+def test_a_card_outside_legal_cards_is_rejected_with_the_code_r30_prescribes(
+    data, kind, descending, first_dealer, steps
+):
     """R30: someone else's card → not_your_turn; a played card → card_not_in_hand; else the first rule
     broken in R30 order (suit, hearts, overtaking) — and the rejected event changes nothing."""
     options = {"regular_deals": [kind.letter], "heart_discard": "descending" if descending else "king_first"}
@@ -325,19 +350,29 @@ def test_a_card_outside_legal_cards_is_rejected_with_the_code_r30_prescribes(dat
 
     # the same in a record: the report names the play, and replay stops just before it
     card, expected = data.draw(st.sampled_from(illegal), label="illegal card")
-    result = replay(record.decode({
-        "ruleset": {"name": "rozbojnik-odgrywka", "options": options},
-        "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
-        "first_dealer": first_dealer.name,
-        "deals": [{"hands": {seat.name: [str(c) for c in hands[seat]] for seat in SEATS},
-                   "plays": [str(c) for c in deal.plays] + [str(card)]}],
-    }))
-    assert result.summary() == {"error": {"code": expected, "deal": 1, "play_index": steps,
-                                          "seat": deal.to_play.name, "card": str(card)}}
+    result = replay(
+        record.decode(
+            {
+                "ruleset": {"name": "rozbojnik-odgrywka", "options": options},
+                "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
+                "first_dealer": first_dealer.name,
+                "deals": [
+                    {
+                        "hands": {seat.name: [str(c) for c in hands[seat]] for seat in SEATS},
+                        "plays": [str(c) for c in deal.plays] + [str(card)],
+                    }
+                ],
+            }
+        )
+    )
+    assert result.summary() == {
+        "error": {"code": expected, "deal": 1, "play_index": steps, "seat": deal.to_play.name, "card": str(card)}
+    }
     assert snapshot(result.state.deal) == before
 
 
 # --- the rules module: each variant is the intersection of its rules ----------------------------------
+
 
 @st.composite
 def contexts(draw):

@@ -19,6 +19,7 @@ N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
 # --- helpers -----------------------------------------------------------------------------------
 
+
 def cards(text):
     return [Card.parse(token) for token in text.split()]
 
@@ -214,6 +215,7 @@ def test_the_scripted_deals_are_whole_decks():
 
 # --- R1, R2: seats and cards -----------------------------------------------------------------------
 
+
 def test_play_goes_clockwise_from_north_to_west_and_back():
     """R1."""
     assert [N.next(), E.next(), S.next(), W.next()] == [E, S, W, N]
@@ -233,6 +235,7 @@ def test_a_card_is_written_rank_then_suit_and_parses_back():
 
 # --- R10, R11, R13: leading and following in a rozbójnik --------------------------------------------
 
+
 def test_a_heart_may_not_be_led_while_holding_spades():
     """R10."""
     state = match("R").start_deal(HEARTS_AFTER_SPADES)
@@ -244,10 +247,13 @@ def test_a_heart_may_not_be_led_while_holding_spades():
 
 def test_a_player_holding_nothing_but_hearts_may_lead_any_heart():
     """R10."""
-    state = play(match("R").start_deal(HEARTS_AFTER_SPADES), """
+    state = play(
+        match("R").start_deal(HEARTS_AFTER_SPADES),
+        """
         AS QS TS 8S   # N
         KS JS 9S 7S   # N, who now holds only hearts
-    """)
+    """,
+    )
 
     assert legal(state) == names("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH")
     assert play(state, "QH").deal.current_trick() == [(N, Card.parse("QH"))]
@@ -265,11 +271,14 @@ def test_a_player_holding_the_led_suit_must_follow_it_with_any_card_of_it():
 
 def test_hearts_led_are_followed_with_any_heart_even_by_the_holder_of_the_king():
     """R13: from trick 2 on, R12b would force the king on a discard, but E is following suit."""
-    state = play(match("R").start_deal(HEARTS_AFTER_SPADES), """
+    state = play(
+        match("R").start_deal(HEARTS_AFTER_SPADES),
+        """
         AS QS TS 8S
         KS JS 9S 7S
         2H            # trick 3: N leads a heart
-    """)
+    """,
+    )
 
     assert legal(state) == names("KH AH")
     state = play(state, "AH")
@@ -277,6 +286,7 @@ def test_hearts_led_are_followed_with_any_heart_even_by_the_holder_of_the_king()
 
 
 # --- R12: discards in a rozbójnik -----------------------------------------------------------------
+
 
 def test_the_king_of_hearts_may_not_be_discarded_in_the_first_trick():
     """R12a; by default (R12c king_first) any other heart may be discarded."""
@@ -290,10 +300,13 @@ def test_the_king_of_hearts_may_not_be_discarded_in_the_first_trick():
 
 def test_from_the_second_trick_a_heart_discarded_by_the_holder_of_the_king_must_be_the_king():
     """R12b: E may still discard a diamond; if a heart, then the king."""
-    state = play(match("R").start_deal(SPADE_RUN), """
+    state = play(
+        match("R").start_deal(SPADE_RUN),
+        """
         AS 5D 2D 2C   # trick 1: N
         KS            # trick 2
-    """)
+    """,
+    )
 
     assert legal(state) == names(E_DIAMONDS + " KH")
     for heart in ("AH", "5H"):
@@ -305,11 +318,14 @@ def test_from_the_second_trick_a_heart_discarded_by_the_holder_of_the_king_must_
 
 def test_by_default_the_other_hearts_are_discarded_in_any_order():
     """R12c, option heart_discard: king_first (the default)."""
-    state = play(match("R").start_deal(SPADE_RUN), """
+    state = play(
+        match("R").start_deal(SPADE_RUN),
+        """
         AS 5D 2D 2C
         KS KH 3D 3C   # E has discarded the king
         QS
-    """)
+    """,
+    )
 
     assert legal(state) == names(E_DIAMONDS + " AH 5H")
 
@@ -342,6 +358,7 @@ def test_with_descending_discards_the_next_player_without_the_king_discards_his_
 
 # --- R14, R15: rozbójnik penalties ---------------------------------------------------------------
 
+
 def test_the_worked_example_west_takes_trick_13_with_kh_2h_qs_5d_for_39():
     """R14 worked example: 2 + 2 + 2 + 5 + 3 + 16 + 9 = 39."""
     assert scoring.trick_penalty(cards("KH 2H QS 5D"), 13, (12, 13)) == 39
@@ -367,12 +384,15 @@ def test_a_rozbojnik_in_which_everyone_takes_a_trick_scores_the_penalties_taken(
     assert [str(winner) for winner, _ in deal.final.completed_tricks()] == list("NNEESSSSSSSSW")
 
 
-@pytest.mark.parametrize("last_tricks, points", [
-    ([12, 13], {"N": -36, "E": -21, "S": -58, "W": -15}),
-    ([7, 13], {"N": -36, "E": -21, "S": -58, "W": -15}),  # classic Kierki: S took both 7 and 12
-    ([1, 13], {"N": -45, "E": -21, "S": -49, "W": -15}),  # the 9 moves from S's trick 12 to N's trick 1
-    ([3, 12], {"N": -36, "E": -30, "S": -58, "W": -6}),  # and from W's trick 13 to E's trick 3
-])
+@pytest.mark.parametrize(
+    "last_tricks, points",
+    [
+        ([12, 13], {"N": -36, "E": -21, "S": -58, "W": -15}),
+        ([7, 13], {"N": -36, "E": -21, "S": -58, "W": -15}),  # classic Kierki: S took both 7 and 12
+        ([1, 13], {"N": -45, "E": -21, "S": -49, "W": -15}),  # the 9 moves from S's trick 12 to N's trick 1
+        ([3, 12], {"N": -36, "E": -30, "S": -58, "W": -6}),  # and from W's trick 13 to E's trick 3
+    ],
+)
 def test_the_two_last_tricks_cost_9_each_and_are_a_ruleset_option(last_tricks, points):
     """R15."""
     state = play(match("R", last_tricks=last_tricks).start_deal(CHAIN), CHAIN_PLAYS)
@@ -381,6 +401,7 @@ def test_the_two_last_tricks_cost_9_each_and_are_a_ruleset_option(last_tricks, p
 
 
 # --- R16, R17: the odgrywka ----------------------------------------------------------------------
+
 
 def test_any_card_may_be_led_in_an_odgrywka_hearts_included():
     """R16 (R10 is a rozbójnik rule)."""
@@ -411,10 +432,13 @@ def test_nadbijanie_means_beating_the_highest_card_in_the_trick_not_the_card_led
 
 def test_a_player_who_cannot_overtake_plays_any_card_of_the_suit_and_a_void_one_any_card():
     """R16."""
-    state = play(match("O").start_deal(OVERTAKING), """
+    state = play(
+        match("O").start_deal(OVERTAKING),
+        """
         5S 7S 9S AS   # W takes trick 1
         QS            # trick 2
-    """)
+    """,
+    )
 
     assert legal(state) == {str(card) for card in OVERTAKING[N]} - {"5S"}  # N is void in spades
     state = play(state, "2H KS")
@@ -431,6 +455,7 @@ def test_an_odgrywka_pays_10_a_trick():
 
 
 # --- R20–R25: zero tricks, Max, compensating deals ---------------------------------------------------
+
 
 def test_one_player_without_a_trick_in_a_rozbojnik_gets_a_kreska_and_the_others_pay_double():
     """R20, k = 1: raw N 4, S 30, W 96 → ×2; one compensating odgrywka, led by E (R24, R25)."""
@@ -530,6 +555,7 @@ def test_a_compensating_deal_is_of_the_other_kind_and_led_by_its_designated_play
 
 # --- R6–R9: the match -----------------------------------------------------------------------------
 
+
 def test_the_dealer_moves_clockwise_and_the_player_left_of_him_leads_a_regular_deal():
     """R5, R6: the default eight deals, R R R R O O O O; first dealer S."""
     state = MatchState.start(Ruleset.from_options({}), S)
@@ -540,8 +566,14 @@ def test_the_dealer_moves_clockwise_and_the_player_left_of_him_leads_a_regular_d
         state = play(state.start_deal(rotated(CHAIN, spec.leader)), CHAIN_PLAYS)
 
     assert seen == [
-        (1, "R", "S", "W", False), (2, "R", "W", "N", False), (3, "R", "N", "E", False), (4, "R", "E", "S", False),
-        (5, "O", "S", "W", False), (6, "O", "W", "N", False), (7, "O", "N", "E", False), (8, "O", "E", "S", False),
+        (1, "R", "S", "W", False),
+        (2, "R", "W", "N", False),
+        (3, "R", "N", "E", False),
+        (4, "R", "E", "S", False),
+        (5, "O", "S", "W", False),
+        (6, "O", "W", "N", False),
+        (7, "O", "N", "E", False),
+        (8, "O", "E", "S", False),
     ]
     assert state.next_deal is None
     assert sum(state.totals) == 0  # R8
@@ -578,8 +610,12 @@ def test_a_match_with_max_still_sums_to_zero():
     assert state.complete
     assert [r.compensating for r in state.results] == [False, True, True, False]
     # deals 2 and 3 led by N: N 20, E 20, S 80, W 10; deal 4 led by W: W 20, N 20, E 80, S 10
-    assert per_seat(state.totals) == {"N": 0 + 20 + 20 + 20, "E": -130 + 20 + 20 + 80,
-                                      "S": -130 + 80 + 80 + 10, "W": -130 + 10 + 10 + 20}
+    assert per_seat(state.totals) == {
+        "N": 0 + 20 + 20 + 20,
+        "E": -130 + 20 + 20 + 80,
+        "S": -130 + 80 + 80 + 10,
+        "W": -130 + 10 + 10 + 20,
+    }
     assert sum(state.totals) == 0
 
 
@@ -617,6 +653,7 @@ def test_when_every_seat_ties_all_four_share_the_win():
 
 
 # --- R26–R28: the lead right and its sale ---------------------------------------------------------
+
 
 def after_max(regular="R O"):
     """A match whose next deal is a compensating odgrywka, N holding the lead (R21)."""
@@ -657,13 +694,20 @@ def test_in_a_compensating_odgrywka_the_lead_holder_may_sell_the_lead():
     assert legal(state) == {str(card) for card in ONE_SUIT_EACH[E]}
 
 
-@pytest.mark.parametrize("buyer, price", [
-    (N, 2),  # the seller himself
-    ("N", 2),
-    ("X", 2),  # not at the table
-    (E, 0), (E, 14), (E, -1),  # out of 1–13
-    (E, 2.5), (E, "2"), (E, True),  # not a whole number of tricks
-])
+@pytest.mark.parametrize(
+    "buyer, price",
+    [
+        (N, 2),  # the seller himself
+        ("N", 2),
+        ("X", 2),  # not at the table
+        (E, 0),
+        (E, 14),
+        (E, -1),  # out of 1–13
+        (E, 2.5),
+        (E, "2"),
+        (E, True),  # not a whole number of tricks
+    ],
+)
 def test_a_sale_to_the_seller_or_outside_the_table_or_out_of_1_to_13_is_a_bad_sale(buyer, price):
     """R26, R30: bad_sale."""
     state = after_max().start_deal(ONE_SUIT_EACH)
@@ -765,23 +809,34 @@ def test_states_are_values_an_offer_leaves_the_earlier_state_as_it_was():
 
 # --- R29: what the engine reports -------------------------------------------------------------------
 
+
 def test_a_finished_deal_is_reported_as_the_record_format_says():
     """R29, RECORD_FORMAT.md 1.1: a played deal says so (``entry``)."""
     state = play_out(play(match("R O").start_deal(SINGLE_ZERO), SINGLE_ZERO_PLAYS))
 
     assert state.summary() == {
         "complete": False,
-        "deals": [{
-            "number": 1, "kind": "rozbojnik", "dealer": "W", "leader": "N", "compensating": False,
-            "tricks": {"N": 1, "E": 0, "S": 2, "W": 10}, "points": {"N": -8, "E": 0, "S": -60, "W": -192},
-            "kreski": {"N": 0, "E": 1, "S": 0, "W": 0}, "multiplier": 2, "entry": "played",
-        }],
+        "deals": [
+            {
+                "number": 1,
+                "kind": "rozbojnik",
+                "dealer": "W",
+                "leader": "N",
+                "compensating": False,
+                "tricks": {"N": 1, "E": 0, "S": 2, "W": 10},
+                "points": {"N": -8, "E": 0, "S": -60, "W": -192},
+                "kreski": {"N": 0, "E": 1, "S": 0, "W": 0},
+                "multiplier": 2,
+                "entry": "played",
+            }
+        ],
         "totals": {"N": -8, "E": 0, "S": -60, "W": -192},
         "winners": [],
     }
 
 
 # --- R30: rejections and their precedence ------------------------------------------------------------
+
 
 def test_a_card_from_another_players_hand_is_not_your_turn_naming_the_player_on_turn():
     """R30: not_your_turn wins over every card rule (W's 7C would not follow spades either)."""
@@ -792,8 +847,7 @@ def test_a_card_from_another_players_hand_is_not_your_turn_naming_the_player_on_
     state = play(state, "AS")
     error = rejection(state, "7C")
     assert (error.code, error.seat) == ("not_your_turn", E)
-    assert error.as_json() == {"code": "not_your_turn", "deal": None, "play_index": None, "seat": "E",
-                               "card": "7C"}
+    assert error.as_json() == {"code": "not_your_turn", "deal": None, "play_index": None, "seat": "E", "card": "7C"}
 
 
 def test_a_card_already_played_is_card_not_in_hand():
@@ -860,10 +914,20 @@ def test_a_hand_holding_a_number_that_is_no_card_is_bad_hands():
 def test_every_r30_code_has_its_error_type_citing_its_rule():
     """R30: one error type per code, each with the rule it enforces."""
     codes = {
-        "not_your_turn": None, "card_not_in_hand": None, "must_follow_suit": "R11", "hearts_lead_forbidden": "R10",
-        "king_of_hearts_first_trick": "R12a", "king_of_hearts_first": "R12b", "highest_heart_first": "R12c",
-        "must_overtake": "R16", "sale_not_allowed": "R26", "bad_sale": "R26", "deal_over": None,
-        "match_over": None, "deal_incomplete": None, "bad_hands": None,
+        "not_your_turn": None,
+        "card_not_in_hand": None,
+        "must_follow_suit": "R11",
+        "hearts_lead_forbidden": "R10",
+        "king_of_hearts_first_trick": "R12a",
+        "king_of_hearts_first": "R12b",
+        "highest_heart_first": "R12c",
+        "must_overtake": "R16",
+        "sale_not_allowed": "R26",
+        "bad_sale": "R26",
+        "deal_over": None,
+        "match_over": None,
+        "deal_incomplete": None,
+        "bad_hands": None,
     }
     for code, rule in codes.items():
         violation = errors.VIOLATIONS[code]
@@ -874,20 +938,25 @@ def test_every_r30_code_has_its_error_type_citing_its_rule():
 
 def record_of(deals, regular="R O", first_dealer="W", **options):
     """A kierki-match/1 record; each deal is (hands, plays script[, sale dict])."""
+
     def deal_json(hands_, plays, sale=None):
-        data = {"hands": {seat.name: [str(c) for c in hands_[seat]] for seat in Seat},
-                "plays": [token for line in plays.splitlines() for token in line.split("#")[0].split()]}
+        data = {
+            "hands": {seat.name: [str(c) for c in hands_[seat]] for seat in Seat},
+            "plays": [token for line in plays.splitlines() for token in line.split("#")[0].split()],
+        }
         if sale is not None:
             data["sale"] = sale
         return data
 
-    return record.decode({
-        "format": "kierki-match/1",
-        "ruleset": {"name": "rozbojnik-odgrywka", "options": {"regular_deals": regular.split(), **options}},
-        "players": {"N": "Ala", "E": "Bartek", "S": "Celina", "W": "Darek"},
-        "first_dealer": first_dealer,
-        "deals": [deal_json(*deal) for deal in deals],
-    })
+    return record.decode(
+        {
+            "format": "kierki-match/1",
+            "ruleset": {"name": "rozbojnik-odgrywka", "options": {"regular_deals": regular.split(), **options}},
+            "players": {"N": "Ala", "E": "Bartek", "S": "Celina", "W": "Darek"},
+            "first_dealer": first_dealer,
+            "deals": [deal_json(*deal) for deal in deals],
+        }
+    )
 
 
 def replay_error(deals, **kwargs):
@@ -957,10 +1026,14 @@ def test_replay_checks_bad_sale_before_the_plays():
 
 def test_replay_of_a_sold_lead_lets_the_buyer_lead():
     """R26 in a record: Max by N, then E buys the lead of the first compensating odgrywka for 2."""
-    summary = replay(record_of([
-        (ONE_SUIT_EACH, MAX_PLAYS),
-        (rotated(ONE_SUIT_EACH, E), MAX_PLAYS, {"buyer": "E", "price": 2}),  # the same cards, E leading
-    ])).summary()
+    summary = replay(
+        record_of(
+            [
+                (ONE_SUIT_EACH, MAX_PLAYS),
+                (rotated(ONE_SUIT_EACH, E), MAX_PLAYS, {"buyer": "E", "price": 2}),  # the same cards, E leading
+            ]
+        )
+    ).summary()
 
     assert [d["leader"] for d in summary["deals"]] == ["N", "E"]
     assert summary["deals"][1]["points"] == {"N": 20, "E": 500, "S": 0, "W": 0}
@@ -977,17 +1050,21 @@ def test_the_replay_state_stops_just_before_the_first_violation():
 
 # --- the ruleset options --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("options, field", [
-    ({"regular_deals": []}, "regular_deals"),
-    ({"regular_deals": ["R", "X"]}, "regular_deals"),
-    ({"regular_deals": "RO"}, "regular_deals"),
-    ({"heart_discard": "ascending"}, "heart_discard"),
-    ({"last_tricks": [12, 12]}, "last_tricks"),
-    ({"last_tricks": [0, 13]}, "last_tricks"),
-    ({"last_tricks": [12, 13, 7]}, "last_tricks"),
-    ({"last_tricks": [True, 13]}, "last_tricks"),
-    ({"trumps": "S"}, "trumps"),
-])
+
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({"regular_deals": []}, "regular_deals"),
+        ({"regular_deals": ["R", "X"]}, "regular_deals"),
+        ({"regular_deals": "RO"}, "regular_deals"),
+        ({"heart_discard": "ascending"}, "heart_discard"),
+        ({"last_tricks": [12, 12]}, "last_tricks"),
+        ({"last_tricks": [0, 13]}, "last_tricks"),
+        ({"last_tricks": [12, 13, 7]}, "last_tricks"),
+        ({"last_tricks": [True, 13]}, "last_tricks"),
+        ({"trumps": "S"}, "trumps"),
+    ],
+)
 def test_a_bad_ruleset_option_is_a_ruleset_error_naming_it(options, field):
     """R5, R12c, R15."""
     with pytest.raises(errors.RulesetError) as caught:

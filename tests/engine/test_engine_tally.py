@@ -17,8 +17,14 @@ ROZ, ODG = Kind.ROZBOJNIK, Kind.ODGRYWKA
 
 
 def counts(tricks, hearts=0, queens=0, kings_jacks=0, king_of_hearts=False, last_tricks=0):
-    return {"tricks": tricks, "hearts": hearts, "queens": queens, "kings_jacks": kings_jacks,
-            "king_of_hearts": king_of_hearts, "last_tricks": last_tricks}
+    return {
+        "tricks": tricks,
+        "hearts": hearts,
+        "queens": queens,
+        "kings_jacks": kings_jacks,
+        "king_of_hearts": king_of_hearts,
+        "last_tricks": last_tricks,
+    }
 
 
 def sheet():
@@ -43,6 +49,7 @@ def start(regular="R O", first_dealer=N):
 
 
 # --- R31: what a tally says and what it scores ------------------------------------------------------
+
 
 def test_r31_a_tallied_rozbojnik_scores_each_count_as_r14_does():
     """R31: 2·tricks + 2·hearts + 5·queens + 3·kings_jacks + 16·[KH] + 9·last_tricks."""
@@ -72,17 +79,21 @@ def test_r31_a_tallied_deal_settles_with_kreski_multiplier_and_compensations_as_
 
 # --- R32 (a): the shape, seat by seat ---------------------------------------------------------------
 
-@pytest.mark.parametrize("change", [
-    lambda t: t.pop("W"),
-    lambda t: t["W"].update(extra=1),
-    lambda t: t["W"].pop("queens"),
-    lambda t: t["W"].update(hearts=-1),
-    lambda t: t["W"].update(hearts="4"),
-    lambda t: t["W"].update(hearts=4.0),
-    lambda t: t["W"].update(hearts=True),
-    lambda t: t["W"].update(king_of_hearts=0),
-    lambda t: t.update(W=[4, 4, 1, 2]),
-])
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda t: t.pop("W"),
+        lambda t: t["W"].update(extra=1),
+        lambda t: t["W"].pop("queens"),
+        lambda t: t["W"].update(hearts=-1),
+        lambda t: t["W"].update(hearts="4"),
+        lambda t: t["W"].update(hearts=4.0),
+        lambda t: t["W"].update(hearts=True),
+        lambda t: t["W"].update(king_of_hearts=0),
+        lambda t: t.update(W=[4, 4, 1, 2]),
+    ],
+)
 def test_r32a_a_seat_whose_entry_is_missing_or_misshapen_is_named(change):
     """R32 (a): exactly the keys of R31, JSON integers ≥ 0, a boolean king_of_hearts."""
     tally = sheet()
@@ -116,6 +127,7 @@ def test_r32a_a_key_that_is_not_a_seat_has_no_seat():
 
 # --- R32 (b): per player --------------------------------------------------------------------------
 
+
 def test_r32b_a_player_with_no_trick_took_nothing():
     """R32 (b): no tricks ⇒ every count 0 and no king of hearts."""
     tally = sheet()
@@ -134,10 +146,18 @@ def test_r32b_last_tricks_cannot_exceed_tricks():
 
 # --- R32 (c): the sums --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("key, seat, value", [
-    ("tricks", "W", 5), ("hearts", "W", 5), ("queens", "W", 2), ("kings_jacks", "W", 3),
-    ("king_of_hearts", "W", True), ("last_tricks", "W", 1),
-])
+
+@pytest.mark.parametrize(
+    "key, seat, value",
+    [
+        ("tricks", "W", 5),
+        ("hearts", "W", 5),
+        ("queens", "W", 2),
+        ("kings_jacks", "W", 3),
+        ("king_of_hearts", "W", True),
+        ("last_tricks", "W", 1),
+    ],
+)
 def test_r32c_every_count_adds_up_to_what_the_deck_holds(key, seat, value):
     """R32 (c): tricks 13, hearts 13, queens 4, kings_jacks 8, one king of hearts, last_tricks 2; seat null."""
     tally = sheet()
@@ -153,10 +173,15 @@ def test_r32c_an_odgrywkas_tricks_add_up_to_13():
 
 # --- R32 (d): the cards add up -------------------------------------------------------------------------
 
+
 def test_r32d_a_player_cannot_hold_more_cards_than_four_a_trick():
     """R32 (d): hearts + queens + kings_jacks − shared cards ≤ 4 × tricks."""
-    tally = {"N": counts(1, 4, 1, 2), "E": counts(3, 2, 1, 2), "S": counts(5, 4, 1, 2, True, 1),
-             "W": counts(4, 3, 1, 2, False, 1)}
+    tally = {
+        "N": counts(1, 4, 1, 2),
+        "E": counts(3, 2, 1, 2),
+        "S": counts(5, 4, 1, 2, True, 1),
+        "W": counts(4, 3, 1, 2, False, 1),
+    }
 
     assert check_tally(ROZ, {**tally, "N": counts(2, 4, 1, 2)} | {"E": counts(2, 2, 1, 2)}) is not None
     assert bad_tally(ROZ, tally).seat is None  # N: 4 + 1 + 2 − at most QH, JH = 5 cards in one trick
@@ -172,21 +197,30 @@ def test_r32d_the_taker_of_the_king_of_hearts_took_a_heart_and_a_king():
 
 def test_r32d_the_queen_and_jack_of_hearts_can_be_placed_with_any_player():
     """R32 (d): some taker of QH and of JH makes the cards fit — here N must have both."""
-    tally = {"N": counts(2, 3, 1, 1), "E": counts(3, 2, 1, 2), "S": counts(4, 5, 1, 3, True, 1),
-             "W": counts(4, 3, 1, 2, False, 1)}
+    tally = {
+        "N": counts(2, 3, 1, 1),
+        "E": counts(3, 2, 1, 2),
+        "S": counts(4, 5, 1, 3, True, 1),
+        "W": counts(4, 3, 1, 2, False, 1),
+    }
 
     assert check_tally(ROZ, tally)[N] == SeatTally(2, 3, 1, 1)
 
 
 def test_r32_counting_checks_trust_the_sheet_beyond_what_cards_can_add_up_to():
     """R32: 4 tricks holding all 13 hearts pass, though R10 makes that impossible in play."""
-    tally = {"N": counts(4, 13, 1, 3, True, 0), "E": counts(3, 0, 1, 2), "S": counts(3, 0, 1, 2),
-             "W": counts(3, 0, 1, 1, False, 2)}
+    tally = {
+        "N": counts(4, 13, 1, 3, True, 0),
+        "E": counts(3, 0, 1, 2),
+        "S": counts(3, 0, 1, 2),
+        "W": counts(3, 0, 1, 1, False, 2),
+    }
 
     assert check_tally(ROZ, tally)
 
 
 # --- R33: points only --------------------------------------------------------------------------------
+
 
 def test_r33_points_some_tally_gives_are_accepted_with_a_witness_tally():
     """R33: accepted when a tally valid under R32 gives exactly these points."""
@@ -197,18 +231,21 @@ def test_r33_points_some_tally_gives_are_accepted_with_a_witness_tally():
     assert [-2 * r for r in raw_points(ROZ, tally)] == [-50, 0, -156, -54]
 
 
-@pytest.mark.parametrize("points", [
-    {"N": -40, "E": -30, "S": -30, "W": -31},  # raw sum 131
-    {"N": -44, "E": 0, "S": -135, "W": -55},  # not divisible by ×2
-    {"N": -1, "E": -43, "S": -43, "W": -43},  # a raw penalty of 1
-    {"N": -3, "E": -43, "S": -42, "W": -42},  # nor 3: a trick costs 2, then hearts 2, K/J 3, queens 5
-    {"N": -22, "E": 0, "S": -68, "W": -40},  # written before the ×2
-    {"N": 0, "E": 0, "S": -130, "W": 0},  # three zeros: Max gives its taker 0
-    {"N": 10, "E": -60, "S": -40, "W": -40},  # a rozbójnik gives no plus
-    {"N": -44, "E": 0, "S": -136},  # a missing seat
-    {"N": -44, "E": 0, "S": -136, "W": -54.0},  # not an integer
-    {"N": -44, "E": False, "S": -136, "W": -54},
-])
+@pytest.mark.parametrize(
+    "points",
+    [
+        {"N": -40, "E": -30, "S": -30, "W": -31},  # raw sum 131
+        {"N": -44, "E": 0, "S": -135, "W": -55},  # not divisible by ×2
+        {"N": -1, "E": -43, "S": -43, "W": -43},  # a raw penalty of 1
+        {"N": -3, "E": -43, "S": -42, "W": -42},  # nor 3: a trick costs 2, then hearts 2, K/J 3, queens 5
+        {"N": -22, "E": 0, "S": -68, "W": -40},  # written before the ×2
+        {"N": 0, "E": 0, "S": -130, "W": 0},  # three zeros: Max gives its taker 0
+        {"N": 10, "E": -60, "S": -40, "W": -40},  # a rozbójnik gives no plus
+        {"N": -44, "E": 0, "S": -136},  # a missing seat
+        {"N": -44, "E": 0, "S": -136, "W": -54.0},  # not an integer
+        {"N": -44, "E": False, "S": -136, "W": -54},
+    ],
+)
 def test_r33_points_no_tally_gives_are_bad_tally_with_no_seat(points):
     """R33: any fault in a points-only deal is bad_tally with seat null."""
     assert bad_points(ROZ, points).seat is None
@@ -253,9 +290,12 @@ def test_r33_the_sale_transfer_is_added_to_the_written_points():
 
 # --- the check order of a filed deal ------------------------------------------------------------------
 
+
 def test_a_filed_deal_checks_match_over_then_bad_tally_then_sale_not_allowed_then_bad_sale():
     """RULES.md: match_over, bad_tally, sale_not_allowed, bad_sale."""
-    finished = start("O").file_deal(tally={"N": {"tricks": 4}, "E": {"tricks": 3}, "S": {"tricks": 3}, "W": {"tricks": 3}})
+    finished = start("O").file_deal(
+        tally={"N": {"tricks": 4}, "E": {"tricks": 3}, "S": {"tricks": 3}, "W": {"tricks": 3}}
+    )
     assert finished.complete
     with pytest.raises(errors.MatchOver):
         finished.file_deal(tally={}, sale=("S", 99))
@@ -265,15 +305,22 @@ def test_a_filed_deal_checks_match_over_then_bad_tally_then_sale_not_allowed_the
         start().file_deal(tally=sheet(), sale=("S", 99))
     with pytest.raises(errors.BadSale) as caught:
         start("R O").file_deal(tally=sheet()).file_deal(  # E holds the compensating lead: he cannot buy it
-            tally={"N": {"tricks": 4}, "E": {"tricks": 3}, "S": {"tricks": 3}, "W": {"tricks": 3}}, sale=("E", 2))
+            tally={"N": {"tricks": 4}, "E": {"tricks": 3}, "S": {"tricks": 3}, "W": {"tricks": 3}}, sale=("E", 2)
+        )
     assert caught.value.seat == "E"
 
 
 def test_a_deal_with_two_entries_is_bad_tally_and_one_with_none_is_bad_hands():
     """RULES.md, R31–R33: never both; none is bad_hands as before."""
-    base = {"format": "kierki-match/1", "ruleset": {"name": "rozbojnik-odgrywka", "options": {}},
-            "players": {"N": "a", "E": "b", "S": "c", "W": "d"}, "first_dealer": "N"}
-    both = replay(record.decode({**base, "deals": [{"tally": sheet(), "points": {"N": -50, "E": 0, "S": -156, "W": -54}}]}))
+    base = {
+        "format": "kierki-match/1",
+        "ruleset": {"name": "rozbojnik-odgrywka", "options": {}},
+        "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
+        "first_dealer": "N",
+    }
+    both = replay(
+        record.decode({**base, "deals": [{"tally": sheet(), "points": {"N": -50, "E": 0, "S": -156, "W": -54}}]})
+    )
     none = replay(record.decode({**base, "deals": [{}]}))
 
     assert both.error.code == "bad_tally" and both.error.seat is None
@@ -282,8 +329,13 @@ def test_a_deal_with_two_entries_is_bad_tally_and_one_with_none_is_bad_hands():
 
 def test_played_on_must_be_a_date():
     """RECORD_FORMAT.md 1.1: ``played_on`` is YYYY-MM-DD."""
-    base = {"format": "kierki-match/1", "ruleset": {"name": "rozbojnik-odgrywka", "options": {}},
-            "players": {"N": "a", "E": "b", "S": "c", "W": "d"}, "first_dealer": "N", "deals": []}
+    base = {
+        "format": "kierki-match/1",
+        "ruleset": {"name": "rozbojnik-odgrywka", "options": {}},
+        "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
+        "first_dealer": "N",
+        "deals": [],
+    }
 
     assert record.decode({**base, "played_on": "2024-02-29"}).played_on == "2024-02-29"
     for wrong in ("2023-02-29", "29.02.2024", 20240229):
@@ -293,6 +345,7 @@ def test_played_on_must_be_a_date():
 
 
 # --- properties ---------------------------------------------------------------------------------------
+
 
 def filed(data, entry):
     """The simulated record with every deal filed as its tally or its points (after multipliers,
@@ -345,7 +398,9 @@ def test_the_points_search_finds_a_tally_for_the_points_of_any_real_deal(seed, k
     """R33: for the points of a randomly played deal the search finds a tally (valid under R32)
     that gives exactly those points."""
     rng = random.Random(seed)
-    state = start("R O" if kind is ROZ else "O R").start_deal(simulate.deal_hands(rng, rng.choice(list(Seat)) if stacked else None))
+    state = start("R O" if kind is ROZ else "O R").start_deal(
+        simulate.deal_hands(rng, rng.choice(list(Seat)) if stacked else None)
+    )
     while state.deal is not None:
         state = state.play(simulate.choose_card(rng, state.deal, rng.choice(["low", "high", "random"])))
     points = dict(zip("NESW", state.results[0].points))
@@ -384,6 +439,7 @@ def test_the_points_search_agrees_with_enumerating_every_tally_of_two_takers():
 
 
 # --- R28 before a filed (or dealt) deal: the offers and the decision come first --------------------------
+
 
 def after_sheet():
     """Deal 1 tallied: E took no trick, so a compensating odgrywka E leads is due."""
@@ -431,6 +487,7 @@ def test_r28_only_a_compensating_odgrywka_takes_offers_and_only_its_holder_decid
 
 def test_offers_before_a_deal_survive_a_snapshot():
     from games.engine.match import restore, snapshot
+
     state = after_sheet().offer_lead("S", 2).decide_lead(0, seat=E)
 
     again = restore(snapshot(state))

@@ -1,4 +1,5 @@
 """Fixtures for the fault tests."""
+
 import pytest
 import redis
 from django.db import connection
@@ -33,6 +34,7 @@ def redis_down(settings):
         settings.REDIS_URL = url
         use_broker(url)
         return url
+
     yield down
     use_broker(saved["broker_url"], eager=saved["task_always_eager"])
 
@@ -50,6 +52,7 @@ def broker(settings):
         settings.SCORING_DEBOUNCE_SECONDS = 1
         use_broker(url)
         return url
+
     yield switch
     use_broker(saved["broker_url"], eager=saved["task_always_eager"])
     redis.Redis.from_url(LIVE_REDIS).flushdb()
@@ -63,6 +66,7 @@ def workers():
     def start(url: str, name: str, **env: str) -> Worker:
         started.append(Worker(url, name, **env))
         return started[-1]
+
     yield start
     for worker in started:
         worker.stop()

@@ -1,5 +1,6 @@
 """Helpers for the fault tests: a club world with quick matches, Redis that is down and comes
 back, a real Celery worker in a subprocess, bounded waits."""
+
 from __future__ import annotations
 
 import os
@@ -51,12 +52,16 @@ def make_world(user_model) -> World:
 def started_match(world: World, seed: int):
     """A recorded season match scored by ``sam``, played but for its last card; returns the match
     and that card."""
-    match = leagues.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
-                                        seats=dict(zip(SEATS, PLAYERS)), first_dealer="N", dealing="recorded")
+    match = leagues.season_match_create(
+        actor=world.users["sam"],
+        season_id=world.season.pk,
+        seats=dict(zip(SEATS, PLAYERS)),
+        first_dealer="N",
+        dealing="recorded",
+    )
     record = simulated(seed)
     last = record["deals"][-1]
-    play_record(match, {"deals": [*record["deals"][:-1], {**last, "plays": last["plays"][:-1]}]},
-                world.users["sam"])
+    play_record(match, {"deals": [*record["deals"][:-1], {**last, "plays": last["plays"][:-1]}]}, world.users["sam"])
     return match, last["plays"][-1]
 
 
@@ -75,8 +80,11 @@ def recomputes(season) -> int:
 
 def standings_of(season) -> list[dict]:
     """The stored standings, every column but the id, in order."""
-    return list(StandingRow.objects.filter(season=season).order_by("order")
-                .values(*[f.name for f in StandingRow._meta.concrete_fields if f.name != "id"]))
+    return list(
+        StandingRow.objects.filter(season=season)
+        .order_by("order")
+        .values(*[f.name for f in StandingRow._meta.concrete_fields if f.name != "id"])
+    )
 
 
 def rebuilt(season) -> list[dict]:
@@ -86,6 +94,7 @@ def rebuilt(season) -> list[dict]:
 
 
 # --- Redis ---------------------------------------------------------------------------------------
+
 
 def require_redis(url: str = LIVE_REDIS) -> None:
     """Skip without Redis at ``url``; under CI=true that is a failure."""
@@ -156,23 +165,47 @@ def use_broker(url: str, *, eager: bool = False) -> None:
 
 # --- a Celery worker in a subprocess ----------------------------------------------------------------
 
+
 class Worker:
     """``celery -A config worker --pool=solo`` on ``broker`` and the test database."""
 
     def __init__(self, broker: str, name: str, **env: str):
         db = connection.settings_dict
         database_url = f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
-        environ = dict(os.environ, CELERY_BROKER_URL=broker, REDIS_URL=broker, DATABASE_URL=database_url,
-                       LOG_FORMAT="text", **env)
+        environ = dict(
+            os.environ, CELERY_BROKER_URL=broker, REDIS_URL=broker, DATABASE_URL=database_url, LOG_FORMAT="text", **env
+        )
         self.log: list[str] = []
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
-             "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{name}-{os.getpid()}@%h",
-             "--loglevel=INFO"],
-            cwd=ROOT, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--concurrency=1",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                f"{name}-{os.getpid()}@%h",
+                "--loglevel=INFO",
+            ],
+            cwd=ROOT,
+            env=environ,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         threading.Thread(target=lambda: self.log.extend(self.process.stdout), daemon=True).start()
-        wait_for(lambda: "ready." in "".join(self.log) or self.process.poll() is not None, 60,
-                 "the worker to start", self.log)
+        wait_for(
+            lambda: "ready." in "".join(self.log) or self.process.poll() is not None,
+            60,
+            "the worker to start",
+            self.log,
+        )
         if self.process.poll() is not None:
             pytest.fail(f"the worker exited with {self.process.returncode}:\n{''.join(self.log)}", pytrace=False)
 

@@ -6,6 +6,7 @@ worker does, so its database connection outlives a request (CONN_MAX_AGE) and th
 finds the broken one; the request's own backend is killed with ``pg_terminate_backend`` from a
 second connection.
 """
+
 import json
 import urllib.error
 import urllib.request
@@ -49,10 +50,18 @@ def server(truncatable_events):
 def killer():
     """A connection of its own that terminates another backend (and waits until it is gone)."""
     db = connection.settings_dict
-    with psycopg.connect(host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], password=db["PASSWORD"] or None,
-                         dbname=db["NAME"], autocommit=True) as conn:
+    with psycopg.connect(
+        host=db["HOST"],
+        port=db["PORT"] or 5432,
+        user=db["USER"],
+        password=db["PASSWORD"] or None,
+        dbname=db["NAME"],
+        autocommit=True,
+    ) as conn:
+
         def kill(pid: int) -> None:
             assert conn.execute("SELECT pg_terminate_backend(%s, 10000)", [pid]).fetchone()[0]
+
         yield kill
 
 
@@ -64,15 +73,24 @@ def server_backends():
     def record(**kwargs):
         if connection.connection is not None:
             seen.append(connection.connection.info.backend_pid)
+
     request_finished.connect(record, weak=False)
     yield seen
     request_finished.disconnect(record)
 
 
 def call(method: str, url: str, token: str, body: dict | None = None, **headers) -> tuple[int, dict, dict]:
-    request = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Authorization": f"Token {token}", "Content-Type": "application/json",
-                                              "Accept": "application/json", **headers})
+    request = urllib.request.Request(
+        url,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={
+            "Authorization": f"Token {token}",
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            **headers,
+        },
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, dict(response.headers), json.loads(response.read() or b"null")
@@ -81,7 +99,8 @@ def call(method: str, url: str, token: str, body: dict | None = None, **headers)
 
 
 def test_the_connection_lost_mid_play_is_503_with_no_partial_event_and_the_retry_succeeds(
-        world, server, killer, monkeypatch):
+    world, server, killer, monkeypatch
+):
     assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"]
     match, last = started_match(world, seed=1)
     before = list(MatchEvent.objects.filter(match=match).values_list("seq", "hash"))
@@ -93,6 +112,7 @@ def test_the_connection_lost_mid_play_is_503_with_no_partial_event_and_the_retry
             killed.append(connection.connection.info.backend_pid)
             killer(killed[0])
         return real_commit(unit)
+
     monkeypatch.setattr(games, "_commit", commit_on_a_lost_connection)
     play = f"{server}/api/v1/matches/{match.pk}/plays/"
 
@@ -136,13 +156,20 @@ def test_a_key_whose_request_failed_in_an_outage_is_free_for_the_retry_at_once(w
     token = Token.objects.create(user=world.users["sam"]).key
     real_commit, name = games._commit, connection.settings_dict["NAME"]
     db = connection.settings_dict
-    outage = psycopg.connect(host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"],
-                             password=db["PASSWORD"] or None, dbname="postgres", autocommit=True)  # not its own
+    outage = psycopg.connect(
+        host=db["HOST"],
+        port=db["PORT"] or 5432,
+        user=db["USER"],
+        password=db["PASSWORD"] or None,
+        dbname="postgres",
+        autocommit=True,
+    )  # not its own
 
     def commit_in_an_outage(unit):  # the database goes away for longer than the request
         outage.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
         killer(connection.connection.info.backend_pid)
         return real_commit(unit)
+
     monkeypatch.setattr(games, "_commit", commit_in_an_outage)
     play = f"{server}/api/v1/matches/{match.pk}/plays/"
     try:

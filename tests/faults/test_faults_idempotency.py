@@ -22,8 +22,9 @@ def sam(world):
 
 
 def play(client, match, card: str, key: str):
-    return client.post(f"/api/v1/matches/{match.pk}/plays/", {"card": card}, format="json",
-                       headers={"Idempotency-Key": key})
+    return client.post(
+        f"/api/v1/matches/{match.pk}/plays/", {"card": card}, format="json", headers={"Idempotency-Key": key}
+    )
 
 
 def test_a_database_error_is_503_database_unavailable_and_the_key_is_free_for_the_retry(world, sam, monkeypatch):
@@ -33,15 +34,20 @@ def test_a_database_error_is_503_database_unavailable_and_the_key_is_free_for_th
 
     def lost(unit):
         raise OperationalError("server closed the connection unexpectedly")
+
     monkeypatch.setattr(games, "_commit", lost)
 
     response = play(sam, match, last, "k1")
 
     assert response.status_code == 503 and response["Content-Type"] == PROBLEM
     assert response["Retry-After"] == "5"
-    assert response.json() == {"type": "/api/v1/problems/database_unavailable/", "title": "Database unavailable",
-                               "status": 503, "detail": "The database is unavailable; retry shortly.",
-                               "code": "database_unavailable"}
+    assert response.json() == {
+        "type": "/api/v1/problems/database_unavailable/",
+        "title": "Database unavailable",
+        "status": 503,
+        "detail": "The database is unavailable; retry shortly.",
+        "code": "database_unavailable",
+    }
     assert MatchEvent.objects.filter(match=match).count() == events
     monkeypatch.setattr(games, "_commit", real)
     assert play(sam, match, last, "k1").status_code == 201

@@ -1,6 +1,7 @@
 """The outbox of standings recomputes: with Redis down, plays, imports, rulings and a new
 ``min_matches`` still succeed and leave their recompute in the outbox, in the transaction of
 the change; the recompute answers the requests it read; the sweep dispatches what is left."""
+
 import datetime
 
 import pytest
@@ -25,6 +26,7 @@ def client_of(world):
         client = APIClient()
         client.force_authenticate(world.users[name])
         return client
+
     return _client
 
 
@@ -38,8 +40,10 @@ def age_requests(seconds: int) -> None:
 
 # --- Redis down: the change succeeds, its recompute waits in the outbox ------------------------------
 
+
 def test_the_last_card_played_with_redis_down_is_201_and_its_recompute_waits_in_the_outbox(
-        world, client_of, redis_down, django_capture_on_commit_callbacks, caplog):
+    world, client_of, redis_down, django_capture_on_commit_callbacks, caplog
+):
     match, last = started_match(world, seed=1)
     redis_down()
 
@@ -54,31 +58,37 @@ def test_the_last_card_played_with_redis_down_is_201_and_its_recompute_waits_in_
 
 
 def test_an_import_into_a_season_with_redis_down_leaves_its_recompute_in_the_outbox(
-        world, client_of, redis_down, django_capture_on_commit_callbacks):
+    world, client_of, redis_down, django_capture_on_commit_callbacks
+):
     redis_down()
 
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_of("sam").post(f"/api/v1/matches/import/?season={world.season.pk}", simulated(2),
-                                         format="json")
+        response = client_of("sam").post(
+            f"/api/v1/matches/import/?season={world.season.pk}", simulated(2), format="json"
+        )
 
     assert response.status_code == 201, response.content
     assert outbox_of(world.season) == 1 and recomputes(world.season) == 0
 
 
 def test_a_ruling_with_redis_down_leaves_its_recompute_in_the_outbox(
-        world, client_of, redis_down, django_capture_on_commit_callbacks):
+    world, client_of, redis_down, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         match = file_match(world, seed=3)  # embedded: recomputed at once, nothing left
     assert outbox_of(world.season) == 0 and recomputes(world.season) == 1
-    raised = client_of("ala").post(f"/api/v1/matches/{match.pk}/disputes/", {"deal": 1, "statement": "revoke"},
-                                   format="json")
+    raised = client_of("ala").post(
+        f"/api/v1/matches/{match.pk}/disputes/", {"deal": 1, "statement": "revoke"}, format="json"
+    )
     assert raised.status_code == 201, raised.content
     redis_down()
 
     with django_capture_on_commit_callbacks(execute=True):
-        ruled = client_of("ari").post(f"/api/v1/disputes/{raised.json()['id']}/ruling/", {
-            "type": "score_adjusted", "points": {"N": -100, "E": 0, "S": 0, "W": 0}, "reason": "revoke"},
-            format="json")
+        ruled = client_of("ari").post(
+            f"/api/v1/disputes/{raised.json()['id']}/ruling/",
+            {"type": "score_adjusted", "points": {"N": -100, "E": 0, "S": 0, "W": 0}, "reason": "revoke"},
+            format="json",
+        )
 
     assert ruled.status_code == 201, ruled.content
     assert outbox_of(world.season) == 1 and recomputes(world.season) == 1
@@ -87,7 +97,8 @@ def test_a_ruling_with_redis_down_leaves_its_recompute_in_the_outbox(
 
 
 def test_a_new_min_matches_with_redis_down_leaves_its_recompute_in_the_outbox(
-        world, client_of, redis_down, django_capture_on_commit_callbacks):
+    world, client_of, redis_down, django_capture_on_commit_callbacks
+):
     redis_down()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -107,6 +118,7 @@ def test_a_command_that_fails_leaves_no_recompute_in_the_outbox(world, monkeypat
     def broken(*args, **kwargs):  # after the result was announced, before the command commits
         written.append(outbox_of(world.season))
         raise RuntimeError("disk full")
+
     monkeypatch.setattr(games, "deal_score_rows", broken)
     with pytest.raises(RuntimeError):
         games.card_play(match_id=match.pk, actor=world.users["sam"], card=last)
@@ -118,8 +130,10 @@ def test_a_command_that_fails_leaves_no_recompute_in_the_outbox(world, monkeypat
 
 # --- the recompute answers the requests it read ---------------------------------------------------------
 
+
 def test_a_recompute_deletes_the_requests_of_its_season_with_its_standings(
-        world, redis_down, django_capture_on_commit_callbacks):
+    world, redis_down, django_capture_on_commit_callbacks
+):
     redis_down()
     with django_capture_on_commit_callbacks(execute=True):
         file_match(world, seed=1)
@@ -132,14 +146,14 @@ def test_a_recompute_deletes_the_requests_of_its_season_with_its_standings(
     assert sum(row["matches"] for row in standings_of(world.season)) == 8
 
 
-def test_a_recompute_that_fails_keeps_the_requests(world, redis_down, monkeypatch,
-                                                   django_capture_on_commit_callbacks):
+def test_a_recompute_that_fails_keeps_the_requests(world, redis_down, monkeypatch, django_capture_on_commit_callbacks):
     redis_down()
     with django_capture_on_commit_callbacks(execute=True):
         file_match(world, seed=1)
 
     def broken(*args, **kwargs):
         raise RuntimeError("worker lost")
+
     monkeypatch.setattr(services, "_write_standings", broken)
     with pytest.raises(RuntimeError):
         services.standings_recompute(season_id=world.season.pk)
@@ -149,15 +163,18 @@ def test_a_recompute_that_fails_keeps_the_requests(world, redis_down, monkeypatc
 
 # --- the embedded mode: a failing recompute after the commit is logged, not the client's error ------------
 
+
 @pytest.mark.django_db(transaction=True)
 def test_in_the_embedded_mode_a_failing_recompute_leaves_the_play_201_and_the_request_for_later(
-        world, client_of, monkeypatch, caplog, truncatable_events):
+    world, client_of, monkeypatch, caplog, truncatable_events
+):
     assert app.conf.task_always_eager
     match, last = started_match(world, seed=1)
     real = services.standings_recompute
 
     def broken(**kwargs):
         raise RuntimeError("out of memory")
+
     monkeypatch.setattr(services, "standings_recompute", broken)
 
     response = play(client_of("sam"), match.pk, last)  # committed, then the recompute runs inline and fails
@@ -175,8 +192,10 @@ def test_in_the_embedded_mode_a_failing_recompute_leaves_the_play_201_and_the_re
 
 # --- the sweep ----------------------------------------------------------------------------------------------
 
+
 def test_the_sweep_dispatches_only_the_requests_older_than_the_grace_period(
-        world, monkeypatch, django_capture_on_commit_callbacks, settings):
+    world, monkeypatch, django_capture_on_commit_callbacks, settings
+):
     dispatched = []
     monkeypatch.setattr(outbox, "schedule_recompute", dispatched.append)  # the broker takes it, nobody runs it
     with django_capture_on_commit_callbacks(execute=True):
@@ -193,8 +212,7 @@ def test_the_sweep_dispatches_only_the_requests_older_than_the_grace_period(
     assert RecomputeRequest.objects.count() == 2  # the recomputes delete them, not the sweep
 
 
-def test_the_sweep_keeps_the_requests_while_redis_is_still_down(world, redis_down,
-                                                               django_capture_on_commit_callbacks):
+def test_the_sweep_keeps_the_requests_while_redis_is_still_down(world, redis_down, django_capture_on_commit_callbacks):
     redis_down()
     with django_capture_on_commit_callbacks(execute=True):
         file_match(world, seed=1)

@@ -5,6 +5,7 @@ Redis is reached through a door (a TCP forwarder) that is shut at first: the bro
 REDIS_URL stay the same while Redis is away and when it returns, as in production. A real
 ``celery worker`` runs on the test PostgreSQL database.
 """
+
 import pytest
 from faults_helpers import RedisDoor, file_match, outbox_of, rebuilt, recomputes, standings_of, started_match
 from polling import wait_for
@@ -31,7 +32,8 @@ def client_of(user) -> APIClient:
 
 
 def test_with_redis_down_the_api_succeeds_and_the_standings_catch_up_when_it_returns(
-        world, broker, door, workers, truncatable_events, caplog):
+    world, broker, door, workers, truncatable_events, caplog
+):
     ruled_match = file_match(world, seed=4)  # the embedded mode: in the standings already
     assert outbox_of(world.season) == 0
     broker(door.url)  # Redis is down
@@ -40,10 +42,12 @@ def test_with_redis_down_the_api_succeeds_and_the_standings_catch_up_when_it_ret
 
     played = sam.post(f"/api/v1/matches/{match.pk}/plays/", {"card": last}, format="json")
     imported = sam.post(f"/api/v1/matches/import/?season={world.season.pk}", simulated(2), format="json")
-    raised = ala.post(f"/api/v1/matches/{ruled_match.pk}/disputes/", {"deal": 1, "statement": "revoke"},
-                      format="json")
-    ruled = ari.post(f"/api/v1/disputes/{raised.json()['id']}/ruling/", {
-        "type": "score_adjusted", "points": {"N": -100, "E": 0, "S": 0, "W": 0}, "reason": "revoke"}, format="json")
+    raised = ala.post(f"/api/v1/matches/{ruled_match.pk}/disputes/", {"deal": 1, "statement": "revoke"}, format="json")
+    ruled = ari.post(
+        f"/api/v1/disputes/{raised.json()['id']}/ruling/",
+        {"type": "score_adjusted", "points": {"N": -100, "E": 0, "S": 0, "W": 0}, "reason": "revoke"},
+        format="json",
+    )
 
     assert [played.status_code, imported.status_code, raised.status_code, ruled.status_code] == [201] * 4
     assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED

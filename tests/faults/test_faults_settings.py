@@ -1,5 +1,6 @@
 """The settings of the faults survived: read from the environment into Celery's configuration,
 and a value that would defeat them stops start-up. Each case runs in a fresh process."""
+
 import json
 import os
 import subprocess
@@ -20,8 +21,7 @@ print(json.dumps({"transport": app.conf.broker_transport_options, "retry": app.c
 def start(**variables: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SCORING_", "REDIS_", "CELERY_"))}
     env.update(DJANGO_SETTINGS_MODULE="config.settings", **variables)
-    return subprocess.run([sys.executable, "-c", CONFIG], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run([sys.executable, "-c", CONFIG], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
 
 
 def test_the_timeouts_and_the_visibility_timeout_reach_the_broker_connection():
@@ -33,14 +33,19 @@ def test_the_timeouts_and_the_visibility_timeout_reach_the_broker_connection():
     assert config["connect"] == 3 and config["retry"]["max_retries"] == 1
 
 
-@pytest.mark.parametrize("variables, message", [
-    ({"SCORING_DEBOUNCE_SECONDS": "30", "SCORING_OUTBOX_GRACE_SECONDS": "30"},
-     "SCORING_OUTBOX_GRACE_SECONDS=30 must exceed SCORING_DEBOUNCE_SECONDS=30"),
-    ({"SCORING_OUTBOX_SWEEP_SECONDS": "0"}, "SCORING_OUTBOX_SWEEP_SECONDS must be at least 1"),
-    ({"REDIS_CONNECT_TIMEOUT": "0"}, "REDIS_CONNECT_TIMEOUT must be at least 1"),
-    ({"REDIS_SOCKET_TIMEOUT": "1"}, "REDIS_SOCKET_TIMEOUT must be at least 2"),
-    ({"CELERY_VISIBILITY_TIMEOUT": "an hour"}, "CELERY_VISIBILITY_TIMEOUT='an hour' is not an integer"),
-])
+@pytest.mark.parametrize(
+    "variables, message",
+    [
+        (
+            {"SCORING_DEBOUNCE_SECONDS": "30", "SCORING_OUTBOX_GRACE_SECONDS": "30"},
+            "SCORING_OUTBOX_GRACE_SECONDS=30 must exceed SCORING_DEBOUNCE_SECONDS=30",
+        ),
+        ({"SCORING_OUTBOX_SWEEP_SECONDS": "0"}, "SCORING_OUTBOX_SWEEP_SECONDS must be at least 1"),
+        ({"REDIS_CONNECT_TIMEOUT": "0"}, "REDIS_CONNECT_TIMEOUT must be at least 1"),
+        ({"REDIS_SOCKET_TIMEOUT": "1"}, "REDIS_SOCKET_TIMEOUT must be at least 2"),
+        ({"CELERY_VISIBILITY_TIMEOUT": "an hour"}, "CELERY_VISIBILITY_TIMEOUT='an hour' is not an integer"),
+    ],
+)
 def test_a_value_that_would_defeat_them_stops_start_up(variables, message):
     result = start(**variables)
 

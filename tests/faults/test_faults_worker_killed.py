@@ -6,6 +6,7 @@ rebuild from scratch gives.
 A real ``celery worker`` (solo pool) on the test PostgreSQL database and the live Redis; the
 recompute is held mid-way by a lock on the standings table taken from another connection.
 """
+
 import time
 
 import psycopg
@@ -23,15 +24,18 @@ VISIBILITY = 3  # seconds, for the redelivery test's second worker
 
 def connect() -> psycopg.Connection:
     db = connection.settings_dict
-    return psycopg.connect(host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"],
-                           password=db["PASSWORD"] or None, dbname=db["NAME"])
+    return psycopg.connect(
+        host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], password=db["PASSWORD"] or None, dbname=db["NAME"]
+    )
 
 
 def waiting_on_the_standings(monitor: psycopg.Connection) -> int | None:
     """The backend that waits for the lock on the standings table, if one does."""
-    row = monitor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                          "AND wait_event_type = 'Lock' AND query ILIKE %s",
-                          [f"%{StandingRow._meta.db_table}%"]).fetchone()
+    row = monitor.execute(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+        "AND wait_event_type = 'Lock' AND query ILIKE %s",
+        [f"%{StandingRow._meta.db_table}%"],
+    ).fetchone()
     return row and row[0]
 
 
@@ -53,8 +57,7 @@ def kill_mid_recompute(world, broker, workers):
     try:
         locker.execute(f"LOCK TABLE {StandingRow._meta.db_table} IN ACCESS EXCLUSIVE MODE")
         third = file_match(world, seed=3)  # committed with its request; dispatched to the worker
-        pid = wait_for(lambda: waiting_on_the_standings(monitor), 60, "the recompute to wait for the lock",
-                       doomed.log)
+        pid = wait_for(lambda: waiting_on_the_standings(monitor), 60, "the recompute to wait for the lock", doomed.log)
         doomed.kill()
         locker.rollback()  # the orphaned backend takes the lock, finds its client gone, and rolls back
         wait_for(lambda: gone(monitor, pid), 30, "the killed worker's backend to end", doomed.log)
@@ -81,7 +84,8 @@ def test_a_recompute_killed_mid_way_is_redone_by_the_sweep(world, broker, worker
 
 
 def test_a_recompute_killed_mid_way_is_delivered_again_after_the_visibility_timeout(
-        world, broker, workers, truncatable_events):
+    world, broker, workers, truncatable_events
+):
     kill_mid_recompute(world, broker, workers)
     time.sleep(VISIBILITY)  # the killed worker's task has been out (unacknowledged) longer than that now
 

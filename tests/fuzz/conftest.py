@@ -1,5 +1,6 @@
 """Fixtures for the fuzz tests: one seeded world per module, each operation's test rolled back to
 it; the Django request signals that would close the test's connection, disconnected."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import signals
@@ -31,4 +32,5 @@ def in_process_requests(db):
 @pytest.fixture(autouse=True)
 def _fresh_throttles():
     from django.core.cache import cache
+
     cache.clear()

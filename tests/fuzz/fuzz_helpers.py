@@ -1,5 +1,6 @@
 """Helpers for the fuzz tests: a club world with matches in every state, and the schemathesis
 set-up shared by the WSGI and the ASGI runs (bounds, checks, real ids mixed into the inputs)."""
+
 from __future__ import annotations
 
 import os
@@ -28,16 +29,26 @@ SHORT = {"regular_deals": ["R", "O"]}  # two regular deals: quick to simulate
 # inputs derive from: CI sees the same inputs every run. Raise or vary them for a deeper search.
 MAX_EXAMPLES = int(os.environ.get("FUZZ_MAX_EXAMPLES", 25))
 SEED = int(os.environ.get("FUZZ_SEED", 20260601))
-CHECKS = ("not_a_server_error", "status_code_conformance", "content_type_conformance",
-          "response_schema_conformance", "response_headers_conformance")
+CHECKS = (
+    "not_a_server_error",
+    "status_code_conformance",
+    "content_type_conformance",
+    "response_schema_conformance",
+    "response_headers_conformance",
+)
 
 
 def fuzz_settings(max_examples: int = MAX_EXAMPLES) -> settings:
     """The bounds again, for hypothesis: a ``@settings`` decorator's values win over schemathesis's
     configuration, and would otherwise come from the loaded profile (tests/conftest.py). A fuzz
     test uses function-scoped fixtures on purpose: the world is set up once for all its examples."""
-    return settings(max_examples=max_examples, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    return settings(
+        max_examples=max_examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
 
 
 def wsgi_schema():
@@ -51,16 +62,19 @@ def config(*, max_examples: int = MAX_EXAMPLES, **overrides) -> schemathesis.Con
     """Bounded, repeatable runs with the checks the contract promises (no 5xx; status codes,
     content types, bodies and headers as documented). Not enabled: the checks that expect every
     schema-valid input to be accepted — a card you do not hold is schema-valid and still a 422."""
-    return schemathesis.Config.from_dict({
-        "seed": SEED,
-        "generation": {"max-examples": max_examples, "deterministic": True, "database": "none"},
-        "phases": {"stateful": {"enabled": False}},
-        "checks": {"enabled": False, **{name: {"enabled": True} for name in CHECKS}},
-        **overrides,
-    })
+    return schemathesis.Config.from_dict(
+        {
+            "seed": SEED,
+            "generation": {"max-examples": max_examples, "deterministic": True, "database": "none"},
+            "phases": {"stateful": {"enabled": False}},
+            "checks": {"enabled": False, **{name: {"enabled": True} for name in CHECKS}},
+            **overrides,
+        }
+    )
 
 
 # --- the world ---------------------------------------------------------------------------------------
+
 
 def token(world, name: str) -> dict:
     return {"Authorization": f"Token {world.tokens[name]}"}
@@ -92,10 +106,12 @@ def seed_world(user_model) -> World:
 
     finished = leagues.season_record_import(actor=users["sam"], season_id=season.pk, record=_simulated(1))
     leagues.standings_recompute(season_id=season.pk)
-    open_dispute = disputes.dispute_raise(match_id=finished.pk, actor=users["ala"], deal=1,
-                                          statement="W revoked in trick 3")
-    ruled = disputes.dispute_raise(match_id=finished.pk, actor=users["bartek"], deal=2, play_index=0,
-                                   statement="N led out of turn")
+    open_dispute = disputes.dispute_raise(
+        match_id=finished.pk, actor=users["ala"], deal=1, statement="W revoked in trick 3"
+    )
+    ruled = disputes.dispute_raise(
+        match_id=finished.pk, actor=users["bartek"], deal=2, play_index=0, statement="N led out of turn"
+    )
     disputes.ruling_record(dispute_id=ruled.pk, actor=users["ari"], ruling="no_change", reason="N was on lead")
 
     seated = {seat: users[name] for seat, name in zip(SEATS, PLAYERS)}
@@ -105,8 +121,9 @@ def seed_world(user_model) -> World:
         games.deal_start(match_id=server.pk, actor=users["ala"])
         _play_until_on_turn(server, seated, "N", cards=4)
         in_play.append(server)
-    recorded = games.match_create(actor=users["sam"], first_dealer="N", seats=dict(zip(SEATS, PLAYERS)),
-                                  dealing="recorded", scorer="sam")
+    recorded = games.match_create(
+        actor=users["sam"], first_dealer="N", seats=dict(zip(SEATS, PLAYERS)), dealing="recorded", scorer="sam"
+    )
     games.deal_start(match_id=recorded.pk, actor=users["sam"], hands=_simulated(2)["deals"][0]["hands"])
     _play_until_on_turn(recorded, dict.fromkeys(SEATS, users["sam"]), "N", cards=1)
 
@@ -116,7 +133,9 @@ def seed_world(user_model) -> World:
     world.ids = {
         "match": [str(m.pk) for m in (finished, *in_play, recorded)],
         "dispute": [str(open_dispute.pk), str(ruled.pk)],
-        "club": [club.pk], "league": [league.pk], "season": [season.pk],
+        "club": [club.pk],
+        "league": [league.pk],
+        "season": [season.pk],
         "player": [games.player_for_user(users[name]).pk for name in PLAYERS],
         "username": [*PLAYERS, "sam"],
         "code": ["not_found", "must_follow_suit", "invalid"],
@@ -125,8 +144,9 @@ def seed_world(user_model) -> World:
 
 
 def _simulated(seed: int) -> dict:
-    return simulate_match(random.Random(seed), players=dict(zip(SEATS, PLAYERS)), first_dealer=Seat.N,
-                          ruleset=Ruleset.from_options(SHORT))
+    return simulate_match(
+        random.Random(seed), players=dict(zip(SEATS, PLAYERS)), first_dealer=Seat.N, ruleset=Ruleset.from_options(SHORT)
+    )
 
 
 def _deal(match):
@@ -141,16 +161,26 @@ def _play_until_on_turn(match, actors: dict, seat: str, *, cards: int) -> None:
         deal = _deal(match)
         if played >= cards and deal.to_play.name == seat:
             return
-        games.card_play(match_id=match.pk, actor=actors[deal.to_play.name], seat=deal.to_play.name,
-                        card=str(deal.legal_cards(deal.to_play)[0]))
+        games.card_play(
+            match_id=match.pk,
+            actor=actors[deal.to_play.name],
+            seat=deal.to_play.name,
+            card=str(deal.legal_cards(deal.to_play)[0]),
+        )
         played += 1
 
 
 # --- real ids in the generated inputs ------------------------------------------------------------------
 
 # The path's first segment → the kind of its ``{id}``.
-_ID_KINDS = {"matches": "match", "disputes": "dispute", "clubs": "club", "leagues": "league",
-             "seasons": "season", "players": "player"}
+_ID_KINDS = {
+    "matches": "match",
+    "disputes": "dispute",
+    "clubs": "club",
+    "leagues": "league",
+    "seasons": "season",
+    "players": "player",
+}
 
 
 class Current:
@@ -191,5 +221,7 @@ def _real_values(path: str, generated, ids: dict) -> list[dict]:
     names = [name for name in generated if choices.get(name)]
     if not names:
         return []
-    return [{**generated, **{name: choices[name][i % len(choices[name])] for name in names}}
-            for i in range(max(len(choices[name]) for name in names))]
+    return [
+        {**generated, **{name: choices[name][i % len(choices[name])] for name in names}}
+        for i in range(max(len(choices[name]) for name in names))
+    ]

@@ -2,6 +2,7 @@
 gunicorn serves the API), authenticated as a seated player and as staff, against a world with a
 club, a season, matches finished and in play, and disputes. No 5xx; every status code, content
 type, body and documented header as the schema says."""
+
 import pytest
 from asgiref.sync import sync_to_async
 from fuzz_helpers import Current, fuzz_settings, mix_in_real_ids, token, wsgi_schema
@@ -19,6 +20,7 @@ def seeded(world, in_process_requests, monkeypatch):
     (tests/live covers the waiting); the answer is the ``events`` action's either way. Its
     database work runs on the test's connection (in production it takes a fresh one in a worker
     thread, which would not see the test's uncommitted world)."""
+
     async def answer_at_once(*args, **kwargs):
         return None
 

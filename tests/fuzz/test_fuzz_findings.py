@@ -1,5 +1,6 @@
 """What the fuzzing found, one request each: the answer a client gets, and that the schema
 documents it (status code, content type, body and headers, by schemathesis's own checks)."""
+
 import pytest
 from fuzz_helpers import token, wsgi_schema
 
@@ -19,8 +20,9 @@ def answer(world, method: str, path: str, *, who: str = "ala", **parts):
     return response
 
 
-@pytest.mark.parametrize("path", ["/api/v1/clubs/", "/api/v1/leagues/", "/api/v1/seasons/", "/api/v1/players/",
-                                  "/api/v1/matches/"])
+@pytest.mark.parametrize(
+    "path", ["/api/v1/clubs/", "/api/v1/leagues/", "/api/v1/seasons/", "/api/v1/players/", "/api/v1/matches/"]
+)
 def test_a_page_past_the_last_is_a_documented_404(seeded, path):
     response = answer(seeded, "GET", path, query={"page": 99})
 
@@ -55,15 +57,23 @@ def test_time_travel_is_documented_its_state_and_its_errors(seeded):
 
 
 def test_standings_asked_for_as_csv_answer_an_error_as_problem_json(seeded):
-    response = answer(seeded, "GET", "/api/v1/seasons/{id}/standings/", path_parameters={"id": 999999},
-                      query={"format": "csv"})
+    response = answer(
+        seeded, "GET", "/api/v1/seasons/{id}/standings/", path_parameters={"id": 999999}, query={"format": "csv"}
+    )
 
     assert response.status_code == 404 and response.headers["content-type"] == ["application/problem+json"]
 
 
 def test_a_body_without_a_content_type_is_a_documented_415(seeded):
-    response = answer(seeded, "PATCH", "/api/v1/clubs/{id}/", path_parameters={"id": seeded.ids["club"][0]},
-                      body={"name": "Nowa"}, media_type="application/json", headers={"Content-Type": ""})
+    response = answer(
+        seeded,
+        "PATCH",
+        "/api/v1/clubs/{id}/",
+        path_parameters={"id": seeded.ids["club"][0]},
+        body={"name": "Nowa"},
+        media_type="application/json",
+        headers={"Content-Type": ""},
+    )
 
     assert response.status_code == 415 and response.json()["code"] == "unsupported_media_type"
 
@@ -77,9 +87,16 @@ def test_both_event_streams_are_in_the_schema():
         assert {"400", "401", "501"} <= set(operation["responses"])
 
 
-@pytest.mark.parametrize("path, method", [
-    ("/api/v1/webhooks/{id}/ping/", "POST"), ("/api/v1/webhooks/{id}/", "GET"), ("/api/v1/clubs/{id}/", "GET"),
-    ("/api/v1/disputes/{id}/", "GET"), ("/api/v1/clubs/{id}/webhooks/", "GET")])
+@pytest.mark.parametrize(
+    "path, method",
+    [
+        ("/api/v1/webhooks/{id}/ping/", "POST"),
+        ("/api/v1/webhooks/{id}/", "GET"),
+        ("/api/v1/clubs/{id}/", "GET"),
+        ("/api/v1/disputes/{id}/", "GET"),
+        ("/api/v1/clubs/{id}/webhooks/", "GET"),
+    ],
+)
 @pytest.mark.parametrize("odd_id", ["³", "٣", str(2**63)])  # digits to str.isdigit, not to int or bigint
 def test_an_id_of_unicode_digits_or_past_bigint_is_a_404_not_a_500(seeded, path, method, odd_id):
     response = answer(seeded, method, path, who="staff", path_parameters={"id": odd_id})

@@ -5,6 +5,7 @@ or a too-long name used to be a 500), no answer may be a 5xx, and every answer i
 
 Deterministic and bounded: one request per operation and kind of input (a few hundred in all),
 not a random search — ``test_fuzz_api.py`` does that."""
+
 from __future__ import annotations
 
 import json
@@ -75,10 +76,15 @@ def _path_values(world, path: str, value) -> dict:
     names = [part[1:-1] for part in path.split("/") if part.startswith("{")]
     if value is not None:
         return dict.fromkeys(names, value)
-    kind = {"matches": "match", "disputes": "dispute", "clubs": "club", "leagues": "league",
-            "seasons": "season", "players": "player"}.get(path.removeprefix("/api/v1/").split("/")[0])
-    real = {"id": (world.ids.get(kind) or [1])[0], "username": world.ids["username"][0],
-            "code": world.ids["code"][0]}
+    kind = {
+        "matches": "match",
+        "disputes": "dispute",
+        "clubs": "club",
+        "leagues": "league",
+        "seasons": "season",
+        "players": "player",
+    }.get(path.removeprefix("/api/v1/").split("/")[0])
+    real = {"id": (world.ids.get(kind) or [1])[0], "username": world.ids["username"][0], "code": world.ids["code"][0]}
     return {name: real.get(name, 1) for name in names}
 
 
@@ -132,12 +138,20 @@ def test_hostile_bodies_are_4xx(seeded, path, method, operation):
     for string, number in ((NUL, 10**4000), (LONG, -(10**30)), ("\x00", 2**63)):
         for key in ("k1", None):  # the error stored under an Idempotency-Key too (jsonb)
             headers = {"Idempotency-Key": f"{key}-{len(string)}"} if key else {}
-            call(seeded, path, method, path_parameters=where, body=_body_with(shape, string, number),
-                 media_type="application/json", headers=headers)
+            call(
+                seeded,
+                path,
+                method,
+                path_parameters=where,
+                body=_body_with(shape, string, number),
+                media_type="application/json",
+                headers=headers,
+            )
     deep = ("[" * DEEP + "]" * DEEP).encode()
     call(seeded, path, method, path_parameters=where, body=deep, media_type="application/json")
-    call(seeded, path, method, path_parameters=where, body=b"{\"a\": " + b"1" * 5000 + b"}",
-                    media_type="application/json")
+    call(
+        seeded, path, method, path_parameters=where, body=b'{"a": ' + b"1" * 5000 + b"}", media_type="application/json"
+    )
 
 
 def test_every_operation_with_a_body_is_covered():

@@ -5,6 +5,7 @@ or ``STREAM_SECONDS`` pass, and then the client hangs up, as a browser does; eve
 against the documented event schema, every error against its problem.
 
 The world is committed here (the streams read it from worker threads, each on its own connection)."""
+
 import pytest
 import schemathesis
 from asgi_server import AsgiServer
@@ -16,8 +17,9 @@ STREAM_SECONDS = 1.0  # an open stream (a match in play, your feed) is cut after
 STREAM_EVENTS = 3  # ... or after this many events (ala's feed: her turn in three matches, at once)
 
 # The document the WSGI application serves (the same under ASGI), sent over HTTP to uvicorn.
-loaded = schemathesis.openapi.from_dict(wsgi_schema().raw_schema, config=config(
-    **{"request-timeout": STREAM_SECONDS, "max-stream-events": STREAM_EVENTS}))
+loaded = schemathesis.openapi.from_dict(
+    wsgi_schema().raw_schema, config=config(**{"request-timeout": STREAM_SECONDS, "max-stream-events": STREAM_EVENTS})
+)
 mix_in_real_ids(loaded)
 streams = loaded.include(path_regex=r"/stream/$")
 # Staff sits in no match: his feed never says anything, so each request would just wait.

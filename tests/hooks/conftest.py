@@ -1,4 +1,5 @@
 """Fixtures for the webhook tests: a club with a season, a loopback receiver, endpoints."""
+
 import pytest
 from hooks_helpers import PLAYERS, SHORT, Receiver, World
 
@@ -11,8 +12,10 @@ def world(django_user_model):
     """Club ``kk`` (admin ``ada``, scorer ``sam``, arbiter ``arb``, members ``p1``–``p4``), league
     ``Liga`` (the short ruleset) with season ``2025``; club ``other`` (admin ``olga``); ``staff``;
     ``outsider``."""
-    users = {name: django_user_model.objects.create_user(name)
-             for name in ("ada", "sam", "arb", *PLAYERS, "olga", "outsider")}
+    users = {
+        name: django_user_model.objects.create_user(name)
+        for name in ("ada", "sam", "arb", *PLAYERS, "olga", "outsider")
+    }
     users["staff"] = django_user_model.objects.create_user("staff", is_staff=True)
     club = scoring.club_create(actor=users["ada"], name="Klub Kierkowy", slug="kk")
     for name, role in (("sam", "scorer"), ("arb", "arbiter"), *((p, "member") for p in PLAYERS)):
@@ -39,15 +42,25 @@ def receiver():
 @pytest.fixture
 def hook(world, receiver, allow_private):
     """An endpoint of club ``kk`` for every event type, posting to the receiver."""
-    def make(event_types=("match.finished", "match.abandoned", "deal.finished", "ruling.recorded",
-                          "standings.updated"), **fields):
-        return services.endpoint_create(actor=world.users["ada"], club_id=world.club.pk, url=receiver.url,
-                                        event_types=list(event_types), **fields)
+
+    def make(
+        event_types=("match.finished", "match.abandoned", "deal.finished", "ruling.recorded", "standings.updated"),
+        **fields,
+    ):
+        return services.endpoint_create(
+            actor=world.users["ada"], club_id=world.club.pk, url=receiver.url, event_types=list(event_types), **fields
+        )
+
     return make
 
 
 @pytest.fixture
 def season_match(world):
     """A recorded match of the season, scored by ``sam``, players p1–p4 in N, E, S, W."""
-    return scoring.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
-                                       seats=dict(zip("NESW", PLAYERS)), first_dealer="N", dealing="recorded")
+    return scoring.season_match_create(
+        actor=world.users["sam"],
+        season_id=world.season.pk,
+        seats=dict(zip("NESW", PLAYERS)),
+        first_dealer="N",
+        dealing="recorded",
+    )

@@ -1,5 +1,6 @@
 """Helpers for the webhook tests: a receiver on loopback, a club with a season, and matches
 played to the end through the commands."""
+
 from __future__ import annotations
 
 import json
@@ -46,7 +47,7 @@ class Receiver:
     def of_type(self, event_type: str) -> list[Received]:
         return [r for r in self.received if r.headers.get("X-Kierki-Event") == event_type]
 
-    def start(self) -> "Receiver":
+    def start(self) -> Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):

@@ -1,5 +1,6 @@
 """SSRF: receivers on private addresses are refused, at registration and at every attempt,
 and an attempt connects to the address that was checked."""
+
 import socket
 
 import pytest
@@ -15,30 +16,34 @@ pytestmark = pytest.mark.django_db
 def register(world, url: str):
     api = APIClient()
     api.force_authenticate(world.users["ada"])
-    return api.post(f"/api/v1/clubs/{world.club.pk}/webhooks/", {"url": url, "event_types": ["match.finished"]},
-                    format="json")
+    return api.post(
+        f"/api/v1/clubs/{world.club.pk}/webhooks/", {"url": url, "event_types": ["match.finished"]}, format="json"
+    )
 
 
-@pytest.mark.parametrize("url, kind", [
-    ("http://127.0.0.1:8080/hook", "loopback"),
-    ("http://10.1.2.3/hook", "private"),
-    ("http://192.168.0.10/hook", "private"),
-    ("http://[::1]:8080/hook", "loopback"),
-    ("http://localhost:8080/hook", "loopback"),  # a name that resolves to loopback
-    ("http://169.254.169.254/latest/meta-data/", "link-local"),  # cloud metadata
-    ("http://0.0.0.0/hook", "unspecified"),
-    ("http://[::ffff:127.0.0.1]/hook", "loopback"),  # IPv4-mapped IPv6
-    ("http://224.0.0.1/hook", "multicast"),
-    ("http://100.64.0.1/hook", "non-global"),  # carrier-grade NAT
-    # IPv6 forms that wrap an IPv4 address are judged by the address they wrap.
-    ("http://[2002:7f00:1::]/", "loopback"),  # 6to4 around 127.0.0.1
-    ("http://[2002:a9fe:a9fe::1]/hook", "link-local"),  # 6to4 around 169.254.169.254
-    ("http://[64:ff9b::7f00:1]/hook", "loopback"),  # NAT64 well-known prefix around 127.0.0.1
-    ("http://[64:ff9b:1::a00:5]/hook", "private"),  # NAT64 local-use prefix (RFC 8215) around 10.0.0.5
-    ("http://[2001:0:5db8:d70e::80ff:fffe]/hook", "loopback"),  # Teredo: client 127.0.0.1 (bits inverted)
-    ("http://[2001:0:a00:1:8000:63bf:a247:28f1]/hook", "private"),  # Teredo: server 10.0.0.1
-    ("http://[::127.0.0.1]/hook", "loopback"),  # IPv4-compatible IPv6
-])
+@pytest.mark.parametrize(
+    "url, kind",
+    [
+        ("http://127.0.0.1:8080/hook", "loopback"),
+        ("http://10.1.2.3/hook", "private"),
+        ("http://192.168.0.10/hook", "private"),
+        ("http://[::1]:8080/hook", "loopback"),
+        ("http://localhost:8080/hook", "loopback"),  # a name that resolves to loopback
+        ("http://169.254.169.254/latest/meta-data/", "link-local"),  # cloud metadata
+        ("http://0.0.0.0/hook", "unspecified"),
+        ("http://[::ffff:127.0.0.1]/hook", "loopback"),  # IPv4-mapped IPv6
+        ("http://224.0.0.1/hook", "multicast"),
+        ("http://100.64.0.1/hook", "non-global"),  # carrier-grade NAT
+        # IPv6 forms that wrap an IPv4 address are judged by the address they wrap.
+        ("http://[2002:7f00:1::]/", "loopback"),  # 6to4 around 127.0.0.1
+        ("http://[2002:a9fe:a9fe::1]/hook", "link-local"),  # 6to4 around 169.254.169.254
+        ("http://[64:ff9b::7f00:1]/hook", "loopback"),  # NAT64 well-known prefix around 127.0.0.1
+        ("http://[64:ff9b:1::a00:5]/hook", "private"),  # NAT64 local-use prefix (RFC 8215) around 10.0.0.5
+        ("http://[2001:0:5db8:d70e::80ff:fffe]/hook", "loopback"),  # Teredo: client 127.0.0.1 (bits inverted)
+        ("http://[2001:0:a00:1:8000:63bf:a247:28f1]/hook", "private"),  # Teredo: server 10.0.0.1
+        ("http://[::127.0.0.1]/hook", "loopback"),  # IPv4-compatible IPv6
+    ],
+)
 def test_a_receiver_on_a_private_address_is_refused(world, url, kind):
     response = register(world, url)
 
@@ -48,16 +53,19 @@ def test_a_receiver_on_a_private_address_is_refused(world, url, kind):
     assert not Endpoint.objects.exists()
 
 
-@pytest.mark.parametrize("url, says", [
-    ("ftp://93.184.215.14/hook", "only http:// and https://"),
-    ("file:///etc/passwd", "only http:// and https://"),
-    ("hook", "only http:// and https://"),
-    ("http:///hook", "no host"),
-    ("http://user:pw@93.184.215.14/hook", "credentials"),
-    ("http://93.184.215.14:99999/hook", "not a URL"),
-    ("http://93.184.215.14/a b", "spaces"),
-    ("http://no-such-host.invalid/hook", "does not resolve"),
-])
+@pytest.mark.parametrize(
+    "url, says",
+    [
+        ("ftp://93.184.215.14/hook", "only http:// and https://"),
+        ("file:///etc/passwd", "only http:// and https://"),
+        ("hook", "only http:// and https://"),
+        ("http:///hook", "no host"),
+        ("http://user:pw@93.184.215.14/hook", "credentials"),
+        ("http://93.184.215.14:99999/hook", "not a URL"),
+        ("http://93.184.215.14/a b", "spaces"),
+        ("http://no-such-host.invalid/hook", "does not resolve"),
+    ],
+)
 def test_a_malformed_url_is_refused_saying_why(world, url, says):
     response = register(world, url)
 
@@ -69,12 +77,15 @@ def test_a_public_address_is_accepted(world):
     assert register(world, "https://93.184.215.14/hook").status_code == 201  # nothing is sent to it
 
 
-@pytest.mark.parametrize("address", [
-    "2002:5db8:d70e::",  # 6to4 around 93.184.215.14
-    "64:ff9b::5db8:d70e",  # NAT64 around 93.184.215.14
-    "2001:0:5db8:d70e:8000:63bf:a247:28f1",  # Teredo: server and client 93.184.215.14
-    "2606:4700:4700::1111",  # a plain global IPv6 address
-])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "2002:5db8:d70e::",  # 6to4 around 93.184.215.14
+        "64:ff9b::5db8:d70e",  # NAT64 around 93.184.215.14
+        "2001:0:5db8:d70e:8000:63bf:a247:28f1",  # Teredo: server and client 93.184.215.14
+        "2606:4700:4700::1111",  # a plain global IPv6 address
+    ],
+)
 def test_an_ipv6_form_around_a_public_ipv4_address_is_public(address):
     assert addresses.not_public(address) is None
 
@@ -84,16 +95,22 @@ def test_the_setting_lets_private_receivers_in(world, allow_private):
 
 
 def test_a_name_holding_a_private_address_beside_a_public_one_is_refused(monkeypatch):
-    monkeypatch.setattr(addresses.socket, "getaddrinfo", lambda host, port, *args, **kw: [
-        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.215.14", port)),
-        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.5", port))])
+    monkeypatch.setattr(
+        addresses.socket,
+        "getaddrinfo",
+        lambda host, port, *args, **kw: [
+            (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.215.14", port)),
+            (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.5", port)),
+        ],
+    )
 
     with pytest.raises(addresses.UnsafeURL, match="10.0.0.5, a private address"):
         addresses.resolve("https://mixed.example.org/hook", allow_private=False)
 
 
-def test_an_address_that_became_private_is_refused_at_delivery(world, hook, receiver, settings,
-                                                               django_capture_on_commit_callbacks):
+def test_an_address_that_became_private_is_refused_at_delivery(
+    world, hook, receiver, settings, django_capture_on_commit_callbacks
+):
     endpoint = hook()
     settings.WEBHOOKS_ALLOW_PRIVATE = False  # as if the name now resolved to a private address
 
@@ -106,8 +123,9 @@ def test_an_address_that_became_private_is_refused_at_delivery(world, hook, rece
     assert delivery.last_error.startswith("refused: the host 127.0.0.1 resolves to 127.0.0.1, a loopback address")
 
 
-def test_the_attempt_connects_to_the_checked_address_and_names_the_host(world, receiver, allow_private, monkeypatch,
-                                                                        django_capture_on_commit_callbacks):
+def test_the_attempt_connects_to_the_checked_address_and_names_the_host(
+    world, receiver, allow_private, monkeypatch, django_capture_on_commit_callbacks
+):
     port = receiver.server.server_address[1]
     resolved = []
 
@@ -120,9 +138,12 @@ def test_the_attempt_connects_to_the_checked_address_and_names_the_host(world, r
         return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))]
 
     monkeypatch.setattr(addresses.socket, "getaddrinfo", fake_dns)
-    endpoint = services.endpoint_create(actor=world.users["ada"], club_id=world.club.pk,
-                                        url=f"http://hooks.example.test:{port}/in?club=kk",
-                                        event_types=["match.finished"])
+    endpoint = services.endpoint_create(
+        actor=world.users["ada"],
+        club_id=world.club.pk,
+        url=f"http://hooks.example.test:{port}/in?club=kk",
+        event_types=["match.finished"],
+    )
     with django_capture_on_commit_callbacks(execute=True):
         services.endpoint_ping(actor=world.users["ada"], endpoint_id=endpoint.pk)
 

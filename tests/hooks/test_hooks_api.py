@@ -1,5 +1,6 @@
 """The webhook endpoints: who may use them, what they answer, the write-only secret, the
 delivery log and manual redelivery."""
+
 import hashlib
 import hmac
 
@@ -23,6 +24,7 @@ def client(user=None) -> APIClient:
 
 # --- who may do what --------------------------------------------------------------------------------
 
+
 def _operations(world, endpoint, delivery):
     """(name, method, path, body, status for the club's admins and staff, for everyone else)"""
     club, hook = f"/api/v1/clubs/{world.club.pk}/webhooks/", f"/api/v1/webhooks/{endpoint.pk}/"
@@ -42,13 +44,21 @@ OPERATIONS = ("list", "create", "read", "change", "remove", "log", "ping", "rede
 
 
 @pytest.mark.parametrize("operation", OPERATIONS)
-@pytest.mark.parametrize("who, allowed", [("ada", True), ("staff", True), ("p1", False), ("sam", False),
-                                          ("olga", False), ("outsider", False), (None, None)])
+@pytest.mark.parametrize(
+    "who, allowed",
+    [("ada", True), ("staff", True), ("p1", False), ("sam", False), ("olga", False), ("outsider", False), (None, None)],
+)
 def test_only_the_club_admins_and_staff_manage_its_webhooks(world, hook, operation, who, allowed):
     endpoint = hook()
-    delivery = Delivery.objects.create(endpoint=endpoint, event_type="ping", payload={}, status="failed",
-                                       next_attempt_at=endpoint.created_at, retry_until=endpoint.created_at,
-                                       created_at=endpoint.created_at)
+    delivery = Delivery.objects.create(
+        endpoint=endpoint,
+        event_type="ping",
+        payload={},
+        status="failed",
+        next_attempt_at=endpoint.created_at,
+        retry_until=endpoint.created_at,
+        created_at=endpoint.created_at,
+    )
     method, path, body, ok, denied = _operations(world, endpoint, delivery)[operation]
 
     response = getattr(client(world.users.get(who)), method)(path, body, format="json")
@@ -71,18 +81,26 @@ def test_an_unknown_club_or_webhook_is_404(world):
 
 # --- registering ---------------------------------------------------------------------------------------
 
+
 def test_registering_returns_the_generated_secret_once(world, receiver, allow_private):
     admin = client(world.users["ada"])
 
-    created = admin.post(f"/api/v1/clubs/{world.club.pk}/webhooks/",
-                         {"url": receiver.url, "event_types": ["match.finished", "deal.finished"]}, format="json")
+    created = admin.post(
+        f"/api/v1/clubs/{world.club.pk}/webhooks/",
+        {"url": receiver.url, "event_types": ["match.finished", "deal.finished"]},
+        format="json",
+    )
 
     assert created.status_code == 201, created.content
     body = created.json()
     assert body["secret"].startswith("whsec_") and len(body["secret"]) > 40
     assert {k: body[k] for k in ("club", "url", "event_types", "active", "created_by")} == {
-        "club": world.club.pk, "url": receiver.url, "event_types": ["match.finished", "deal.finished"],
-        "active": True, "created_by": "ada"}
+        "club": world.club.pk,
+        "url": receiver.url,
+        "event_types": ["match.finished", "deal.finished"],
+        "active": True,
+        "created_by": "ada",
+    }
     assert "secret" not in admin.get(f"/api/v1/webhooks/{body['id']}/").json()
     assert all("secret" not in hook for hook in admin.get(f"/api/v1/clubs/{world.club.pk}/webhooks/").json())
     assert Endpoint.objects.get().secret == body["secret"]
@@ -91,8 +109,11 @@ def test_registering_returns_the_generated_secret_once(world, receiver, allow_pr
 def test_a_given_secret_signs_the_deliveries(world, receiver, allow_private, django_capture_on_commit_callbacks):
     admin = client(world.users["ada"])
     secret = "a-secret-of-our-own-choosing"
-    hook = admin.post(f"/api/v1/clubs/{world.club.pk}/webhooks/",
-                      {"url": receiver.url, "event_types": ["match.finished"], "secret": secret}, format="json").json()
+    hook = admin.post(
+        f"/api/v1/clubs/{world.club.pk}/webhooks/",
+        {"url": receiver.url, "event_types": ["match.finished"], "secret": secret},
+        format="json",
+    ).json()
 
     with django_capture_on_commit_callbacks(execute=True):
         assert admin.post(f"/api/v1/webhooks/{hook['id']}/ping/").status_code == 202
@@ -103,14 +124,17 @@ def test_a_given_secret_signs_the_deliveries(world, receiver, allow_private, dja
     assert ping.json()["type"] == "ping" and ping.json()["data"]["webhook"] == hook["id"]
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"url": "https://93.184.215.14/hook", "event_types": ["match.started"]}, "event_types.0"),
-    ({"url": "https://93.184.215.14/hook", "event_types": []}, "event_types"),
-    ({"url": "https://93.184.215.14/hook"}, "event_types"),
-    ({"event_types": ["match.finished"]}, "url"),
-    ({"url": "ftp://93.184.215.14/hook", "event_types": ["match.finished"]}, "url"),
-    ({"url": "https://93.184.215.14/hook", "event_types": ["match.finished"], "secret": "short"}, "secret"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"url": "https://93.184.215.14/hook", "event_types": ["match.started"]}, "event_types.0"),
+        ({"url": "https://93.184.215.14/hook", "event_types": []}, "event_types"),
+        ({"url": "https://93.184.215.14/hook"}, "event_types"),
+        ({"event_types": ["match.finished"]}, "url"),
+        ({"url": "ftp://93.184.215.14/hook", "event_types": ["match.finished"]}, "url"),
+        ({"url": "https://93.184.215.14/hook", "event_types": ["match.finished"], "secret": "short"}, "secret"),
+    ],
+)
 def test_bad_input_is_a_problem_naming_the_field_and_stores_nothing(world, body, field):
     response = client(world.users["ada"]).post(f"/api/v1/clubs/{world.club.pk}/webhooks/", body, format="json")
 
@@ -124,8 +148,9 @@ def test_changing_a_webhook_checks_what_changes(world, hook):
     endpoint = hook(["match.finished"])
     admin = client(world.users["ada"])
 
-    changed = admin.patch(f"/api/v1/webhooks/{endpoint.pk}/", {"event_types": ["standings.updated"],
-                                                               "active": False}, format="json")
+    changed = admin.patch(
+        f"/api/v1/webhooks/{endpoint.pk}/", {"event_types": ["standings.updated"], "active": False}, format="json"
+    )
     refused = admin.patch(f"/api/v1/webhooks/{endpoint.pk}/", {"event_types": ["nope"]}, format="json")
 
     assert changed.status_code == 200
@@ -145,6 +170,7 @@ def test_removing_a_webhook_removes_its_log(world, hook):
 
 # --- the log and redelivery ---------------------------------------------------------------------------------
 
+
 def test_the_log_shows_each_attempt_outcome_newest_first(world, hook, receiver, django_capture_on_commit_callbacks):
     endpoint = hook()
     admin = client(world.users["ada"])
@@ -158,7 +184,11 @@ def test_the_log_shows_each_attempt_outcome_newest_first(world, hook, receiver, 
     assert log["count"] == 2
     newest, oldest = log["results"]
     assert (newest["status"], newest["attempts"], newest["last_status_code"], newest["last_error"]) == (
-        "succeeded", 1, 204, "")
+        "succeeded",
+        1,
+        204,
+        "",
+    )
     assert newest["next_attempt_at"] is None and newest["delivered_at"] is not None
     assert (oldest["status"], oldest["attempts"], oldest["last_status_code"]) == ("pending", 1, 500)
     assert oldest["last_error"] == "HTTP 500: receiver err" and oldest["next_attempt_at"] is not None
@@ -198,8 +228,9 @@ def test_a_delivery_of_another_webhook_cannot_be_redelivered_through_this_one(wo
     assert response.status_code == 404 and response["Content-Type"] == PROBLEM
 
 
-def test_a_ping_reaches_even_a_disabled_webhook_but_events_do_not(world, hook, receiver,
-                                                                  django_capture_on_commit_callbacks):
+def test_a_ping_reaches_even_a_disabled_webhook_but_events_do_not(
+    world, hook, receiver, django_capture_on_commit_callbacks
+):
     endpoint = hook(active=False)
 
     with django_capture_on_commit_callbacks(execute=True):

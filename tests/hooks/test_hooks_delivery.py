@@ -1,5 +1,6 @@
 """What a club's receiver gets when its season matches are played: the events, their data, the
 signature — and that deliveries commit with the events or not at all."""
+
 import datetime
 import hashlib
 import hmac
@@ -24,8 +25,9 @@ def _signed(secret: str, received) -> bool:
     return hmac.compare_digest(expected, fields["v1"])
 
 
-def test_a_finished_season_match_is_posted_to_the_receiver_signed(world, hook, receiver, season_match,
-                                                                   django_capture_on_commit_callbacks):
+def test_a_finished_season_match_is_posted_to_the_receiver_signed(
+    world, hook, receiver, season_match, django_capture_on_commit_callbacks
+):
     endpoint = hook(["match.finished"])
     record = simulated(1)
 
@@ -50,8 +52,9 @@ def test_a_finished_season_match_is_posted_to_the_receiver_signed(world, hook, r
     assert delivery.delivered_at is not None
 
 
-def test_each_finished_deal_is_posted_with_its_points_and_the_running_totals(world, hook, receiver, season_match,
-                                                                             django_capture_on_commit_callbacks):
+def test_each_finished_deal_is_posted_with_its_points_and_the_running_totals(
+    world, hook, receiver, season_match, django_capture_on_commit_callbacks
+):
     hook(["deal.finished"])
     record = simulated(2)
 
@@ -68,11 +71,16 @@ def test_each_finished_deal_is_posted_with_its_points_and_the_running_totals(wor
     assert sum(second["totals"].values()) == 0  # R8: every regular deal sums to zero
 
 
-def test_a_server_dealt_deal_is_announced_when_its_hands_are_revealed(world, hook, receiver,
-                                                                      django_capture_on_commit_callbacks):
+def test_a_server_dealt_deal_is_announced_when_its_hands_are_revealed(
+    world, hook, receiver, django_capture_on_commit_callbacks
+):
     hook(["deal.finished"])
-    match = scoring.season_match_create(actor=world.users["p1"], season_id=world.season.pk,
-                                        seats={"N": "p1", "E": "p2", "S": "p3", "W": "p4"}, first_dealer="N")
+    match = scoring.season_match_create(
+        actor=world.users["p1"],
+        season_id=world.season.pk,
+        seats={"N": "p1", "E": "p2", "S": "p3", "W": "p4"},
+        first_dealer="N",
+    )
     users = {seat: world.users[name] for seat, name in zip("NESW", ("p1", "p2", "p3", "p4"))}
     from games.engine.match import restore
 
@@ -87,8 +95,9 @@ def test_a_server_dealt_deal_is_announced_when_its_hands_are_revealed(world, hoo
     assert sent.json()["data"]["deal"] == 1 and sum(sent.json()["data"]["tricks"].values()) == 13
 
 
-def test_an_abandoned_match_is_announced_with_the_reason(world, hook, receiver, season_match,
-                                                         django_capture_on_commit_callbacks):
+def test_an_abandoned_match_is_announced_with_the_reason(
+    world, hook, receiver, season_match, django_capture_on_commit_callbacks
+):
     hook(["match.abandoned", "match.finished"])
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -100,40 +109,50 @@ def test_an_abandoned_match_is_announced_with_the_reason(world, hook, receiver, 
     assert sent.json()["data"]["reason"] == "the hall closed" and sent.json()["data"]["deals"] == 1
 
 
-def test_a_ruling_is_announced_with_the_ruled_points(world, hook, receiver, season_match,
-                                                     django_capture_on_commit_callbacks):
+def test_a_ruling_is_announced_with_the_ruled_points(
+    world, hook, receiver, season_match, django_capture_on_commit_callbacks
+):
     hook(["ruling.recorded"])
     play(season_match, simulated(4), world.users["sam"])
-    dispute = disputes.dispute_raise(match_id=season_match.pk, actor=world.users["p1"], deal=1,
-                                     statement="E revoked")
+    dispute = disputes.dispute_raise(match_id=season_match.pk, actor=world.users["p1"], deal=1, statement="E revoked")
     points = {"N": -20, "E": -40, "S": 0, "W": 0}
 
     with django_capture_on_commit_callbacks(execute=True):
-        disputes.ruling_record(dispute_id=dispute.pk, actor=world.users["arb"], ruling="score_adjusted",
-                               reason="E revoked at play 5", points=points)
+        disputes.ruling_record(
+            dispute_id=dispute.pk,
+            actor=world.users["arb"],
+            ruling="score_adjusted",
+            reason="E revoked at play 5",
+            points=points,
+        )
 
     [sent] = receiver.received
     data = sent.json()["data"]
-    assert (data["dispute"], data["ruling"], data["deal"], data["points"]) == (dispute.pk, "score_adjusted", 1,
-                                                                               points)
+    assert (data["dispute"], data["ruling"], data["deal"], data["points"]) == (dispute.pk, "score_adjusted", 1, points)
     assert data["arbiter"] == "arb" and data["status"] == "finished"
 
 
-def test_the_standings_recompute_is_announced_once_the_season_match_ends(world, hook, receiver, season_match,
-                                                                         django_capture_on_commit_callbacks):
+def test_the_standings_recompute_is_announced_once_the_season_match_ends(
+    world, hook, receiver, season_match, django_capture_on_commit_callbacks
+):
     hook(["standings.updated"])
 
     with django_capture_on_commit_callbacks(execute=True):
         play(season_match, simulated(5), world.users["sam"])
 
     [sent] = receiver.received
-    assert sent.json()["data"] == {"season": world.season.pk, "name": "2025", "league": world.league.pk,
-                                   "club": world.club.pk,
-                                   "standings": f"/api/v1/seasons/{world.season.pk}/standings/"}
+    assert sent.json()["data"] == {
+        "season": world.season.pk,
+        "name": "2025",
+        "league": world.league.pk,
+        "club": world.club.pk,
+        "standings": f"/api/v1/seasons/{world.season.pk}/standings/",
+    }
 
 
-def test_a_nightly_rebuild_that_changes_nothing_announces_nothing(world, hook, receiver, season_match,
-                                                                  django_capture_on_commit_callbacks):
+def test_a_nightly_rebuild_that_changes_nothing_announces_nothing(
+    world, hook, receiver, season_match, django_capture_on_commit_callbacks
+):
     hook(["standings.updated"])
     with django_capture_on_commit_callbacks(execute=True):
         play(season_match, simulated(5), world.users["sam"])
@@ -144,8 +163,9 @@ def test_a_nightly_rebuild_that_changes_nothing_announces_nothing(world, hook, r
     assert len(receiver.received) == 1
 
 
-def test_a_record_filed_into_the_season_announces_its_deals_and_its_end(world, hook, receiver,
-                                                                        django_capture_on_commit_callbacks):
+def test_a_record_filed_into_the_season_announces_its_deals_and_its_end(
+    world, hook, receiver, django_capture_on_commit_callbacks
+):
     hook(["deal.finished", "match.finished"])
     record = simulated(6)
 
@@ -157,8 +177,9 @@ def test_a_record_filed_into_the_season_announces_its_deals_and_its_end(world, h
     assert receiver.received[-1].json()["data"]["match"] == str(match.pk)
 
 
-def test_every_endpoint_gets_only_the_types_it_chose_and_one_event_id_per_event(world, hook, receiver, season_match,
-                                                                                django_capture_on_commit_callbacks):
+def test_every_endpoint_gets_only_the_types_it_chose_and_one_event_id_per_event(
+    world, hook, receiver, season_match, django_capture_on_commit_callbacks
+):
     hook(["match.finished"])
     hook(["match.finished", "deal.finished"])
     hook(["standings.updated"], active=False)
@@ -174,8 +195,13 @@ def test_every_endpoint_gets_only_the_types_it_chose_and_one_event_id_per_event(
 
 def test_a_match_outside_any_season_has_no_webhooks(world, hook, receiver, django_capture_on_commit_callbacks):
     hook()
-    match = games.match_create(actor=world.users["sam"], seats=dict(zip("NESW", ("p1", "p2", "p3", "p4"))),
-                               first_dealer="N", dealing="recorded", ruleset={"options": {"regular_deals": ["R", "O"]}})
+    match = games.match_create(
+        actor=world.users["sam"],
+        seats=dict(zip("NESW", ("p1", "p2", "p3", "p4"))),
+        first_dealer="N",
+        dealing="recorded",
+        ruleset={"options": {"regular_deals": ["R", "O"]}},
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
         play(match, simulated(8), world.users["sam"])
@@ -183,8 +209,9 @@ def test_a_match_outside_any_season_has_no_webhooks(world, hook, receiver, djang
     assert receiver.received == [] and deliveries() == []
 
 
-def test_a_rolled_back_command_creates_no_delivery(world, hook, receiver, season_match,
-                                                   django_capture_on_commit_callbacks):
+def test_a_rolled_back_command_creates_no_delivery(
+    world, hook, receiver, season_match, django_capture_on_commit_callbacks
+):
     hook(["deal.finished"])
     record = simulated(9)
     play(season_match, record, world.users["sam"], deals=1, cards=51)
@@ -202,8 +229,9 @@ def test_a_rolled_back_command_creates_no_delivery(world, hook, receiver, season
     assert len(deliveries("deal.finished")) == 1
 
 
-def test_a_broker_that_is_down_leaves_the_delivery_for_the_sweep(world, hook, receiver, season_match, monkeypatch,
-                                                                 django_capture_on_commit_callbacks, caplog):
+def test_a_broker_that_is_down_leaves_the_delivery_for_the_sweep(
+    world, hook, receiver, season_match, monkeypatch, django_capture_on_commit_callbacks, caplog
+):
     from kombu.exceptions import OperationalError
 
     from webhooks import tasks
@@ -228,8 +256,9 @@ def test_a_broker_that_is_down_leaves_the_delivery_for_the_sweep(world, hook, re
     assert delivery.status == "succeeded" and len(receiver.received) == 1
 
 
-def test_a_receiver_that_fails_is_retried_with_backoff_until_it_answers(world, hook, receiver, season_match,
-                                                                        django_capture_on_commit_callbacks):
+def test_a_receiver_that_fails_is_retried_with_backoff_until_it_answers(
+    world, hook, receiver, season_match, django_capture_on_commit_callbacks
+):
     from django.core.management import call_command
 
     hook(["match.finished"])
@@ -257,12 +286,17 @@ def test_a_receiver_that_fails_is_retried_with_backoff_until_it_answers(world, h
     call_command("deliver_webhooks")
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts, delivery.last_status_code, delivery.last_error) == (
-        "succeeded", 3, 204, "")
+        "succeeded",
+        3,
+        204,
+        "",
+    )
     assert len({r.headers["X-Kierki-Delivery"] for r in receiver.received}) == 1  # the same event, three times
 
 
-def test_a_delivery_still_failing_24_hours_after_it_was_created_fails(world, hook, receiver, season_match,
-                                                                      django_capture_on_commit_callbacks):
+def test_a_delivery_still_failing_24_hours_after_it_was_created_fails(
+    world, hook, receiver, season_match, django_capture_on_commit_callbacks
+):
     from django.core.management import call_command
 
     hook(["match.finished"])
@@ -273,9 +307,11 @@ def test_a_delivery_still_failing_24_hours_after_it_was_created_fails(world, hoo
     assert delivery.retry_until - delivery.created_at == datetime.timedelta(hours=24)
 
     now = timezone.now()
-    Delivery.objects.filter(pk=delivery.pk).update(created_at=now - datetime.timedelta(hours=24),
-                                                   retry_until=now + datetime.timedelta(seconds=5),
-                                                   next_attempt_at=now)
+    Delivery.objects.filter(pk=delivery.pk).update(
+        created_at=now - datetime.timedelta(hours=24),
+        retry_until=now + datetime.timedelta(seconds=5),
+        next_attempt_at=now,
+    )
     call_command("deliver_webhooks")
 
     delivery.refresh_from_db()
@@ -285,8 +321,9 @@ def test_a_delivery_still_failing_24_hours_after_it_was_created_fails(world, hoo
     assert len(receiver.received) == 2  # failed for good: the sweep leaves it
 
 
-def test_an_unreachable_receiver_is_a_failure_with_the_network_error(world, hook, receiver, season_match,
-                                                                     django_capture_on_commit_callbacks):
+def test_an_unreachable_receiver_is_a_failure_with_the_network_error(
+    world, hook, receiver, season_match, django_capture_on_commit_callbacks
+):
     endpoint = hook(["match.finished"])
     port = receiver.server.server_address[1]
     receiver.stop()

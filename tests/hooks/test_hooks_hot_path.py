@@ -1,5 +1,6 @@
 """``events_appended`` runs on every card play: a play inside a deal must cost webhooks nothing,
 whatever endpoints the club has registered."""
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -30,12 +31,18 @@ def _play_one(match, world, dealing: str) -> list[str]:
 def test_a_card_play_within_a_deal_runs_no_webhook_query(world, hook, dealing):
     hook()  # every event type
     if dealing == "recorded":
-        match = scoring.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
-                                            seats=dict(zip("NESW", PLAYERS)), first_dealer="N", dealing="recorded")
+        match = scoring.season_match_create(
+            actor=world.users["sam"],
+            season_id=world.season.pk,
+            seats=dict(zip("NESW", PLAYERS)),
+            first_dealer="N",
+            dealing="recorded",
+        )
         play(match, simulated(21), world.users["sam"], deals=1, cards=0)
     else:
-        match = scoring.season_match_create(actor=world.users["p1"], season_id=world.season.pk,
-                                            seats=dict(zip("NESW", PLAYERS)), first_dealer="N")
+        match = scoring.season_match_create(
+            actor=world.users["p1"], season_id=world.season.pk, seats=dict(zip("NESW", PLAYERS)), first_dealer="N"
+        )
         games.deal_start(match_id=match.pk, actor=world.users["p1"])
     _play_one(match, world, dealing)
 

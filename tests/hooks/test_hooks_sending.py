@@ -1,5 +1,6 @@
 """Sending: the backoff, one sender per delivery at a time, and a committed play that never
 fails because of a webhook."""
+
 import random
 import threading
 
@@ -14,8 +15,7 @@ from webhooks import services, transport
 from webhooks.models import Delivery
 
 
-@pytest.mark.parametrize("attempts, base", [(1, 30), (2, 60), (3, 120), (6, 960), (9, 7680), (10, 14400),
-                                            (30, 14400)])
+@pytest.mark.parametrize("attempts, base", [(1, 30), (2, 60), (3, 120), (6, 960), (9, 7680), (10, 14400), (30, 14400)])
 def test_the_wait_doubles_after_each_failure_up_to_four_hours_give_or_take_a_fifth(attempts, base):
     rng = random.Random(attempts)
     waits = [services.backoff(attempts, rng).total_seconds() for _ in range(200)]
@@ -86,8 +86,13 @@ def test_a_delivery_locked_by_one_worker_is_skipped_by_another_without_waiting(w
 @pytest.mark.django_db(transaction=True)
 def test_a_send_that_breaks_never_fails_the_committed_play(world, hook, receiver, monkeypatch):
     hook(["deal.finished"])
-    match = scoring.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
-                                        seats=dict(zip("NESW", PLAYERS)), first_dealer="N", dealing="recorded")
+    match = scoring.season_match_create(
+        actor=world.users["sam"],
+        season_id=world.season.pk,
+        seats=dict(zip("NESW", PLAYERS)),
+        first_dealer="N",
+        dealing="recorded",
+    )
     record = simulated(31)
     play(match, record, world.users["sam"], deals=1, cards=51)
 
@@ -97,11 +102,9 @@ def test_a_send_that_breaks_never_fails_the_committed_play(world, hook, receiver
     monkeypatch.setattr(transport, "post", broken)
     api = APIClient()
     api.force_authenticate(world.users["sam"])
-    response = api.post(f"/api/v1/matches/{match.pk}/plays/", {"card": record["deals"][0]["plays"][51]},
-                        format="json")
+    response = api.post(f"/api/v1/matches/{match.pk}/plays/", {"card": record["deals"][0]["plays"][51]}, format="json")
 
     assert response.status_code == 201, response.content
     [delivery] = deliveries("deal.finished")
-    assert (delivery.status, delivery.attempts, delivery.last_error) == ("pending", 1,
-                                                                         "internal error: RuntimeError")
+    assert (delivery.status, delivery.attempts, delivery.last_error) == ("pending", 1, "internal error: RuntimeError")
     assert receiver.received == []

@@ -1,5 +1,6 @@
 """The receiver's side of the signature: the ``verify`` snippet of docs/webhooks.md, run as published,
 against deliveries the server really sent."""
+
 import re
 import time
 from pathlib import Path

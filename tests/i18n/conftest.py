@@ -1,5 +1,6 @@
 """Fixtures for the language tests: a club with Polish-named members, a finished match with a
 ruling, a season with its standings; the gettext tools' skip (a failure under CI=true)."""
+
 import datetime as dt
 import os
 import shutil
@@ -41,9 +42,14 @@ def finished_match(users):
 
     match = services.record_import(actor=users["zenon"], record=sample("m1-legal"))
     first = disputes.dispute_raise(match_id=match.pk, actor=users["ala"], deal=1, statement="źle policzone")
-    disputes.ruling_record(dispute_id=first.pk, actor=users["wanda"], ruling="score_adjusted",
-                           reason="przeliczone", points={"N": -10, "E": -40, "S": -40, "W": -40})
-    Match.objects.filter(pk=match.pk).update(created_at=dt.datetime(2026, 9, 1, 10, 0, tzinfo=dt.timezone.utc))
+    disputes.ruling_record(
+        dispute_id=first.pk,
+        actor=users["wanda"],
+        ruling="score_adjusted",
+        reason="przeliczone",
+        points={"N": -10, "E": -40, "S": -40, "W": -40},
+    )
+    Match.objects.filter(pk=match.pk).update(created_at=dt.datetime(2026, 9, 1, 10, 0, tzinfo=dt.UTC))
     match.refresh_from_db()
     return match
 

@@ -1,5 +1,6 @@
 """Helpers for the language tests: the committed catalogue, a fresh one made from the code, the
 visible text of a page, and the English words no Polish page may show."""
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,27 @@ SEATS = ("N", "E", "S", "W")
 PLAYERS = ("ala", "bartek", "celina", "darek")
 
 # Words an English message shares with a Polish page on purpose: names, codes, formats, keys.
-SHARED_WORDS = {"kierki", "json", "max", "home", "end", "kreski", "kreska", "zapis", "rozbójnik", "odgrywka",
-                "rozb", "odgrywki", "odg", "api", "uuid", "null", "nul", "true", "false"}
+SHARED_WORDS = {
+    "kierki",
+    "json",
+    "max",
+    "home",
+    "end",
+    "kreski",
+    "kreska",
+    "zapis",
+    "rozbójnik",
+    "odgrywka",
+    "rozb",
+    "odgrywki",
+    "odg",
+    "api",
+    "uuid",
+    "null",
+    "nul",
+    "true",
+    "false",
+}
 
 
 def catalogue() -> polib.POFile:
@@ -53,11 +73,13 @@ class _cwd:
 
     def __enter__(self):
         import os
+
         self.previous = os.getcwd()
         os.chdir(self.path)
 
     def __exit__(self, *exc):
         import os
+
         os.chdir(self.previous)
 
 

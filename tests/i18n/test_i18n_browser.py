@@ -1,5 +1,6 @@
 """The deal viewer's script speaks the page's language (its sentences come with the page), and
 the switch turns a Polish page English: in Debian's chromium, driven headless by Playwright."""
+
 import os
 
 import pytest
@@ -8,8 +9,15 @@ from i18n_helpers import PLAYERS, sample
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 PASSWORD = "a-long-pass-phrase"
 IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 

@@ -1,5 +1,6 @@
 """The Polish catalogue: every message the code base marks has a Polish translation, the compiled
 catalogue is the committed one's, and the engine's English is what its errors say."""
+
 import subprocess
 import sys
 
@@ -33,8 +34,13 @@ def test_the_committed_mo_is_compiled_from_the_committed_po():
 
 
 def test_placeholders_are_kept_in_every_translation():
-    result = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(COMPILED.with_suffix(".po"))],
-                            capture_output=True, text=True) if _has_msgfmt() else None
+    result = (
+        subprocess.run(
+            ["msgfmt", "--check", "-o", "/dev/null", str(COMPILED.with_suffix(".po"))], capture_output=True, text=True
+        )
+        if _has_msgfmt()
+        else None
+    )
     if result is None:
         pytest.skip("needs GNU gettext's msgfmt")
     assert result.returncode == 0, result.stderr
@@ -50,12 +56,15 @@ def test_each_rule_violation_has_a_title_and_its_docstring_as_the_english_detail
 
 
 def test_the_engine_marks_its_messages_without_importing_django():
-    code = ("import sys; import games.engine.errors, games.engine.record, games.engine.deal; "
-            "print(any(name == 'django' or name.startswith('django.') for name in sys.modules))")
+    code = (
+        "import sys; import games.engine.errors, games.engine.record, games.engine.deal; "
+        "print(any(name == 'django' or name.startswith('django.') for name in sys.modules))"
+    )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 
 
 def _has_msgfmt() -> bool:
     import shutil
+
     return shutil.which("msgfmt") is not None

@@ -1,5 +1,6 @@
 """The pages the merged branches added (the landing page, clubs, members, invitations, password
 reset, season summary, an evening) speak Polish when asked and English on request, like the rest."""
+
 import datetime as dt
 
 import pytest
@@ -18,8 +19,9 @@ def club_pages(users, season):
     from scoring import evening_services, invitations
 
     club_id = season.league.club_id
-    evening = evening_services.evening_create(actor=users["ada"], season_id=season.pk, date=dt.date(2026, 9, 8),
-                                              rounds=2, players=list(PLAYERS))
+    evening = evening_services.evening_create(
+        actor=users["ada"], season_id=season.pk, date=dt.date(2026, 9, 8), rounds=2, players=list(PLAYERS)
+    )
     evening_services.evening_round_seat(actor=users["ada"], evening_id=evening.pk, number=1, tables=[list(PLAYERS)])
     player = invitations.club_player_add(actor=users["ada"], club_id=club_id, name=INVITED)
     _, token = invitations.invitation_create(actor=users["ada"], club_id=club_id, player_id=player.pk)

@@ -1,5 +1,6 @@
 """The pages in Polish by default and in English on request: chosen by Accept-Language, then by
 the switch on every page; times in TIME_ZONE (Warsaw), dates and numbers as Poles write them."""
+
 import json
 import re
 
@@ -46,11 +47,14 @@ def test_every_page_asked_in_polish_shows_no_english(client, users, finished_mat
 
 def test_the_record_viewer_shows_an_illegal_play_in_polish(client, users):
     record = sample("m1-legal")
-    record["deals"][0]["plays"][0], record["deals"][0]["plays"][1] = (record["deals"][0]["plays"][1],
-                                                                      record["deals"][0]["plays"][0])
+    record["deals"][0]["plays"][0], record["deals"][0]["plays"][1] = (
+        record["deals"][0]["plays"][1],
+        record["deals"][0]["plays"][0],
+    )
     client.force_login(users["ala"])
-    response = client.post("/records/view/", {"record": json.dumps(record), "deal": ""},
-                           headers={"accept-language": "pl"})
+    response = client.post(
+        "/records/view/", {"record": json.dumps(record), "deal": ""}, headers={"accept-language": "pl"}
+    )
     html = response.content.decode()
 
     assert "Protokół narusza zasadę:" in html
@@ -95,8 +99,9 @@ def test_the_switch_on_every_page_keeps_the_chosen_language(client, users, finis
 
     client.force_login(users["ala"])
     sheet = f"/matches/{finished_match.pk}/"
-    switched = client.post("/i18n/setlang/", {"language": "en"}, headers={"referer": f"http://testserver{sheet}",
-                                                                         "accept-language": "pl"})
+    switched = client.post(
+        "/i18n/setlang/", {"language": "en"}, headers={"referer": f"http://testserver{sheet}", "accept-language": "pl"}
+    )
     assert switched.status_code == 302 and switched["Location"] == f"http://testserver{sheet}"
     # the browser still prefers Polish, but the reader chose English
     assert "Totals" in visible_text(get(client, None, sheet, "pl").content.decode())

@@ -1,5 +1,6 @@
 """Problem details in the reader's language (Accept-Language), with codes, rule ids, keys and
 the OpenAPI contract English and the same in every language."""
+
 import uuid
 
 import pytest
@@ -15,6 +16,7 @@ def api(users):
         made = APIClient()
         made.force_authenticate(users[name])
         return made
+
     return client
 
 
@@ -22,15 +24,28 @@ def api(users):
 def heart_lead(api):
     """A recorded match dealt m1-legal's first hands; E, who holds other suits, leads the queen
     of hearts (R10). Returns ``ask(language)``: the problem+json response in that language."""
-    created = api("zenon").post("/api/v1/matches/", {
-        "seats": dict(zip(SEATS, PLAYERS)), "first_dealer": "N", "dealing": "recorded"}, format="json").json()
-    dealt = api("zenon").post(f"/api/v1/matches/{created['id']}/deals/",
-                              {"hands": sample("m1-legal")["deals"][0]["hands"]}, format="json")
+    created = (
+        api("zenon")
+        .post(
+            "/api/v1/matches/",
+            {"seats": dict(zip(SEATS, PLAYERS)), "first_dealer": "N", "dealing": "recorded"},
+            format="json",
+        )
+        .json()
+    )
+    dealt = api("zenon").post(
+        f"/api/v1/matches/{created['id']}/deals/", {"hands": sample("m1-legal")["deals"][0]["hands"]}, format="json"
+    )
     assert dealt.status_code == 201, dealt.content
 
     def ask(language):
-        return api("bartek").post(f"/api/v1/matches/{created['id']}/plays/", {"card": "QH"}, format="json",
-                                  headers={"accept-language": language})
+        return api("bartek").post(
+            f"/api/v1/matches/{created['id']}/plays/",
+            {"card": "QH"},
+            format="json",
+            headers={"accept-language": language},
+        )
+
     return ask
 
 
@@ -59,8 +74,12 @@ def test_a_missing_match_is_told_in_the_readers_language(api):
 
 
 def test_bad_input_names_the_field_in_english_and_says_what_is_wrong_in_polish(api):
-    response = api("ala").post("/api/v1/matches/", {"seats": {"N": "ala"}, "first_dealer": "N"}, format="json",
-                               headers={"accept-language": "pl"})
+    response = api("ala").post(
+        "/api/v1/matches/",
+        {"seats": {"N": "ala"}, "first_dealer": "N"},
+        format="json",
+        headers={"accept-language": "pl"},
+    )
     body = response.json()
 
     assert response.status_code == 400 and body["code"] == "invalid" and body["field"] == "seats.E"
@@ -82,8 +101,9 @@ def test_an_engine_message_with_values_is_translated_with_them(api):
 
 def test_an_oversized_body_is_refused_in_the_readers_language(api, settings):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
-    response = api("ala").post("/api/v1/matches/", {"padding": "x" * 200}, format="json",
-                               headers={"accept-language": "pl"})
+    response = api("ala").post(
+        "/api/v1/matches/", {"padding": "x" * 200}, format="json", headers={"accept-language": "pl"}
+    )
 
     assert response.status_code == 413 and response.json()["code"] == "payload_too_large"
     assert response.json()["title"] == "Za duża treść żądania" and "limit to 100 B" in response.json()["detail"]

@@ -1,5 +1,6 @@
 """Fixtures for the live-update tests: uvicorn serving the project (committed data: the tests run
 with a transactional database), users with API tokens, matches made through the services."""
+
 import pytest
 from asgi_server import AsgiServer
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -46,16 +47,28 @@ def token(people):
 @pytest.fixture
 def server_match(people, user):
     """A server-dealt match of the four players (first dealer N: E leads deal 1), no deal yet."""
+
     def _make(options: dict | None = None) -> Match:
-        return services.match_create(actor=user("ala"), first_dealer="N", seats=dict(zip(SEATS, PLAYERS)),
-                                     dealing=Match.Dealing.SERVER, ruleset={"options": options or {}})
+        return services.match_create(
+            actor=user("ala"),
+            first_dealer="N",
+            seats=dict(zip(SEATS, PLAYERS)),
+            dealing=Match.Dealing.SERVER,
+            ruleset={"options": options or {}},
+        )
+
     return _make
 
 
 @pytest.fixture
 def recorded_match(people, user):
     """A recorded match scored by ``scorer``, its first deal (hands of seed 1) in play."""
-    match = services.match_create(actor=user("scorer"), first_dealer="N", seats=dict(zip(SEATS, PLAYERS)),
-                                  dealing=Match.Dealing.RECORDED, scorer="scorer")
+    match = services.match_create(
+        actor=user("scorer"),
+        first_dealer="N",
+        seats=dict(zip(SEATS, PLAYERS)),
+        dealing=Match.Dealing.RECORDED,
+        scorer="scorer",
+    )
     services.deal_start(match_id=match.pk, actor=user("scorer"), hands=hands(1))
     return match

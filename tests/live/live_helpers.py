@@ -1,5 +1,6 @@
 """Helpers for the live-update tests: an SSE reader, plain-HTTP requests, hands and deals (uvicorn
 serving the project in a thread is tests/asgi_server.py's)."""
+
 from __future__ import annotations
 
 import http.client
@@ -21,8 +22,9 @@ PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
 
 def get(url: str, token: str | None = None, headers: dict | None = None, timeout: float = 40):
     """(status, headers, JSON body) of a GET, errors included."""
-    request = urllib.request.Request(url, headers={**({"Authorization": f"Token {token}"} if token else {}),
-                                                   **(headers or {})})
+    request = urllib.request.Request(
+        url, headers={**({"Authorization": f"Token {token}"} if token else {}), **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, response.headers, json.loads(response.read() or b"null")
@@ -50,8 +52,11 @@ class SSE:
     def __init__(self, url: str, token: str | None = None, headers: dict | None = None, timeout: float = 10):
         parts = urlsplit(url)
         self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
-        all_headers = {"Accept": "text/event-stream", **({"Authorization": f"Token {token}"} if token else {}),
-                       **(headers or {})}
+        all_headers = {
+            "Accept": "text/event-stream",
+            **({"Authorization": f"Token {token}"} if token else {}),
+            **(headers or {}),
+        }
         self.connection.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""), headers=all_headers)
         self.response = self.connection.getresponse()
         self.status = self.response.status
@@ -116,7 +121,7 @@ def lowest_to(seat: str):
     """A shuffle for ``games.services._shuffle`` whose first deal gives ``seat`` the 13 lowest cards
     (every 2, 3 and 4 and the five of spades): he takes no trick, so a compensating odgrywka is due
     (R20), led by him — and open to a lead sale (R26). Later deals are random."""
-    deals = iter(range(10 ** 6))
+    deals = iter(range(10**6))
 
     def shuffle() -> dict[str, list[str]]:
         number = next(deals)
@@ -126,8 +131,9 @@ def lowest_to(seat: str):
         low, rest = by_rank[:13], by_rank[13:]
         random.Random(7).shuffle(rest)
         others = [s for s in SEATS if s != seat]
-        dealt = {seat: low, **{other: rest[13 * i:13 * i + 13] for i, other in enumerate(others)}}
+        dealt = {seat: low, **{other: rest[13 * i : 13 * i + 13] for i, other in enumerate(others)}}
         return {s: sorted(NAMES[c] for c in dealt[s]) for s in SEATS}
+
     return shuffle
 
 
@@ -151,8 +157,10 @@ def run_clients(commands: list[list[str]], *, timeout: float, **popen) -> list[t
     import subprocess
 
     logs = [(tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")) for _ in commands]
-    processes = [subprocess.Popen(command, stdout=out, stderr=err, text=True, **popen)
-                 for command, (out, err) in zip(commands, logs)]
+    processes = [
+        subprocess.Popen(command, stdout=out, stderr=err, text=True, **popen)
+        for command, (out, err) in zip(commands, logs)
+    ]
     deadline = time.monotonic() + timeout
     try:
         while any(p.poll() is None for p in processes):

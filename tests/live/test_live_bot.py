@@ -1,5 +1,6 @@
 """games/bot.py, the reference client behind `kierki play`: its HTTP plumbing against a scripted
 local server, its decisions against a scripted API."""
+
 import json
 import os
 import subprocess
@@ -17,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 # --- HTTP: retries, backoff, idempotency -----------------------------------------------------------
+
 
 class Scripted(BaseHTTPRequestHandler):
     """Answers each request with the next (status, headers, body) of ``server.script``."""
@@ -72,8 +74,11 @@ def test_transient_answers_are_retried_with_growing_delays_and_the_same_idempote
 
 
 def test_retry_after_is_honoured_and_a_request_still_running_is_retried(scripted):
-    scripted.script = [(429, {"Retry-After": "4"}, {"code": "throttled"}),
-                       (409, {}, {"code": "idempotency_in_progress"}), (200, {}, {"ok": True})]
+    scripted.script = [
+        (429, {"Retry-After": "4"}, {"code": "throttled"}),
+        (409, {}, {"code": "idempotency_in_progress"}),
+        (200, {}, {"ok": True}),
+    ]
     delays = []
 
     body, _ = api_for(scripted, delays).get("ping/")
@@ -113,6 +118,7 @@ def test_the_server_url_may_name_the_api_root_or_not():
 
 # --- decisions ------------------------------------------------------------------------------------
 
+
 class FakeApi:
     """The match as a script of states; records the commands; 412 for the first POST if asked.
     Its command answers carry no state (an older server): the bot then reads the next one."""
@@ -138,18 +144,32 @@ class FakeApi:
 
 
 def state(version, *, seat="S", to_play=None, legal=(), status="in_progress", deal=True, sale=None, next_deal=None):
-    return {"status": status, "role": "player", "seat": seat, "version": version, "complete": False,
-            "next_deal": next_deal,
-            "deal": None if not deal else {"number": 1, "to_play": to_play, "legal_cards": list(legal),
-                                           "lead_sale": sale or {"can_sell": False, "holder": "E", "offers": []}}}
+    return {
+        "status": status,
+        "role": "player",
+        "seat": seat,
+        "version": version,
+        "complete": False,
+        "next_deal": next_deal,
+        "deal": None
+        if not deal
+        else {
+            "number": 1,
+            "to_play": to_play,
+            "legal_cards": list(legal),
+            "lead_sale": sale or {"can_sell": False, "holder": "E", "offers": []},
+        },
+    }
 
 
 FINISHED = state(99, status="finished")
 
 
 def test_a_412_makes_the_bot_read_the_state_again_and_play_on_the_new_version():
-    api = FakeApi([state(7, to_play="S", legal=["KS", "2H", "9D"]), state(8, to_play="S", legal=["KS", "9D"]),
-                   FINISHED], stale_first=True)
+    api = FakeApi(
+        [state(7, to_play="S", legal=["KS", "2H", "9D"]), state(8, to_play="S", legal=["KS", "9D"]), FINISHED],
+        stale_first=True,
+    )
 
     Bot(api, "m", Policy(strategy="low")).run()
 
@@ -169,12 +189,15 @@ def test_north_deals_when_a_deal_is_due_and_the_others_wait():
 
 def test_players_offer_for_the_lead_and_the_holder_accepts_the_best_offer():
     open_sale = {"can_sell": True, "holder": "W", "offers": []}
-    offers = [{"seq": 12, "buyer": "N", "price": 1}, {"seq": 13, "buyer": "E", "price": 3},
-              {"seq": 14, "buyer": "S", "price": 3}]
-    buyer = FakeApi([state(10, seat="S", to_play="W", sale=open_sale), state(11, seat="S", to_play="W", sale=open_sale),
-                     FINISHED])
-    holder = FakeApi([state(14, seat="W", to_play="W", legal=["2C"], sale={**open_sale, "offers": offers}),
-                      FINISHED])
+    offers = [
+        {"seq": 12, "buyer": "N", "price": 1},
+        {"seq": 13, "buyer": "E", "price": 3},
+        {"seq": 14, "buyer": "S", "price": 3},
+    ]
+    buyer = FakeApi(
+        [state(10, seat="S", to_play="W", sale=open_sale), state(11, seat="S", to_play="W", sale=open_sale), FINISHED]
+    )
+    holder = FakeApi([state(14, seat="W", to_play="W", legal=["2C"], sale={**open_sale, "offers": offers}), FINISHED])
 
     Bot(buyer, "m", Policy(offer_rate=1, max_price=3)).run()
     Bot(holder, "m", Policy(accept_rate=1, offer_wait=60)).run()  # all three offered: no need to wait
@@ -187,8 +210,14 @@ def test_players_offer_for_the_lead_and_the_holder_accepts_the_best_offer():
 def test_the_holder_waits_for_offers_then_keeps_or_plays():
     open_sale = {"can_sell": True, "holder": "W", "offers": []}
     one_offer = {**open_sale, "offers": [{"seq": 12, "buyer": "N", "price": 2}]}
-    waiting = FakeApi([state(11, seat="W", to_play="W", legal=["2C"], sale=one_offer),
-                       state(11, seat="W", to_play="W", legal=["2C"], sale=one_offer), FINISHED], poll_time=0.3)
+    waiting = FakeApi(
+        [
+            state(11, seat="W", to_play="W", legal=["2C"], sale=one_offer),
+            state(11, seat="W", to_play="W", legal=["2C"], sale=one_offer),
+            FINISHED,
+        ],
+        poll_time=0.3,
+    )
     alone = FakeApi([state(11, seat="W", to_play="W", legal=["2C"], sale=open_sale), FINISHED])
 
     Bot(waiting, "m", Policy(accept_rate=0, offer_wait=0.2)).run()

@@ -1,5 +1,6 @@
 """The deployment of the live endpoints: docker-compose.yml's `live` service runs the project
 under uvicorn (ASGI) next to gunicorn's `web`; its command works here as it would in the image."""
+
 import json
 import os
 import socket
@@ -40,8 +41,13 @@ def test_the_live_command_serves_probes_and_streams_with_json_logs(tmp_path):
     env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO", "DATABASE"))}
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'live.sqlite3'}"
     log = (tmp_path / "live.log").open("w+")
-    server = subprocess.Popen([str(Path(sys.executable).with_name(command[0])), *command[1:]], cwd=ROOT, env=env,
-                              stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        [str(Path(sys.executable).with_name(command[0])), *command[1:]],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30

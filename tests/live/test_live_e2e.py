@@ -1,6 +1,7 @@
 """End to end: uvicorn serves the project; four `kierki play` processes (engine and urllib only:
 Django cannot even be imported by them) play a whole server-dealt match through the public API;
 the stored match audits clean. And the minimal client of docs/live-updates.md plays one too."""
+
 import json
 import os
 import re
@@ -31,18 +32,43 @@ def assert_audits_clean(match: Match) -> None:
     assert audit.commitments_check(match).ok, audit.commitments_check(match)
 
 
-def test_four_bots_play_a_match_with_a_compensating_deal_and_a_lead_sale(asgi_server, server_match, token, tmp_path,
-                                                                         monkeypatch):
+def test_four_bots_play_a_match_with_a_compensating_deal_and_a_lead_sale(
+    asgi_server, server_match, token, tmp_path, monkeypatch
+):
     # Deal 1 gives darek (W) the 13 lowest cards: he takes no trick, so a compensating odgrywka
     # follows with him holding the lead (R20, R25); every bot offers for it and he accepts.
     monkeypatch.setattr(services, "_shuffle", lowest_to("W"))
     match = server_match({"regular_deals": ["R"]})  # short: one regular deal and what it spawns
-    results = run_clients([
-        [sys.executable, "-m", "games.cli", "play", "--server", asgi_server.url, "--match", str(match.pk),
-         "--token", token(name), "--strategy", strategy, "--seed", str(number), "--offer-rate", "1",
-         "--accept-rate", "1", "--offer-wait", "10"]
-        for number, (name, strategy) in enumerate(zip(PLAYERS, STRATEGIES))], timeout=600, cwd=tmp_path,
-        env=isolated_env(tmp_path))
+    results = run_clients(
+        [
+            [
+                sys.executable,
+                "-m",
+                "games.cli",
+                "play",
+                "--server",
+                asgi_server.url,
+                "--match",
+                str(match.pk),
+                "--token",
+                token(name),
+                "--strategy",
+                strategy,
+                "--seed",
+                str(number),
+                "--offer-rate",
+                "1",
+                "--accept-rate",
+                "1",
+                "--offer-wait",
+                "10",
+            ]
+            for number, (name, strategy) in enumerate(zip(PLAYERS, STRATEGIES))
+        ],
+        timeout=600,
+        cwd=tmp_path,
+        env=isolated_env(tmp_path),
+    )
 
     for code, out, err in results:
         assert code == 0, err[-3000:]
@@ -62,8 +88,11 @@ def report_requests_per_card(results) -> None:
     """Each bot logs ``requests: R, cards: C``; the figure of issue 14, printed (not timed)."""
     counts = [re.search(r"requests: (\d+), cards: (\d+)", err) for _, _, err in results]
     requests, cards = (sum(int(found[group]) for found in counts) for group in (1, 2))
-    print(f"\nbots: {requests} requests for {cards} cards, {requests / cards:.2f} per card "
-          f"(waits included; each card itself is one POST)", file=sys.__stderr__)
+    print(
+        f"\nbots: {requests} requests for {cards} cards, {requests / cards:.2f} per card "
+        f"(waits included; each card itself is one POST)",
+        file=sys.__stderr__,
+    )
     # A count, not a time: about one request per card (1.25 measured), where reading the state
     # before each card and waking on every change took 4 and more.
     assert cards and cards <= requests < 2 * cards
@@ -84,8 +113,12 @@ def test_the_readme_client_plays_a_whole_match(asgi_server, server_match, token,
     assert len(script.read_text().splitlines()) <= 35
     match = server_match({"regular_deals": ["R"]})
 
-    results = run_clients([[sys.executable, str(script), asgi_server.url, token(name), str(match.pk)]
-                           for name in PLAYERS], timeout=600, cwd=tmp_path, env=isolated_env(tmp_path))
+    results = run_clients(
+        [[sys.executable, str(script), asgi_server.url, token(name), str(match.pk)] for name in PLAYERS],
+        timeout=600,
+        cwd=tmp_path,
+        env=isolated_env(tmp_path),
+    )
 
     for code, out, err in results:
         assert code == 0, err[-3000:]

@@ -1,6 +1,7 @@
 """GET /api/v1/me/stream/: a player's own feed — his matches starting, his turn, a lead offer
 awaiting his decision, his matches ending — with MatchEvent primary keys as resumable ids."""
-from live_helpers import PLAYERS, SSE, SEATS, get, lowest_to, play_out_deal
+
+from live_helpers import PLAYERS, SEATS, SSE, get, lowest_to, play_out_deal
 
 from games import services
 from games.models import MatchEvent
@@ -14,8 +15,9 @@ def event_pk(match, seq: int) -> str:
     return str(MatchEvent.objects.get(match=match, seq=seq).pk)
 
 
-def test_on_connecting_a_player_learns_what_his_matches_expect_of_him_now(asgi_server, server_match, user, token,
-                                                                          settings):
+def test_on_connecting_a_player_learns_what_his_matches_expect_of_him_now(
+    asgi_server, server_match, user, token, settings
+):
     settings.LIVE_KEEPALIVE_SECONDS = 0.3
     match = server_match()
     services.deal_start(match_id=match.pk, actor=user("ala"))
@@ -76,8 +78,10 @@ def test_finished_matches_are_announced_and_replayed_after_last_event_id(asgi_se
 
     assert finished.event == "match_finished" and finished.id == event_pk(first, 2)
     assert finished.json["status"] == "abandoned" and finished.json["totals"] == {s: 0 for s in SEATS}
-    assert [(f.event, f.id) for f in replayed] == [("match_finished", event_pk(first, 2)),
-                                                  ("match_started", event_pk(second, 1))]
+    assert [(f.event, f.id) for f in replayed] == [
+        ("match_finished", event_pk(first, 2)),
+        ("match_started", event_pk(second, 1)),
+    ]
 
 
 def test_the_feed_wants_a_user(asgi_server):

@@ -1,4 +1,5 @@
 """GET /api/v1/matches/{id}/events/?after=N&wait=S: the long-poll fallback of the streams."""
+
 import threading
 import time
 
@@ -83,8 +84,7 @@ def test_the_state_long_polls_too_and_answers_the_state_once_the_match_moves(asg
     threading.Timer(0.5, lambda: services.deal_start(match_id=match.pk, actor=user("ala"))).start()
 
     started = time.monotonic()
-    status, headers, body = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/?after=1&wait=20",
-                                token("bartek"))
+    status, headers, body = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/?after=1&wait=20", token("bartek"))
     elapsed = time.monotonic() - started
 
     assert status == 200 and 0.4 < elapsed < 3
@@ -92,8 +92,9 @@ def test_the_state_long_polls_too_and_answers_the_state_once_the_match_moves(asg
     assert body["seat"] == "E" and len(body["deal"]["hand"]) == 13
 
 
-def test_until_move_sleeps_through_the_others_cards_and_answers_on_the_players_turn(asgi_server, server_match, user,
-                                                                                   token):
+def test_until_move_sleeps_through_the_others_cards_and_answers_on_the_players_turn(
+    asgi_server, server_match, user, token
+):
     match = server_match()
     services.deal_start(match_id=match.pk, actor=user("ala"))  # E leads: then S, W, N
     view = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/", token("darek"))[2]  # W
@@ -105,8 +106,9 @@ def test_until_move_sleeps_through_the_others_cards_and_answers_on_the_players_t
             services.card_play(match_id=match.pk, actor=user(name), card=seat_view["deal"]["legal_cards"][0])
 
     threading.Thread(target=east_then_south).start()
-    status, _, body = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/?after={view['version']}&wait=20"
-                          f"&until=move", token("darek"))
+    status, _, body = get(
+        f"{asgi_server.url}/api/v1/matches/{match.pk}/state/?after={view['version']}&wait=20&until=move", token("darek")
+    )
 
     assert status == 200 and body["version"] == view["version"] + 2
     assert body["deal"]["to_play"] == "W" and body["deal"]["legal_cards"]
@@ -116,14 +118,19 @@ def post_json(url: str, body: dict, token: str) -> tuple[int, dict]:
     import json
     import urllib.request
 
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers={
-        "Authorization": f"Token {token}", "Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=40) as response:
         return response.status, json.loads(response.read())
 
 
-def test_a_command_with_wait_answers_the_actors_next_move_once_the_others_played(asgi_server, server_match, user,
-                                                                                 token):
+def test_a_command_with_wait_answers_the_actors_next_move_once_the_others_played(
+    asgi_server, server_match, user, token
+):
     from games.engine.match import restore
     from games.models import MatchProjection
 
@@ -138,14 +145,18 @@ def test_a_command_with_wait_answers_the_actors_next_move_once_the_others_played
             if deal.to_play.name == "E" and len(deal.plays) > 1:
                 return
             if deal.to_play.name != "E":
-                services.card_play(match_id=match.pk, actor=players[deal.to_play.name],
-                                   card=str(deal.legal_cards(deal.to_play)[0]))
+                services.card_play(
+                    match_id=match.pk, actor=players[deal.to_play.name], card=str(deal.legal_cards(deal.to_play)[0])
+                )
             time.sleep(0.05)
 
     east = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/state/", token("bartek"))[2]
     threading.Thread(target=the_others_until_east_is_on_turn).start()
-    status, answer = post_json(f"{asgi_server.url}/api/v1/matches/{match.pk}/plays/?wait=20",
-                               {"card": east["deal"]["legal_cards"][0]}, token("bartek"))
+    status, answer = post_json(
+        f"{asgi_server.url}/api/v1/matches/{match.pk}/plays/?wait=20",
+        {"card": east["deal"]["legal_cards"][0]},
+        token("bartek"),
+    )
 
     assert status == 201 and answer["state"]["version"] == east["version"] + 1
     move = answer["next_move"]

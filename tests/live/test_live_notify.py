@@ -1,6 +1,7 @@
 """On PostgreSQL the live views hear of commands through ``NOTIFY`` (games.live.match_moved_notify,
 api/streams.py's listener): a stream and a feed wake without waiting for the slow re-check, and
 the re-check still delivers what a lost notification did not announce."""
+
 import uuid
 
 import pytest
@@ -12,15 +13,16 @@ from games.signals import events_appended
 pytestmark = pytest.mark.postgres
 
 
-def test_a_stream_and_a_feed_wake_on_the_notification_not_the_recheck(asgi_server, server_match, user, token,
-                                                                      settings):
+def test_a_stream_and_a_feed_wake_on_the_notification_not_the_recheck(asgi_server, server_match, user, token, settings):
     settings.LIVE_RECHECK_SECONDS = 3600  # only a notification can wake them within the read timeout
     settings.LIVE_KEEPALIVE_SECONDS = 3600
     match = server_match()
     assert live.notifying()
 
-    with SSE(f"{asgi_server.url}/api/v1/matches/{match.pk}/stream/", token("celina"), timeout=20) as stream, \
-            SSE(f"{asgi_server.url}/api/v1/me/stream/", token("bartek"), timeout=20) as feed:
+    with (
+        SSE(f"{asgi_server.url}/api/v1/matches/{match.pk}/stream/", token("celina"), timeout=20) as stream,
+        SSE(f"{asgi_server.url}/api/v1/me/stream/", token("bartek"), timeout=20) as feed,
+    ):
         assert stream.events(1)[0].event == "match_created"
         services.deal_start(match_id=match.pk, actor=user("ala"))
         dealt = stream.events(1)[0]
@@ -50,5 +52,4 @@ def test_a_lost_notification_is_made_up_for_by_the_recheck(asgi_server, server_m
 def test_the_notification_names_the_match_and_its_seated_players():
     payload = live.moved_payload("0b0f5c8e-5d2a-4f59-9a0e-6f1c2d3e4f50", [3, 1, 4, 2])
 
-    assert live.moved_parse(payload) == (uuid.UUID("0b0f5c8e-5d2a-4f59-9a0e-6f1c2d3e4f50"),
-                                         frozenset({1, 2, 3, 4}))
+    assert live.moved_parse(payload) == (uuid.UUID("0b0f5c8e-5d2a-4f59-9a0e-6f1c2d3e4f50"), frozenset({1, 2, 3, 4}))

@@ -1,4 +1,5 @@
 """GET /api/v1/matches/{id}/stream/: the match's events as Server-Sent Events, served by uvicorn."""
+
 import json
 import threading
 import time
@@ -20,8 +21,7 @@ def stream_url(server, match) -> str:
     return f"{server.url}/api/v1/matches/{match.pk}/stream/"
 
 
-def test_the_stream_sends_each_event_as_events_shows_it_with_its_seq_and_type(asgi_server, server_match, user,
-                                                                              token):
+def test_the_stream_sends_each_event_as_events_shows_it_with_its_seq_and_type(asgi_server, server_match, user, token):
     match = server_match()
     services.deal_start(match_id=match.pk, actor=user("ala"))
     _, _, listed = get(f"{asgi_server.url}/api/v1/matches/{match.pk}/events/", token("celina"))
@@ -65,8 +65,7 @@ def test_a_stream_resumes_after_last_event_id_from_the_database(asgi_server, ser
     assert [f.id for f in after_query] == ["2", "3"]
 
 
-def test_a_player_gets_a_recorded_deal_in_play_redacted_and_the_scorer_does_not(asgi_server, recorded_match,
-                                                                                token):
+def test_a_player_gets_a_recorded_deal_in_play_redacted_and_the_scorer_does_not(asgi_server, recorded_match, token):
     with SSE(stream_url(asgi_server, recorded_match), token("ala")) as player:
         _, dealt = player.events(2)
     with SSE(stream_url(asgi_server, recorded_match), token("scorer")) as scorer:
@@ -85,8 +84,9 @@ def test_the_stream_ends_when_the_match_does_and_a_reconnect_then_gets_204(asgi_
 
     with SSE(stream_url(asgi_server, match), token("darek")) as sse:
         sse.events(2)
-        threading.Timer(0.2, lambda: services.match_abandon(match_id=match.pk, actor=user("darek"),
-                                                            reason="rain")).start()
+        threading.Timer(
+            0.2, lambda: services.match_abandon(match_id=match.pk, actor=user("darek"), reason="rain")
+        ).start()
         rest = [f for f in sse.rest() if f.data is not None]
     with SSE(stream_url(asgi_server, match), token("darek"), headers={"Last-Event-ID": "3"}) as again:
         again_status = again.status
@@ -144,8 +144,12 @@ def test_the_stream_answers_as_events_does_to_strangers_and_bad_requests(asgi_se
 
 def test_another_method_is_a_405_problem_not_a_csrf_page(asgi_server, server_match, token):
     for url in (stream_url(asgi_server, server_match()), f"{asgi_server.url}/api/v1/me/stream/"):
-        request = urllib.request.Request(url, data=b"{}", method="POST", headers={
-            "Authorization": f"Token {token('ala')}", "Content-Type": "application/json"})
+        request = urllib.request.Request(
+            url,
+            data=b"{}",
+            method="POST",
+            headers={"Authorization": f"Token {token('ala')}", "Content-Type": "application/json"},
+        )
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=10)
 
@@ -190,18 +194,25 @@ def _first_legal(match, seat: str) -> str:
 def test_events_read_with_a_match_loaded_earlier_stop_at_its_version(people, user):
     """The race a stream (or events/) would otherwise lose: the match is read, then the scorer
     starts a recorded deal; the events read next must not include its unredacted hands."""
-    from games import selectors
-    from games.models import Match
     from live_helpers import PLAYERS, SEATS, hands
 
-    match = services.match_create(actor=user("scorer"), first_dealer="N", seats=dict(zip(SEATS, PLAYERS)),
-                                  dealing=Match.Dealing.RECORDED, scorer="scorer")
+    from games import selectors
+    from games.models import Match
+
+    match = services.match_create(
+        actor=user("scorer"),
+        first_dealer="N",
+        seats=dict(zip(SEATS, PLAYERS)),
+        dealing=Match.Dealing.RECORDED,
+        scorer="scorer",
+    )
     loaded, viewer = selectors.match_get(match_id=match.pk, user=user("ala"))
     services.deal_start(match_id=match.pk, actor=user("scorer"), hands=hands(1))
 
     stale = selectors.match_events(match=loaded, viewer=viewer)["events"]
-    fresh = selectors.match_events(**dict(zip(("match", "viewer"), selectors.match_get(match_id=match.pk,
-                                                                                      user=user("ala")))))["events"]
+    fresh = selectors.match_events(
+        **dict(zip(("match", "viewer"), selectors.match_get(match_id=match.pk, user=user("ala"))))
+    )["events"]
 
     assert [e["seq"] for e in stale] == [1]
     assert [e["seq"] for e in fresh] == [1, 2] and list(fresh[1]["payload"]["hands"]) == ["N"]

@@ -1,4 +1,5 @@
 """tests/nodes/ imports the harness from benchmarks/ and the SSE reader from tests/live/."""
+
 import sys
 from pathlib import Path
 

@@ -2,6 +2,7 @@
 their own and Redis: a match played across both nodes, a stream on one node hearing the other,
 and plays acknowledged while a node or PostgreSQL itself is SIGKILLed under load — each in the
 log exactly once, the chains intact."""
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """benchmarks/live_latency.py's smoke run: 20 streams over two nodes hear every play, with
 notifications and with polling (figures only printed; docs/live-updates.md has the full run's)."""
+
 import json
 import os
 import subprocess
@@ -21,9 +22,14 @@ def test_the_latency_benchmark_smoke_run_gets_every_frame_in_both_modes():
     if missing:
         (pytest.fail if IN_CI else pytest.skip)(f"needs {', '.join(missing)} (.ci/run installs them)")
     redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
-    done = subprocess.run([sys.executable, "benchmarks/live_latency.py", "--smoke", "--redis-url", redis_url],
-                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(
+        [sys.executable, "benchmarks/live_latency.py", "--smoke", "--redis-url", redis_url],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
     assert done.returncode == 0, done.stderr[-3000:]
     results = json.loads(done.stdout.strip().splitlines()[-1])["results"]

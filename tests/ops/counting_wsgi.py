@@ -1,5 +1,6 @@
 """``config.wsgi``'s application with the bytes it read from ``wsgi.input`` written to stderr after
 each request (a line ``{"wsgi_input_read": N}``): what the body-limit test measures under gunicorn."""
+
 import json
 import sys
 

@@ -1,5 +1,6 @@
 """Helpers for the deployment tests: the compose file and .env.example read as docker compose
 would, and each service's command turned into one that runs here (outside Docker)."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,17 @@ LOCAL_REDIS = "redis://127.0.0.1:6379"
 BROKER_DB, REDIS_DB = 13, 12
 
 # The variables a test process may have that must not leak into a production-like child.
-_PROJECT_PREFIXES = ("DJANGO_", "CELERY_", "POSTGRES_", "API_", "CORS_", "LOG_", "GUNICORN_", "SCORING_",
-                     "IDEMPOTENCY_")
+_PROJECT_PREFIXES = (
+    "DJANGO_",
+    "CELERY_",
+    "POSTGRES_",
+    "API_",
+    "CORS_",
+    "LOG_",
+    "GUNICORN_",
+    "SCORING_",
+    "IDEMPOTENCY_",
+)
 _PROJECT_NAMES = {"DATABASE_URL", "REDIS_URL", "WEB_CONCURRENCY", "PORT", "HEALTHCHECK_TIMEOUT"}
 
 
@@ -55,6 +65,7 @@ _INTERPOLATION = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*
 
 def interpolate(text: str, env: dict[str, str]) -> str:
     """Compose's ``${VAR}``, ``${VAR:-default}``, ``${VAR:?error}``, ``$VAR`` and ``$$``."""
+
     def one(match: re.Match) -> str:
         if match.group(0) == "$$":
             return "$"
@@ -67,6 +78,7 @@ def interpolate(text: str, env: dict[str, str]) -> str:
         if op and op.endswith("?") and empty:
             raise ValueError(f"${{{name}}}: {arg}")
         return value or ""
+
     return _INTERPOLATION.sub(one, text)
 
 
@@ -104,8 +116,7 @@ def production_env(tmp: Path, **overrides: str) -> dict[str, str]:
     """The environment docker compose gives web, worker, beat and migrate (.env.example filled in,
     then the compose file's own ``environment:``), minus the hostnames: SQLite in ``tmp`` for
     PostgreSQL, the local Redis for ``redis``, paths of the image moved under ``tmp``."""
-    env = {k: v for k, v in os.environ.items()
-           if not (k.startswith(_PROJECT_PREFIXES) or k in _PROJECT_NAMES)}
+    env = {k: v for k, v in os.environ.items() if not (k.startswith(_PROJECT_PREFIXES) or k in _PROJECT_NAMES)}
     example = dotenv()
     example.update(DJANGO_SECRET_KEY=secrets.token_urlsafe(50), POSTGRES_PASSWORD=secrets.token_hex(12))
     env.update(example)
@@ -130,6 +141,7 @@ def local_command(argv: list[str] | str, tmp: Path) -> list[str]:
     image's /var/lib/kierki moved under ``tmp``."""
     if isinstance(argv, str):
         import shlex
+
         argv = shlex.split(argv)
     program, *args = argv
     program = sys.executable if program == "python" else str(BIN / program)
@@ -173,8 +185,7 @@ class Service:
     def __init__(self, argv: list[str], env: dict[str, str], log: Path):
         self.log = log
         self._file = log.open("w")
-        self.process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=self._file, stderr=subprocess.STDOUT,
-                                        text=True)
+        self.process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=self._file, stderr=subprocess.STDOUT, text=True)
 
     def output(self) -> str:
         if not self._file.closed:

@@ -2,6 +2,7 @@
 primary and DATABASE_REPLICA_URL its streaming replica: migrates, then reports as JSON what the
 router did (read: where a query landed; lag: what a client that wrote and one that did not see
 while the replica's replay is paused; write: where writes went)."""
+
 import json
 import os
 import sys
@@ -65,16 +66,25 @@ def main() -> None:
 
     with reads_from_replica():
         chosen = Match.objects.all().db
-        report["read"] = {"alias": chosen, "in_recovery": scalar(chosen, "SELECT pg_is_in_recovery()"),
-                          "count_on_replica": Match.objects.count()}
+        report["read"] = {
+            "alias": chosen,
+            "in_recovery": scalar(chosen, "SELECT pg_is_in_recovery()"),
+            "count_on_replica": Match.objects.count(),
+        }
     report["read"]["alias_outside"] = Match.objects.all().db
 
     scalar("replica", "SELECT pg_wal_replay_pause()::text")  # from now on the replica lags for sure
-    created = writer.post("/api/v1/matches/", {"seats": {s: f"replica{s}" for s in "NESW"}, "first_dealer": "N",
-                                               "dealing": "server"}, content_type="application/json")
+    created = writer.post(
+        "/api/v1/matches/",
+        {"seats": {s: f"replica{s}" for s in "NESW"}, "first_dealer": "N", "dealing": "server"},
+        content_type="application/json",
+    )
     new = created.json()["id"]
-    report["lag"] = {"created": created.status_code, "writer_sees": new in listed(writer),
-                     "reader_sees_while_paused": new in listed(reader)}
+    report["lag"] = {
+        "created": created.status_code,
+        "writer_sees": new in listed(writer),
+        "reader_sees_while_paused": new in listed(reader),
+    }
     scalar("replica", "SELECT pg_wal_replay_resume()::text")
     replica_caught_up()
     report["lag"]["reader_sees_after_replay"] = new in listed(reader)
@@ -83,8 +93,9 @@ def main() -> None:
         report["write"] = {"alias": router.db_for_write(Match)}
         made = services.match_create(actor=users["N"], first_dealer="N", seats={s: f"replica{s}" for s in "NESW"})
         report["write"]["created_on_primary"] = Match.objects.using("default").filter(pk=made.pk).exists()
-    report["write"]["replica_refuses_writes"] = scalar(
-        "replica", "SELECT current_setting('transaction_read_only')") == "on"
+    report["write"]["replica_refuses_writes"] = (
+        scalar("replica", "SELECT current_setting('transaction_read_only')") == "on"
+    )
     print(json.dumps(report))
 
 

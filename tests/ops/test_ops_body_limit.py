@@ -6,6 +6,7 @@ What the server read is measured: the bytes the application pulled from the serv
 uvicorn (in this process) from ``receive``, under gunicorn from ``wsgi.input`` (counting_wsgi.py,
 in the worker). The servers themselves read ahead by at most a buffer (uvicorn pauses reading
 past 64 KiB unread, gunicorn reads 8 KiB at a time)."""
+
 from __future__ import annotations
 
 import json
@@ -30,16 +31,19 @@ class Upload:
     thread reads the answer: ``sent`` is what the client got into the connection before the
     server answered or closed it."""
 
-    def __init__(self, port: int, *, chunked: bool, total: int = UPLOAD, host: str = "127.0.0.1",
-                 headers: dict | None = None):
+    def __init__(
+        self, port: int, *, chunked: bool, total: int = UPLOAD, host: str = "127.0.0.1", headers: dict | None = None
+    ):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=20)
         self.answer = b""
         self.sent = 0
         reader = threading.Thread(target=self._read, daemon=True)
         framing = "Transfer-Encoding: chunked" if chunked else f"Content-Length: {total}"
         extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
-        self.sock.sendall(f"POST {ANONYMOUS} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
-                          f"{framing}\r\n{extra}\r\n".encode())
+        self.sock.sendall(
+            f"POST {ANONYMOUS} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+            f"{framing}\r\n{extra}\r\n".encode()
+        )
         reader.start()
         block = b"[" + b" " * (CHUNK - 1)
         try:
@@ -75,6 +79,7 @@ class Upload:
 
 # --- uvicorn (the live service: config.asgi) ------------------------------------------------------
 
+
 @pytest.fixture
 def uvicorn_counting(monkeypatch):
     """config.asgi's application under uvicorn, with the bytes it pulled from ``receive`` counted,
@@ -89,6 +94,7 @@ def uvicorn_counting(monkeypatch):
             message = await receive()
             pulled["bytes"] += len(message.get("body", b""))
             return message
+
         await application(scope, counted, send)
 
     rollover = tempfile.SpooledTemporaryFile.rollover
@@ -117,8 +123,10 @@ def test_a_50_mb_upload_under_uvicorn_is_413_having_read_at_most_the_limit_and_a
         assert pulled["bytes"] == 0  # Content-Length said so: nothing read
     assert pulled["rolled_to_disk"] == 0
     assert upload.sent < UPLOAD  # refused long before the client was done
-    print(f"\nuvicorn, {'chunked' if chunked else 'Content-Length'}: the application read {pulled['bytes']} "
-          f"bytes, the client got {upload.sent} bytes into the connection of {UPLOAD}")
+    print(
+        f"\nuvicorn, {'chunked' if chunked else 'Content-Length'}: the application read {pulled['bytes']} "
+        f"bytes, the client got {upload.sent} bytes into the connection of {UPLOAD}"
+    )
 
 
 def test_a_chunked_body_within_the_limit_still_reaches_the_view_under_uvicorn(uvicorn_counting):
@@ -132,21 +140,29 @@ def test_a_chunked_body_within_the_limit_still_reaches_the_view_under_uvicorn(uv
 
 # --- gunicorn (the web service: config.wsgi) -------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def gunicorn(tmp_path_factory):
     """The web command, one worker, serving config.wsgi through counting_wsgi.py."""
     tmp = tmp_path_factory.mktemp("body-limit")
     port = free_port()
-    env = production_env(tmp, PORT=str(port), WEB_CONCURRENCY="1", DJANGO_SECURE_SSL_REDIRECT="false",
-                         DJANGO_ALLOWED_HOSTS="127.0.0.1")
+    env = production_env(
+        tmp, PORT=str(port), WEB_CONCURRENCY="1", DJANGO_SECURE_SSL_REDIRECT="false", DJANGO_ALLOWED_HOSTS="127.0.0.1"
+    )
     env["PYTHONPATH"] = f"{env['PYTHONPATH']}:{Path(__file__).parent}"
     migrate = run(local_command(compose()["services"]["migrate"]["command"], tmp), env)
     assert migrate.returncode == 0, migrate.stderr
-    command = [("counting_wsgi:application" if arg == "config.wsgi" else arg)
-               for arg in local_command(compose()["services"]["web"]["command"], tmp)]
+    command = [
+        ("counting_wsgi:application" if arg == "config.wsgi" else arg)
+        for arg in local_command(compose()["services"]["web"]["command"], tmp)
+    ]
     web = Service(command, env, tmp / "web.log")
-    wait_for(lambda: Upload(port, chunked=False, total=2).answer if _listening(port) else None, 60,
-             "gunicorn to answer", web.log)
+    wait_for(
+        lambda: Upload(port, chunked=False, total=2).answer if _listening(port) else None,
+        60,
+        "gunicorn to answer",
+        web.log,
+    )
     yield port, web
     web.stop()
 
@@ -160,8 +176,11 @@ def _listening(port: int) -> bool:
 
 
 def _last_read(web: Service) -> int:
-    counts = [json.loads(line)["wsgi_input_read"] for line in web.output().splitlines()
-              if line.startswith('{"wsgi_input_read"')]
+    counts = [
+        json.loads(line)["wsgi_input_read"]
+        for line in web.output().splitlines()
+        if line.startswith('{"wsgi_input_read"')
+    ]
     return counts[-1]
 
 
@@ -177,8 +196,10 @@ def test_a_50_mb_upload_under_gunicorn_is_413_having_read_at_most_the_limit_and_
     if not chunked:
         assert read == 0
     assert upload.sent < UPLOAD
-    print(f"\ngunicorn, {'chunked' if chunked else 'Content-Length'}: the application read {read} bytes, the "
-          f"client got {upload.sent} bytes into the connection of {UPLOAD}")
+    print(
+        f"\ngunicorn, {'chunked' if chunked else 'Content-Length'}: the application read {read} bytes, the "
+        f"client got {upload.sent} bytes into the connection of {UPLOAD}"
+    )
 
 
 def test_a_chunked_body_within_the_limit_is_read_whole_under_gunicorn(gunicorn):

@@ -1,6 +1,7 @@
 """The production stack without Docker: the compose file and the Dockerfile have the shape the
 docs/deployment.md promises, and every command they run works here, with the environment docker compose
 would give it (.env.example filled in, the compose file's addresses pointed at this machine)."""
+
 import os
 import re
 import urllib.error
@@ -31,6 +32,7 @@ HOST = "kierki.example.org"  # DJANGO_ALLOWED_HOSTS of .env.example
 
 
 # --- the files -----------------------------------------------------------------------------------
+
 
 def test_the_compose_file_runs_postgres_16_redis_7_a_migrate_job_web_worker_and_beat():
     services = compose()["services"]
@@ -76,11 +78,18 @@ def test_the_app_services_are_one_image_configured_from_dot_env_and_started_afte
 def test_data_lives_in_named_volumes():
     spec = compose()
     declared = set(spec["volumes"])
-    used = {volume.split(":")[0]: volume.split(":")[1]
-            for service in spec["services"].values() for volume in service.get("volumes", [])}
+    used = {
+        volume.split(":")[0]: volume.split(":")[1]
+        for service in spec["services"].values()
+        for volume in service.get("volumes", [])
+    }
 
-    assert used == {"pgdata": "/var/lib/postgresql/data", "redisdata": "/data",
-                    "beat-schedule": "/var/lib/kierki/beat", "checkpoints": "/var/lib/kierki/checkpoints"}
+    assert used == {
+        "pgdata": "/var/lib/postgresql/data",
+        "redisdata": "/data",
+        "beat-schedule": "/var/lib/kierki/beat",
+        "checkpoints": "/var/lib/kierki/checkpoints",
+    }
     assert set(used) == declared
     beat = spec["services"]["beat"]["command"]
     assert "--schedule=/var/lib/kierki/beat/celerybeat-schedule" in beat
@@ -132,14 +141,14 @@ def test_the_dockerfile_builds_a_slim_python_311_image_run_by_a_non_root_user():
 
 # --- the commands, outside Docker ----------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     """The image's build step (collectstatic) and the migrate job, done once: returns the
     environment and the folder standing in for the containers' disks."""
     tmp = tmp_path_factory.mktemp("stack")
     env = production_env(tmp)
-    build = run([*local_command("python manage.py collectstatic --noinput", tmp)],
-                env={**env, **_build_env(tmp)})
+    build = run([*local_command("python manage.py collectstatic --noinput", tmp)], env={**env, **_build_env(tmp)})
     assert build.returncode == 0, build.stderr
     migrate = run(local_command(compose()["services"]["migrate"]["command"], tmp), env)
     assert migrate.returncode == 0, migrate.stdout + migrate.stderr
@@ -148,8 +157,13 @@ def stack(tmp_path_factory):
 
 def _build_env(tmp):
     """At build time the image has no .env: settings are the embedded defaults (DEBUG on)."""
-    return {"DJANGO_DEBUG": "", "DJANGO_SECRET_KEY": "", "DATABASE_URL": f"sqlite:///{tmp / 'build.sqlite3'}",
-            "CELERY_BROKER_URL": "", "REDIS_URL": ""}
+    return {
+        "DJANGO_DEBUG": "",
+        "DJANGO_SECRET_KEY": "",
+        "DATABASE_URL": f"sqlite:///{tmp / 'build.sqlite3'}",
+        "CELERY_BROKER_URL": "",
+        "REDIS_URL": "",
+    }
 
 
 def test_migrate_leaves_nothing_unapplied_and_check_deploy_is_clean(stack):
@@ -205,8 +219,9 @@ def test_the_web_command_serves_probes_static_files_and_the_api_behind_tls(stack
     assert code == 0
     lines = json_lines(web.output())  # every line gunicorn and the app wrote is JSON
     assert any(line["logger"] == "gunicorn.error" and "Listening at" in line["message"] for line in lines)
-    assert any(line["logger"] == "kierki.request" and line["status"] == 200 and line["path"] == "/api/v1/"
-               for line in lines)
+    assert any(
+        line["logger"] == "kierki.request" and line["status"] == 200 and line["path"] == "/api/v1/" for line in lines
+    )
 
 
 class _Answer:
@@ -234,12 +249,15 @@ def _status(url: str) -> int | None:
         return None
 
 
-@pytest.mark.parametrize("argv", [
-    "celery -A config report",
-    "celery -A config inspect --help",
-    "celery -A config worker --help",
-    "celery -A config beat --help",
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        "celery -A config report",
+        "celery -A config inspect --help",
+        "celery -A config worker --help",
+        "celery -A config beat --help",
+    ],
+)
 def test_the_celery_commands_load_the_app(stack, argv):
     env, tmp = stack
 
@@ -272,9 +290,14 @@ def test_the_worker_command_runs_tasks_logs_json_and_passes_its_healthcheck(stac
     assert done and done[0]["request_id"] == "req-from-web" and done[0]["task_name"] == "celery.accumulate"
     output = worker.output()
     if os.geteuid() == 0:  # Celery's multi-line warning about running as root first (the image runs as kierki)
-        output = output[output.index("\n{") + 1:]
-    assert not [line for line in output.splitlines() if line.strip() and not line.startswith("{")
-                and not re.fullmatch(r"worker: \w+ shutdown \(MainProcess\)", line.strip())]
+        output = output[output.index("\n{") + 1 :]
+    assert not [
+        line
+        for line in output.splitlines()
+        if line.strip()
+        and not line.startswith("{")
+        and not re.fullmatch(r"worker: \w+ shutdown \(MainProcess\)", line.strip())
+    ]
 
 
 # A producer as the web process is one: inside a request with id req-from-web, queue a task.

@@ -1,4 +1,5 @@
 """GET /healthz and GET /readyz: public, unthrottled probes of the process and its dependencies."""
+
 import time
 
 import pytest
@@ -34,8 +35,10 @@ def test_readyz_is_ok_when_the_database_answers_and_every_migration_is_applied(p
     response = probe.get("/readyz")
 
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "checks": {
-        "database": "ok", "migrations": "ok", "broker": "skipped (tasks run in-process)"}}
+    assert response.json() == {
+        "status": "ok",
+        "checks": {"database": "ok", "migrations": "ok", "broker": "skipped (tasks run in-process)"},
+    }
 
 
 @pytest.mark.django_db
@@ -97,9 +100,15 @@ def test_readyz_is_503_when_the_database_is_unreachable(probe, settings, monkeyp
     response = probe.get("/readyz")
 
     assert response.status_code == 503
-    assert response.json() == {"status": "unavailable", "failed": ["database"], "checks": {
-        "database": "unreachable (OperationalError)", "migrations": "skipped (no database)",
-        "broker": "skipped (tasks run in-process)"}}
+    assert response.json() == {
+        "status": "unavailable",
+        "failed": ["database"],
+        "checks": {
+            "database": "unreachable (OperationalError)",
+            "migrations": "skipped (no database)",
+            "broker": "skipped (tasks run in-process)",
+        },
+    }
 
 
 @pytest.mark.django_db
@@ -124,12 +133,18 @@ def test_the_probes_are_neither_throttled_nor_authenticated(probe, settings):
 
     cache.clear()
     settings.CELERY_BROKER_URL = "memory://"
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "auth": "1/minute"}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "auth": "1/minute"},
+    }
     try:
         probes = [probe.get(path).status_code for path in ("/healthz", "/readyz") * 3]
-        tokens = [probe.post("/api/v1/auth/token/", {"username": "x", "password": "y"},
-                             content_type="application/json").status_code for _ in range(2)]
+        tokens = [
+            probe.post(
+                "/api/v1/auth/token/", {"username": "x", "password": "y"}, content_type="application/json"
+            ).status_code
+            for _ in range(2)
+        ]
     finally:
         cache.clear()
 
@@ -148,4 +163,3 @@ def test_the_probes_are_routed_too():
     from django.urls import reverse
 
     assert reverse("healthz") == "/healthz" and reverse("readyz") == "/readyz"
-

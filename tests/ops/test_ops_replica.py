@@ -2,6 +2,7 @@
 PostgreSQL primary and a real streaming replica of it (pg_basebackup -R), each on a free port of
 its own; the app runs against both in a process of its own (tests/ops/replica_client.py).
 The machine's own cluster is not touched."""
+
 from __future__ import annotations
 
 import json
@@ -44,30 +45,70 @@ def primary_and_replica():
     try:
         as_postgres(str(PG_BIN / "initdb"), "-D", str(primary), "-U", "postgres", "--auth=trust", "--no-sync")
         for name, data in (("primary", primary),):
-            as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(base / f"{name}.log"), "-w", "start",
-                        "-o", f"-p {ports[name]} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off")
+            as_postgres(
+                str(PG_BIN / "pg_ctl"),
+                "-D",
+                str(data),
+                "-l",
+                str(base / f"{name}.log"),
+                "-w",
+                "start",
+                "-o",
+                f"-p {ports[name]} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off",
+            )
             started.append(data)
-        as_postgres(str(PG_BIN / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(ports["primary"]), "-U", "postgres",
-                    "-D", str(replica), "-R", "-X", "stream", "--no-sync")
-        as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(replica), "-l", str(base / "replica.log"), "-w", "start",
-                    "-o", f"-p {ports['replica']} -k {base} -c listen_addresses=127.0.0.1 -c hot_standby=on")
+        as_postgres(
+            str(PG_BIN / "pg_basebackup"),
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(ports["primary"]),
+            "-U",
+            "postgres",
+            "-D",
+            str(replica),
+            "-R",
+            "-X",
+            "stream",
+            "--no-sync",
+        )
+        as_postgres(
+            str(PG_BIN / "pg_ctl"),
+            "-D",
+            str(replica),
+            "-l",
+            str(base / "replica.log"),
+            "-w",
+            "start",
+            "-o",
+            f"-p {ports['replica']} -k {base} -c listen_addresses=127.0.0.1 -c hot_standby=on",
+        )
         started.append(replica)
         yield {name: f"postgres://postgres@127.0.0.1:{port}/postgres" for name, port in ports.items()}
     finally:
         for data in reversed(started):
-            subprocess.run(["runuser", "-u", "postgres", "--"] * (os.geteuid() == 0)
-                           + [str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                           capture_output=True, timeout=60)
+            subprocess.run(
+                ["runuser", "-u", "postgres", "--"] * (os.geteuid() == 0)
+                + [str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                capture_output=True,
+                timeout=60,
+            )
         shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
 def report(primary_and_replica):
     env = {key: value for key, value in os.environ.items() if key not in {"REDIS_URL", "CELERY_BROKER_URL"}}
-    env.update({"DATABASE_URL": primary_and_replica["primary"], "DATABASE_REPLICA_URL": primary_and_replica["replica"],
-                "PYTHONPATH": str(ROOT), "DJANGO_DEBUG": "true", "DJANGO_SECRET_KEY": ""})
-    done = subprocess.run([sys.executable, str(CLIENT)], capture_output=True, text=True, timeout=600, env=env,
-                          cwd=ROOT)
+    env.update(
+        {
+            "DATABASE_URL": primary_and_replica["primary"],
+            "DATABASE_REPLICA_URL": primary_and_replica["replica"],
+            "PYTHONPATH": str(ROOT),
+            "DJANGO_DEBUG": "true",
+            "DJANGO_SECRET_KEY": "",
+        }
+    )
+    done = subprocess.run([sys.executable, str(CLIENT)], capture_output=True, text=True, timeout=600, env=env, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 

@@ -1,6 +1,7 @@
 """Where the router sends a read (config/replica.py), without a replica server: which reads may
 go to the replica, and a user who just wrote being pinned to the primary. The real streaming
 replica is tests/ops/test_ops_replica.py's."""
+
 from types import SimpleNamespace
 
 import pytest
@@ -83,6 +84,7 @@ def test_the_pin_lasts_the_configured_window(with_a_replica, settings, monkeypat
 def test_an_unreadable_cache_sends_the_read_to_the_primary(with_a_replica, monkeypatch):
     def down(key):
         raise ConnectionError("redis down")
+
     monkeypatch.setattr(replica.cache, "get", down)
 
     assert _alias_seen_by("GET", _user(105)) == "default"

@@ -1,5 +1,6 @@
 """Every request: an id on its response and its log lines, JSON logs, a body size limit with a
 problem+json 413, CORS for the configured origins."""
+
 import io
 import json
 import logging
@@ -36,6 +37,7 @@ def log_lines():
 
 
 # --- request id ------------------------------------------------------------------------------------
+
 
 def test_a_sane_incoming_request_id_is_kept_and_echoed(client):
     response = client.get("/healthz", HTTP_X_REQUEST_ID="edge-7f3a.01_b")
@@ -78,13 +80,15 @@ def test_successful_probes_write_no_access_line(client, log_lines):
 
 # --- the JSON formatter --------------------------------------------------------------------------
 
+
 def test_a_log_line_is_one_json_object_with_the_exception_text():
     logger = logging.getLogger("kierki.test")
     try:
         raise ValueError("bad card\nQX")
     except ValueError:
-        record = logger.makeRecord("kierki.test", logging.ERROR, __file__, 1, "failed %s", ("play",),
-                                   sys.exc_info(), extra={"match": 7})
+        record = logger.makeRecord(
+            "kierki.test", logging.ERROR, __file__, 1, "failed %s", ("play",), sys.exc_info(), extra={"match": 7}
+        )
     token = json_logging.request_id_var.set("req-1")
     try:
         line = json_logging.JsonFormatter().format(record)
@@ -115,13 +119,26 @@ app.log.setup(loglevel="INFO")
 from celery.utils.log import get_task_logger
 get_task_logger("scoring.tasks").info("recomputed %d seasons", 3)
 """
-    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                            env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings"})
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings"},
+    )
 
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in result.stderr.splitlines()]
-    assert lines == [{"time": lines[0]["time"], "level": "INFO", "logger": "scoring.tasks",
-                      "message": "recomputed 3 seasons", "request_id": None}]
+    assert lines == [
+        {
+            "time": lines[0]["time"],
+            "level": "INFO",
+            "logger": "scoring.tasks",
+            "message": "recomputed 3 seasons",
+            "request_id": None,
+        }
+    ]
 
 
 def test_a_task_queued_during_a_request_carries_its_id_to_the_worker():
@@ -143,6 +160,7 @@ def test_a_task_queued_during_a_request_carries_its_id_to_the_worker():
 
 # --- body size limit -------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_a_body_over_the_limit_is_413_problem_json(client, settings):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
@@ -154,8 +172,12 @@ def test_a_body_over_the_limit_is_413_problem_json(client, settings):
     registered = PROBLEMS.get("payload_too_large")  # api/problems.py may list it as a problem type
     assert response.json() == {
         "type": problem_type("payload_too_large") if registered else "about:blank",
-        "title": registered[1] if registered else "Payload too large", "status": 413, "code": "payload_too_large",
-        "detail": f"The request body is {len(body)} bytes; the limit is 1000 bytes.", "limit": 1000}
+        "title": registered[1] if registered else "Payload too large",
+        "status": 413,
+        "code": "payload_too_large",
+        "detail": f"The request body is {len(body)} bytes; the limit is 1000 bytes.",
+        "limit": 1000,
+    }
     assert response["X-Request-ID"]
 
 
@@ -185,6 +207,7 @@ def test_djangos_own_request_data_too_big_is_413_too(settings):
 
 # --- CORS ------------------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_an_allowed_origin_gets_cors_headers_and_may_read_the_etag_and_request_id(client, settings):
     settings.CORS_ALLOWED_ORIGINS = [ORIGIN]
@@ -201,9 +224,12 @@ def test_an_allowed_origin_gets_cors_headers_and_may_read_the_etag_and_request_i
 def test_a_preflight_from_an_allowed_origin_may_send_if_match_and_idempotency_key(client, settings):
     settings.CORS_ALLOWED_ORIGINS = [ORIGIN]
 
-    response = client.options("/api/v1/matches/1/plays/", HTTP_ORIGIN=ORIGIN,
-                               HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST",
-                               HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization, content-type, if-match, idempotency-key")
+    response = client.options(
+        "/api/v1/matches/1/plays/",
+        HTTP_ORIGIN=ORIGIN,
+        HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST",
+        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization, content-type, if-match, idempotency-key",
+    )
 
     assert response.status_code == 200
     assert response["Access-Control-Allow-Origin"] == ORIGIN
@@ -226,8 +252,9 @@ def test_a_413_is_readable_by_an_allowed_browser_client(settings):
     settings.CORS_ALLOWED_ORIGINS = [ORIGIN]
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10
 
-    response = Client().post("/api/v1/matches/", "{" + " " * 20 + "}", content_type="application/json",
-                             HTTP_ORIGIN=ORIGIN)
+    response = Client().post(
+        "/api/v1/matches/", "{" + " " * 20 + "}", content_type="application/json", HTTP_ORIGIN=ORIGIN
+    )
 
     assert response.status_code == 413 and response["Access-Control-Allow-Origin"] == ORIGIN
 
@@ -237,6 +264,7 @@ def test_no_origin_is_allowed_by_default(settings):
 
 
 # --- under ASGI (uvicorn config.asgi): the same, without a thread hop per middleware ------------------
+
 
 def asgi_get(path: str, **headers):
     from asgiref.sync import async_to_sync
@@ -282,8 +310,9 @@ def test_a_body_over_the_limit_is_413_under_asgi(settings):
     from django.test import AsyncClient
 
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10
-    response = async_to_sync(AsyncClient().post)("/api/v1/matches/", "{" + " " * 20 + "}",
-                                                 content_type="application/json")
+    response = async_to_sync(AsyncClient().post)(
+        "/api/v1/matches/", "{" + " " * 20 + "}", content_type="application/json"
+    )
 
     assert response.status_code == 413 and response["Content-Type"] == PROBLEM
 
@@ -293,8 +322,15 @@ def test_a_failed_celery_task_line_carries_its_traceback_once():
         raise RuntimeError("lost connection")
     except RuntimeError:
         record = logging.getLogger("celery.app.trace").makeRecord(
-            "celery.app.trace", logging.ERROR, __file__, 1, "Task %s raised", ("t",), sys.exc_info(),
-            extra={"data": {"id": "t", "traceback": "Traceback (most recent call last): …"}})
+            "celery.app.trace",
+            logging.ERROR,
+            __file__,
+            1,
+            "Task %s raised",
+            ("t",),
+            sys.exc_info(),
+            extra={"data": {"id": "t", "traceback": "Traceback (most recent call last): …"}},
+        )
 
     entry = json.loads(json_logging.JsonFormatter().format(record))
 

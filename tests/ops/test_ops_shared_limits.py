@@ -3,6 +3,7 @@ service runs it, counting in the shared Redis cache. 2N wrong passwords, each on
 its own (so the two workers share them): the first N are answered, every one after is 429 — on
 the login form, the admin's, and the API's token endpoint. The control: with local memory (no
 REDIS_URL) each worker keeps its own count and more than N get through."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,18 @@ import secrets
 
 import httpx
 import pytest
-from ops_helpers import (LOCAL_REDIS, REDIS_DB, Service, compose, free_port, local_command, production_env,
-                         require_redis, run, wait_for)
+from ops_helpers import (
+    LOCAL_REDIS,
+    REDIS_DB,
+    Service,
+    compose,
+    free_port,
+    local_command,
+    production_env,
+    require_redis,
+    run,
+    wait_for,
+)
 from test_ops_settings import production, python
 
 HOST = "kierki.example.org"  # DJANGO_ALLOWED_HOSTS of .env.example
@@ -24,8 +35,10 @@ LIMIT = 4
 def migrated(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("limits")
     env = production_env(tmp)
-    build = run(local_command("python manage.py collectstatic --noinput", tmp),  # the pages link static files
-                {**env, "DJANGO_DEBUG": "true"})
+    build = run(
+        local_command("python manage.py collectstatic --noinput", tmp),  # the pages link static files
+        {**env, "DJANGO_DEBUG": "true"},
+    )
     assert build.returncode == 0, build.stderr
     migrate = run(local_command(compose()["services"]["migrate"]["command"], tmp), env)
     assert migrate.returncode == 0, migrate.stdout + migrate.stderr
@@ -39,10 +52,17 @@ def two_workers(migrated, tmp_path):
 
     def start(redis_url: str) -> str:
         port = free_port()
-        env = production_env(migrated, PORT=str(port), WEB_CONCURRENCY="2", REDIS_URL=redis_url,
-                             LOGIN_FAILURE_LIMIT=f"{LIMIT}/hour", API_THROTTLE_AUTH=f"{LIMIT}/hour")
-        web = Service(local_command(compose()["services"]["web"]["command"], migrated), env,
-                      tmp_path / f"web-{port}.log")
+        env = production_env(
+            migrated,
+            PORT=str(port),
+            WEB_CONCURRENCY="2",
+            REDIS_URL=redis_url,
+            LOGIN_FAILURE_LIMIT=f"{LIMIT}/hour",
+            API_THROTTLE_AUTH=f"{LIMIT}/hour",
+        )
+        web = Service(
+            local_command(compose()["services"]["web"]["command"], migrated), env, tmp_path / f"web-{port}.log"
+        )
         started.append(web)
         base = f"http://127.0.0.1:{port}"
         wait_for(lambda: _up(base), 60, "gunicorn to answer /healthz", web.log)
@@ -72,18 +92,24 @@ def form_attempt(base: str, path: str, username: str, address: str) -> int:
     assert page.status_code == 200, page.text
     cookie = page.headers["set-cookie"].split(";", 1)[0]  # Secure: sent by hand over plain HTTP
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
-    answer = httpx.post(f"{base}{path}", data={"csrfmiddlewaretoken": token, "username": username,
-                                               "password": "wrong-" + secrets.token_hex(4)},
-                        headers=behind_tls(address, Cookie=cookie, Origin=f"https://{HOST}",
-                                           Referer=f"https://{HOST}{path}"), timeout=10)
+    answer = httpx.post(
+        f"{base}{path}",
+        data={"csrfmiddlewaretoken": token, "username": username, "password": "wrong-" + secrets.token_hex(4)},
+        headers=behind_tls(address, Cookie=cookie, Origin=f"https://{HOST}", Referer=f"https://{HOST}{path}"),
+        timeout=10,
+    )
     if answer.status_code == 429:
         assert int(answer.headers["Retry-After"]) > 0 and "Too many failed sign-ins" in answer.text
     return answer.status_code
 
 
 def token_attempt(base: str, username: str, address: str) -> int:
-    answer = httpx.post(f"{base}/api/v1/auth/token/", json={"username": username, "password": "wrong"},
-                        headers=behind_tls(address), timeout=10)
+    answer = httpx.post(
+        f"{base}/api/v1/auth/token/",
+        json={"username": username, "password": "wrong"},
+        headers=behind_tls(address),
+        timeout=10,
+    )
     return answer.status_code
 
 
@@ -136,8 +162,12 @@ def settings_with(**env: str) -> list:
 
 
 def test_with_redis_url_the_cache_is_djangos_redis_backend_with_the_redis_timeouts():
-    caches, login_limit, throttles = settings_with(REDIS_URL="redis://cache.internal:6379/3", REDIS_CONNECT_TIMEOUT="3",
-                                                   REDIS_SOCKET_TIMEOUT="4", API_THROTTLE_ANON="100/minute")
+    caches, login_limit, throttles = settings_with(
+        REDIS_URL="redis://cache.internal:6379/3",
+        REDIS_CONNECT_TIMEOUT="3",
+        REDIS_SOCKET_TIMEOUT="4",
+        API_THROTTLE_ANON="100/minute",
+    )
 
     assert caches["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
     assert caches["default"]["LOCATION"] == "redis://cache.internal:6379/3"

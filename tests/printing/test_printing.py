@@ -1,5 +1,6 @@
 """The PDFs read back: text extraction (the Polish letters come out), page counts, and what
 each document holds — from plain data, as the evenings' seating plugs in."""
+
 import io
 
 import pytest
@@ -22,9 +23,14 @@ def read(pdf: bytes, layout: bool = False) -> tuple[str, int]:
 
 def blank(options=None, **extra) -> bytes:
     ruleset = Ruleset.from_options(options or {})
-    return render_score_sheet(title="Score sheet", players=PLAYERS, first_dealer="E",
-                              regular_deals=[kind.letter for kind in ruleset.regular_deals],
-                              reminder=point_reminder(ruleset), **extra)
+    return render_score_sheet(
+        title="Score sheet",
+        players=PLAYERS,
+        first_dealer="E",
+        regular_deals=[kind.letter for kind in ruleset.regular_deals],
+        reminder=point_reminder(ruleset),
+        **extra,
+    )
 
 
 def test_the_polish_letters_come_out_of_the_pdf():
@@ -39,8 +45,11 @@ def test_the_polish_letters_come_out_of_the_pdf():
 def test_the_font_is_embedded():
     reader = PdfReader(io.BytesIO(blank()))
     fonts = [font.get_object() for font in reader.pages[0]["/Resources"]["/Font"].get_object().values()]
-    embedded = {str(font["/BaseFont"]).split("+")[-1] for font in fonts
-                if "/FontDescriptor" in font and "/FontFile2" in font["/FontDescriptor"].get_object()}
+    embedded = {
+        str(font["/BaseFont"]).split("+")[-1]
+        for font in fonts
+        if "/FontDescriptor" in font and "/FontFile2" in font["/FontDescriptor"].get_object()
+    }
     assert {"DejaVuSans", "DejaVuSans-Bold"} <= embedded  # subsets of the TTFs, in the file
 
 
@@ -57,7 +66,10 @@ def test_a_leagues_own_regular_deals_are_printed():
     text, _ = read(blank({"regular_deals": ["R", "O", "R"]}), layout=True)
     lines = [line.split() for line in text.splitlines()]
     assert [(line[0], line[1]) for line in lines if len(line) >= 2 and line[0].isdigit() and line[1] in "RO"] == [
-        ("1", "R"), ("2", "O"), ("3", "R")]
+        ("1", "R"),
+        ("2", "O"),
+        ("3", "R"),
+    ]
 
 
 def test_the_point_values_come_from_the_engine_and_the_ruleset():
@@ -73,10 +85,24 @@ def test_the_point_values_come_from_the_engine_and_the_ruleset():
 
 def test_a_filled_sheet_shows_each_deal_the_totals_and_the_winner():
     deals = [
-        {"number": 1, "kind": "rozbojnik", "dealer": "N", "compensating": False, "multiplier": 2,
-         "points": {"N": 0, "E": -60, "S": -98, "W": -102}, "kreski": {"N": 1, "E": 0, "S": 0, "W": 0}},
-        {"number": 2, "kind": "odgrywka", "dealer": "E", "compensating": True, "multiplier": 1,
-         "points": {"N": 40, "E": 30, "S": 30, "W": 30}, "kreski": {"N": 0, "E": 0, "S": 0, "W": 0}},
+        {
+            "number": 1,
+            "kind": "rozbojnik",
+            "dealer": "N",
+            "compensating": False,
+            "multiplier": 2,
+            "points": {"N": 0, "E": -60, "S": -98, "W": -102},
+            "kreski": {"N": 1, "E": 0, "S": 0, "W": 0},
+        },
+        {
+            "number": 2,
+            "kind": "odgrywka",
+            "dealer": "E",
+            "compensating": True,
+            "multiplier": 1,
+            "points": {"N": 40, "E": 30, "S": 30, "W": 30},
+            "kreski": {"N": 0, "E": 0, "S": 0, "W": 0},
+        },
     ]
     text, _ = read(blank(deals=deals, totals={"N": 40, "E": -30, "S": -68, "W": -72}, winners=["N"]))
 
@@ -88,8 +114,21 @@ def test_a_filled_sheet_shows_each_deal_the_totals_and_the_winner():
 
 
 def test_the_standings_list_every_row_across_pages():
-    rows = [{"position": i, "ranked": True, "player": f"Gracz {i} Łódź", "matches": 10, "wins": 3, "balance": -i,
-             "balance_per_match": -i / 10, "kreski": i % 4, "max_deals": 0, "ordinal": 1.5} for i in range(1, 81)]
+    rows = [
+        {
+            "position": i,
+            "ranked": True,
+            "player": f"Gracz {i} Łódź",
+            "matches": 10,
+            "wins": 3,
+            "balance": -i,
+            "balance_per_match": -i / 10,
+            "kreski": i % 4,
+            "max_deals": 0,
+            "ordinal": 1.5,
+        }
+        for i in range(1, 81)
+    ]
     rows.append({**rows[0], "position": None, "ranked": False, "player": "Nowy"})
 
     text, pages = read(render_standings(title="Wiosna — standings", rows=rows))
@@ -104,8 +143,17 @@ def test_an_empty_standings_sheet_says_so():
 
 
 def test_the_seating_prints_each_round_its_tables_and_who_sits_out():
-    rounds = [[{"table": t, "seats": {"N": f"a{r}{t}", "E": f"b{r}{t}", "S": f"c{r}{t}", "W": "Łódź" if t == 1 else "x"},
-                "first_dealer": "NESW"[r]} for t in (1, 2, 3)] for r in range(4)]
+    rounds = [
+        [
+            {
+                "table": t,
+                "seats": {"N": f"a{r}{t}", "E": f"b{r}{t}", "S": f"c{r}{t}", "W": "Łódź" if t == 1 else "x"},
+                "first_dealer": "NESW"[r],
+            }
+            for t in (1, 2, 3)
+        ]
+        for r in range(4)
+    ]
 
     text, pages = read(render_seating("Wieczór 1 — rozsadzenie", rounds, sit_outs=[["Ździsław"], [], ["Ó"], []]))
 
@@ -117,10 +165,26 @@ def test_the_seating_prints_each_round_its_tables_and_who_sits_out():
 
 
 def test_the_summary_prints_its_facts_and_table():
-    text, _ = read(render_summary(title="Jesień — summary", facts=[("Champion", "Łucja"), ("Most kreski", "none")],
-                                  rows=[{"position": 1, "ranked": True, "player": "Łucja", "matches": 3, "wins": 2,
-                                         "balance": 120, "balance_per_match": 40.0, "kreski": 1, "max_deals": 1,
-                                         "ordinal": 3.2}]))
+    text, _ = read(
+        render_summary(
+            title="Jesień — summary",
+            facts=[("Champion", "Łucja"), ("Most kreski", "none")],
+            rows=[
+                {
+                    "position": 1,
+                    "ranked": True,
+                    "player": "Łucja",
+                    "matches": 3,
+                    "wins": 2,
+                    "balance": 120,
+                    "balance_per_match": 40.0,
+                    "kreski": 1,
+                    "max_deals": 1,
+                    "ordinal": 3.2,
+                }
+            ],
+        )
+    )
     assert "Champion: Łucja" in text and "40.00" in text
 
 

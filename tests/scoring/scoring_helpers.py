@@ -1,5 +1,6 @@
 """Helpers for the scoring tests: simulated records, filing them into a season, reading the
 standings back as plain values."""
+
 import random
 from dataclasses import dataclass
 
@@ -21,24 +22,37 @@ class ClubWorld:
 def record(seed: int, names, options: dict | None = None) -> dict:
     """A finished simulated match between ``names`` seated N, E, S, W (default ruleset unless
     ``options``)."""
-    return simulate_match(random.Random(seed), players=dict(zip(SEATS, names)),
-                          ruleset=Ruleset.from_options(options or {}))
+    return simulate_match(
+        random.Random(seed), players=dict(zip(SEATS, names)), ruleset=Ruleset.from_options(options or {})
+    )
 
 
 def standings_of(season_id) -> list[dict]:
     """The stored standings, every column, in order."""
-    return list(StandingRow.objects.filter(season_id=season_id).order_by("order")
-                .values(*[f.name for f in StandingRow._meta.concrete_fields if f.name not in ("id",)]))
+    return list(
+        StandingRow.objects.filter(season_id=season_id)
+        .order_by("order")
+        .values(*[f.name for f in StandingRow._meta.concrete_fields if f.name not in ("id",)])
+    )
 
 
 def ratings_of(league_id) -> dict:
     return {
-        "current": sorted(Rating.objects.filter(league_id=league_id).values_list(
-            "player_id", "mu", "sigma", "ordinal", "provisional", "matches")),
-        "log": list(RatedMatch.objects.filter(league_id=league_id).order_by("position").values_list(
-            "position", "season_match_id")),
-        "history": sorted(RatingChange.objects.filter(league_id=league_id).values_list(
-            "season_match_id", "position", "season_id", "player_id", "mu", "sigma")),
+        "current": sorted(
+            Rating.objects.filter(league_id=league_id).values_list(
+                "player_id", "mu", "sigma", "ordinal", "provisional", "matches"
+            )
+        ),
+        "log": list(
+            RatedMatch.objects.filter(league_id=league_id)
+            .order_by("position")
+            .values_list("position", "season_match_id")
+        ),
+        "history": sorted(
+            RatingChange.objects.filter(league_id=league_id).values_list(
+                "season_match_id", "position", "season_id", "player_id", "mu", "sigma"
+            )
+        ),
     }
 
 
@@ -49,8 +63,9 @@ def play_live(match, record_data: dict, actor, *, deals: int | None = None) -> N
     for deal in record_data["deals"][:deals]:
         games.deal_start(match_id=match.pk, actor=actor, hands=deal["hands"])
         if "sale" in deal:
-            offered = games.lead_offer(match_id=match.pk, actor=actor, price=deal["sale"]["price"],
-                                       seat=deal["sale"]["buyer"])
+            offered = games.lead_offer(
+                match_id=match.pk, actor=actor, price=deal["sale"]["price"], seat=deal["sale"]["buyer"]
+            )
             games.lead_decide(match_id=match.pk, actor=actor, offer=offered.events[0].seq)
         for card in deal["plays"]:
             games.card_play(match_id=match.pk, actor=actor, card=card)

@@ -1,4 +1,5 @@
 """The league endpoints: clubs, members, leagues, seasons, standings (JSON and CSV), players."""
+
 import csv
 import io
 
@@ -11,9 +12,25 @@ from scoring.models import League, Membership, Season, SeasonMatch
 
 pytestmark = pytest.mark.django_db
 
-ROW_KEYS = {"position", "player", "ranked", "matches", "wins", "placements", "deals", "balance", "balance_per_match",
-            "best_match", "worst_match", "kreski", "max_deals", "zero_odgrywki", "rating", "provisional",
-            "last_played"}
+ROW_KEYS = {
+    "position",
+    "player",
+    "ranked",
+    "matches",
+    "wins",
+    "placements",
+    "deals",
+    "balance",
+    "balance_per_match",
+    "best_match",
+    "worst_match",
+    "kreski",
+    "max_deals",
+    "zero_odgrywki",
+    "rating",
+    "provisional",
+    "last_played",
+}
 
 
 def client(user=None) -> APIClient:
@@ -28,11 +45,13 @@ def filed(world, django_capture_on_commit_callbacks):
     """Three finished matches in the season."""
     with django_capture_on_commit_callbacks(execute=True):
         for seed, names in ((31, "p1 p2 p3 p4"), (32, "p2 p3 p4 p5"), (33, "p1 p2 p5 p6")):
-            services.season_record_import(actor=world.users["sam"], season_id=world.season.pk,
-                                          record=record(seed, names.split()))
+            services.season_record_import(
+                actor=world.users["sam"], season_id=world.season.pk, record=record(seed, names.split())
+            )
 
 
 # --- clubs and members -------------------------------------------------------------------------------
+
 
 def test_anyone_signed_in_founds_a_club_and_becomes_its_admin(django_user_model):
     founder = django_user_model.objects.create_user("founder")
@@ -60,8 +79,9 @@ def test_a_duplicate_slug_is_a_problem(world):
 
 @pytest.mark.parametrize("who, status", [("ada", 201), ("sam", 403), ("p1", 403), ("outsider", 403)])
 def test_only_a_club_admin_adds_members(world, who, status):
-    response = client(world.users[who]).post(f"/api/v1/clubs/{world.club.pk}/members/",
-                                             {"user": "outsider", "role": "scorer"}, format="json")
+    response = client(world.users[who]).post(
+        f"/api/v1/clubs/{world.club.pk}/members/", {"user": "outsider", "role": "scorer"}, format="json"
+    )
 
     assert response.status_code == status
     assert Membership.objects.filter(user=world.users["outsider"]).exists() == (status == 201)
@@ -69,8 +89,9 @@ def test_only_a_club_admin_adds_members(world, who, status):
 
 @pytest.mark.parametrize("who, status", [("ada", 200), ("sam", 403), ("p1", 403), ("outsider", 403)])
 def test_only_a_club_admin_changes_a_role(world, who, status):
-    response = client(world.users[who]).patch(f"/api/v1/clubs/{world.club.pk}/members/p1/", {"role": "arbiter"},
-                                              format="json")
+    response = client(world.users[who]).patch(
+        f"/api/v1/clubs/{world.club.pk}/members/p1/", {"role": "arbiter"}, format="json"
+    )
 
     assert response.status_code == status
     assert Membership.objects.get(user=world.users["p1"]).role == ("arbiter" if status == 200 else "member")
@@ -107,20 +128,30 @@ def test_only_a_club_admin_renames_the_club(world, who, status):
 
 # --- leagues and seasons ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("who, status", [("ada", 201), ("sam", 403), ("p1", 403), ("outsider", 403)])
 def test_only_a_club_admin_creates_a_league(world, who, status):
-    response = client(world.users[who]).post("/api/v1/leagues/", {
-        "club": world.club.pk, "name": "Czwartkowa", "ruleset": {"options": {"last_tricks": [7, 13]}}}, format="json")
+    response = client(world.users[who]).post(
+        "/api/v1/leagues/",
+        {"club": world.club.pk, "name": "Czwartkowa", "ruleset": {"options": {"last_tricks": [7, 13]}}},
+        format="json",
+    )
 
     assert response.status_code == status
     if status == 201:
-        assert response.json()["ruleset"] == {"name": "rozbojnik-odgrywka", "version": 1,
-                                              "options": {"last_tricks": [7, 13]}}
+        assert response.json()["ruleset"] == {
+            "name": "rozbojnik-odgrywka",
+            "version": 1,
+            "options": {"last_tricks": [7, 13]},
+        }
 
 
 def test_a_bad_ruleset_option_names_the_field(world):
-    response = client(world.users["ada"]).post("/api/v1/leagues/", {
-        "club": world.club.pk, "name": "Zła", "ruleset": {"options": {"heart_discard": "sideways"}}}, format="json")
+    response = client(world.users["ada"]).post(
+        "/api/v1/leagues/",
+        {"club": world.club.pk, "name": "Zła", "ruleset": {"options": {"heart_discard": "sideways"}}},
+        format="json",
+    )
 
     assert response.status_code == 400
     assert response.json()["field"] == "ruleset.heart_discard"
@@ -134,20 +165,31 @@ def test_a_league_in_an_unknown_club_is_not_found(world):
 
 @pytest.mark.parametrize("who, status", [("ada", 201), ("sam", 403), ("p1", 403), ("outsider", 403)])
 def test_only_a_club_admin_creates_a_season(world, who, status):
-    response = client(world.users[who]).post("/api/v1/seasons/", {
-        "league": world.league.pk, "name": "Wiosna", "min_matches": 3}, format="json")
+    response = client(world.users[who]).post(
+        "/api/v1/seasons/", {"league": world.league.pk, "name": "Wiosna", "min_matches": 3}, format="json"
+    )
 
     assert response.status_code == status
     if status == 201:
         assert response.json() | {"id": None, "created_at": None} == {
-            "id": None, "league": world.league.pk, "club": world.club.pk, "name": "Wiosna", "start_date": None,
-            "end_date": None, "status": "open", "min_matches": 3, "computed_at": None, "created_at": None}
+            "id": None,
+            "league": world.league.pk,
+            "club": world.club.pk,
+            "name": "Wiosna",
+            "start_date": None,
+            "end_date": None,
+            "status": "open",
+            "min_matches": 3,
+            "computed_at": None,
+            "created_at": None,
+        }
 
 
 @pytest.mark.parametrize("who, status", [("ada", 200), ("sam", 403), ("p1", 403), ("outsider", 403)])
 def test_only_a_club_admin_closes_a_season(world, who, status):
-    response = client(world.users[who]).patch(f"/api/v1/seasons/{world.season.pk}/", {"status": "closed"},
-                                              format="json")
+    response = client(world.users[who]).patch(
+        f"/api/v1/seasons/{world.season.pk}/", {"status": "closed"}, format="json"
+    )
 
     assert response.status_code == status
     assert Season.objects.get(pk=world.season.pk).status == ("closed" if status == 200 else "open")
@@ -155,8 +197,7 @@ def test_only_a_club_admin_closes_a_season(world, who, status):
 
 @pytest.mark.parametrize("who, status", [("ada", 200), ("sam", 403), ("outsider", 403)])
 def test_only_a_club_admin_changes_a_league(world, who, status):
-    response = client(world.users[who]).patch(f"/api/v1/leagues/{world.league.pk}/", {"name": "Nowa"},
-                                              format="json")
+    response = client(world.users[who]).patch(f"/api/v1/leagues/{world.league.pk}/", {"name": "Nowa"}, format="json")
 
     assert response.status_code == status
     assert League.objects.get(pk=world.league.pk).name == ("Nowa" if status == 200 else "Liga")
@@ -190,6 +231,7 @@ def test_lists_filter_and_order(world, django_user_model):
 
 
 # --- standings ---------------------------------------------------------------------------------------------
+
 
 def test_the_standings_are_json_with_exactly_the_issues_keys(world, filed):
     response = client(world.users["outsider"]).get(f"/api/v1/seasons/{world.season.pk}/standings/")
@@ -254,23 +296,30 @@ def test_unranked_players_have_no_position(world, filed, django_capture_on_commi
     rows = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/standings/").json()["rows"]
 
     assert [(row["player"], row["ranked"], row["position"]) for row in rows if row["matches"] < 3] == [
-        (row["player"], False, None) for row in rows if row["matches"] < 3]
+        (row["player"], False, None) for row in rows if row["matches"] < 3
+    ]
     assert all(row["ranked"] for row in rows if row["matches"] >= 3)
 
 
 def test_an_empty_season_has_no_rows_and_no_computation_yet(world):
     body = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/standings/").json()
 
-    assert body == {"season": world.season.pk, "computed_at": None, "rows": [], "awaiting_confirmation": [],
-                    "withdrawn": []}
+    assert body == {
+        "season": world.season.pk,
+        "computed_at": None,
+        "rows": [],
+        "awaiting_confirmation": [],
+        "withdrawn": [],
+    }
 
 
 def test_standings_of_an_unknown_season_are_not_found(world):
     assert client(world.users["p1"]).get("/api/v1/seasons/999/standings/").status_code == 404
 
 
-@pytest.mark.parametrize("path", ["/api/v1/clubs/abc/", "/api/v1/leagues/abc/", "/api/v1/seasons/abc/",
-                                  "/api/v1/clubs/999/"])
+@pytest.mark.parametrize(
+    "path", ["/api/v1/clubs/abc/", "/api/v1/leagues/abc/", "/api/v1/seasons/abc/", "/api/v1/clubs/999/"]
+)
 def test_changing_something_that_does_not_exist_is_not_found(world, path):
     response = client(world.users["ada"]).patch(path, {"name": "x"}, format="json")
 
@@ -278,6 +327,7 @@ def test_changing_something_that_does_not_exist_is_not_found(world, path):
 
 
 # --- players ----------------------------------------------------------------------------------------------------
+
 
 def test_a_player_shows_his_matches_balances_and_rating_history(world, filed):
     api = client(world.users["outsider"])
@@ -298,13 +348,23 @@ def test_a_player_shows_his_matches_balances_and_rating_history(world, filed):
 
 # --- the schema ---------------------------------------------------------------------------------------------------
 
+
 def test_every_league_endpoint_is_in_the_schema(world):
     schema = client().get("/api/v1/schema/", {"format": "json"}).json()
 
-    for path in ("/api/v1/clubs/", "/api/v1/clubs/{id}/", "/api/v1/clubs/{id}/members/",
-                 "/api/v1/clubs/{id}/members/{username}/", "/api/v1/leagues/", "/api/v1/leagues/{id}/",
-                 "/api/v1/seasons/", "/api/v1/seasons/{id}/", "/api/v1/seasons/{id}/standings/",
-                 "/api/v1/players/", "/api/v1/players/{id}/"):
+    for path in (
+        "/api/v1/clubs/",
+        "/api/v1/clubs/{id}/",
+        "/api/v1/clubs/{id}/members/",
+        "/api/v1/clubs/{id}/members/{username}/",
+        "/api/v1/leagues/",
+        "/api/v1/leagues/{id}/",
+        "/api/v1/seasons/",
+        "/api/v1/seasons/{id}/",
+        "/api/v1/seasons/{id}/standings/",
+        "/api/v1/players/",
+        "/api/v1/players/{id}/",
+    ):
         assert path in schema["paths"], path
     standings = schema["paths"]["/api/v1/seasons/{id}/standings/"]["get"]["responses"]["200"]["content"]
     assert {"application/json", "text/csv"} <= set(standings)
@@ -312,9 +372,14 @@ def test_every_league_endpoint_is_in_the_schema(world):
 
 # --- seasons on the match endpoints ---------------------------------------------------------------------------
 
+
 def new_match(season, **changes) -> dict:
-    return {"seats": {"N": "p1", "E": "p2", "S": "p3", "W": "p4"}, "first_dealer": "N", "dealing": "recorded",
-            "season": season} | changes
+    return {
+        "seats": {"N": "p1", "E": "p2", "S": "p3", "W": "p4"},
+        "first_dealer": "N",
+        "dealing": "recorded",
+        "season": season,
+    } | changes
 
 
 def test_a_match_created_with_a_season_joins_it(world):
@@ -324,13 +389,15 @@ def test_a_match_created_with_a_season_joins_it(world):
     assert SeasonMatch.objects.get(match_id=response.json()["id"]).season_id == world.season.pk
 
 
-@pytest.mark.parametrize("change, status, code", [
-    ({"seats": {"N": "p1", "E": "p2", "S": "outsider", "W": "p4"}}, 400, "invalid"),
-    ({"season": 999}, 404, "not_found"),
-])
+@pytest.mark.parametrize(
+    "change, status, code",
+    [
+        ({"seats": {"N": "p1", "E": "p2", "S": "outsider", "W": "p4"}}, 400, "invalid"),
+        ({"season": 999}, 404, "not_found"),
+    ],
+)
 def test_a_season_match_with_a_stranger_or_no_season_is_refused(world, change, status, code):
-    response = client(world.users["sam"]).post("/api/v1/matches/", new_match(world.season.pk) | change,
-                                               format="json")
+    response = client(world.users["sam"]).post("/api/v1/matches/", new_match(world.season.pk) | change, format="json")
 
     assert (response.status_code, response.json()["code"]) == (status, code)
     assert not SeasonMatch.objects.exists()
@@ -346,8 +413,9 @@ def test_a_closed_season_takes_no_match(world):
 
 def test_a_club_scorer_files_a_record_into_a_season(world, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        response = client(world.users["sam"]).post(f"/api/v1/matches/import/?season={world.season.pk}",
-                                                   record(41, "p1 p2 p3 p4".split()), format="json")
+        response = client(world.users["sam"]).post(
+            f"/api/v1/matches/import/?season={world.season.pk}", record(41, "p1 p2 p3 p4".split()), format="json"
+        )
 
     assert response.status_code == 201, response.json()
     assert SeasonMatch.objects.get(match_id=response.json()["id"]).season_id == world.season.pk
@@ -357,8 +425,11 @@ def test_a_club_scorer_files_a_record_into_a_season(world, django_capture_on_com
 
 @pytest.mark.parametrize("who, path", [("p1", "?season={season}"), ("sam", "")])
 def test_a_plain_member_files_nothing_and_a_club_scorer_only_into_a_season(world, who, path):
-    response = client(world.users[who]).post("/api/v1/matches/import/" + path.format(season=world.season.pk),
-                                             record(42, "p1 p2 p3 p4".split()), format="json")
+    response = client(world.users[who]).post(
+        "/api/v1/matches/import/" + path.format(season=world.season.pk),
+        record(42, "p1 p2 p3 p4".split()),
+        format="json",
+    )
 
     assert response.status_code == 403
     assert not SeasonMatch.objects.exists()

@@ -1,5 +1,6 @@
 """The club admin's endpoints: club players and invitations, closing and reopening a season,
 its summary, and the PDFs (a match the caller may not read is a 404)."""
+
 import datetime
 import io
 
@@ -12,7 +13,7 @@ from scoring_helpers import record
 
 from games.models import Match, Player
 from scoring import invitations, services
-from scoring.models import ClubPlayer, Invitation, Season, SeasonStatusChange
+from scoring.models import ClubPlayer, Invitation
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -39,21 +40,31 @@ def staff(django_user_model):
 @pytest.fixture
 def filed(world, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        return [services.season_record_import(actor=world.users["sam"], season_id=world.season.pk,
-                                              record=record(seed, names.split()))
-                for seed, names in ((51, "p1 p2 p3 p4"), (52, "p2 p3 p4 p5"), (53, "p1 p2 p5 p6"))]
+        return [
+            services.season_record_import(
+                actor=world.users["sam"], season_id=world.season.pk, record=record(seed, names.split())
+            )
+            for seed, names in ((51, "p1 p2 p3 p4"), (52, "p2 p3 p4 p5"), (53, "p1 p2 p5 p6"))
+        ]
 
 
 # --- members ---------------------------------------------------------------------------------------
 
+
 def test_an_admin_adds_a_member_by_display_name_and_lists_the_club(world):
-    added = client(world.users["ada"]).post(f"/api/v1/clubs/{world.club.pk}/players/", {"name": "Łucja Ź."},
-                                            format="json")
+    added = client(world.users["ada"]).post(
+        f"/api/v1/clubs/{world.club.pk}/players/", {"name": "Łucja Ź."}, format="json"
+    )
     listed = client(world.users["p1"]).get(f"/api/v1/clubs/{world.club.pk}/players/")
 
     assert added.status_code == 201
-    assert added.json() == {"player": Player.objects.get(username="Łucja Ź.").pk, "name": "Łucja Ź.",
-                            "account": None, "role": None, "invitation": None}
+    assert added.json() == {
+        "player": Player.objects.get(username="Łucja Ź.").pk,
+        "name": "Łucja Ź.",
+        "account": None,
+        "role": None,
+        "invitation": None,
+    }
     names = [row["name"] for row in listed.json()]
     assert "Łucja Ź." in names and "p1" in names and names == sorted(names, key=str.casefold)
 
@@ -68,17 +79,18 @@ def test_a_bad_member_name_is_a_problem_and_nothing_is_stored(world, body, field
 
 
 def test_only_an_admin_adds_profiles(world):
-    response = client(world.users["sam"]).post(f"/api/v1/clubs/{world.club.pk}/players/", {"name": "X"},
-                                               format="json")
+    response = client(world.users["sam"]).post(f"/api/v1/clubs/{world.club.pk}/players/", {"name": "X"}, format="json")
     assert response.status_code == 403 and not Player.objects.filter(username="X").exists()
 
 
 def test_an_existing_user_is_still_added_by_username(world):
-    response = client(world.users["ada"]).post(f"/api/v1/clubs/{world.club.pk}/members/", {"user": "outsider"},
-                                               format="json")
+    response = client(world.users["ada"]).post(
+        f"/api/v1/clubs/{world.club.pk}/members/", {"user": "outsider"}, format="json"
+    )
     assert response.status_code == 201
-    assert "outsider" in [row["name"] for row in client(world.users["ada"]).get(
-        f"/api/v1/clubs/{world.club.pk}/players/").json()]
+    assert "outsider" in [
+        row["name"] for row in client(world.users["ada"]).get(f"/api/v1/clubs/{world.club.pk}/players/").json()
+    ]
 
 
 def invite(world, name="Zenon") -> dict:
@@ -96,8 +108,7 @@ def test_an_invitation_link_is_claimed_once_through_the_api(world):
     first = client().post("/api/v1/invitations/claim/", body, format="json")
     again = client().post("/api/v1/invitations/claim/", {**body, "username": "zenek2"}, format="json")
 
-    assert first.status_code == 201 and first.json() == {"username": "zenek", "player": "Zenon",
-                                                         "club": world.club.pk}
+    assert first.status_code == 201 and first.json() == {"username": "zenek", "player": "Zenon", "club": world.club.pk}
     assert again.status_code == 409 and again.json()["code"] == "invitation_used"
     assert again["Content-Type"] == "application/problem+json"
     assert not User.objects.filter(username="zenek2").exists()
@@ -122,6 +133,7 @@ def test_an_expired_or_forged_invitation_is_a_problem_and_changes_nothing(world)
 
 # --- the season life cycle ------------------------------------------------------------------------
 
+
 def test_closing_then_a_patch_cannot_reopen_and_staff_reopen_with_a_logged_reason(world, staff):
     url = f"/api/v1/seasons/{world.season.pk}/"
 
@@ -138,13 +150,19 @@ def test_closing_then_a_patch_cannot_reopen_and_staff_reopen_with_a_logged_reaso
     assert no_reason.status_code == 400 and no_reason.json()["field"] == "reason"
     assert reopened.status_code == 200 and reopened.json()["status"] == "open"
     assert [(c["status"], c["actor"], c["reason"]) for c in history.json()] == [
-        ("closed", "ada", "koniec"), ("open", "staff", "a late sheet")]
+        ("closed", "ada", "koniec"),
+        ("open", "staff", "a late sheet"),
+    ]
 
 
 def test_a_closed_seasons_match_refuses_a_command_with_a_problem(world):
-    match = services.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
-                                         seats={"N": "p1", "E": "p2", "S": "p3", "W": "p4"}, first_dealer="N",
-                                         dealing="server")
+    match = services.season_match_create(
+        actor=world.users["sam"],
+        season_id=world.season.pk,
+        seats={"N": "p1", "E": "p2", "S": "p3", "W": "p4"},
+        first_dealer="N",
+        dealing="server",
+    )
     services.season_close(actor=world.users["ada"], season_id=world.season.pk)
 
     response = client(world.users["p1"]).post(f"/api/v1/matches/{match.pk}/deals/", {}, format="json")
@@ -167,6 +185,7 @@ def test_the_summary_endpoint(world, filed):
 
 # --- PDFs -------------------------------------------------------------------------------------------------
 
+
 def test_a_finished_matchs_sheet_is_filled_and_an_outsider_gets_a_404(world, filed):
     match = filed[0]
     url = f"/api/v1/matches/{match.pk}/sheet.pdf"
@@ -185,9 +204,13 @@ def test_a_finished_matchs_sheet_is_filled_and_an_outsider_gets_a_404(world, fil
 
 
 def test_a_new_matchs_sheet_is_blank(world):
-    match = services.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
-                                         seats={"N": "p1", "E": "p2", "S": "p3", "W": "p4"}, first_dealer="S",
-                                         dealing="recorded")
+    match = services.season_match_create(
+        actor=world.users["sam"],
+        season_id=world.season.pk,
+        seats={"N": "p1", "E": "p2", "S": "p3", "W": "p4"},
+        first_dealer="S",
+        dealing="recorded",
+    )
 
     text, pages = pdf_text(client(world.users["sam"]).get(f"/api/v1/matches/{match.pk}/sheet.pdf"))
 

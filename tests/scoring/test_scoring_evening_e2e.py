@@ -3,6 +3,7 @@ without an account — over 4 rounds, each round seated through the API, its mat
 every table's paper sheet filed deal by deal by its tally (R31), the standings updated, and the
 PDFs printed and read back: the evening's seating, each match's score sheet, the season's
 standings."""
+
 import io
 import random
 
@@ -33,8 +34,10 @@ def quick_seating(settings):
 def club(django_user_model):
     """Club ``kk``: admin ``ada`` (who seats and files, never seated), twelve members with accounts
     and one without, outsider ``olek``; an open season."""
-    users = {name: django_user_model.objects.create_user(name)
-             for name in ["ada", "olek", *[f"m{k:02d}" for k in range(1, 13)]]}
+    users = {
+        name: django_user_model.objects.create_user(name)
+        for name in ["ada", "olek", *[f"m{k:02d}" for k in range(1, 13)]]
+    }
     club = services.club_create(actor=users["ada"], name="Klub Kierkowy", slug="kk")
     for k in range(1, 13):
         services.membership_set(actor=users["ada"], club_id=club.pk, username=f"m{k:02d}")
@@ -61,14 +64,22 @@ def sheet_of(table: dict, seed: int) -> list[dict]:
     """The paper sheet of a table: a simulated match, each deal written down as its tally (what
     each player took, derived from the played deal) with its lead sale, as docs/paper-sheets.md
     files a compensating odgrywki's sale."""
-    played = simulate_match(random.Random(seed), ruleset=Ruleset.from_options(RULES), players=table["seats"],
-                            first_dealer=Seat[table["first_dealer"]])
+    played = simulate_match(
+        random.Random(seed),
+        ruleset=Ruleset.from_options(RULES),
+        players=table["seats"],
+        first_dealer=Seat[table["first_dealer"]],
+    )
     state = replay(records.decode(played)).state
     sheet = []
     for deal, result in zip(played["deals"], state.results):
         tally = played_tally(result.kind, result.final.plays, result.final.winners, state.ruleset.last_tricks)
-        sheet.append({"tally": {seat.name: t.as_json(result.kind) for seat, t in zip(Seat, tally)},
-                      **({"sale": deal["sale"]} if "sale" in deal else {})})
+        sheet.append(
+            {
+                "tally": {seat.name: t.as_json(result.kind) for seat, t in zip(Seat, tally)},
+                **({"sale": deal["sale"]} if "sale" in deal else {}),
+            }
+        )
     return sheet
 
 
@@ -82,8 +93,11 @@ def test_an_evening_of_13_members_is_seated_filed_by_tally_ranked_and_printed(cl
     users, season = club
     ada = users["ada"]
     players = [*[f"m{k:02d}" for k in range(1, 13)], GUEST]
-    evening = api(ada).post("/api/v1/evenings/", {"season": season.pk, "date": "2026-12-03", "rounds": 4,
-                                                     "dealing": "recorded", "players": players}, format="json")
+    evening = api(ada).post(
+        "/api/v1/evenings/",
+        {"season": season.pk, "date": "2026-12-03", "rounds": 4, "dealing": "recorded", "players": players},
+        format="json",
+    )
     assert evening.status_code == 201, evening.json()
     evening_id = evening.json()["id"]
 
@@ -112,8 +126,7 @@ def test_an_evening_of_13_members_is_seated_filed_by_tally_ranked_and_printed(cl
     rows = StandingRow.objects.filter(season=season).select_related("player")
     assert sorted(row.player.username for row in rows) == sorted(players)
     assert sum(row.matches for row in rows) == 48
-    assert {row.player.username: row.matches for row in rows} == {
-        name: 4 - sat_out.count(name) for name in players}
+    assert {row.player.username: row.matches for row in rows} == {name: 4 - sat_out.count(name) for name in players}
 
     # printed: the evening's seating, each table's score sheet, the season's standings
     member = users["m05"]
@@ -131,9 +144,15 @@ def test_an_evening_of_13_members_is_seated_filed_by_tally_ranked_and_printed(cl
 
 def test_the_seating_pdf_is_404_to_outsiders_and_a_problem(club):
     users, season = club
-    evening = api(users["ada"]).post("/api/v1/evenings/", {"season": season.pk, "date": "2026-12-03",
-                                                              "rounds": 2, "players": ["m01", "m02", "m03", "m04"]},
-                                        format="json").json()
+    evening = (
+        api(users["ada"])
+        .post(
+            "/api/v1/evenings/",
+            {"season": season.pk, "date": "2026-12-03", "rounds": 2, "players": ["m01", "m02", "m03", "m04"]},
+            format="json",
+        )
+        .json()
+    )
     url = f"/api/v1/evenings/{evening['id']}/seating.pdf"
 
     hidden = api(users["olek"]).get(url, HTTP_ACCEPT="application/pdf")
@@ -150,9 +169,15 @@ def test_the_seating_pdf_is_404_to_outsiders_and_a_problem(club):
 
 def test_the_evening_page_links_its_seating_pdf(club, client):
     users, season = club
-    evening = api(users["ada"]).post("/api/v1/evenings/", {"season": season.pk, "date": "2026-12-03", "rounds": 1,
-                                                          "players": ["m01", "m02", "m03", "m04"]},
-                                     format="json").json()
+    evening = (
+        api(users["ada"])
+        .post(
+            "/api/v1/evenings/",
+            {"season": season.pk, "date": "2026-12-03", "rounds": 1, "players": ["m01", "m02", "m03", "m04"]},
+            format="json",
+        )
+        .json()
+    )
     client.force_login(users["m02"])
 
     page = client.get(f"/evenings/{evening['id']}/")

@@ -1,6 +1,7 @@
 """Club evenings through the API: an evening created, players signed in, rounds seated with their
 matches created in one call, results filed against those matches, late arrivals and
 withdrawals, and the bad input refused with nothing changed."""
+
 import random
 
 import pytest
@@ -34,8 +35,10 @@ def quick_seating(settings):
 @pytest.fixture
 def club(django_user_model):
     """Club ``kk``: admin ``ada``, members m01–m13, outsider ``olek``; league with short matches, open season."""
-    users = {name: django_user_model.objects.create_user(name)
-             for name in ["ada", "olek", *[f"m{k:02d}" for k in range(1, 14)]]}
+    users = {
+        name: django_user_model.objects.create_user(name)
+        for name in ["ada", "olek", *[f"m{k:02d}" for k in range(1, 14)]]
+    }
     club = services.club_create(actor=users["ada"], name="Klub Kierkowy", slug="kk")
     for k in range(1, 14):
         services.membership_set(actor=users["ada"], club_id=club.pk, username=f"m{k:02d}")
@@ -64,8 +67,12 @@ def file_results(club, round_data, seed: int) -> None:
     """Play each table's match to its end as its scorer would file a paper sheet."""
     for table in round_data["tables"]:
         match = Match.objects.get(pk=table["match"])
-        played = simulate_match(random.Random(seed + table["number"]), ruleset=Ruleset.from_options(SHORT),
-                                players=table["seats"], first_dealer=Seat[table["first_dealer"]])
+        played = simulate_match(
+            random.Random(seed + table["number"]),
+            ruleset=Ruleset.from_options(SHORT),
+            players=table["seats"],
+            first_dealer=Seat[table["first_dealer"]],
+        )
         play_live(match, played, club[0]["ada"])
 
 
@@ -74,6 +81,7 @@ def nothing_seated(evening_id) -> bool:
 
 
 # --- an evening end to end ------------------------------------------------------------------------
+
 
 def test_an_evening_of_13_members_over_4_rounds_seats_files_and_ranks(club, django_capture_on_commit_callbacks):
     evening = create_evening(club, members(13))
@@ -117,8 +125,9 @@ def test_a_late_arrival_is_seated_from_the_next_round(club):
     evening = create_evening(club, members(8))
     seat(club, evening)
 
-    response = client(club[0]["ada"]).post(f"/api/v1/evenings/{evening['id']}/players/", {"players": ["m09"]},
-                                           format="json")
+    response = client(club[0]["ada"]).post(
+        f"/api/v1/evenings/{evening['id']}/players/", {"players": ["m09"]}, format="json"
+    )
 
     assert response.status_code == 200
     assert {"player": "m09", "arrived_round": 2, "left_round": None, "present": True} in response.json()
@@ -169,6 +178,7 @@ def test_swiss_seating_puts_the_evenings_leaders_together(club, django_capture_o
 
 # --- who may see and do what ------------------------------------------------------------------------
 
+
 def test_members_read_the_evening_and_others_get_404(club):
     evening = create_evening(club, members(8))
     seat(club, evening)
@@ -200,6 +210,7 @@ def test_staff_run_any_clubs_evening(club, django_user_model):
 
 
 # --- bad input: a problem, nothing changed ----------------------------------------------------------
+
 
 def test_seating_fewer_than_four_present_players_is_refused(club):
     evening = create_evening(club, members(3))
@@ -294,8 +305,9 @@ def test_a_guest_profile_without_an_account_is_not_a_member_until_the_club_says_
 def test_signing_in_a_foreign_player_changes_nothing(club):
     evening = create_evening(club, members(4))
 
-    response = client(club[0]["ada"]).post(f"/api/v1/evenings/{evening['id']}/players/",
-                                           {"players": ["m05", "olek"]}, format="json")
+    response = client(club[0]["ada"]).post(
+        f"/api/v1/evenings/{evening['id']}/players/", {"players": ["m05", "olek"]}, format="json"
+    )
 
     assert (response.status_code, response.json()["field"]) == (400, "players[1]")
     assert EveningPlayer.objects.filter(evening_id=evening["id"]).count() == 4
@@ -304,13 +316,15 @@ def test_signing_in_a_foreign_player_changes_nothing(club):
 def test_an_evening_of_a_season_the_caller_cannot_see_is_404(club, django_user_model):
     stranger = django_user_model.objects.create_user("stranger")
 
-    response = client(stranger).post("/api/v1/evenings/", {"season": club[2].pk, "date": "2026-12-03", "rounds": 2},
-                                     format="json")
+    response = client(stranger).post(
+        "/api/v1/evenings/", {"season": club[2].pk, "date": "2026-12-03", "rounds": 2}, format="json"
+    )
 
     assert (response.status_code, response.json()["code"]) == (404, "not_found")
 
 
 # --- the evening page -------------------------------------------------------------------------------
+
 
 def test_the_evening_page_shows_each_rounds_tables_to_members(club, client):
     evening = create_evening(club, members(9))

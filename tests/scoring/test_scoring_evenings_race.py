@@ -1,5 +1,6 @@
 """Racing admins seating the same round, each request on its own PostgreSQL connection
 (PostgreSQL only): one round, one set of matches."""
+
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -27,8 +28,11 @@ def test_four_admins_seating_round_1_at_once_seat_it_once(django_user_model, set
     season = services.season_create(actor=ada, league_id=league.pk, name="Zima")
     api = APIClient()
     api.force_authenticate(ada)
-    evening = api.post("/api/v1/evenings/", {"season": season.pk, "date": "2026-12-03", "rounds": 3,
-                                             "players": [f"m{k}" for k in range(8)]}, format="json").json()
+    evening = api.post(
+        "/api/v1/evenings/",
+        {"season": season.pk, "date": "2026-12-03", "rounds": 3, "players": [f"m{k}" for k in range(8)]},
+        format="json",
+    ).json()
     start = threading.Barrier(CLIENTS)
 
     def seat(_):

@@ -1,5 +1,6 @@
 """Members without an account: a profile added by display name plays for the club at once
 (seated, filed); an invitation lets its person claim it with an account, once, before it expires."""
+
 import datetime
 
 import pytest
@@ -28,9 +29,13 @@ def test_a_profile_added_by_display_name_plays_for_the_club_at_once(world):
     assert player.username == "Łucja Źdźbło" and player.user is None
     assert members.is_club_player(world.club, player)
     assert player in members.club_players(world.club)
-    match = services.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
-                                         seats={"N": "Łucja Źdźbło", "E": "p1", "S": "p2", "W": "p3"},
-                                         first_dealer="N", dealing="recorded")
+    match = services.season_match_create(
+        actor=world.users["sam"],
+        season_id=world.season.pk,
+        seats={"N": "Łucja Źdźbło", "E": "p1", "S": "p2", "W": "p3"},
+        first_dealer="N",
+        dealing="recorded",
+    )
     assert match.north == player
 
 
@@ -38,8 +43,9 @@ def test_a_profile_is_filed_by_name_in_a_season_record(world):
     for name in ("Ala M.", "Bożena", "Ćma"):
         add(world, name)
 
-    match = services.season_record_import(actor=world.users["sam"], season_id=world.season.pk,
-                                          record=record(7, ["Ala M.", "Bożena", "Ćma", "p1"]))
+    match = services.season_record_import(
+        actor=world.users["sam"], season_id=world.season.pk, record=record(7, ["Ala M.", "Bożena", "Ćma", "p1"])
+    )
 
     assert [p.username for p in match.seat_players()] == ["Ala M.", "Bożena", "Ćma", "p1"]
 
@@ -64,9 +70,16 @@ def test_a_guest_from_a_paper_sheet_becomes_the_clubs_profile(world):
     assert members.is_club_player(world.club, guest)
 
 
-@pytest.mark.parametrize("name, field_message", [
-    ("", "display name"), ("   ", "display name"), ("x" * 151, "at most"), ("nul\x00here", "printable"),
-    (None, "display name")])
+@pytest.mark.parametrize(
+    "name, field_message",
+    [
+        ("", "display name"),
+        ("   ", "display name"),
+        ("x" * 151, "at most"),
+        ("nul\x00here", "printable"),
+        (None, "display name"),
+    ],
+)
 def test_a_bad_display_name_is_refused_and_nothing_stored(world, name, field_message):
     with pytest.raises(InvalidInput) as refused:
         add(world, name)
@@ -96,6 +109,7 @@ def test_only_the_clubs_admins_add_profiles_and_invite(world):
 
 
 # --- invitations ------------------------------------------------------------------------------------
+
 
 def invite(world, name="Zenon"):
     player = add(world, name)
@@ -139,8 +153,16 @@ def test_an_expired_invitation_changes_nothing(world):
     assert Invitation.objects.get(pk=invitation.pk).claimed_at is None
 
 
-@pytest.mark.parametrize("tamper", [lambda t: t + "x", lambda t: "1" + t, lambda t: t.split(":")[0], lambda t: "",
-                                    lambda t: "999:" + t.split(":", 1)[1]])
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda t: t + "x",
+        lambda t: "1" + t,
+        lambda t: t.split(":")[0],
+        lambda t: "",
+        lambda t: "999:" + t.split(":", 1)[1],
+    ],
+)
 def test_a_token_not_signed_here_is_invalid(world, tamper):
     invitation, token = invite(world)
 
@@ -159,14 +181,17 @@ def test_the_expiry_comes_from_the_settings(world, settings):
     assert before + datetime.timedelta(hours=2) <= invitation.expires_at <= timezone.now() + datetime.timedelta(hours=2)
 
 
-@pytest.mark.parametrize("username, password, email, field", [
-    ("p1", PASSWORD, "", "username"),  # taken
-    ("bad name!", PASSWORD, "", "username"),
-    ("", PASSWORD, "", "username"),
-    ("zenek", "123", "", "password"),  # too short, numeric
-    ("zenek", "zenekk12", "", "password"),  # too like the username
-    ("zenek", PASSWORD, "not-a-mail", "email"),
-])
+@pytest.mark.parametrize(
+    "username, password, email, field",
+    [
+        ("p1", PASSWORD, "", "username"),  # taken
+        ("bad name!", PASSWORD, "", "username"),
+        ("", PASSWORD, "", "username"),
+        ("zenek", "123", "", "password"),  # too short, numeric
+        ("zenek", "zenekk12", "", "password"),  # too like the username
+        ("zenek", PASSWORD, "not-a-mail", "email"),
+    ],
+)
 def test_bad_claim_input_is_refused_and_the_invitation_stays_open(world, username, password, email, field):
     invitation, token = invite(world)
 
@@ -184,11 +209,11 @@ def test_a_profile_with_an_account_gets_no_new_invitation(world):
     invitations.invitation_claim(token=token, username="zenek", password=PASSWORD)
 
     with pytest.raises(InvitationUsed):
-        invitations.invitation_create(actor=world.users["ada"], club_id=world.club.pk,
-                                      player_id=invitation.player_id)
+        invitations.invitation_create(actor=world.users["ada"], club_id=world.club.pk, player_id=invitation.player_id)
     with pytest.raises(NotFound):  # not a profile of this club (a member account)
-        invitations.invitation_create(actor=world.users["ada"], club_id=world.club.pk,
-                                      player_id=Player.objects.get(username="p1").pk)
+        invitations.invitation_create(
+            actor=world.users["ada"], club_id=world.club.pk, player_id=Player.objects.get(username="p1").pk
+        )
 
 
 def test_the_member_list_shows_profiles_accounts_and_invitations(world):

@@ -1,11 +1,13 @@
 """Paper sheets in the standings (issue 13): a match's date of play (``played_on``) dates it in
 ``last_played`` and the rating order; deals filed by tally or points count as played ones."""
+
 import datetime
 
 import pytest
 from scoring_helpers import record, standings_of
 
-from games.engine import Seat, record as records, replay
+from games.engine import Seat, replay
+from games.engine import record as records
 from games.engine.tally import played_tally
 from scoring import services
 from scoring.models import SeasonMatch
@@ -33,8 +35,12 @@ def as_tallies(data: dict) -> dict:
     deals = []
     for deal, result in zip(data["deals"], played.state.results):
         tally = played_tally(result.kind, result.final.plays, result.final.winners, ruleset.last_tricks)
-        deals.append({"tally": {s.name: t.as_json(result.kind) for s, t in zip(Seat, tally)},
-                      **({"sale": deal["sale"]} if "sale" in deal else {})})
+        deals.append(
+            {
+                "tally": {s.name: t.as_json(result.kind) for s, t in zip(Seat, tally)},
+                **({"sale": deal["sale"]} if "sale" in deal else {}),
+            }
+        )
     return {**data, "deals": deals}
 
 
@@ -50,25 +56,29 @@ def test_a_match_filed_with_its_date_of_play_is_dated_by_it(world, django_captur
     match = file(world, data, django_capture_on_commit_callbacks)
 
     assert match.played_on == datetime.date(2024, 3, 5)
-    when = datetime.datetime(2024, 3, 5, tzinfo=datetime.timezone.utc)
+    when = datetime.datetime(2024, 3, 5, tzinfo=datetime.UTC)
     assert SeasonMatch.objects.get(match=match).finished_at == when
     assert {row["last_played"] for row in standings_of(world.season.pk)} == {when}
     assert match.events.order_by("seq").first().created_at.date() == datetime.date.today()
 
 
-def test_an_old_sheet_filed_later_is_rated_before_the_matches_played_after_it(world, django_capture_on_commit_callbacks):
+def test_an_old_sheet_filed_later_is_rated_before_the_matches_played_after_it(
+    world, django_capture_on_commit_callbacks
+):
     """Item 7: the rating order is the order of play."""
     live = file(world, record(32, ["p1", "p2", "p3", "p4"]), django_capture_on_commit_callbacks)
-    old = file(world, {**record(33, ["p1", "p2", "p3", "p5"]), "played_on": "2023-01-10"},
-               django_capture_on_commit_callbacks)
+    old = file(
+        world, {**record(33, ["p1", "p2", "p3", "p5"]), "played_on": "2023-01-10"}, django_capture_on_commit_callbacks
+    )
 
     assert SeasonMatch.objects.get(match=old).rated.position == 0
     assert SeasonMatch.objects.get(match=live).rated.position == 1
 
 
 @pytest.mark.parametrize("filed", [as_tallies, as_points])
-def test_a_match_filed_by_tallies_or_points_gives_the_standings_of_the_played_one(world, filed,
-                                                                                django_capture_on_commit_callbacks):
+def test_a_match_filed_by_tallies_or_points_gives_the_standings_of_the_played_one(
+    world, filed, django_capture_on_commit_callbacks
+):
     """R31, R33: balances, kreski, Max deals, zero-trick odgrywki and places as if played (seed 2 has
     a Max, an odgrywka with a player without a trick, and a lead sale)."""
     data = record(2, ["p1", "p2", "p3", "p4"])

@@ -1,4 +1,5 @@
 """Ratings: openskill Plackett–Luce over final placements (scoring.rating)."""
+
 import pytest
 
 from scoring.rating import INITIAL, PROVISIONAL_SIGMA, Skill, rate
@@ -41,8 +42,17 @@ def test_it_starts_from_the_skills_it_is_given():
 def test_a_player_stops_being_provisional_once_sigma_falls_to_the_threshold():
     skills, matches = {}, 0
     while skills.get("a", INITIAL).provisional:
-        skills.update(rate(skills, [("a", 1 + matches % 4), ("b", 1 + (matches + 1) % 4),
-                                    ("c", 1 + (matches + 2) % 4), ("d", 1 + (matches + 3) % 4)]))
+        skills.update(
+            rate(
+                skills,
+                [
+                    ("a", 1 + matches % 4),
+                    ("b", 1 + (matches + 1) % 4),
+                    ("c", 1 + (matches + 2) % 4),
+                    ("d", 1 + (matches + 3) % 4),
+                ],
+            )
+        )
         matches += 1
 
     assert skills["a"].sigma <= PROVISIONAL_SIGMA

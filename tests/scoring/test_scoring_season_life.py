@@ -1,7 +1,8 @@
 """A season's life cycle: closed by a club admin it is read-only; only staff reopen it, with a
 reason that is logged; the end-of-season summary names the champion and the season's records."""
+
 import pytest
-from django.db.models import Max, Sum
+from django.db.models import Max
 from scoring_helpers import SEATS, play_live, record
 
 from games import disputes
@@ -28,9 +29,13 @@ def live(world):
     """A recorded season match in progress (its first deal played), scored by ``sam``."""
     services.league_update(actor=world.users["ada"], league_id=world.league.pk, ruleset={"options": SHORT})
     played = record(5, ["p1", "p2", "p3", "p4"], SHORT)
-    match = services.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
-                                         seats=dict(zip(SEATS, ["p1", "p2", "p3", "p4"])),
-                                         first_dealer=played["first_dealer"], dealing="recorded")
+    match = services.season_match_create(
+        actor=world.users["sam"],
+        season_id=world.season.pk,
+        seats=dict(zip(SEATS, ["p1", "p2", "p3", "p4"])),
+        first_dealer=played["first_dealer"],
+        dealing="recorded",
+    )
     play_live(match, played, world.users["sam"], deals=1)
     return match
 
@@ -38,9 +43,12 @@ def live(world):
 @pytest.fixture
 def filed(world, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        return [services.season_record_import(actor=world.users["sam"], season_id=world.season.pk,
-                                              record=record(seed, names.split()))
-                for seed, names in ((41, "p1 p2 p3 p4"), (42, "p2 p3 p4 p5"), (43, "p1 p2 p5 p6"), (44, "p1 p3 p5 p6"))]
+        return [
+            services.season_record_import(
+                actor=world.users["sam"], season_id=world.season.pk, record=record(seed, names.split())
+            )
+            for seed, names in ((41, "p1 p2 p3 p4"), (42, "p2 p3 p4 p5"), (43, "p1 p2 p5 p6"), (44, "p1 p3 p5 p6"))
+        ]
 
 
 def close(world, reason=""):
@@ -52,8 +60,11 @@ def test_a_closed_seasons_matches_take_no_command_and_nothing_is_stored(world, l
     close(world)
 
     with pytest.raises(MatchReadOnly) as refused:
-        games.deal_start(match_id=live.pk, actor=world.users["sam"],
-                         hands=record(5, ["p1", "p2", "p3", "p4"], SHORT)["deals"][1]["hands"])
+        games.deal_start(
+            match_id=live.pk,
+            actor=world.users["sam"],
+            hands=record(5, ["p1", "p2", "p3", "p4"], SHORT)["deals"][1]["hands"],
+        )
     with pytest.raises(MatchReadOnly):
         games.match_abandon(match_id=live.pk, actor=world.users["sam"], reason="late")
 
@@ -77,11 +88,16 @@ def test_no_match_joins_a_closed_season_and_its_settings_stay(world):
     close(world)
 
     with pytest.raises(SeasonClosed):
-        services.season_match_create(actor=world.users["sam"], season_id=world.season.pk,
-                                     seats=dict(zip(SEATS, ["p1", "p2", "p3", "p4"])), first_dealer="N")
+        services.season_match_create(
+            actor=world.users["sam"],
+            season_id=world.season.pk,
+            seats=dict(zip(SEATS, ["p1", "p2", "p3", "p4"])),
+            first_dealer="N",
+        )
     with pytest.raises(SeasonClosed):
-        services.season_record_import(actor=world.users["sam"], season_id=world.season.pk,
-                                      record=record(1, ["p1", "p2", "p3", "p4"]))
+        services.season_record_import(
+            actor=world.users["sam"], season_id=world.season.pk, record=record(1, ["p1", "p2", "p3", "p4"])
+        )
     with pytest.raises(SeasonClosed):
         services.season_update(actor=world.users["ada"], season_id=world.season.pk, min_matches=3)
     assert Season.objects.get(pk=world.season.pk).min_matches == 0
@@ -127,10 +143,14 @@ def test_staff_reopen_with_a_reason_that_is_logged_and_the_matches_play_on(world
     assert not Match.objects.get(pk=live.pk).read_only
     assert list(SeasonStatusChange.objects.order_by("id").values_list("status", "actor_name", "reason")) == [
         ("closed", "ada", "the last evening is over"),
-        ("open", "staff", "a sheet of the last evening turned up")]
+        ("open", "staff", "a sheet of the last evening turned up"),
+    ]
     assert "a sheet of the last evening turned up" in caplog.text
-    games.deal_start(match_id=live.pk, actor=world.users["sam"],
-                     hands=record(5, ["p1", "p2", "p3", "p4"], SHORT)["deals"][1]["hands"])
+    games.deal_start(
+        match_id=live.pk,
+        actor=world.users["sam"],
+        hands=record(5, ["p1", "p2", "p3", "p4"], SHORT)["deals"][1]["hands"],
+    )
 
 
 @pytest.mark.parametrize("reason", ["", "   ", None, 5, "x" * 2001])
@@ -151,6 +171,7 @@ def test_a_club_admin_does_not_reopen(world):
 
 # --- the summary -----------------------------------------------------------------------------------
 
+
 def test_the_summary_names_the_champion_and_the_seasons_records(world, filed):
     close(world)
     summary = season_summary(season=Season.objects.get(pk=world.season.pk))
@@ -160,8 +181,11 @@ def test_the_summary_names_the_champion_and_the_seasons_records(world, filed):
     assert summary["champions"] == [row.player.username for row in rows if row.ranked and row.position == 1]
     assert [row.pk for row in summary["table"]] == [row.pk for row in rows]
     top_kreski = max(row.kreski for row in rows)
-    assert summary["most_kreski"] == ({"players": [r.player.username for r in rows if r.kreski == top_kreski],
-                                       "count": top_kreski} if top_kreski else None)
+    assert summary["most_kreski"] == (
+        {"players": [r.player.username for r in rows if r.kreski == top_kreski], "count": top_kreski}
+        if top_kreski
+        else None
+    )
     assert sum(m["count"] for m in summary["max_deals"]) == sum(row.max_deals for row in rows)
     best = MatchLine.objects.filter(season=world.season).aggregate(best=Max("total"))["best"]
     assert summary["best_match"]["total"] == best
@@ -174,8 +198,11 @@ def test_the_most_improved_rating_is_the_largest_rise_over_the_season(world, fil
     gains = {}
     for row in StandingRow.objects.filter(season=world.season).select_related("player"):
         changes = list(RatingChange.objects.filter(player=row.player, season=world.season).order_by("position"))
-        earlier = RatingChange.objects.filter(player=row.player, league=world.league,
-                                              position__lt=changes[0].position).order_by("-position").first()
+        earlier = (
+            RatingChange.objects.filter(player=row.player, league=world.league, position__lt=changes[0].position)
+            .order_by("-position")
+            .first()
+        )
         before = (earlier.mu - 3 * earlier.sigma) if earlier else INITIAL.ordinal
         gains[row.player.username] = changes[-1].mu - 3 * changes[-1].sigma - before
     best = max(gains.values())

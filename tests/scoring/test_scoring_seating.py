@@ -17,14 +17,23 @@ Known optima (not timed here; benchmarks/seating.py prints the times):
   together all evening, each at its own table in every round, which CP-SAT refutes at once.
   The search reaches 9 in its budget (as CP-SAT alone does in two minutes): the optimum is 7–9.
 """
+
 import itertools
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.seating import (SEATS, SeatingError, missed_rounds, pair_counts, plan_evening, repeat_meetings,
-                             seat_round, sit_out_spread)
+from scoring.seating import (
+    SEATS,
+    SeatingError,
+    missed_rounds,
+    pair_counts,
+    plan_evening,
+    repeat_meetings,
+    seat_round,
+    sit_out_spread,
+)
 
 QUICK = 0.3  # a small search budget: the properties are about validity, not quality
 
@@ -109,16 +118,21 @@ def test_nobody_deals_first_in_every_round_of_a_16_player_evening():
 
 # --- properties -------------------------------------------------------------------------------
 
-an_evening = st.fixed_dictionaries({
-    "players": st.integers(4, 19), "rounds": st.integers(1, 4), "seed": st.integers(0, 2**16),
-})
+an_evening = st.fixed_dictionaries(
+    {
+        "players": st.integers(4, 19),
+        "rounds": st.integers(1, 4),
+        "seed": st.integers(0, 2**16),
+    }
+)
 
 
 @settings(max_examples=25, deadline=None)
 @given(evening=an_evening)
 def test_every_present_player_sits_at_one_table_of_four_or_sits_out(evening):
-    plan = plan_evening(players=range(evening["players"]), rounds=evening["rounds"], seed=evening["seed"],
-                        time_budget=QUICK)
+    plan = plan_evening(
+        players=range(evening["players"]), rounds=evening["rounds"], seed=evening["seed"], time_budget=QUICK
+    )
 
     for one in plan.rounds:
         assert all(len(table.players) == 4 for table in one.tables)
@@ -132,8 +146,11 @@ def test_every_present_player_sits_at_one_table_of_four_or_sits_out(evening):
 def test_nobody_sits_out_twice_before_everyone_has_once(evening):
     players, played = list(range(evening["players"])), []
     for left in range(evening["rounds"], 0, -1):
-        played.append(seat_round(present=players, played=played, rounds_left=left, seed=evening["seed"],
-                                 time_budget=QUICK).rounds[0])
+        played.append(
+            seat_round(
+                present=players, played=played, rounds_left=left, seed=evening["seed"], time_budget=QUICK
+            ).rounds[0]
+        )
         assert sit_out_spread(players, played) <= 1
 
 
@@ -155,8 +172,12 @@ def test_those_who_sit_out_have_missed_no_more_rounds_than_those_who_play(evenin
 @settings(max_examples=15, deadline=None)
 @given(evening=an_evening)
 def test_the_same_seed_gives_the_same_seating(evening):
-    kwargs = {"players": range(evening["players"]), "rounds": evening["rounds"], "seed": evening["seed"],
-              "time_budget": QUICK}
+    kwargs = {
+        "players": range(evening["players"]),
+        "rounds": evening["rounds"],
+        "seed": evening["seed"],
+        "time_budget": QUICK,
+    }
 
     assert plan_evening(**kwargs).rounds == plan_evening(**kwargs).rounds
 
@@ -166,8 +187,9 @@ def test_the_same_seed_gives_the_same_seating(evening):
 def test_the_first_dealer_is_whoever_at_the_table_dealt_first_least(evening):
     players, played = list(range(evening["players"])), []
     for left in range(evening["rounds"], 0, -1):
-        one = seat_round(present=players, played=played, rounds_left=left, seed=evening["seed"],
-                         time_budget=QUICK).rounds[0]
+        one = seat_round(
+            present=players, played=played, rounds_left=left, seed=evening["seed"], time_budget=QUICK
+        ).rounds[0]
         dealt = [table.dealer for earlier in played for table in earlier.tables]
         for table in one.tables:
             assert table.first_dealer in SEATS

@@ -1,5 +1,6 @@
 """``manage.py seed_demo``: a demo club, league, season of simulated matches and demo users with
 their API tokens; a second run adds nothing and prints the same tokens."""
+
 import io
 import re
 
@@ -24,10 +25,17 @@ def seed(**options) -> str:
 
 def counts() -> dict:
     User = get_user_model()
-    return {"users": User.objects.count(), "clubs": Club.objects.count(), "seasons": Season.objects.count(),
-            "memberships": Membership.objects.count(), "matches": Match.objects.count(),
-            "season_matches": SeasonMatch.objects.count(), "events": MatchEvent.objects.count(),
-            "tokens": Token.objects.count(), "standings": StandingRow.objects.count()}
+    return {
+        "users": User.objects.count(),
+        "clubs": Club.objects.count(),
+        "seasons": Season.objects.count(),
+        "memberships": Membership.objects.count(),
+        "matches": Match.objects.count(),
+        "season_matches": SeasonMatch.objects.count(),
+        "events": MatchEvent.objects.count(),
+        "tokens": Token.objects.count(),
+        "standings": StandingRow.objects.count(),
+    }
 
 
 def test_seed_demo_is_idempotent_and_prints_tokens():
@@ -48,8 +56,14 @@ def test_seed_demo_is_idempotent_and_prints_tokens():
     admin = get_user_model().objects.get(username="demo-admin")
     assert admin.is_staff and admin.check_password("kierki-demo")
     roles = dict(Membership.objects.filter(club=season.league.club).values_list("user__username", "role"))
-    assert roles == {"demo-admin": "admin", "demo-scorer": "scorer", "ala": "member", "bartek": "member",
-                     "celina": "member", "darek": "member"}
+    assert roles == {
+        "demo-admin": "admin",
+        "demo-scorer": "scorer",
+        "ala": "member",
+        "bartek": "member",
+        "celina": "member",
+        "darek": "member",
+    }
 
 
 def test_seed_demo_tops_up_to_more_matches(client):

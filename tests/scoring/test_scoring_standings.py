@@ -1,20 +1,30 @@
 """The standings' arithmetic and ranking, over plain values (scoring.standings)."""
-from datetime import datetime, timedelta, timezone
+
+from datetime import UTC, datetime, timedelta
 
 from scoring.rating import Skill, placements
 from scoring.standings import Line, standings, tally
 
-T0 = datetime(2025, 3, 1, 18, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
 
 
 def match(number: int, totals: dict, **extra) -> list[Line]:
     """One finished match: each player's total; places follow from the totals (ties share)."""
     places = placements(list(totals.values()))
-    return [Line(match=number, player=player, total=total, deals=extra.get("deals", 8),
-                 kreski=extra.get("kreski", {}).get(player, 0), max_deals=extra.get("max_deals", {}).get(player, 0),
-                 zero_odgrywki=extra.get("zero", {}).get(player, 0), place=place,
-                 finished_at=T0 + timedelta(hours=number))
-            for (player, total), place in zip(totals.items(), places)]
+    return [
+        Line(
+            match=number,
+            player=player,
+            total=total,
+            deals=extra.get("deals", 8),
+            kreski=extra.get("kreski", {}).get(player, 0),
+            max_deals=extra.get("max_deals", {}).get(player, 0),
+            zero_odgrywki=extra.get("zero", {}).get(player, 0),
+            place=place,
+            finished_at=T0 + timedelta(hours=number),
+        )
+        for (player, total), place in zip(totals.items(), places)
+    ]
 
 
 def order(rows) -> list:
@@ -29,10 +39,12 @@ def test_it_ranks_by_total_balance_highest_first():
 
 
 def test_equal_balances_go_by_balance_per_match():
-    lines = (match(1, {"a": 60, "b": 20, "c": -40, "d": -40})
-             + match(2, {"a": 0, "e": 20, "f": -10, "g": -10})
-             + match(3, {"b": 40, "e": -20, "f": -10, "g": -10})
-             + match(4, {"b": 0, "h": 0, "i": 0, "j": 0}))
+    lines = (
+        match(1, {"a": 60, "b": 20, "c": -40, "d": -40})
+        + match(2, {"a": 0, "e": 20, "f": -10, "g": -10})
+        + match(3, {"b": 40, "e": -20, "f": -10, "g": -10})
+        + match(4, {"b": 0, "h": 0, "i": 0, "j": 0})
+    )
 
     rows = {row.tally.player: row for row in standings(lines)}
 
@@ -42,8 +54,11 @@ def test_equal_balances_go_by_balance_per_match():
 
 
 def test_for_a_negative_balance_more_matches_rank_higher():
-    lines = match(1, {"a": -60, "b": 60, "c": 0, "d": 0}) + match(2, {"a": 0, "c": 0, "d": 0, "x": 0}) \
+    lines = (
+        match(1, {"a": -60, "b": 60, "c": 0, "d": 0})
+        + match(2, {"a": 0, "c": 0, "d": 0, "x": 0})
         + match(3, {"e": -60, "f": 60, "g": 0, "h": 0})
+    )
 
     rows = {row.tally.player: row for row in standings(lines)}
 
@@ -52,9 +67,11 @@ def test_for_a_negative_balance_more_matches_rank_higher():
 
 
 def test_then_by_matches_won():
-    lines = (match(1, {"a": 100, "b": 50, "c": -70, "d": -80})  # a wins
-             + match(2, {"a": -100, "x": 120, "y": -10, "z": -10})
-             + match(3, {"b": -50, "x": -10, "y": 70, "z": -10}))  # b wins none
+    lines = (
+        match(1, {"a": 100, "b": 50, "c": -70, "d": -80})  # a wins
+        + match(2, {"a": -100, "x": 120, "y": -10, "z": -10})
+        + match(3, {"b": -50, "x": -10, "y": 70, "z": -10})
+    )  # b wins none
 
     rows = {row.tally.player: row for row in standings(lines)}
 
@@ -65,9 +82,11 @@ def test_then_by_matches_won():
 
 
 def test_then_by_head_to_head_balance_among_the_tied_players():
-    lines = (match(1, {"a": 20, "b": -20, "c": 0, "d": 0})  # a beat b when they met
-             + match(2, {"a": -20, "e": 30, "f": -5, "g": -5})
-             + match(3, {"b": 20, "h": -30, "i": 5, "j": 5}))
+    lines = (
+        match(1, {"a": 20, "b": -20, "c": 0, "d": 0})  # a beat b when they met
+        + match(2, {"a": -20, "e": 30, "f": -5, "g": -5})
+        + match(3, {"b": 20, "h": -30, "i": 5, "j": 5})
+    )
 
     rows = {row.tally.player: row for row in standings(lines)}
 
@@ -77,8 +96,9 @@ def test_then_by_head_to_head_balance_among_the_tied_players():
 
 
 def test_players_tied_on_every_criterion_share_the_position_and_are_listed_by_name():
-    lines = match(1, {"zofia": 10, "adam": 10, "c": -10, "d": -10}) + match(2, {"zofia": -10, "adam": -10, "c": 10,
-                                                                                "d": 10})
+    lines = match(1, {"zofia": 10, "adam": 10, "c": -10, "d": -10}) + match(
+        2, {"zofia": -10, "adam": -10, "c": 10, "d": 10}
+    )
 
     rows = standings(lines)
 
@@ -97,8 +117,11 @@ def test_players_below_min_matches_form_an_unranked_tail_without_a_position():
     rows = standings(lines, min_matches=2)
 
     assert [(row.position, row.ranked, row.tally.player) for row in rows] == [
-        (1, True, "b"), (2, True, "c"), (3, True, "d"),  # two matches each
-        (None, False, "a"), (None, False, "e"),  # one match: unranked, still ordered by balance
+        (1, True, "b"),
+        (2, True, "c"),
+        (3, True, "d"),  # two matches each
+        (None, False, "a"),
+        (None, False, "e"),  # one match: unranked, still ordered by balance
     ]
 
 
@@ -117,8 +140,9 @@ def test_placements_share_the_better_place():
 
 
 def test_the_tally_sums_every_column_of_a_players_matches():
-    lines = (match(1, {"a": 120, "b": -20, "c": -50, "d": -50}, kreski={"a": 2}, max_deals={"a": 1}, deals=10)
-             + match(2, {"a": -30, "b": 40, "c": -5, "d": -5}, zero={"a": 1}, deals=9))
+    lines = match(1, {"a": 120, "b": -20, "c": -50, "d": -50}, kreski={"a": 2}, max_deals={"a": 1}, deals=10) + match(
+        2, {"a": -30, "b": 40, "c": -5, "d": -5}, zero={"a": 1}, deals=9
+    )
 
     a = tally(lines)["a"]
 

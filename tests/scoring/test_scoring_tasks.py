@@ -1,5 +1,6 @@
 """The recompute task and its scheduling: Celery options, retries, beat, and the debounce on
 Redis (real Redis; the real broker and worker are in test_scoring_worker.py)."""
+
 import pytest
 from django.db import DatabaseError, OperationalError
 from scoring_helpers import record, require_redis, standings_of
@@ -29,6 +30,7 @@ def test_a_database_error_is_retried(world, monkeypatch):
         if len(calls) == 1:
             raise OperationalError("could not serialize access")
         return real(**kwargs)
+
     monkeypatch.setattr(services, "standings_recompute", flaky)
 
     result = tasks.recompute_season.apply(args=(world.season.pk,))
@@ -46,10 +48,10 @@ def test_celery_beat_rebuilds_the_open_seasons_nightly():
 
 def test_the_nightly_task_rebuilds_every_open_season_and_no_closed_one(world, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        services.season_record_import(actor=world.users["sam"], season_id=world.season.pk,
-                                      record=record(1, "p1 p2 p3 p4".split()))
-    closed = services.season_create(actor=world.users["ada"], league_id=world.league.pk, name="Stary",
-                                    status="closed")
+        services.season_record_import(
+            actor=world.users["sam"], season_id=world.season.pk, record=record(1, "p1 p2 p3 p4".split())
+        )
+    closed = services.season_create(actor=world.users["ada"], league_id=world.league.pk, name="Stary", status="closed")
     before = standings_of(world.season.pk)
 
     assert tasks.rebuild_open_seasons.apply().get() == 1
@@ -69,6 +71,7 @@ def test_in_the_embedded_mode_a_trigger_recomputes_at_once_without_redis(world, 
 
 
 # --- the debounce, on a real Redis -------------------------------------------------------------------------
+
 
 @pytest.fixture
 def queued(monkeypatch, settings):
@@ -108,6 +111,7 @@ def test_a_trigger_after_the_run_started_queues_one_more_run(queued):
 def test_a_trigger_that_could_not_be_queued_does_not_hold_back_the_next(queued, monkeypatch):
     def broker_down(args, **options):
         raise ConnectionError("broker down")
+
     monkeypatch.setattr(tasks.recompute_season, "apply_async", broker_down)
 
     with pytest.raises(ConnectionError):
@@ -120,22 +124,25 @@ def test_the_task_releases_the_pending_key_as_it_starts(world, queued, monkeypat
     scheduling.schedule_recompute(world.season.pk)
     assert scheduling.is_pending(world.season.pk)
     seen = []
-    monkeypatch.setattr(services, "standings_recompute",
-                        lambda **kwargs: seen.append(scheduling.is_pending(kwargs["season_id"])))
+    monkeypatch.setattr(
+        services, "standings_recompute", lambda **kwargs: seen.append(scheduling.is_pending(kwargs["season_id"]))
+    )
 
     tasks.recompute_season(world.season.pk)  # the body as a worker runs it (not eagerly)
 
     assert seen == [False]  # released before the standings were read
 
 
-def test_a_redis_outage_does_not_fail_the_finished_match(world, settings, monkeypatch,
-                                                         django_capture_on_commit_callbacks, caplog):
+def test_a_redis_outage_does_not_fail_the_finished_match(
+    world, settings, monkeypatch, django_capture_on_commit_callbacks, caplog
+):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
     monkeypatch.setitem(app.conf, "task_always_eager", False)
 
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.season_record_import(actor=world.users["sam"], season_id=world.season.pk,
-                                              record=record(2, "p1 p2 p3 p4".split()))
+        match = services.season_record_import(
+            actor=world.users["sam"], season_id=world.season.pk, record=record(2, "p1 p2 p3 p4".split())
+        )
 
     assert match.status == "finished"
     assert "could not schedule the standings" in caplog.text

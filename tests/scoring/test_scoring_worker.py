@@ -5,6 +5,7 @@ that arrives while a run is going, and the result equal to a from-scratch rebuil
 Runs with CI=true or CELERY_TEST_BROKER set (a broker URL, default redis://127.0.0.1:6379/14);
 needs PostgreSQL (DATABASE_URL) and Redis.
 """
+
 import os
 import subprocess
 import sys
@@ -29,8 +30,10 @@ DEBOUNCE = 4  # seconds
 pytestmark = [
     pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not (IN_CI or os.environ.get("CELERY_TEST_BROKER")),
-                       reason="the real broker and worker run with CI=true or CELERY_TEST_BROKER set"),
+    pytest.mark.skipif(
+        not (IN_CI or os.environ.get("CELERY_TEST_BROKER")),
+        reason="the real broker and worker run with CI=true or CELERY_TEST_BROKER set",
+    ),
 ]
 
 
@@ -70,13 +73,35 @@ def _reset_connections() -> None:
 def worker(broker):
     """``celery -A config worker`` in a subprocess, on the test database."""
     db = connection.settings_dict
-    env = dict(os.environ, CELERY_BROKER_URL=broker, REDIS_URL=broker, DATABASE_URL=(
-        f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"))
+    env = dict(
+        os.environ,
+        CELERY_BROKER_URL=broker,
+        REDIS_URL=broker,
+        DATABASE_URL=(f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"),
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"scoring-test-{os.getpid()}@%h",
-         "--loglevel=INFO"],
-        cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--concurrency=1",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"scoring-test-{os.getpid()}@%h",
+            "--loglevel=INFO",
+        ],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     log: list[str] = []
     threading.Thread(target=lambda: log.extend(process.stdout), daemon=True).start()
     try:
@@ -98,8 +123,16 @@ def recomputes(season) -> int:
 def test_a_worker_recomputes_each_season_once_per_burst_and_once_more_for_a_late_trigger(world, worker):
     season, sam = world.season, world.users["sam"]
 
-    records = {seed: record(seed, names.split()) for seed, names in (
-        (1, "p1 p2 p3 p4"), (2, "p2 p3 p4 p5"), (3, "p3 p4 p5 p6"), (4, "p1 p3 p5 p6"), (5, "p2 p4 p6 p1"))}
+    records = {
+        seed: record(seed, names.split())
+        for seed, names in (
+            (1, "p1 p2 p3 p4"),
+            (2, "p2 p3 p4 p5"),
+            (3, "p3 p4 p5 p6"),
+            (4, "p1 p3 p5 p6"),
+            (5, "p2 p4 p6 p1"),
+        )
+    }
 
     def file(seed: int):
         services.season_record_import(actor=sam, season_id=season.pk, record=records[seed])
@@ -128,6 +161,7 @@ def test_a_worker_recomputes_each_season_once_per_burst_and_once_more_for_a_late
                 release.wait(30)
         finally:
             connection.close()
+
     holder = threading.Thread(target=hold_the_league)
     holder.start()
     try:

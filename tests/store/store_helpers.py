@@ -1,11 +1,12 @@
 """Helpers for the event-store tests: sample records, reading a match's state, a scorer that
 plays legal cards. Raw tampering with stored rows is tests/event_table.py's."""
+
 import json
 from pathlib import Path
 
 from games import services
-from games.engine.match import restore
 from games.engine import MatchState
+from games.engine.match import restore
 from games.models import Match, MatchEvent, MatchProjection
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
@@ -48,5 +49,3 @@ def stored_state(match) -> dict:
         "projection": (projection.version, projection.head_hash, projection.snapshot, projection.summary),
         "deal_scores": list(match.deal_scores.order_by("number", "seat").values()),
     }
-
-

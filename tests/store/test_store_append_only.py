@@ -1,5 +1,6 @@
 """The event log is append-only: the ORM refuses to change it, and on PostgreSQL so does the
 database itself, for raw SQL too."""
+
 import psycopg
 import pytest
 from django.db import DatabaseError, connection, transaction
@@ -67,4 +68,3 @@ def test_a_raw_sql_delete_of_an_event_fails_on_postgresql(event):
     _raw_sql_is_rejected("DELETE FROM games_matchevent WHERE id = %s", [event.pk])
 
     assert MatchEvent.objects.filter(pk=event.pk).exists()
-

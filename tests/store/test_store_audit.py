@@ -1,5 +1,6 @@
 """Replaying the stored events through the engine (audit.rules_check) and checking the deal
 commitments of server-dealt matches (audit.commitments_check)."""
+
 import pytest
 from event_table import json_param, tamperable
 from store_helpers import play_legal_cards, state_of
@@ -21,8 +22,10 @@ def dealt_out(server_match, users):
 
 def _rewrite_payload(row: MatchEvent, payload: dict) -> None:
     with tamperable() as cursor:
-        cursor.execute(f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-                       [events.canonical_json(payload).decode(), row.pk])
+        cursor.execute(
+            f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
+            [events.canonical_json(payload).decode(), row.pk],
+        )
 
 
 @pytest.mark.parametrize("name", ["m5-legal", "m2-partial", "m10-legal"])
@@ -40,15 +43,21 @@ def test_a_card_edited_into_the_log_is_reported_with_its_seq_and_r30_error(impor
     match = import_sample("m3-partial")
     row = MatchEvent.objects.get(match=match, seq=10)  # deal 1 (dealt at seq 2), its play 7
     seat = row.payload["seat"]
-    someone_elses = next(cards for other, cards in MatchEvent.objects.get(match=match, seq=2).payload["hands"].items()
-                         if other != seat)[0]
+    someone_elses = next(
+        cards for other, cards in MatchEvent.objects.get(match=match, seq=2).payload["hands"].items() if other != seat
+    )[0]
     _rewrite_payload(row, {"seat": seat, "card": someone_elses})
 
     checked = audit.rules_check(match)
 
     assert (checked.ok, checked.first_bad_seq) == (False, 10)
-    assert checked.error == {"code": "card_not_in_hand", "deal": 1, "play_index": 7, "seat": seat,
-                             "card": someone_elses}
+    assert checked.error == {
+        "code": "card_not_in_hand",
+        "deal": 1,
+        "play_index": 7,
+        "seat": seat,
+        "card": someone_elses,
+    }
 
 
 def test_server_dealt_deals_are_committed_before_play_and_revealed_after(dealt_out):
@@ -61,7 +70,8 @@ def test_server_dealt_deals_are_committed_before_play_and_revealed_after(dealt_o
     assert "hands" not in started.payload
     assert revealed.seq == dealt_out.version and revealed.payload["number"] == 1
     assert {seat: sorted(p["card"] for p in played if p["seat"] == seat) for seat in "NESW"} == {
-        seat: sorted(cards) for seat, cards in revealed.payload["hands"].items()}
+        seat: sorted(cards) for seat, cards in revealed.payload["hands"].items()
+    }
     assert events.deal_commitment(revealed.payload["hands"], revealed.payload["salt"]) == started.payload["commitment"]
     assert audit.commitments_check(dealt_out) == audit.CommitmentCheck(True)
     assert audit.rules_check(dealt_out).ok
@@ -76,7 +86,8 @@ def test_a_revealed_salt_that_does_not_match_the_commitment_is_reported(dealt_ou
     _rewrite_payload(revealed, dict(revealed.payload, salt="0" * 32))
 
     assert audit.commitments_check(dealt_out) == audit.CommitmentCheck(
-        False, 1, "the revealed hands and salt do not hash to the published commitment")
+        False, 1, "the revealed hands and salt do not hash to the published commitment"
+    )
 
 
 def test_revealed_hands_other_than_those_played_fail_both_checks(dealt_out):
@@ -95,7 +106,8 @@ def test_a_committed_deal_followed_by_another_without_a_reveal_is_reported(dealt
     _rewrite_payload(revealed, dict(revealed.payload, number=99))
 
     assert audit.commitments_check(dealt_out) == audit.CommitmentCheck(
-        False, 1, "the deal ended but its hands were never revealed")
+        False, 1, "the deal ended but its hands were never revealed"
+    )
     assert state_of(dealt_out).deal.spec.number == 2
 
 

@@ -1,8 +1,8 @@
 """Match commands: all or nothing, optimistic concurrency, who may act for which seat."""
+
 import pytest
 from django.contrib.auth import get_user_model
-from store_helpers import (SEATED, SEATS, expected, legal_play, play_legal_cards, sample, state_of,
-                           stored_state)
+from store_helpers import SEATED, SEATS, expected, legal_play, play_legal_cards, sample, state_of, stored_state
 
 from games import services
 from games.exceptions import InvalidInput, NotAllowed, RuleBroken, VersionConflict
@@ -27,6 +27,7 @@ def _someone_elses_card(match) -> tuple[str, str]:
 
 # --- bad input or an illegal play stores nothing --------------------------------------------
 
+
 def test_an_illegal_play_stores_nothing(server_match, users):
     before = stored_state(server_match)
     seat, card = _someone_elses_card(server_match)
@@ -48,8 +49,9 @@ def test_a_held_card_the_rules_forbid_stores_nothing(server_match, users):
     before = stored_state(server_match)
 
     with pytest.raises(RuleBroken) as raised:
-        services.card_play(match_id=server_match.pk, actor=users["scorer"], card=str(forbidden[0]),
-                           seat=deal.to_play.name)
+        services.card_play(
+            match_id=server_match.pk, actor=users["scorer"], card=str(forbidden[0]), seat=deal.to_play.name
+        )
 
     assert raised.value.code not in ("card_not_in_hand", "not_your_turn") and raised.value.rule.startswith("R")
     assert stored_state(server_match) == before
@@ -87,11 +89,15 @@ def _fail_on_call(monkeypatch, name: str, call: int) -> None:
         if len(calls) == call:
             raise Boom(f"{name} failed on call {call}")
         return real(*args, **kwargs)
+
     monkeypatch.setattr(services, name, failing)
 
 
-@pytest.mark.parametrize("name, call", [("_decide_play", 300), ("deal_score_rows", 1)],
-                         ids=["while-deciding-the-300th-card", "while-writing-the-read-models"])
+@pytest.mark.parametrize(
+    "name, call",
+    [("_decide_play", 300), ("deal_score_rows", 1)],
+    ids=["while-deciding-the-300th-card", "while-writing-the-read-models"],
+)
 def test_an_import_failing_half_way_leaves_nothing_not_even_its_guests(users, monkeypatch, name, call):
     before = _everything()
     _fail_on_call(monkeypatch, name, call)
@@ -105,7 +111,8 @@ def test_an_import_failing_half_way_leaves_nothing_not_even_its_guests(users, mo
 
 @pytest.mark.django_db(transaction=True)  # the command's transaction is the outermost, as in a request
 def test_a_deal_ending_card_failing_while_its_scores_are_written_stores_neither_card_nor_reveal(
-        server_match, users, monkeypatch):
+    server_match, users, monkeypatch
+):
     play_legal_cards(server_match, users["scorer"], 51)
     before = stored_state(server_match)
     _fail_on_call(monkeypatch, "deal_score_rows", 1)
@@ -120,13 +127,19 @@ def test_a_deal_ending_card_failing_while_its_scores_are_written_stores_neither_
 
 # --- optimistic concurrency -----------------------------------------------------------------
 
+
 def test_a_stale_expected_version_is_a_version_conflict_naming_the_current_version(server_match, users):
     before = stored_state(server_match)
     seat, card = legal_play(server_match)
 
     with pytest.raises(VersionConflict) as raised:
-        services.card_play(match_id=server_match.pk, actor=users["scorer"], card=card, seat=seat,
-                           expected_version=server_match.version - 1)
+        services.card_play(
+            match_id=server_match.pk,
+            actor=users["scorer"],
+            card=card,
+            seat=seat,
+            expected_version=server_match.version - 1,
+        )
 
     assert raised.value.extra == {"current_version": server_match.version}
     assert stored_state(server_match) == before
@@ -135,15 +148,18 @@ def test_a_stale_expected_version_is_a_version_conflict_naming_the_current_versi
 def test_the_current_expected_version_lets_the_play_land_as_the_next_version(server_match, users):
     seat, card = legal_play(server_match)
 
-    result = services.card_play(match_id=server_match.pk, actor=users["scorer"], card=card, seat=seat,
-                                expected_version=server_match.version)
+    result = services.card_play(
+        match_id=server_match.pk, actor=users["scorer"], card=card, seat=seat, expected_version=server_match.version
+    )
 
     assert [(e.seq, e.type, e.payload) for e in result.events] == [
-        (server_match.version + 1, T.CARD_PLAYED, {"seat": seat, "card": card})]
+        (server_match.version + 1, T.CARD_PLAYED, {"seat": seat, "card": card})
+    ]
     assert Match.objects.get(pk=server_match.pk).version == server_match.version + 1
 
 
 # --- who may act for which seat -------------------------------------------------------------
+
 
 def _user_at(users, seat: str):
     return users[SEATED[seat]]
@@ -192,14 +208,14 @@ def test_someone_not_seated_may_not_act(server_match, users):
 def test_the_scorer_acts_for_whichever_seat_is_on_turn(server_match, users, name_the_seat):
     for _ in range(4):  # four different seats in a row
         seat, card = legal_play(server_match)
-        result = services.card_play(match_id=server_match.pk, actor=users["scorer"], card=card,
-                                    seat=seat if name_the_seat else None)
+        result = services.card_play(
+            match_id=server_match.pk, actor=users["scorer"], card=card, seat=seat if name_the_seat else None
+        )
         assert result.events[0].payload == {"seat": seat, "card": card}
 
 
 def test_in_a_recorded_match_only_the_scorer_enters_the_hands(users):
-    match = services.match_create(actor=users["scorer"], seats=SEATED, first_dealer="E",
-                                  dealing=Match.Dealing.RECORDED)
+    match = services.match_create(actor=users["scorer"], seats=SEATED, first_dealer="E", dealing=Match.Dealing.RECORDED)
     hands = sample("m3-legal")["deals"][0]["hands"]
 
     with pytest.raises(NotAllowed):

@@ -1,4 +1,5 @@
 """Primary keys from URLs: ASCII digits within a bigint, nothing else."""
+
 import pytest
 
 from games.ids import BIGINT_MAX, int_id

@@ -1,6 +1,7 @@
 """On PostgreSQL the event log is partitioned by hash of match (games/migrations/0010): a match's
 events live in one partition, and the append-only trigger guards every partition, also when a
 statement names the partition itself."""
+
 import psycopg
 import pytest
 from django.db import DatabaseError, connection, transaction
@@ -12,8 +13,7 @@ pytestmark = pytest.mark.postgres
 
 def _partitions_holding(match) -> set[str]:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT DISTINCT tableoid::regclass::text FROM games_matchevent WHERE match_id = %s",
-                       [match.pk])
+        cursor.execute("SELECT DISTINCT tableoid::regclass::text FROM games_matchevent WHERE match_id = %s", [match.pk])
         return {row[0] for row in cursor.fetchall()}
 
 
@@ -27,8 +27,10 @@ def _refused(sql: str, params: list) -> None:
 
 def test_the_event_table_is_partitioned_by_hash_of_match(db):
     with connection.cursor() as cursor:
-        cursor.execute("SELECT partstrat, pg_get_partkeydef('games_matchevent'::regclass) "
-                       "FROM pg_partitioned_table WHERE partrelid = 'games_matchevent'::regclass")
+        cursor.execute(
+            "SELECT partstrat, pg_get_partkeydef('games_matchevent'::regclass) "
+            "FROM pg_partitioned_table WHERE partrelid = 'games_matchevent'::regclass"
+        )
         assert cursor.fetchone() == ("h", "HASH (match_id)")
 
 

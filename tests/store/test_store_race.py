@@ -1,10 +1,10 @@
 """Concurrent plays on one match, each client on its own PostgreSQL connection: the row lock
 and the expected version let exactly one play land per version, and the log never gets a
 gap or a duplicate seq."""
-import threading
-from concurrent.futures import ThreadPoolExecutor
 
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection, transaction
@@ -32,6 +32,7 @@ def _concurrently(*clients) -> list:
             return exc
         finally:
             connection.close()
+
     with ThreadPoolExecutor(len(clients)) as pool:
         futures = [pool.submit(run, client) for client in clients]
     return [future.result() for future in futures]
@@ -54,8 +55,11 @@ def test_eight_clients_at_one_version_land_exactly_one_play(server_match, users,
     seat, card = legal_play(server_match)
     actor = users["scorer"] if who == "scorer" else users[SEATED[seat]]
 
-    outcomes = _race(lambda: services.card_play(match_id=server_match.pk, actor=actor, card=card, seat=seat,
-                                                expected_version=version))
+    outcomes = _race(
+        lambda: services.card_play(
+            match_id=server_match.pk, actor=actor, card=card, seat=seat, expected_version=version
+        )
+    )
 
     landed = [o for o in outcomes if isinstance(o, services.CommandResult)]
     conflicts = [o for o in outcomes if isinstance(o, VersionConflict)]
@@ -90,8 +94,9 @@ def _wait_until_another_connection_waits_for_a_lock(timeout: float = 5.0) -> Non
     with connection.cursor() as cursor:
         while time.monotonic() < deadline:
             cursor.execute("SELECT pg_stat_clear_snapshot()")  # else the view is frozen for the transaction
-            cursor.execute("SELECT count(*) FROM pg_stat_activity "
-                           "WHERE datname = current_database() AND wait_event_type = 'Lock'")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
             if cursor.fetchone()[0]:
                 return
             time.sleep(0.01)

@@ -1,5 +1,6 @@
 """manage.py rebuild_projections: the read models recreated from events alone are the rows
 the commands wrote live."""
+
 import io
 
 import pytest
@@ -19,9 +20,13 @@ def _read_models(match) -> dict:
     return {
         "match": Match.objects.filter(pk=match.pk).values("version", "status").get(),
         "projection": MatchProjection.objects.filter(pk=match.pk).values().get(),
-        "deal_scores": list(DealScore.objects.filter(match=match).order_by("number", "seat")
-                            .values("match", "number", "seat", "player", "kind", "compensating", "multiplier",
-                                    "tricks", "points", "kreski")),
+        "deal_scores": list(
+            DealScore.objects.filter(match=match)
+            .order_by("number", "seat")
+            .values(
+                "match", "number", "seat", "player", "kind", "compensating", "multiplier", "tricks", "points", "kreski"
+            )
+        ),
     }
 
 
@@ -102,13 +107,19 @@ def test_the_live_match_goes_on_after_a_rebuild(matches, users):
 
 def _play_live(record: dict, scorer) -> Match:
     """The record's deals entered through the live commands, by the scorer of a recorded match."""
-    match = services.match_create(actor=scorer, seats=SEATED, first_dealer=record["first_dealer"],
-                                  dealing=Match.Dealing.RECORDED, ruleset=record["ruleset"])
+    match = services.match_create(
+        actor=scorer,
+        seats=SEATED,
+        first_dealer=record["first_dealer"],
+        dealing=Match.Dealing.RECORDED,
+        ruleset=record["ruleset"],
+    )
     for deal in record["deals"]:
         services.deal_start(match_id=match.pk, actor=scorer, hands=deal["hands"])
         if deal.get("sale"):
-            offer = services.lead_offer(match_id=match.pk, actor=scorer, seat=deal["sale"]["buyer"],
-                                        price=deal["sale"]["price"])
+            offer = services.lead_offer(
+                match_id=match.pk, actor=scorer, seat=deal["sale"]["buyer"], price=deal["sale"]["price"]
+            )
             services.lead_decide(match_id=match.pk, actor=scorer, offer=offer.events[0].seq)
         for card in deal["plays"]:
             services.card_play(match_id=match.pk, actor=scorer, card=card)

@@ -1,5 +1,6 @@
 """A tampered event log is caught by recomputing the hash chain from the stored rows
 (games.audit.chain_check), at the first seq that no longer holds."""
+
 import pytest
 from django.db import connection
 from event_table import json_param, tamperable
@@ -42,8 +43,10 @@ def test_an_edited_payload_is_caught_at_its_seq(match):
     forged = dict(row.payload, card="AS" if row.payload["card"] != "AS" else "KS")
 
     with tamperable() as cursor:
-        cursor.execute(f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-                       [events.canonical_json(forged).decode(), row.pk])
+        cursor.execute(
+            f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
+            [events.canonical_json(forged).decode(), row.pk],
+        )
 
     checked = audit.chain_check(match)
     assert (checked.ok, checked.first_bad_seq) == (False, SEQ)
@@ -93,25 +96,35 @@ def test_two_whole_rows_swapped_in_the_stored_order_are_caught(match):
 
 def _chained_copy(match, source: MatchEvent, seq: int) -> tuple[int, str]:
     """A copy of ``source`` renumbered ``seq``, with a hash correctly chained to event seq - 1."""
-    body = events.event_body(match_id=match.pk, seq=seq, type=source.type, payload=source.payload,
-                             actor=source.actor_name, created_at=source.created_at)
+    body = events.event_body(
+        match_id=match.pk,
+        seq=seq,
+        type=source.type,
+        payload=source.payload,
+        actor=source.actor_name,
+        created_at=source.created_at,
+    )
     return seq, events.chain_hash(_row(match, seq - 1).hash, body)
 
 
 def _insert_copy(cursor, source: MatchEvent, seq: int, hash: str) -> None:
-    cursor.execute("INSERT INTO games_matchevent (match_id, seq, type, payload, actor_id, actor_name, created_at, hash) "
-                   "SELECT match_id, %s, type, payload, actor_id, actor_name, created_at, %s FROM games_matchevent "
-                   "WHERE id = %s",
-                   [seq, hash, source.pk])
+    cursor.execute(
+        "INSERT INTO games_matchevent (match_id, seq, type, payload, actor_id, actor_name, created_at, hash) "
+        "SELECT match_id, %s, type, payload, actor_id, actor_name, created_at, %s FROM games_matchevent "
+        "WHERE id = %s",
+        [seq, hash, source.pk],
+    )
 
 
 def test_an_event_inserted_in_the_middle_is_caught_at_its_seq(match):
     seq, hash = _chained_copy(match, _row(match, SEQ + 4), SEQ)
     with tamperable() as cursor:  # make room: shift seq >= SEQ up by one, in two steps (unique seq)
-        cursor.execute("UPDATE games_matchevent SET seq = seq + 1000000 WHERE match_id = %s AND seq >= %s",
-                       [_db(match), SEQ])
-        cursor.execute("UPDATE games_matchevent SET seq = seq - 999999 WHERE match_id = %s AND seq >= 1000000",
-                       [_db(match)])
+        cursor.execute(
+            "UPDATE games_matchevent SET seq = seq + 1000000 WHERE match_id = %s AND seq >= %s", [_db(match), SEQ]
+        )
+        cursor.execute(
+            "UPDATE games_matchevent SET seq = seq - 999999 WHERE match_id = %s AND seq >= 1000000", [_db(match)]
+        )
         _insert_copy(cursor, _row(match, SEQ + 5), seq, hash)
 
     checked = audit.chain_check(match)
@@ -141,12 +154,19 @@ def test_a_forged_hash_is_caught_at_its_seq(match):
 
 def test_a_rewritten_and_rechained_last_event_is_caught_against_the_recorded_head(match):
     last = _row(match, match.version)
-    body = events.event_body(match_id=match.pk, seq=last.seq, type=last.type, payload={"reason": "forged"},
-                             actor=last.actor.username, created_at=last.created_at)
+    body = events.event_body(
+        match_id=match.pk,
+        seq=last.seq,
+        type=last.type,
+        payload={"reason": "forged"},
+        actor=last.actor.username,
+        created_at=last.created_at,
+    )
     with tamperable() as cursor:
-        cursor.execute(f"UPDATE games_matchevent SET type = %s, payload = {json_param()}, hash = %s WHERE id = %s",
-                       [body["type"], '{"reason":"forged"}', events.chain_hash(_row(match, last.seq - 1).hash, body),
-                        last.pk])
+        cursor.execute(
+            f"UPDATE games_matchevent SET type = %s, payload = {json_param()}, hash = %s WHERE id = %s",
+            [body["type"], '{"reason":"forged"}', events.chain_hash(_row(match, last.seq - 1).hash, body), last.pk],
+        )
 
     checked = audit.chain_check(match)
     assert (checked.ok, checked.first_bad_seq) == (False, last.seq)

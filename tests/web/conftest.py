@@ -1,5 +1,6 @@
 """Fixtures for the page tests: users in every role, an imported finished match, a recorded
 match with a deal in play; the ``browser`` marker's skip (a failure under CI=true)."""
+
 import os
 
 import pytest
@@ -52,14 +53,19 @@ def live_match(users):
     """A recorded match scored by ``scorer``: m1-legal's first two deals played, the third dealt
     and sold, 10 cards into it."""
     record = sample("m1-legal")
-    match = services.match_create(actor=users["scorer"], seats=dict(zip(SEATS, PLAYERS)),
-                                  first_dealer=record["first_dealer"], dealing="recorded",
-                                  ruleset={"options": record["ruleset"]["options"]})
+    match = services.match_create(
+        actor=users["scorer"],
+        seats=dict(zip(SEATS, PLAYERS)),
+        first_dealer=record["first_dealer"],
+        dealing="recorded",
+        ruleset={"options": record["ruleset"]["options"]},
+    )
     for number, deal in enumerate(record["deals"][:3], 1):
         services.deal_start(match_id=match.pk, actor=users["scorer"], hands=deal["hands"])
         if "sale" in deal:
-            offered = services.lead_offer(match_id=match.pk, actor=users["scorer"], price=deal["sale"]["price"],
-                                          seat=deal["sale"]["buyer"])
+            offered = services.lead_offer(
+                match_id=match.pk, actor=users["scorer"], price=deal["sale"]["price"], seat=deal["sale"]["buyer"]
+            )
             services.lead_decide(match_id=match.pk, actor=users["scorer"], offer=offered.events[0].seq)
         for card in deal["plays"][:10] if number == 3 else deal["plays"]:
             services.card_play(match_id=match.pk, actor=users["scorer"], card=card)

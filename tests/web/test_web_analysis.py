@@ -1,6 +1,7 @@
 """The deal viewer's analysis panel: the page offers, for each step, the API call that gives
 that position's analysis — to the scorer, staff and arbiters in any deal, to a seated player
 only in finished deals — and each call answers for exactly that step's position."""
+
 import pytest
 from web_helpers import SEATS, deal_data, sample
 

@@ -3,20 +3,27 @@ download) against a live server. Sign in, open a deal, step with the buttons and
 check the hands, the trick, the legal cards and the trick's winner against the engine.
 
 Set ``WEB_SCREENSHOTS=<dir>`` to keep screenshots of what the browser showed."""
+
 import json
 import os
 from pathlib import Path
 
 import pytest
-
 from web_helpers import CHROMIUM, SEATS, expected, oracle, sample
 
 from games import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 PASSWORD = "a-long-pass-phrase"
 
 
@@ -187,8 +194,9 @@ def test_an_illegal_play_in_a_pasted_record_shows_the_rule_it_breaks(live_server
     page.wait_for_selector("#viewer")
     plays = len(sample("m1-illegal")["deals"][error["deal"] - 1]["plays"])
     at_the_illegal_play = f"Play {error['play_index'] + 1} / {plays}"  # where the page's script opens it
-    page.wait_for_function("text => document.querySelector('#step-counter').innerText === text",
-                           arg=at_the_illegal_play, timeout=10_000)  # a busy machine runs the script late
+    page.wait_for_function(
+        "text => document.querySelector('#step-counter').innerText === text", arg=at_the_illegal_play, timeout=10_000
+    )  # a busy machine runs the script late
     assert counter(page) == at_the_illegal_play
     violation = page.locator("#play-violation")
     assert violation.is_visible()

@@ -1,6 +1,7 @@
 """The club admin's pages: club → leagues → seasons → standings → score sheets; the member list
 (adding by display name, invitation links), claiming an invitation, resetting a password by
 e-mail, the season summary and closing a season."""
+
 import datetime
 import re
 
@@ -120,8 +121,11 @@ def test_a_used_expired_or_forged_invitation_is_an_error_page_and_changes_nothin
     expired = invitation_link(club, "Ewa")
     Invitation.objects.filter(player__username="Ewa").update(expires_at=timezone.now() - datetime.timedelta(hours=1))
 
-    for link, status, words in ((used, 409, "used already"), (expired, 410, "expired"),
-                                (expired[:-2] + "x/", 400, "not valid")):
+    for link, status, words in (
+        (used, 409, "used already"),
+        (expired, 410, "expired"),
+        (expired[:-2] + "x/", 400, "not valid"),
+    ):
         page = client.get(link)
         posted = client.post(link, {"username": "other", "password": PASSWORD})
         assert page.status_code == posted.status_code == status

@@ -1,5 +1,6 @@
 """GET /: the landing page (links to the API, its docs and the club pages); the docs served from
 the project (drf-spectacular-sidecar), nothing loaded from another host."""
+
 import re
 
 import pytest
@@ -17,8 +18,13 @@ def test_a_visitor_gets_the_landing_page_with_the_api_and_docs_and_a_sign_in_lin
 
     page = response.content.decode()
     assert response.status_code == 200
-    for link in ('href="/api/v1/"', 'href="/api/v1/docs/"', 'href="/api/v1/redoc/"', 'href="/api/v1/schema/"',
-                 'href="/accounts/login/"'):
+    for link in (
+        'href="/api/v1/"',
+        'href="/api/v1/docs/"',
+        'href="/api/v1/redoc/"',
+        'href="/api/v1/schema/"',
+        'href="/accounts/login/"',
+    ):
         assert link in page, link
 
 

@@ -1,5 +1,6 @@
 """The login forms (site and admin) are limited per client address and per username (issue 11,
 finding 3); tests/ops/test_ops_shared_limits.py shows the limit holds across two gunicorn workers."""
+
 import pytest
 import redis
 from django.core.cache import cache

@@ -1,5 +1,6 @@
 """The pages through Django's test client: who may see a score sheet, a deal's table view and
 a season's standings, and that what they show is what the engine and the read models say."""
+
 import re
 import uuid
 
@@ -27,9 +28,9 @@ def match_url(match, deal=None):
 
 # --- who sees what --------------------------------------------------------------------------------
 
+
 def test_a_signed_out_visitor_is_sent_to_the_login_page(client, finished_match):
-    for url in (match_url(finished_match), match_url(finished_match, 1), "/matches/", "/seasons/1/",
-                "/records/view/"):
+    for url in (match_url(finished_match), match_url(finished_match, 1), "/matches/", "/seasons/1/", "/records/view/"):
         response = client.get(url)
         assert response.status_code == 302, url
         assert response["Location"] == f"/accounts/login/?next={url}"
@@ -80,13 +81,15 @@ def test_the_match_list_shows_the_users_matches(client, users, finished_match, l
 def test_the_login_page_signs_in_and_goes_on(client, django_user_model, finished_match):
     django_user_model.objects.create_user("ewa", password="a-long-pass-phrase")
     assert b'name="password"' in client.get("/accounts/login/").content
-    response = client.post("/accounts/login/", {"username": "ewa", "password": "a-long-pass-phrase",
-                                                "next": "/matches/"})
+    response = client.post(
+        "/accounts/login/", {"username": "ewa", "password": "a-long-pass-phrase", "next": "/matches/"}
+    )
     assert response.status_code == 302 and response["Location"] == "/matches/"
     assert client.get("/matches/").status_code == 200
 
 
 # --- the score sheet ----------------------------------------------------------------------------------
+
 
 def test_the_score_sheet_shows_the_summary_deal_by_deal(client, users, finished_match):
     rows, totals = score_sheet(page(client, users["ala"], match_url(finished_match)))
@@ -129,8 +132,9 @@ def test_rulings_show_beside_the_played_result(client, users, finished_match):
 
     adjusted = {"N": -10, "E": -40, "S": -40, "W": -40}
     first = disputes.dispute_raise(match_id=finished_match.pk, actor=users["ala"], deal=1, statement="miscounted")
-    disputes.ruling_record(dispute_id=first.pk, actor=users["staff"], ruling="score_adjusted", reason="recount",
-                           points=adjusted)
+    disputes.ruling_record(
+        dispute_id=first.pk, actor=users["staff"], ruling="score_adjusted", reason="recount", points=adjusted
+    )
     last = disputes.dispute_raise(match_id=finished_match.pk, actor=users["bartek"], deal=9, statement="misdeal")
     disputes.ruling_record(dispute_id=last.pk, actor=users["staff"], ruling="deal_voided", reason="a misdeal")
     response = page(client, users["ala"], match_url(finished_match))
@@ -158,6 +162,7 @@ def test_a_voided_deal_can_still_be_replayed(client, users, finished_match):
 
 
 # --- the deal's table view ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("number", [1, 2, 3, 9])
 def test_the_steps_are_the_engines_replay_of_the_deal(client, users, finished_match, number):
@@ -195,7 +200,7 @@ def test_the_page_lists_every_trick_with_its_winner(client, users, finished_matc
     truth = oracle(sample("m1-legal"), 1)
     assert html.count('class="jump') == 52
     winners = [seen["winner"] for seen in truth if seen["winner"]]
-    for number, winner in enumerate(winners, 1):
+    for number, _winner in enumerate(winners, 1):
         assert f'data-trick="{number}"' in html
     assert html.count('<td class="won">') == 13
     assert all(f'<td class="won">{w}</td>' in html for w in set(winners))
@@ -205,8 +210,12 @@ def test_the_page_lists_every_trick_with_its_winner(client, users, finished_matc
 def test_a_server_dealt_deal_is_replayed_from_its_revealed_hands(client, users):
     from games import selectors, services
 
-    match = services.match_create(actor=users["ala"], seats=dict(zip(SEATS, ("ala", "bartek", "celina", "darek"))),
-                                  first_dealer="N", dealing="server")
+    match = services.match_create(
+        actor=users["ala"],
+        seats=dict(zip(SEATS, ("ala", "bartek", "celina", "darek"))),
+        first_dealer="N",
+        dealing="server",
+    )
     services.deal_start(match_id=match.pk, actor=users["ala"])
     by_seat = {"N": users["ala"], "E": users["bartek"], "S": users["celina"], "W": users["darek"]}
     for _ in range(52):
@@ -222,8 +231,9 @@ def test_a_server_dealt_deal_is_replayed_from_its_revealed_hands(client, users):
 def test_a_disputed_play_is_marked_with_the_rule_it_breaks_or_none(client, users, finished_match):
     from games import disputes
 
-    disputes.dispute_raise(match_id=finished_match.pk, actor=users["bartek"], deal=1, play_index=5,
-                           statement="E revoked")
+    disputes.dispute_raise(
+        match_id=finished_match.pk, actor=users["bartek"], deal=1, play_index=5, statement="E revoked"
+    )
     disputes.dispute_raise(match_id=finished_match.pk, actor=users["ala"], deal=1, statement="the whole deal")
     response = page(client, users["ala"], match_url(finished_match, 1))
     steps = deal_data(response)["steps"]
@@ -256,6 +266,7 @@ def test_an_illegal_play_has_its_rule_and_is_forced_onto_the_table():
 
 
 # --- a pasted record, illegal plays included --------------------------------------------------------------
+
 
 def test_the_record_viewer_shows_an_illegal_play_with_its_rule(client, users):
     import json
@@ -297,6 +308,7 @@ def test_the_record_viewer_reports_an_unreadable_record(client, users):
 
 
 # --- season standings -------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def season(users, django_user_model):
@@ -346,10 +358,13 @@ def test_the_clubs_arbiters_read_its_matches_as_staff_do(client, users, season, 
     Membership.objects.create(club=club, user=member, role="member")
     filed = Match.objects.get(season_match__season=season)
     record = sample("m3-legal")
-    live = scoring.season_match_create(actor=users["scorer"], season_id=season.pk,
-                                       first_dealer=record["first_dealer"],
-                                       seats=dict(zip(SEATS, ("ala", "bartek", "celina", "darek"))),
-                                       dealing="recorded")
+    live = scoring.season_match_create(
+        actor=users["scorer"],
+        season_id=season.pk,
+        first_dealer=record["first_dealer"],
+        seats=dict(zip(SEATS, ("ala", "bartek", "celina", "darek"))),
+        dealing="recorded",
+    )
     deal = record["deals"][0]
     services.deal_start(match_id=live.pk, actor=users["scorer"], hands=deal["hands"])
     for card in deal["plays"][:5]:

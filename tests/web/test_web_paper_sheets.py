@@ -1,12 +1,12 @@
 """The score sheet of a match filed from paper sheets (issue 13): tallied and points-only deals
 are shown and marked as such, with no table view to step through; the date of play is shown."""
-import datetime
 
-from django.utils.formats import date_format
+import datetime
 import json
 from pathlib import Path
 
 import pytest
+from django.utils.formats import date_format
 from web_helpers import PLAYERS, SEATS, score_sheet
 
 from games import services

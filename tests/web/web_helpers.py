@@ -1,5 +1,6 @@
 """Helpers for the page tests: sample records seated with our users, the engine as the oracle
 for what the deal viewer must show, and readers for the rendered pages."""
+
 import json
 import re
 from html.parser import HTMLParser
@@ -46,8 +47,16 @@ def oracle(record: dict, number: int) -> list[dict]:
         legal = sorted(str(c) for c in deal.legal_cards(seat))
         deal = deal.play(BY_NAME[card])
         winner = Seat(deal.winners[-1]).name if len(deal.plays) % 4 == 0 else None
-        seen.append({"seat": seat.name, "card": card, "hands_before": before, "legal": legal, "winner": winner,
-                     "tricks": {s.name: deal.tricks[s] for s in Seat}})
+        seen.append(
+            {
+                "seat": seat.name,
+                "card": card,
+                "hands_before": before,
+                "legal": legal,
+                "winner": winner,
+                "tricks": {s.name: deal.tricks[s] for s in Seat},
+            }
+        )
     return seen
 
 

@@ -1,5 +1,6 @@
 """Formatting for the pages: points with a real minus sign, multipliers, cards with suit symbols,
 in the reader's language (card names, decimal separators, the deal viewer's sentences)."""
+
 from django import template
 from django.utils.formats import number_format
 from django.utils.html import format_html
@@ -11,14 +12,24 @@ from web.selectors import KIND_LABELS
 register = template.Library()
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES = {"S": pgettext_lazy("suit", "spades"), "H": pgettext_lazy("suit", "hearts"),
-              "D": pgettext_lazy("suit", "diamonds"), "C": pgettext_lazy("suit", "clubs")}
-RANK_NAMES = {"T": pgettext_lazy("rank", "ten"), "J": pgettext_lazy("rank", "jack"),
-              "Q": pgettext_lazy("rank", "queen"), "K": pgettext_lazy("rank", "king"),
-              "A": pgettext_lazy("rank", "ace")}
+SUIT_NAMES = {
+    "S": pgettext_lazy("suit", "spades"),
+    "H": pgettext_lazy("suit", "hearts"),
+    "D": pgettext_lazy("suit", "diamonds"),
+    "C": pgettext_lazy("suit", "clubs"),
+}
+RANK_NAMES = {
+    "T": pgettext_lazy("rank", "ten"),
+    "J": pgettext_lazy("rank", "jack"),
+    "Q": pgettext_lazy("rank", "queen"),
+    "K": pgettext_lazy("rank", "king"),
+    "A": pgettext_lazy("rank", "ace"),
+}
 RANK_FACES = {"T": "10"}
-COMPENSATING = {"rozbojnik": pgettext_lazy("a compensating rozbójnik", "compensating"),
-                "odgrywka": pgettext_lazy("a compensating odgrywka", "compensating")}
+COMPENSATING = {
+    "rozbojnik": pgettext_lazy("a compensating rozbójnik", "compensating"),
+    "odgrywka": pgettext_lazy("a compensating odgrywka", "compensating"),
+}
 
 
 @register.filter
@@ -55,7 +66,7 @@ def kind_label(kind: str) -> str:
 
 @register.filter
 def compensating(kind: str) -> str:
-    """"compensating", agreeing with the deal's kind (in Polish: dodatkowy rozbójnik, dodatkowa
+    """ "compensating", agreeing with the deal's kind (in Polish: dodatkowy rozbójnik, dodatkowa
     odgrywka)."""
     return str(COMPENSATING.get(kind, COMPENSATING["rozbojnik"]))
 
@@ -80,8 +91,14 @@ def card_label(name: str) -> str:
 def card(name: str):
     """A card as the page shows it: rank and suit symbol, coloured by suit."""
     rank, suit = name[0], name[1]
-    return format_html('<span class="card suit-{}" data-card="{}" title="{}">{}<span class="suit">{}</span></span>',
-                       suit, name, card_label(name), RANK_FACES.get(rank, rank), SUIT_SYMBOLS[suit])
+    return format_html(
+        '<span class="card suit-{}" data-card="{}" title="{}">{}<span class="suit">{}</span></span>',
+        suit,
+        name,
+        card_label(name),
+        RANK_FACES.get(rank, rank),
+        SUIT_SYMBOLS[suit],
+    )
 
 
 @register.simple_tag
@@ -117,14 +134,17 @@ def viewer_texts() -> dict:
         "analysis_loading": gettext("Analysing…"),
         "analysis_not_exact": gettext("Not exact: the search ran out of time; the values are proven bounds."),
         "analysis_unavailable": gettext("No analysis for this position."),
-        "analysis_cards": gettext("Each legal card: what the seat on turn guarantees after it, and its cost "
-                                  "against the best card"),
+        "analysis_cards": gettext(
+            "Each legal card: what the seat on turn guarantees after it, and its cost against the best card"
+        ),
     }
 
 
-INVITATION_STATUSES = {"pending": pgettext_lazy("invitation", "pending"),
-                       "claimed": pgettext_lazy("invitation", "claimed"),
-                       "expired": pgettext_lazy("invitation", "expired")}
+INVITATION_STATUSES = {
+    "pending": pgettext_lazy("invitation", "pending"),
+    "claimed": pgettext_lazy("invitation", "claimed"),
+    "expired": pgettext_lazy("invitation", "expired"),
+}
 
 
 @register.filter

@@ -9,6 +9,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         deleted = purge_expired_keys()
-        self.stdout.write(ngettext("purged %(count)s idempotency key(s) older than %(hours)s h",
-                                   "purged %(count)s idempotency key(s) older than %(hours)s h", deleted)
-                          % {"count": deleted, "hours": round(ttl().total_seconds() / 3600)})
+        self.stdout.write(
+            ngettext(
+                "purged %(count)s idempotency key(s) older than %(hours)s h",
+                "purged %(count)s idempotency key(s) older than %(hours)s h",
+                deleted,
+            )
+            % {"count": deleted, "hours": round(ttl().total_seconds() / 3600)}
+        )

@@ -36,9 +36,18 @@ class Command(BaseCommand):
             for failure in failures:
                 self.stdout.write(gettext("match %(id)s: %(failure)s") % {"id": match_id, "failure": failure})
         if failing:
-            raise CommandError(ngettext("%(failing)s of %(total)s match(es) failed the audit",
-                                        "%(failing)s of %(total)s match(es) failed the audit", len(failing))
-                               % {"failing": len(failing), "total": total}, returncode=1)
-        self.stdout.write(self.style.SUCCESS(ngettext("audited %(total)s match(es): all pass",
-                                                            "audited %(total)s match(es): all pass", total)
-                                                   % {"total": total}))
+            raise CommandError(
+                ngettext(
+                    "%(failing)s of %(total)s match(es) failed the audit",
+                    "%(failing)s of %(total)s match(es) failed the audit",
+                    len(failing),
+                )
+                % {"failing": len(failing), "total": total},
+                returncode=1,
+            )
+        self.stdout.write(
+            self.style.SUCCESS(
+                ngettext("audited %(total)s match(es): all pass", "audited %(total)s match(es): all pass", total)
+                % {"total": total}
+            )
+        )

@@ -11,11 +11,11 @@ from __future__ import annotations
 import uuid
 
 from django.core.management.base import BaseCommand, CommandError
-from django.utils.translation import gettext, ngettext
 from django.db import transaction
+from django.utils.translation import gettext, ngettext
 
-from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
 from games import confirmation
+from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
 from games.projections import deal_score_rows, fold, rulings_of, sign_offs_of, snapshot_of, summary_of
 
 T = MatchEvent.Type
@@ -34,10 +34,16 @@ class Command(BaseCommand):
             raise CommandError(gettext("no match %(id)s") % {"id": match})
         for number, match_id in enumerate(ids, 1):
             self.stdout.write(f"[{number}/{len(ids)}] {rebuild_match(match_id)}")
-        self.stdout.write(self.style.SUCCESS(ngettext(
-            "rebuilt the read models of %(count)s match(es)", "rebuilt the read models of %(count)s match(es)",
-            len(ids))
-            % {"count": len(ids)}))
+        self.stdout.write(
+            self.style.SUCCESS(
+                ngettext(
+                    "rebuilt the read models of %(count)s match(es)",
+                    "rebuilt the read models of %(count)s match(es)",
+                    len(ids),
+                )
+                % {"count": len(ids)}
+            )
+        )
 
 
 def rebuild_match(match_id) -> str:
@@ -53,16 +59,21 @@ def rebuild_match(match_id) -> str:
         summary = {**summary_of(state, match, rulings_of(rows)), **sign_offs_of(rows)}
         match.withdrawn = summary["withdrawal"] is not None
         match.confirmed = confirmation.rule_met(match, summary["confirmations"]) is not None  # filing kept as filed
-        Match.objects.filter(pk=match.pk).update(version=match.version, status=match.status, withdrawn=match.withdrawn,
-                                                 confirmed=match.confirmed)
+        Match.objects.filter(pk=match.pk).update(
+            version=match.version, status=match.status, withdrawn=match.withdrawn, confirmed=match.confirmed
+        )
         DealScore.objects.filter(match=match).delete()
         DealScore.objects.bulk_create(deal_score_rows(match, state, 1))
-        MatchProjection.objects.update_or_create(match=match, defaults=dict(
-            version=match.version, head_hash=rows[-1].hash, snapshot=snapshot_of(state), summary=summary))
+        MatchProjection.objects.update_or_create(
+            match=match,
+            defaults=dict(version=match.version, head_hash=rows[-1].hash, snapshot=snapshot_of(state), summary=summary),
+        )
     count = len(state.results)
-    return ngettext("match %(id)s: version %(version)s, %(status)s, %(count)s finished deal",
-                    "match %(id)s: version %(version)s, %(status)s, %(count)s finished deals", count) \
-        % {"id": match.pk, "version": match.version, "status": match.status, "count": count}
+    return ngettext(
+        "match %(id)s: version %(version)s, %(status)s, %(count)s finished deal",
+        "match %(id)s: version %(version)s, %(status)s, %(count)s finished deals",
+        count,
+    ) % {"id": match.pk, "version": match.version, "status": match.status, "count": count}
 
 
 def _status(rows: list[MatchEvent], state) -> str:

@@ -23,14 +23,23 @@ class Command(BaseCommand):
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args, season=None, no_progress=False, **options):
-        seasons = Season.objects.filter(status=Season.Status.OPEN) if season is None else \
-            Season.objects.filter(pk=season)
+        seasons = (
+            Season.objects.filter(status=Season.Status.OPEN) if season is None else Season.objects.filter(pk=season)
+        )
         ids = list(seasons.order_by("league_id", "pk").values_list("pk", flat=True))
         if season is not None and not ids:
             raise CommandError(gettext("no season %(id)s") % {"id": season})
-        with tqdm(total=len(ids), unit="season", desc="rebuild_standings", file=self.stderr,
-                  disable=no_progress) as bar:
+        with tqdm(
+            total=len(ids), unit="season", desc="rebuild_standings", file=self.stderr, disable=no_progress
+        ) as bar:
             count = services.standings_rebuild(season_ids=ids, progress=lambda _: bar.update())
-        self.stdout.write(self.style.SUCCESS(ngettext(
-            "rebuilt the standings of %(count)s season(s)", "rebuilt the standings of %(count)s season(s)", count)
-            % {"count": count}))
+        self.stdout.write(
+            self.style.SUCCESS(
+                ngettext(
+                    "rebuilt the standings of %(count)s season(s)",
+                    "rebuilt the standings of %(count)s season(s)",
+                    count,
+                )
+                % {"count": count}
+            )
+        )

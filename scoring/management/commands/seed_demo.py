@@ -22,13 +22,13 @@ import random
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.utils.translation import gettext, ngettext
 from django.db import transaction
+from django.utils.translation import gettext, ngettext
 from rest_framework.authtoken.models import Token
 
 from games.engine import Ruleset
-from games.engine.simulate import simulate_match
 from games.engine.seats import SEATS
+from games.engine.simulate import simulate_match
 from scoring import services
 from scoring.models import Club, League, Membership, Season, SeasonMatch
 
@@ -61,17 +61,20 @@ class Command(BaseCommand):
         if not admin.is_staff:
             admin.is_staff = True
             admin.save(update_fields=["is_staff"])
-        club = Club.objects.filter(slug=CLUB_SLUG).first() \
-            or services.club_create(actor=admin, name=CLUB_NAME, slug=CLUB_SLUG)
+        club = Club.objects.filter(slug=CLUB_SLUG).first() or services.club_create(
+            actor=admin, name=CLUB_NAME, slug=CLUB_SLUG
+        )
         roles = {ADMIN: Membership.Role.ADMIN, SCORER: Membership.Role.SCORER}
         for name in users:
             role = roles.get(name, Membership.Role.MEMBER)
             if not Membership.objects.filter(club=club, user=users[name], role=role).exists():
                 services.membership_set(actor=admin, club_id=club.pk, username=name, role=role)
-        league = League.objects.filter(club=club, name=LEAGUE_NAME).first() \
-            or services.league_create(actor=admin, club_id=club.pk, name=LEAGUE_NAME)
-        season = Season.objects.filter(league=league, name=SEASON_NAME).first() \
-            or services.season_create(actor=admin, league_id=league.pk, name=SEASON_NAME)
+        league = League.objects.filter(club=club, name=LEAGUE_NAME).first() or services.league_create(
+            actor=admin, club_id=club.pk, name=LEAGUE_NAME
+        )
+        season = Season.objects.filter(league=league, name=SEASON_NAME).first() or services.season_create(
+            actor=admin, league_id=league.pk, name=SEASON_NAME
+        )
 
         have = SeasonMatch.objects.filter(season=season).count()
         ruleset = Ruleset.from_options(league.ruleset_options or {})
@@ -86,15 +89,30 @@ class Command(BaseCommand):
     def _print(self, club, league, season, users, added: int, server: str) -> None:
         out, api = self.stdout.write, f"{server}/api/v1"
         count = SeasonMatch.objects.filter(season=season).count()
-        out(self.style.SUCCESS(ngettext(
-            "demo: club %(club)s (slug %(slug)s), league %(league)s, season %(season)s (id %(id)s): "
-            "%(count)s match (%(added)s added)",
-            "demo: club %(club)s (slug %(slug)s), league %(league)s, season %(season)s (id %(id)s): "
-            "%(count)s matches (%(added)s added)", count) % {
-                "club": repr(club.name), "slug": club.slug, "league": repr(league.name), "season": repr(season.name),
-                "id": season.pk, "count": count, "added": added}))
-        out(gettext("demo password for every demo user: %(password)s  (for local use only; never in production)")
-            % {"password": DEMO_PASSWORD})
+        out(
+            self.style.SUCCESS(
+                ngettext(
+                    "demo: club %(club)s (slug %(slug)s), league %(league)s, season %(season)s (id %(id)s): "
+                    "%(count)s match (%(added)s added)",
+                    "demo: club %(club)s (slug %(slug)s), league %(league)s, season %(season)s (id %(id)s): "
+                    "%(count)s matches (%(added)s added)",
+                    count,
+                )
+                % {
+                    "club": repr(club.name),
+                    "slug": club.slug,
+                    "league": repr(league.name),
+                    "season": repr(season.name),
+                    "id": season.pk,
+                    "count": count,
+                    "added": added,
+                }
+            )
+        )
+        out(
+            gettext("demo password for every demo user: %(password)s  (for local use only; never in production)")
+            % {"password": DEMO_PASSWORD}
+        )
         out(gettext("API tokens:"))
         tokens = {}
         for name, user in users.items():

@@ -10,10 +10,13 @@ class Command(BaseCommand):
     help = "Send the webhook deliveries that are due (retries, and any that no worker sent)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--limit", type=int, default=services.SWEEP_BATCH,
-                            help="at most this many deliveries (default %(default)s)")
+        parser.add_argument(
+            "--limit", type=int, default=services.SWEEP_BATCH, help="at most this many deliveries (default %(default)s)"
+        )
 
     def handle(self, *args, limit: int, **options):
         attempted = services.deliveries_sweep(limit=limit)
-        self.stdout.write(ngettext("%(count)s deliveries attempted", "%(count)s deliveries attempted", attempted)
-                          % {"count": attempted})
+        self.stdout.write(
+            ngettext("%(count)s deliveries attempted", "%(count)s deliveries attempted", attempted)
+            % {"count": attempted}
+        )
