@@ -15,7 +15,6 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
 from games.exceptions import NotFound
@@ -24,6 +23,7 @@ from scoring import evening_services as services
 from scoring.models import Evening, EveningRound
 
 from . import evening_serializers as s
+from .parsers import BoundedJSONParser
 from .problems import PROBLEM_CONTENT_TYPE
 from .serializers import ProblemSerializer
 
@@ -75,7 +75,7 @@ class EveningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     are created in the season; results are filed against those matches."""
 
     serializer_class = s.EveningSerializer
-    parser_classes = [JSONParser]  # lists of names: a form could send more fields than Django takes
+    parser_classes = [BoundedJSONParser]  # lists of names: a form could send more fields than Django takes
     filter_backends = [DjangoFilterBackend, OrderingFilter]
     filterset_class = EveningFilter
     ordering_fields = ["date", "created_at"]

@@ -287,6 +287,7 @@ def command_events(result: CommandResult, viewer: Viewer) -> dict[str, Any]:
         "events": _redact(events, viewer, hidden_from),
         **command_outcome(result.events, state),
         "state": state_view(match=match, viewer=viewer, state=state),
+        "next_move": None,  # filled by the API's ?wait= (api.streams.command_then_wait) where a move is awaited
     }
 
 

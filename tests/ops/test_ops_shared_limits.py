@@ -59,6 +59,7 @@ def two_workers(migrated, tmp_path):
             REDIS_URL=redis_url,
             LOGIN_FAILURE_LIMIT=f"{LIMIT}/hour",
             API_THROTTLE_AUTH=f"{LIMIT}/hour",
+            LANGUAGE_CODE="en",  # the page's text is asserted in English (Polish is the default)
         )
         web = Service(
             local_command(compose()["services"]["web"]["command"], migrated), env, tmp_path / f"web-{port}.log"
