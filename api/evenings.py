@@ -23,6 +23,7 @@ from scoring import evening_services as services
 from scoring.models import Evening, EveningRound
 
 from . import evening_serializers as s
+from .leagues import valid_input
 from .parsers import BoundedJSONParser
 from .problems import PROBLEM_CONTENT_TYPE
 from .serializers import ProblemSerializer
@@ -43,12 +44,6 @@ def _errors(*statuses: int) -> dict:
     return {
         (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=ERRORS[code]) for code in statuses
     }
-
-
-def _valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 class EveningFilter(django_filters.FilterSet):
@@ -115,7 +110,7 @@ class EveningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         ],
     )
     def create(self, request):
-        data = _valid(s.EveningInput, request.data)
+        data = valid_input(s.EveningInput, request.data)
         evening = services.evening_create(actor=request.user, season_id=data.pop("season"), **data)
         return Response(s.EveningDetailSerializer(evening).data, status=status.HTTP_201_CREATED)
 
@@ -127,7 +122,7 @@ class EveningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     )
     @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
     def players(self, request, pk=None):
-        services.evening_sign_in(actor=request.user, evening_id=pk, **_valid(s.SignInInput, request.data))
+        services.evening_sign_in(actor=request.user, evening_id=pk, **valid_input(s.SignInInput, request.data))
         return Response(s.AttendanceSerializer(selectors.evening_attendance(self.get_object()), many=True).data)
 
     @extend_schema(
@@ -167,7 +162,7 @@ class EveningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     def rounds(self, request, pk=None):
         if request.method == "GET":
             return Response(s.RoundSerializer(selectors.evening_seating(self.get_object()), many=True).data)
-        data = _valid(s.RoundInput, request.data)
+        data = valid_input(s.RoundInput, request.data)
         seated = services.evening_round_seat(
             actor=request.user, evening_id=pk, number=data.get("round"), tables=data.get("tables")
         )
