@@ -54,19 +54,29 @@ def pdf_response(content: bytes, filename: str) -> HttpResponse:
 PDF_RESPONSE = {(200, PDF): OpenApiResponse(OpenApiTypes.BINARY, description="The PDF (A4).")}
 
 
+def pdf_operation(operation_id: str, tag: str, summary: str, description: str | None = None):
+    """The schema of a PDF download: the PDF, or problem+json (401, or 404 for what the caller may not read)."""
+    return extend_schema(
+        operation_id=operation_id,
+        tags=[tag],
+        summary=summary,
+        description=description,
+        responses={**PDF_RESPONSE, **error_responses(401, 404)},
+    )
+
+
 class MatchSheetView(_PDFView):
     """``GET /api/v1/matches/{id}/sheet.pdf``."""
 
     authentication_classes = [PlayerTokenAuthentication, SessionAuthentication]
 
-    @extend_schema(
-        operation_id="matches_sheet_pdf",
-        tags=["matches"],
-        summary="The match's score sheet (PDF)",
-        description="Blank (players, seats, the regular deals and room for compensating deals, the point "
-        "values) until a deal has finished; then filled from the replay summary, with the "
-        "winners once the match is over. 404 for a match you may not read.",
-        responses={**PDF_RESPONSE, **error_responses(401, 404)},
+    @pdf_operation(
+        "matches_sheet_pdf",
+        "matches",
+        "The match's score sheet (PDF)",
+        "Blank (players, seats, the regular deals and room for compensating deals, the point values) until a deal "
+        "has finished; then filled from the replay summary, with the winners once the match is over. 404 for a "
+        "match you may not read.",
     )
     def get(self, request, pk=None):
         match, _viewer = games_selectors.match_get(match_id=pk, user=request.user)
@@ -85,12 +95,7 @@ def _season(pk) -> Season:
 class SeasonStandingsPDFView(_PDFView):
     """``GET /api/v1/seasons/{id}/standings.pdf``."""
 
-    @extend_schema(
-        operation_id="seasons_standings_pdf",
-        tags=["seasons"],
-        summary="The season's standings (PDF)",
-        responses={**PDF_RESPONSE, **error_responses(401, 404)},
-    )
+    @pdf_operation("seasons_standings_pdf", "seasons", "The season's standings (PDF)")
     def get(self, request, pk=None):
         season = _season(pk)
         return pdf_response(printouts.season_standings_pdf(season=season), f"season-{season.pk}-standings.pdf")
@@ -99,12 +104,7 @@ class SeasonStandingsPDFView(_PDFView):
 class SeasonSummaryPDFView(_PDFView):
     """``GET /api/v1/seasons/{id}/summary.pdf``."""
 
-    @extend_schema(
-        operation_id="seasons_summary_pdf",
-        tags=["seasons"],
-        summary="The end-of-season summary (PDF)",
-        responses={**PDF_RESPONSE, **error_responses(401, 404)},
-    )
+    @pdf_operation("seasons_summary_pdf", "seasons", "The end-of-season summary (PDF)")
     def get(self, request, pk=None):
         season = _season(pk)
         return pdf_response(printouts.season_summary_pdf(season=season), f"season-{season.pk}-summary.pdf")
@@ -113,14 +113,12 @@ class SeasonSummaryPDFView(_PDFView):
 class EveningSeatingPDFView(_PDFView):
     """``GET /api/v1/evenings/{id}/seating.pdf``."""
 
-    @extend_schema(
-        operation_id="evenings_seating_pdf",
-        tags=["evenings"],
-        summary="The evening's seating (PDF)",
-        description="Every round seated so far: its tables with the players by seat and the first "
-        "dealer, and who sits out. 404 for an evening you may not read (only the club's "
-        "members and staff).",
-        responses={**PDF_RESPONSE, **error_responses(401, 404)},
+    @pdf_operation(
+        "evenings_seating_pdf",
+        "evenings",
+        "The evening's seating (PDF)",
+        "Every round seated so far: its tables with the players by seat and the first dealer, and who sits out. "
+        "404 for an evening you may not read (only the club's members and staff).",
     )
     def get(self, request, pk=None):
         evening = evening_selectors.evening_visible(request.user, pk)

@@ -55,7 +55,10 @@ class RulesetSerializer(serializers.Serializer):
     )
 
 
-class NextDealSerializer(serializers.Serializer):
+class _DealHeading(serializers.Serializer):
+    # The fields every deal's serializer starts with: which deal, its kind, who deals and leads it,
+    # compensating or not. Never a component itself; no docstring, which would describe the
+    # serializers below that have none of their own.
     number = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=KINDS)
     dealer = seat_field()
@@ -63,14 +66,14 @@ class NextDealSerializer(serializers.Serializer):
     compensating = serializers.BooleanField()
 
 
-class DealSummarySerializer(serializers.Serializer):
+class NextDealSerializer(_DealHeading):
+    pass
+
+
+class DealSummarySerializer(_DealHeading):
     """One finished deal of the replay summary (RECORD_FORMAT.md, R29)."""
 
-    number = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=KINDS)
-    dealer = seat_field()
-    leader = seat_field(help_text="Who led the first trick (after a sale: the buyer).")
-    compensating = serializers.BooleanField()
+    leader = seat_field(help_text="Who led the first trick (after a sale: the buyer).")  # (in its place above)
     tricks = SeatInts(allow_null=True, help_text="Null for a points-only deal: the sheet does not tell (R33).")
     points = SeatInts()
     kreski = SeatInts()
@@ -246,12 +249,7 @@ class LeadSaleSerializer(serializers.Serializer):
     sale = SaleSerializer(allow_null=True)
 
 
-class DealStateSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=KINDS)
-    dealer = seat_field()
-    leader = seat_field()
-    compensating = serializers.BooleanField()
+class DealStateSerializer(_DealHeading):
     hand = serializers.ListField(
         child=card_field(), allow_null=True, help_text="The viewer's own cards (null when not seated)."
     )

@@ -68,34 +68,39 @@ _render = JSONRenderer().render
 # --- the views ---------------------------------------------------------------------------------
 
 
-@csrf_exempt  # read-only: any other method gets the 405 problem of _refuse, not Django's CSRF page
-async def match_stream(request: HttpRequest, pk: str) -> HttpResponse:
-    refused = _refuse(request)
-    if refused is not None:
-        return refused
-    try:
-        after = _resume_point(request)
-        user = await _db(_authenticate, request)
-        batch = await _db(live.match_batch, match_id=pk, user=user, after=after or 0)
-    except Exception as exc:  # noqa: BLE001 - problems answered, the rest re-raised
-        return _problem_or_raise(exc)
+def _sse_view(opens: Callable) -> Callable:
+    """An SSE endpoint: GET under ASGI only (else the problem of ``_refuse``); ``opens`` gets the
+    caller and the resume point and returns the response; a problem raised until then (a bad
+    resume point, no authentication, no such match) is answered as problem+json."""
+
+    @csrf_exempt  # read-only: any other method gets the 405 problem of _refuse, not Django's CSRF page
+    @functools.wraps(opens)
+    async def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refused = _refuse(request)
+        if refused is not None:
+            return refused
+        try:
+            after = _resume_point(request)
+            user = await _db(_authenticate, request)
+            return await opens(request, *args, user=user, after=after, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - problems answered, the rest re-raised
+            return _problem_or_raise(exc)
+
+    return view
+
+
+@_sse_view
+async def match_stream(request: HttpRequest, pk: str, *, user, after: int | None) -> HttpResponse:
+    batch = await _db(live.match_batch, match_id=pk, user=user, after=after or 0)
     if batch.over and not batch.events:
         return HttpResponse(status=204)  # nothing more will come: EventSource stops reconnecting
     return _event_stream(_match_frames(pk, user, after or 0, batch))
 
 
-@csrf_exempt
-async def me_stream(request: HttpRequest) -> HttpResponse:
-    refused = _refuse(request)
-    if refused is not None:
-        return refused
-    try:
-        after = _resume_point(request)
-        user = await _db(_authenticate, request)
-        feed = await _db(live.feed_start, user=user, after_id=after)
-        player_id = await _db(live.player_id, user=user)
-    except Exception as exc:  # noqa: BLE001
-        return _problem_or_raise(exc)
+@_sse_view
+async def me_stream(request: HttpRequest, *, user, after: int | None) -> HttpResponse:
+    feed = await _db(live.feed_start, user=user, after_id=after)
+    player_id = await _db(live.player_id, user=user)
     return _event_stream(_feed_frames(user, player_id, feed, after or 0))
 
 

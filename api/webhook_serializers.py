@@ -14,33 +14,34 @@ from webhooks.services import MAX_SECRET, MIN_SECRET
 EVENT_TYPE_HELP = "Events to receive: " + ", ".join(f"`{name}`" for name in EVENT_TYPES) + "."
 
 
+# The inputs' fields, with the limits creating and changing an endpoint share.
+
+
+def url_field(**kwargs) -> serializers.CharField:
+    return serializers.CharField(max_length=MAX_URL_LENGTH, **kwargs)
+
+
+def event_types_field(**kwargs) -> serializers.ListField:
+    return serializers.ListField(child=serializers.ChoiceField(choices=EVENT_TYPES), allow_empty=False, **kwargs)
+
+
+def secret_field(**kwargs) -> serializers.CharField:
+    return serializers.CharField(
+        min_length=MIN_SECRET, max_length=MAX_SECRET, required=False, trim_whitespace=False, **kwargs
+    )
+
+
 class WebhookInput(serializers.Serializer):
-    url = serializers.CharField(max_length=MAX_URL_LENGTH, help_text="An http(s) URL on a public address.")
-    event_types = serializers.ListField(
-        child=serializers.ChoiceField(choices=EVENT_TYPES), allow_empty=False, help_text=EVENT_TYPE_HELP
-    )
-    secret = serializers.CharField(
-        min_length=MIN_SECRET,
-        max_length=MAX_SECRET,
-        required=False,
-        trim_whitespace=False,
-        help_text="The HMAC key of `X-Kierki-Signature`; generated when not given.",
-    )
+    url = url_field(help_text="An http(s) URL on a public address.")
+    event_types = event_types_field(help_text=EVENT_TYPE_HELP)
+    secret = secret_field(help_text="The HMAC key of `X-Kierki-Signature`; generated when not given.")
     active = serializers.BooleanField(default=True)
 
 
 class WebhookUpdateInput(serializers.Serializer):
-    url = serializers.CharField(max_length=MAX_URL_LENGTH, required=False)
-    event_types = serializers.ListField(
-        child=serializers.ChoiceField(choices=EVENT_TYPES), allow_empty=False, required=False
-    )
-    secret = serializers.CharField(
-        min_length=MIN_SECRET,
-        max_length=MAX_SECRET,
-        required=False,
-        trim_whitespace=False,
-        help_text="A new HMAC key (it is never shown again).",
-    )
+    url = url_field(required=False)
+    event_types = event_types_field(required=False)
+    secret = secret_field(help_text="A new HMAC key (it is never shown again).")
     active = serializers.BooleanField(required=False, help_text="false: nothing is sent (pings still are).")
 
 

@@ -61,6 +61,21 @@ TARGETS = {"plays_per_second": 400, "p99_ms": 50, "ratio": 0.3}
 # --- the database --------------------------------------------------------------------------------
 
 
+def bench_parser(doc: str, *, env: str, default_database_url: str) -> argparse.ArgumentParser:
+    """The command line of a benchmark that serves the API over its own database: the script's
+    docstring, and ``--database-url`` (``env``, else the default), the database ``reset_database``
+    drops."""
+    parser = argparse.ArgumentParser(
+        description=doc.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get(env, default_database_url),
+        help="PostgreSQL database to DROP and re-create (its name must contain 'bench')",
+    )
+    return parser
+
+
 def reset_database(url: str) -> None:
     """DROP and CREATE the database named in ``url`` (through the ``postgres`` maintenance database)."""
     import psycopg
@@ -487,14 +502,7 @@ def measured(pool, phase, port: int, tables: list[dict], args, duration: float, 
 
 def main() -> None:
     global _THREAD_MODE
-    parser = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "--database-url",
-        default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DATABASE_URL),
-        help="PostgreSQL database to DROP and re-create (its name must contain 'bench')",
-    )
+    parser = bench_parser(__doc__, env="BENCH_DATABASE_URL", default_database_url=DEFAULT_DATABASE_URL)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--duration", type=float, default=30, help="seconds of measured plays")
     parser.add_argument("--ping-duration", type=float, default=10, help="seconds of measured pings")

@@ -62,6 +62,7 @@ from benchmarks.api_plays import (  # noqa: E402
     Client,
     Table,
     ThreadPool,
+    bench_parser,
     cpu_seconds,
     cpu_used,
     django_child,
@@ -513,14 +514,7 @@ def targets_met(modes: dict[str, dict], rss_growth: dict[str, float], audited: d
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "--database-url",
-        default=os.environ.get("LOAD_DATABASE_URL", DEFAULT_DATABASE_URL),
-        help="PostgreSQL database to DROP and re-create (its name must contain 'bench')",
-    )
+    parser = bench_parser(__doc__, env="LOAD_DATABASE_URL", default_database_url=DEFAULT_DATABASE_URL)
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="broker and REDIS_URL (flushed at the start)")
     parser.add_argument("--mode", choices=("flat", "club", "both"), default="both")
     parser.add_argument("--duration", type=float, default=120, help="seconds measured per mode")

@@ -5,21 +5,13 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.engine import Ruleset
+from games.engine import Ruleset, scoring
 from games.engine.cards import BY_NAME
-from games.engine.scoring import (
-    CARD_PENALTY,
-    LAST_TRICK_PENALTY,
-    ODGRYWKA_TRICK_POINTS,
-    POOL,
-    SALE_POINTS_PER_TRICK,
-    TRICK_PENALTY,
-)
 
 
 def point_reminder(ruleset: Ruleset) -> list[str]:
-    heart, queen, king, jack = (CARD_PENALTY[BY_NAME[card]] for card in ("2H", "QS", "KS", "JS"))
-    king_of_hearts = CARD_PENALTY[BY_NAME["KH"]] - heart - king
+    heart, queen, king, jack = (scoring.CARD_PENALTY[BY_NAME[card]] for card in ("2H", "QS", "KS", "JS"))
+    king_of_hearts = scoring.CARD_PENALTY[BY_NAME["KH"]] - heart - king
     first, second = ruleset.last_tricks
     return [
         _(
@@ -28,24 +20,25 @@ def point_reminder(ruleset: Ruleset) -> list[str]:
             "— %(pool)d per deal."
         )
         % {
-            "trick": TRICK_PENALTY,
+            "trick": scoring.TRICK_PENALTY,
             "heart": heart,
             "queen": queen,
             "king": king,
             "jack": jack,
             "kh": king_of_hearts,
-            "last": LAST_TRICK_PENALTY,
+            "last": scoring.LAST_TRICK_PENALTY,
             "first": first,
             "second": second,
-            "pool": POOL,
+            "pool": scoring.POOL,
         },
         _("Odgrywka (R17): %(points)d per trick — %(pool)d per deal.")
-        % {"points": ODGRYWKA_TRICK_POINTS, "pool": POOL},
+        % {"points": scoring.ODGRYWKA_TRICK_POINTS, "pool": scoring.POOL},
         _(
             "No trick: in a rozbójnik a kreska (R20), in an odgrywka 0 points (R22); the deal is played again as "
             "compensating deals (R7, R23, R24). All 13 tricks in a rozbójnik: Max, 2 kreski, the others −%(pool)d "
             "(R21)."
         )
-        % {"pool": POOL},
-        _("Lead sale (R27): the buyer pays %(points)d × the price to the seller.") % {"points": SALE_POINTS_PER_TRICK},
+        % {"pool": scoring.POOL},
+        _("Lead sale (R27): the buyer pays %(points)d × the price to the seller.")
+        % {"points": scoring.SALE_POINTS_PER_TRICK},
     ]

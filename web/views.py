@@ -4,6 +4,8 @@ user may not read is a 404 that does not say whether it exists."""
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -30,8 +32,24 @@ def home(request):
     return render(request, "web/home.html", {"clubs": selectors.club_seasons(user=request.user)})
 
 
-def _not_found(request, exc: NotFound):
-    return render(request, "web/not_found.html", {"detail": exc.detail}, status=404)
+def _refused(request, exc: CommandError):
+    """The error page: what was refused, with its status (a ``NotFound``: 404, which does not say whether the
+    thing exists)."""
+    return render(request, "web/not_found.html", {"detail": exc.detail}, status=exc.status)
+
+
+def not_found_page(view):
+    """A ``NotFound`` the view raises (a match, deal, season, club or evening the user may not read) answers
+    the 404 page."""
+
+    @functools.wraps(view)
+    def page(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except NotFound as exc:
+            return _refused(request, exc)
+
+    return page
 
 
 @login_required
@@ -50,11 +68,9 @@ def match_list(request):
 
 
 @login_required
+@not_found_page
 def match_detail(request, match_id):
-    try:
-        match, viewer, role = selectors.match_for_page(match_id=match_id, user=request.user)
-    except NotFound as exc:
-        return _not_found(request, exc)
+    match, viewer, role = selectors.match_for_page(match_id=match_id, user=request.user)
     sheet = selectors.score_sheet(match=match, viewer=viewer, user=request.user)
     season = selectors.season_of_match(match=match)
     return render(request, "web/match_detail.html", {"match": match, "role": role, "sheet": sheet, "season": season})
@@ -67,7 +83,7 @@ def match_confirm(request, match_id):
     try:
         signoffs.result_confirm(match_id=match_id, actor=request.user)
     except NotFound as exc:
-        return _not_found(request, exc)
+        return _refused(request, exc)
     except CommandError as exc:
         messages.error(request, exc.detail)
     else:
@@ -76,21 +92,17 @@ def match_confirm(request, match_id):
 
 
 @login_required
+@not_found_page
 def deal_detail(request, match_id, number: int):
-    try:
-        match, viewer, role = selectors.match_for_page(match_id=match_id, user=request.user)
-        view = selectors.deal_view(match=match, viewer=viewer, number=number, user=request.user)
-    except NotFound as exc:
-        return _not_found(request, exc)
+    match, viewer, role = selectors.match_for_page(match_id=match_id, user=request.user)
+    view = selectors.deal_view(match=match, viewer=viewer, number=number, user=request.user)
     return render(request, "web/deal_detail.html", {"match": match, "role": role, "view": view})
 
 
 @login_required
+@not_found_page
 def season_detail(request, season_id: int):
-    try:
-        season = selectors.season_get(season_id=season_id, user=request.user)
-    except NotFound as exc:
-        return _not_found(request, exc)
+    season = selectors.season_get(season_id=season_id, user=request.user)
     context = selectors.season_standings(season=season, user=request.user)
     context["is_admin"] = scoring_selectors.is_club_admin(request.user, season.league.club_id)
     return render(request, "web/season_detail.html", context)
@@ -100,11 +112,12 @@ MAX_DEALS = 1000  # a deal number past this is no deal of any record
 
 
 @login_required
+@not_found_page
 def evening_detail(request, evening_id: int):
     """A club evening: who is there, and each round's tables (with their matches) and sit-outs."""
     evening = evening_selectors.evening_visible(request.user, evening_id)
     if evening is None:
-        return _not_found(request, NotFound(gettext("no evening %(evening)s") % {"evening": evening_id}))
+        raise NotFound(gettext("no evening %(evening)s") % {"evening": evening_id})
     return render(
         request,
         "web/evening_detail.html",
@@ -138,23 +151,19 @@ def club_list(request):
 
 
 @login_required
+@not_found_page
 def club_detail(request, club_id: int):
-    try:
-        club = selectors.club_get(club_id=club_id, user=request.user)
-    except NotFound as exc:
-        return _not_found(request, exc)
+    club = selectors.club_get(club_id=club_id, user=request.user)
     return render(request, "web/club_detail.html", selectors.club_overview(club=club, user=request.user))
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@not_found_page
 def club_members(request, club_id: int):
     """The member list; a club admin adds a member by display name, or a user by username, and
     makes invitation links for the profiles without an account."""
-    try:
-        club = selectors.club_get(club_id=club_id, user=request.user)
-    except NotFound as exc:
-        return _not_found(request, exc)
+    club = selectors.club_get(club_id=club_id, user=request.user)
     context = {
         "club": club,
         "is_admin": scoring_selectors.is_club_admin(request.user, club.pk),
@@ -222,11 +231,9 @@ def invitation_claim(request, token: str):
 
 
 @login_required
+@not_found_page
 def season_summary(request, season_id: int):
-    try:
-        season = selectors.season_get(season_id=season_id, user=request.user)
-    except NotFound as exc:
-        return _not_found(request, exc)
+    season = selectors.season_get(season_id=season_id, user=request.user)
     summary = summaries.season_summary(season=season)
     return render(
         request,
@@ -241,10 +248,8 @@ def season_close(request, season_id: int):
     try:
         season = selectors.season_get(season_id=season_id, user=request.user)
         scoring_services.season_close(actor=request.user, season_id=season.pk)
-    except NotFound as exc:
-        return _not_found(request, exc)
-    except CommandError as exc:
-        return render(request, "web/not_found.html", {"detail": exc.detail}, status=exc.status)
+    except CommandError as exc:  # a NotFound too: the 404 page
+        return _refused(request, exc)
     return redirect("web:season-summary", season_id=season.pk)
 
 
