@@ -21,6 +21,7 @@ Pure Python, no Django: the engine's style.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -41,11 +42,15 @@ class Event:
     OPTIONAL: ClassVar[tuple[str, ...]] = ()
 
     def to_payload(self) -> dict[str, Any]:
-        payload = {
-            f.name: getattr(self, f.name)
-            for f in dataclasses.fields(self)
-            if not (f.name in self.OPTIONAL and getattr(self, f.name) is None)
-        }
+        payload = {}
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
+            if value is not None or name not in self.OPTIONAL:
+                payload[name] = value
+        return self.versioned(payload)
+
+    def versioned(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """``payload`` with the class's version when it is above 1 (version 1 payloads have no ``v``)."""
         if self.VERSION > 1:
             payload[VERSION_KEY] = self.VERSION
         return payload
@@ -56,6 +61,11 @@ class Event:
         if not isinstance(payload, Mapping):
             raise TypeError(f"{cls.TYPE}: a payload is an object, not {type(payload).__name__}")
         return cls(**{k: v for k, v in payload.items() if k != VERSION_KEY})
+
+
+@functools.cache
+def _field_names(cls: type[Event]) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 # --- the events ------------------------------------------------------------------------------------
@@ -208,7 +218,7 @@ class DealTallied(Event):
         payload = {"number": self.number, "kind": self.kind, "entry": self.entry, self.entry: getattr(self, self.entry)}
         if self.sale is not None:
             payload["sale"] = {"buyer": self.sale.buyer, "price": self.sale.price}
-        return payload
+        return self.versioned(payload)
 
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> DealTallied:

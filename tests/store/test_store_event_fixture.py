@@ -4,6 +4,7 @@ to the same bytes, the hash chains verify over what the typed events give, and t
 (``projections.apply``) gives the engine state and the summary the code of then computed —
 straight from the file, and from the rows stored again (rebuild, audit)."""
 
+import dataclasses
 import datetime as dt
 import json
 from pathlib import Path
@@ -171,3 +172,12 @@ def test_an_old_payload_version_is_upcast_before_it_is_read():
         event_types.Registry((MatchAbandonedV2,)).parse("match_abandoned", {"reason": "rain"})
     with pytest.raises(ValueError, match="newer"):
         event_types.parse("match_abandoned", {"reason": "rain", "v": 2})
+
+
+def test_the_events_page_lists_every_type_with_its_fields_and_version():
+    page = (Path(__file__).resolve().parents[2] / "docs" / "events.md").read_text()
+    for cls in event_types.EVENTS.classes.values():
+        row = next(line for line in page.splitlines() if line.startswith(f"| `{cls.TYPE}` | `{cls.__name__}` |"))
+        assert row.endswith(f"| {cls.VERSION} |"), row
+        for field in dataclasses.fields(cls):
+            assert f"`{field.name}`" in row, (cls.TYPE, field.name)
