@@ -222,7 +222,7 @@ class DealTallied(Event):
 
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> DealTallied:
-        fields = dict(payload)
+        fields = {k: v for k, v in payload.items() if k != VERSION_KEY}
         sale = fields.pop("sale", None)
         return cls(**fields, sale=None if sale is None else Sale(**sale))
 
