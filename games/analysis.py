@@ -29,6 +29,7 @@ from games.engine.analysis import analyse, deal_position
 
 from . import inspection, projections
 from .audit import hands_by_deal
+from .event_types import of_row
 from .exceptions import AnalysisUnavailable, NotAllowed, NotFound
 from .models import Dispute, Match, MatchEvent
 from .roles import role_of
@@ -125,7 +126,7 @@ def position_seqs(rows: list[MatchEvent], number: int) -> list[int]:
         if row.type == T.DEAL_STARTED:
             if inside:
                 break
-            inside = row.payload.get("number") == number
+            inside = of_row(row).number == number
         if not inside:
             continue
         if row.type == T.CARD_PLAYED or not seqs:

@@ -18,6 +18,7 @@ from typing import Any
 from games.engine.errors import RuleViolation
 
 from . import events, projections
+from .event_types import CardPlayed, DealStarted, DealTallied, Event, HandsRevealed, of_row
 from .models import DealSecret, Match, MatchEvent, MatchProjection
 
 T = MatchEvent.Type
@@ -89,20 +90,21 @@ class RulesCheck:
 
 
 class _Cursor:
-    """Walks the events for ``fold`` and remembers where it is: the event, the deal, the play."""
+    """Walks the events for ``fold`` and remembers where it is: the row, the deal, the play."""
 
     def __init__(self, rows: Iterable[MatchEvent]):
         self.rows, self.event, self.deal, self.play_index = rows, None, None, None
 
-    def __iter__(self) -> Iterator[MatchEvent]:
-        for self.event in self.rows:  # noqa: B020 - the cursor keeps the event it stands on
-            if self.event.type == T.DEAL_STARTED:
-                self.deal, self.play_index = self.event.payload.get("number"), -1
-            elif self.event.type == T.DEAL_TALLIED:  # a whole deal from a paper sheet: no plays
-                self.deal, self.play_index = self.event.payload.get("number"), None
-            elif self.event.type == T.CARD_PLAYED and self.play_index is not None:
+    def __iter__(self) -> Iterator[Event]:
+        for self.event in self.rows:  # noqa: B020 - the cursor keeps the row it stands on
+            event = of_row(self.event)  # a payload it cannot read stops the fold here (malformed)
+            if isinstance(event, DealStarted):
+                self.deal, self.play_index = event.number, -1
+            elif isinstance(event, DealTallied):  # a whole deal from a paper sheet: no plays
+                self.deal, self.play_index = event.number, None
+            elif isinstance(event, CardPlayed) and self.play_index is not None:
                 self.play_index += 1
-            yield self.event
+            yield event
 
     def locate(self, violation: RuleViolation) -> dict[str, Any]:
         play_index = self.play_index if self.event.type == T.CARD_PLAYED else None
@@ -145,11 +147,19 @@ def hands_by_deal(match: Match, rows: list[MatchEvent]) -> dict[int, dict]:
 
 
 def _revealed(rows: Iterable[MatchEvent]) -> dict[int, dict]:
-    return {
-        row.payload.get("number"): row.payload["hands"]
-        for row in rows
-        if row.type == T.HANDS_REVEALED and isinstance(row.payload.get("hands"), dict)
-    }
+    return {event.number: event.hands for event in readable(rows, HandsRevealed) if isinstance(event.hands, dict)}
+
+
+def readable(rows: Iterable[MatchEvent], *classes: type[Event]) -> Iterator[Event]:
+    """The typed events of ``rows`` of those classes, passing by any whose payload cannot be read
+    (``rules_check`` reports it): for the checks that read a few events, not the whole fold."""
+    types = {cls.TYPE for cls in classes}
+    for row in rows:
+        if row.type in types:
+            try:
+                yield of_row(row)
+            except (TypeError, ValueError):
+                continue
 
 
 # --- the deal commitments ----------------------------------------------------------------------
@@ -166,24 +176,25 @@ def commitments_check(match: Match) -> CommitmentCheck:
     """Each committed deal's revealed hands and salt hash to its commitment; every committed
     deal but the last (possibly still in play) has been revealed."""
     rows = list(match.events.filter(type__in=[T.DEAL_STARTED, T.HANDS_REVEALED]).order_by("seq"))
-    reveals = {row.payload.get("number"): row.payload for row in rows if row.type == T.HANDS_REVEALED}
-    committed = [row.payload for row in rows if row.type == T.DEAL_STARTED and "commitment" in row.payload]
-    last_deal = max((row.payload.get("number", 0) for row in rows if row.type == T.DEAL_STARTED), default=0)
-    for deal in committed:
-        failure = _commitment_failure(deal, reveals.get(deal["number"]), is_last=deal["number"] == last_deal)
+    read = list(readable(rows, DealStarted, HandsRevealed))
+    reveals = {event.number: event for event in read if isinstance(event, HandsRevealed)}
+    dealt = [event for event in read if isinstance(event, DealStarted)]
+    last_deal = max((event.number for event in dealt), default=0)
+    for deal in (event for event in dealt if event.commitment is not None):
+        failure = _commitment_failure(deal, reveals.get(deal.number), is_last=deal.number == last_deal)
         if failure:
-            return CommitmentCheck(False, deal["number"], failure)
+            return CommitmentCheck(False, deal.number, failure)
     return CommitmentCheck(True)
 
 
-def _commitment_failure(deal: dict, reveal: dict | None, *, is_last: bool) -> str | None:
+def _commitment_failure(deal: DealStarted, reveal: HandsRevealed | None, *, is_last: bool) -> str | None:
     if reveal is None:
         return None if is_last else "the deal ended but its hands were never revealed"
     try:
-        computed = events.deal_commitment(reveal["hands"], reveal["salt"])
+        computed = events.deal_commitment(reveal.hands, reveal.salt)
     except (KeyError, TypeError, AttributeError):
         return "the revealed hands or salt are malformed"
-    if computed != deal["commitment"]:
+    if computed != deal.commitment:
         return "the revealed hands and salt do not hash to the published commitment"
     return None
 
@@ -199,11 +210,11 @@ def deal_entries(rows: Iterable[MatchEvent]) -> list[dict[str, Any]]:
     event that began it (a voided deal and its replacement share a number)."""
     entries = []
     for row in rows:
-        if row.type == T.DEAL_STARTED:
-            entries.append({"number": row.payload.get("number"), "entry": PLAYED, "seq": row.seq})
-        elif row.type == T.DEAL_TALLIED:
-            entry = "tally" if "tally" in row.payload else "points"
-            entries.append({"number": row.payload.get("number"), "entry": entry, "seq": row.seq})
+        if row.type not in (T.DEAL_STARTED, T.DEAL_TALLIED):
+            continue
+        for event in readable([row], DealStarted, DealTallied):
+            entry = PLAYED if isinstance(event, DealStarted) else "tally" if event.tally is not None else "points"
+            entries.append({"number": event.number, "entry": entry, "seq": row.seq})
     return entries
 
 

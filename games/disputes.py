@@ -8,7 +8,7 @@ or one of its arbiters.
 
 Rulings (``ruling_record``) are ``ruling_recorded`` events (payload: ``dispute``, ``ruling``,
 ``deal``, ``points``, ``reason``, ``arbiter``), decided here and applied by the same fold as
-every event (``projections.apply_ruling`` → the engine), so a rebuild and the audit replay
+every event (``projections.apply`` → the engine), so a rebuild and the audit replay
 them. The three rulings:
 
 - ``no_change``: the deal stands as played;
@@ -48,10 +48,11 @@ from games.engine import MatchState, Seat
 from games.engine.errors import RuleViolation, RulingNotAllowed
 
 from . import analysis
+from .event_types import RulingRecorded, parse
 from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, RulingOutsideAnalysis
 from .ids import int_id
 from .models import DealScore, Dispute, Match, MatchEvent
-from .projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply_ruling, deal_score_rows
+from .projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply, deal_score_rows
 from .roles import require_arbiter, role_of
 from .services import CommandResult, Unit, command_run
 from .signals import announce_result
@@ -287,18 +288,17 @@ def _decide_ruling(
         raise RulingNotAllowed(
             detail=gettext_noop("a deal of an abandoned match cannot be voided: no replacement can follow")
         )
-    payload = {
-        "dispute": dispute.pk,
-        "ruling": ruling,
-        "deal": dispute.deal,
-        "points": {s.name: points[s.name] for s in Seat} if ruling == SCORE_ADJUSTED else None,
-        "reason": reason,
-        "arbiter": unit.actor.get_username(),
-    }
-    if override is not None:
-        payload["override"] = override
-    unit.state = apply_ruling(unit.state, payload)  # the same code the fold runs
-    unit.emit(T.RULING_RECORDED, payload)
+    event = RulingRecorded(
+        dispute=dispute.pk,
+        ruling=ruling,
+        deal=dispute.deal,
+        points={s.name: points[s.name] for s in Seat} if ruling == SCORE_ADJUSTED else None,
+        reason=reason,
+        arbiter=unit.actor.get_username(),
+        override=override,
+    )
+    unit.state = apply(unit.state, event)  # the same step the fold takes
+    unit.emit(event)
     if ruling == DEAL_VOIDED and unit.match.status == Match.Status.FINISHED:
         unit.match.status = Match.Status.IN_PROGRESS  # re-opened: the replacement deal is due
 
@@ -338,21 +338,22 @@ def dispute_views(disputes: Iterable[Dispute]) -> list[dict[str, Any]]:
         )
         wanted = {d.pk for d in disputes}
         for seq, payload, created_at in rows:
-            if payload.get("dispute") in wanted:
-                rulings.setdefault(payload["dispute"], []).append(_ruling_view(seq, payload, created_at))
+            event = parse(T.RULING_RECORDED, payload)
+            if event.dispute in wanted:
+                rulings.setdefault(event.dispute, []).append(_ruling_view(seq, event, created_at))
     return [_dispute_view(d, rulings.get(d.pk, [])) for d in disputes]
 
 
-def _ruling_view(seq: int, payload: dict, created_at) -> dict[str, Any]:
+def _ruling_view(seq: int, event: RulingRecorded, created_at) -> dict[str, Any]:
     return {
         "seq": seq,
-        "type": payload["ruling"],
-        "deal": payload["deal"],
-        "points": payload.get("points"),
-        "reason": payload["reason"],
-        "arbiter": payload["arbiter"],
+        "type": event.ruling,
+        "deal": event.deal,
+        "points": event.points,
+        "reason": event.reason,
+        "arbiter": event.arbiter,
         "time": created_at,
-        "override": payload.get("override"),
+        "override": event.override,
     }
 
 

@@ -27,6 +27,7 @@ from games.engine.errors import RuleViolation
 from games.engine.seats import by_seat
 
 from . import audit, projections
+from .event_types import of_row
 from .events import timestamp
 from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken
 from .models import Match, MatchEvent, MatchProjection
@@ -87,7 +88,6 @@ def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
         )
     event = prefix[-1]
     summary = state.summary()
-    due = state.next_deal
     return {
         "match": match.pk,
         "at": seq,
@@ -105,15 +105,7 @@ def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
         "complete": summary["complete"],
         "totals": summary["totals"],
         "deals": summary["deals"],
-        "next_deal": None
-        if due is None
-        else {
-            "number": due.number,
-            "kind": due.kind.value,
-            "dealer": due.dealer.name,
-            "leader": due.leader.name,
-            "compensating": due.compensating,
-        },
+        "next_deal": projections.next_deal_of(state),
         "deal": None if deal is None else _deal_view(deal, prefix),
     }
 
@@ -174,7 +166,7 @@ def _offers(prefix: list[MatchEvent], standing: int) -> list[dict[str, Any]]:
     """The ``standing`` offers of the deal in play at the end of ``prefix`` with their seq: the
     latest lead_offered events (some may precede its deal_started: R28 before the deal)."""
     offered = [row for row in prefix if row.type == T.LEAD_OFFERED][-standing:] if standing else []
-    return [{"seq": row.seq, "buyer": row.payload["buyer"], "price": row.payload["price"]} for row in offered]
+    return [projections.standing_offer(row.seq, of_row(row)) for row in offered]
 
 
 def _names(cards) -> list[str]:

@@ -3,7 +3,7 @@ and the read models written from it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext_noop
@@ -13,61 +13,66 @@ from games.engine.cards import BY_NAME
 from games.engine.errors import RulingNotAllowed
 from games.engine.match import snapshot
 
+from .event_types import (
+    CardPlayed,
+    DealStarted,
+    DealTallied,
+    Event,
+    LeadKept,
+    LeadOffered,
+    LeadSold,
+    MatchCreated,
+    RulingRecorded,
+    of_row,
+)
 from .events import timestamp
 from .models import DealScore, Match, MatchEvent
 
 T = MatchEvent.Type
 
 
-def hands_of(payload_hands: dict[str, list[str]]) -> list[list[int]]:
+def hands_of(payload_hands: Mapping[str, list[str]]) -> list[list[int]]:
     return [[BY_NAME[c] for c in payload_hands[s.name]] for s in Seat]
 
 
-def start_state(payload: dict[str, Any]) -> MatchState:
-    ruleset = payload["ruleset"]
+def start_state(ruleset: Mapping[str, Any], first_dealer: str) -> MatchState:
+    """A match's state before its first deal: the pinned ruleset (``name``, ``version``, ``options``)."""
     return MatchState.start(
         Ruleset.from_options(ruleset["options"], name=ruleset["name"], version=ruleset["version"]),
-        Seat[payload["first_dealer"]],
+        Seat[first_dealer],
     )
 
 
-def apply(
-    state: MatchState | None,
-    type: str,
-    payload: dict[str, Any],
-    *,
-    hands: dict | None = None,
-    offer_index: dict[int, int] | None = None,
-) -> MatchState | None:
-    """The state after one stored event. ``hands`` supplies server-dealt hands (kept off the log
-    until revealed); ``offer_index`` maps a lead_offered seq to its place among the deal's offers."""
-    if type == T.MATCH_CREATED:
-        return start_state(payload)
-    if type == T.DEAL_STARTED:
-        return state.start_deal(hands_of(payload.get("hands") or hands))
-    if type == T.LEAD_OFFERED:
-        return state.offer_lead(payload["buyer"], payload["price"])
-    if type == T.LEAD_SOLD:
-        return state.decide_lead(payload["offer_index"])
-    if type == T.LEAD_KEPT:
-        return state.decide_lead(None)
-    if type == T.CARD_PLAYED:
-        return state.play(BY_NAME[payload["card"]], seat=Seat[payload["seat"]])
-    if type == T.DEAL_TALLIED:
-        return apply_tally(state, payload)
-    if type == T.RULING_RECORDED:
-        return apply_ruling(state, payload)
+def apply(state: MatchState | None, event: Event, secrets: Mapping[int, Any] | None = None) -> MatchState | None:
+    """The state after one event: the one step that commands, rebuilds, the audit, the viewer and
+    the webhooks share. ``secrets`` supplies server-dealt hands by deal number (kept off the log
+    until revealed) for a ``deal_started`` that carries only its commitment."""
+    match event:
+        case MatchCreated():
+            return start_state(event.ruleset, event.first_dealer)
+        case DealStarted():
+            return state.start_deal(hands_of(event.hands if event.hands is not None else secrets[event.number]))
+        case LeadOffered():
+            return state.offer_lead(event.buyer, event.price)
+        case LeadSold():
+            return state.decide_lead(event.offer_index)
+        case LeadKept():
+            return state.decide_lead(None)
+        case CardPlayed():
+            return state.play(BY_NAME[event.card], seat=Seat[event.seat])
+        case DealTallied():
+            return apply_tally(state, event)
+        case RulingRecorded():
+            return apply_ruling(state, event)
     return state  # hands_revealed, match_abandoned, result_confirmed, match_withdrawn/_reinstated: no rule
 
 
-def apply_tally(state: MatchState, payload: dict[str, Any]) -> MatchState:
+def apply_tally(state: MatchState, event: DealTallied) -> MatchState:
     """A deal filed from a paper sheet (R31–R33) through the engine, which checks it again: its
     ``tally`` or ``points``, and the lead ``sale`` of a compensating odgrywka."""
-    sale = payload.get("sale")
+    sale = event.sale
     return state.file_deal(
-        tally=payload.get("tally"),
-        points=payload.get("points"),
-        sale=None if sale is None else (sale["buyer"], sale["price"]),
+        tally=event.tally, points=event.points, sale=None if sale is None else (sale.buyer, sale.price)
     )
 
 
@@ -76,10 +81,10 @@ NO_CHANGE, DEAL_VOIDED, SCORE_ADJUSTED = "no_change", "deal_voided", "score_adju
 RULING_TYPES = (NO_CHANGE, DEAL_VOIDED, SCORE_ADJUSTED)
 
 
-def apply_ruling(state: MatchState, payload: dict[str, Any]) -> MatchState:
+def apply_ruling(state: MatchState, event: RulingRecorded) -> MatchState:
     """A ruling through the engine: ``deal_voided`` voids the latest finished deal (which must be
     the one named), ``score_adjusted`` sets the deal's points, ``no_change`` changes nothing."""
-    ruling, number = payload["ruling"], payload["deal"]
+    ruling, number = event.ruling, event.deal
     if ruling == DEAL_VOIDED:
         if not state.results or state.results[-1].number != number:
             raise RulingNotAllowed(
@@ -88,22 +93,40 @@ def apply_ruling(state: MatchState, payload: dict[str, Any]) -> MatchState:
             )
         return state.void_last_deal()
     if ruling == SCORE_ADJUSTED:
-        points = payload["points"]
-        return state.adjust_deal(number, [points[s.name] for s in Seat])
+        return state.adjust_deal(number, [event.points[s.name] for s in Seat])
     if ruling == NO_CHANGE:
         return state
     raise ValueError(f"unknown ruling {ruling!r}")
 
 
-def fold(events: Iterable[MatchEvent], secrets: dict[int, dict]) -> MatchState | None:
-    """Replay a match's stored events through the engine (raises RuleViolation if one is illegal)."""
+def fold(rows: Iterable[Any], secrets: Mapping[int, Any]) -> MatchState | None:
+    """Replay a match's events through ``apply``: typed events, or stored rows (``MatchEvent``, or
+    anything with ``type`` and ``payload``). Raises RuleViolation if one is illegal; TypeError,
+    KeyError or ValueError if one cannot be read."""
     state = None
-    for event in events:
-        hands = None
-        if event.type == T.DEAL_STARTED and "hands" not in event.payload:
-            hands = secrets[event.payload["number"]]
-        state = apply(state, event.type, event.payload, hands=hands)
+    for row in rows:
+        state = apply(state, row if isinstance(row, Event) else of_row(row), secrets)
     return state
+
+
+def next_deal_of(state: MatchState) -> dict[str, Any] | None:
+    """The deal due next, as the summary and the state at any point show it."""
+    due = state.next_deal
+    if due is None:
+        return None
+    return {
+        "number": due.number,
+        "kind": due.kind.value,
+        "dealer": due.dealer.name,
+        "leader": due.leader.name,
+        "compensating": due.compensating,
+    }
+
+
+def standing_offer(seq: int, event: LeadOffered) -> dict[str, Any]:
+    """A standing lead offer as the state views show it: the seq of its ``lead_offered`` event
+    (what a lead decision names), the buyer and the price."""
+    return {"seq": seq, "buyer": event.buyer, "price": event.price}
 
 
 def summary_of(state: MatchState, match: Match, rulings: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -112,18 +135,7 @@ def summary_of(state: MatchState, match: Match, rulings: list[dict[str, Any]] | 
     ``adjusted_points`` beside its played ``points``, and ``totals`` count what was ruled)."""
     summary = state.summary()
     summary["rulings"] = rulings or []
-    due = state.next_deal
-    summary["next_deal"] = (
-        None
-        if due is None or match.status != Match.Status.IN_PROGRESS
-        else {
-            "number": due.number,
-            "kind": due.kind.value,
-            "dealer": due.dealer.name,
-            "leader": due.leader.name,
-            "compensating": due.compensating,
-        }
-    )
+    summary["next_deal"] = next_deal_of(state) if match.status == Match.Status.IN_PROGRESS else None
     summary["status"] = match.status
     return summary
 
@@ -165,9 +177,8 @@ def rulings_of(events: Iterable[MatchEvent], earlier: list[dict[str, Any]] | Non
     rulings = [dict(r) for r in earlier or []]
     for event in events:
         if event.type == T.RULING_RECORDED:
-            rulings.append(
-                {**event.payload, "seq": event.seq, "time": timestamp(event.created_at), "superseded_by": None}
-            )
+            ruling = of_row(event).to_payload()
+            rulings.append({**ruling, "seq": event.seq, "time": timestamp(event.created_at), "superseded_by": None})
     previous: dict[Any, dict[str, Any]] = {}
     for ruling in rulings:
         ruling["superseded_by"] = None
@@ -191,7 +202,7 @@ def sign_offs_of(events: Iterable[MatchEvent], earlier: dict[str, Any] | None = 
     for event in events:
         if event.type not in SIGN_OFF_TYPES:
             continue
-        mark = {**event.payload, "seq": event.seq, "time": timestamp(event.created_at)}
+        mark = {**of_row(event).to_payload(), "seq": event.seq, "time": timestamp(event.created_at)}
         if event.type == T.RESULT_CONFIRMED:
             confirmations.append(mark)
         else:

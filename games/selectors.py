@@ -27,9 +27,11 @@ from games.engine.record import FORMAT, SaleRecord, encode_deal, encode_filed_de
 from games.engine.seats import by_seat
 
 from . import confirmation
+from .event_types import CardPlayed, DealStarted, DealTallied, HandsRevealed, LeadSold, MatchCreated, parse
 from .events import timestamp
 from .exceptions import NotFound
 from .models import DealSecret, Match, MatchEvent, MatchProjection
+from .projections import standing_offer
 from .roles import Role, arbitrated_matches, role_of
 from .services import CommandResult
 
@@ -223,7 +225,7 @@ def _standing_offers(match: Match, deal) -> list[dict[str, Any]]:
         .order_by("-seq")
         .values_list("seq", "payload")[: len(deal.offers)]
     )
-    return [{"seq": seq, "buyer": payload["buyer"], "price": payload["price"]} for seq, payload in reversed(rows)]
+    return [standing_offer(seq, parse(T.LEAD_OFFERED, payload)) for seq, payload in reversed(rows)]
 
 
 def _last_deal_started_seq(match: Match) -> int | None:
@@ -365,32 +367,32 @@ def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
     too for scorers and staff (a player gets it once it ends)."""
     deals: list[dict[str, Any]] = []
     by_number: dict[int, dict[str, Any]] = {}
-    created: dict[str, Any] = {}
+    created: MatchCreated | None = None
     pending: SaleRecord | None = None  # a sale decided before its deal was dealt or filed
     for type, payload in MatchEvent.objects.filter(match=match).order_by("seq").values_list("type", "payload"):
-        if type == T.MATCH_CREATED:
-            created = payload
-        elif type == T.DEAL_STARTED:
-            deal = {"number": payload["number"], "hands": payload.get("hands"), "sale": pending, "plays": []}
+        event = parse(type, payload)
+        if isinstance(event, MatchCreated):
+            created = event
+        elif isinstance(event, DealStarted):
+            deal = {"number": event.number, "hands": event.hands, "sale": pending, "plays": []}
             pending = None
             deals.append(deal)
             by_number[deal["number"]] = deal
-        elif type == T.LEAD_SOLD:  # in the deal dealt, or before the next one is dealt or filed (R28)
-            sale = SaleRecord(payload["buyer"], payload["price"])
+        elif isinstance(event, LeadSold):  # in the deal dealt, or before the next one is dealt or filed (R28)
+            sale = SaleRecord(event.buyer, event.price)
             in_deal = deals and "filed" not in deals[-1] and not deals[-1]["plays"]
             if in_deal:
                 deals[-1]["sale"] = sale
             else:
                 pending = sale
-        elif type == T.CARD_PLAYED:
-            deals[-1]["plays"].append(BY_NAME[payload["card"]])
-        elif type == T.HANDS_REVEALED:
-            by_number[payload["number"]]["hands"] = payload["hands"]
-        elif type == T.DEAL_TALLIED:  # R31–R33: filed whole from a paper sheet
-            sale = payload.get("sale")
-            sale = pending if sale is None else SaleRecord(sale["buyer"], sale["price"])
-            entry = "tally" if "tally" in payload else "points"
-            deals.append({"filed": encode_filed_deal(entry, payload[entry], sale)})
+        elif isinstance(event, CardPlayed):
+            deals[-1]["plays"].append(BY_NAME[event.card])
+        elif isinstance(event, HandsRevealed):
+            by_number[event.number]["hands"] = event.hands
+        elif isinstance(event, DealTallied):  # R31–R33: filed whole from a paper sheet
+            sale = pending if event.sale is None else SaleRecord(event.sale.buyer, event.sale.price)
+            entry = "tally" if event.tally is not None else "points"
+            deals.append({"filed": encode_filed_deal(entry, getattr(event, entry), sale)})
             pending = None
     shown = []
     for deal in deals:
@@ -407,11 +409,11 @@ def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
                 continue
             hands = secret.hands
         shown.append(encode_deal([[BY_NAME[c] for c in hands[s.name]] for s in Seat], deal["plays"], deal["sale"]))
-    ruleset = created.get("ruleset") or {"name": match.ruleset_name, "options": match.ruleset_options}
+    ruleset = created.ruleset if created else {"name": match.ruleset_name, "options": match.ruleset_options}
     record = {
         "format": FORMAT,
         "ruleset": {"name": ruleset["name"], "options": ruleset.get("options") or {}},
-        "players": created.get("seats") or {s.name: p.username for s, p in zip(Seat, match.seat_players())},
+        "players": created.seats if created else {s.name: p.username for s, p in zip(Seat, match.seat_players())},
         "first_dealer": match.first_dealer,
     }
     if match.played_on is not None:

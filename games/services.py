@@ -28,6 +28,19 @@ from games.engine.match import restore
 from games.engine.replay import replay
 
 from . import compiled, confirmation
+from .event_types import (
+    CardPlayed,
+    DealStarted,
+    DealTallied,
+    Event,
+    HandsRevealed,
+    LeadKept,
+    LeadOffered,
+    LeadSold,
+    MatchAbandoned,
+    MatchCreated,
+    Sale,
+)
 from .events import GENESIS, chain_hash, deal_commitment, event_body
 from .exceptions import (
     CommandError,
@@ -43,7 +56,7 @@ from .exceptions import (
 from .fingerprints import record_fingerprint
 from .messages import engine_message
 from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
-from .projections import deal_score_rows, rulings_of, sign_offs_of, snapshot_of, start_state, summary_of
+from .projections import apply, deal_score_rows, rulings_of, sign_offs_of, snapshot_of, start_state, summary_of
 from .roles import is_scorer, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
 from .signals import announce_result, events_appended
 
@@ -59,12 +72,12 @@ class _Unit:
     projection: MatchProjection | None
     state: MatchState
     actor: Any
-    events: list[tuple[str, dict]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     secrets: list[DealSecret] = field(default_factory=list)  # server-dealt hands, written with the events
     columns: dict[str, Any] = field(default_factory=dict)  # Match columns the decision changes (confirmed, ...)
 
-    def emit(self, type: str, payload: dict) -> None:
-        self.events.append((type, payload))
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
 
 
 @dataclass(frozen=True)
@@ -240,8 +253,8 @@ def _commit(unit: _Unit) -> list[MatchEvent]:
     now = timezone.now()
     actor_name = unit.actor.get_username() if unit.actor is not None else None
     rows = []
-    for type, payload in unit.events:
-        seq = match.version + 1
+    for event in unit.events:
+        seq, type, payload = match.version + 1, event.TYPE, event.to_payload()
         body = event_body(match_id=match.id, seq=seq, type=type, payload=payload, actor=actor_name, created_at=now)
         previous = chain_hash(previous, body)
         rows.append(
@@ -306,7 +319,7 @@ def _summary_unchanged(unit: _Unit, finished_before: int) -> bool:
         unit.state.deal is not None
         and len(unit.state.results) == finished_before
         and unit.match.status == Match.Status.IN_PROGRESS
-        and all(type == T.CARD_PLAYED for type, _ in unit.events)
+        and all(isinstance(event, CardPlayed) for event in unit.events)
     )
 
 
@@ -339,7 +352,7 @@ def match_create(
         "options": ruleset.get("options") or {},
     }
     try:
-        state = start_state({"ruleset": pinned, "first_dealer": dealer.name})
+        state = start_state(pinned, dealer.name)
     except RulesetError as exc:
         raise InvalidInput(engine_message(exc), field=f"ruleset.{exc.field}") from None
     scorer_user = _scorer(scorer, actor, dealing)
@@ -359,16 +372,17 @@ def match_create(
             played_on=played_on,
         )
         unit = _Unit(match, None, state, actor)
-        created = {
-            "seats": {s.name: p.username for s, p in zip(Seat, players)},
-            "first_dealer": dealer.name,
-            "ruleset": state.ruleset.as_json(),
-            "dealing": dealing,
-            "scorer": scorer_user.get_username() if scorer_user else None,
-        }
-        if played_on is not None:  # the date of play is part of the log; the filing time is each event's
-            created["played_on"] = played_on.isoformat()
-        unit.emit(T.MATCH_CREATED, created)
+        unit.emit(
+            MatchCreated(
+                seats={s.name: p.username for s, p in zip(Seat, players)},
+                first_dealer=dealer.name,
+                ruleset=state.ruleset.as_json(),
+                dealing=dealing,
+                scorer=scorer_user.get_username() if scorer_user else None,
+                # the date of play is part of the log (left out when None); the filing time is each event's
+                played_on=None if played_on is None else played_on.isoformat(),
+            )
+        )
         _commit(unit)
         match_filing_assess(match=match)
     return match
@@ -469,21 +483,22 @@ def _decide_deal(unit: _Unit, hands: dict[str, list[str]] | None) -> None:
     spec = unit.state.next_deal
     if spec is None:
         unit.state.start_deal(())  # raises deal_in_play or match_over, as the rules say
-    payload = {
-        "number": spec.number,
-        "kind": spec.kind.value,
-        "dealer": spec.dealer.name,
-        "leader": spec.leader.name,
-        "compensating": spec.compensating,
-    }
-    if hands is None:
-        hands, salt = _shuffle(), secrets_module.token_hex(16)
-        unit.secrets.append(DealSecret(match=unit.match, number=spec.number, hands=hands, salt=salt))
-        payload["commitment"] = deal_commitment(hands, salt)
-    else:
-        payload["hands"] = hands
-    unit.state = unit.state.start_deal([[BY_NAME[c] for c in hands[s.name]] for s in Seat])
-    unit.emit(T.DEAL_STARTED, payload)
+    commitment = None
+    if hands is None:  # the server deals: the hands stay secret, their commitment is published
+        dealt, salt = _shuffle(), secrets_module.token_hex(16)
+        unit.secrets.append(DealSecret(match=unit.match, number=spec.number, hands=dealt, salt=salt))
+        commitment = deal_commitment(dealt, salt)
+    event = DealStarted(
+        number=spec.number,
+        kind=spec.kind.value,
+        dealer=spec.dealer.name,
+        leader=spec.leader.name,
+        compensating=spec.compensating,
+        commitment=commitment,
+        hands=hands,
+    )
+    unit.state = apply(unit.state, event, {spec.number: dealt} if hands is None else None)
+    unit.emit(event)
 
 
 def _shuffle() -> dict[str, list[str]]:
@@ -514,12 +529,12 @@ def _decide_play(unit: _Unit, seat: Seat, card: Any) -> None:
         raise InvalidInput(
             gettext("not a card: %(card)s (rank 2-9/T/J/Q/K/A then suit S/H/D/C)") % {"card": repr(card)}, field="card"
         )
-    deal = unit.state.deal
-    unit.state = unit.state.play(BY_NAME[card], seat=seat)
-    unit.emit(T.CARD_PLAYED, {"seat": seat.name, "card": card})
+    deal, event = unit.state.deal, CardPlayed(seat=seat.name, card=card)
+    unit.state = apply(unit.state, event)
+    unit.emit(event)
     if deal is not None and unit.state.deal is None and unit.match.dealing == Match.Dealing.SERVER:
         secret = DealSecret.objects.get(match=unit.match, number=deal.spec.number)
-        unit.emit(T.HANDS_REVEALED, {"number": deal.spec.number, "hands": secret.hands, "salt": secret.salt})
+        unit.emit(HandsRevealed(number=deal.spec.number, hands=secret.hands, salt=secret.salt))
 
 
 def lead_offer(
@@ -540,8 +555,9 @@ def lead_offer(
 
 
 def _decide_offer(unit: _Unit, buyer: Seat, price: Any) -> None:
-    unit.state = unit.state.offer_lead(buyer, price)
-    unit.emit(T.LEAD_OFFERED, {"buyer": buyer.name, "price": price})
+    event = LeadOffered(buyer=buyer.name, price=price)
+    unit.state = apply(unit.state, event)
+    unit.emit(event)
 
 
 def lead_decide(
@@ -591,10 +607,10 @@ def _offer_index(unit: _Unit, seq: Any) -> int:
 def _decide_lead(unit: _Unit, index: int | None) -> None:
     unit.state = unit.state.decide_lead(index, seat=unit.state.lead_holder)
     if index is None:
-        unit.emit(T.LEAD_KEPT, {})
+        unit.emit(LeadKept())
     else:
         offer = unit.state.lead_offers[index]
-        unit.emit(T.LEAD_SOLD, {"offer_index": index, "buyer": offer.buyer.name, "price": offer.price})
+        unit.emit(LeadSold(offer_index=index, buyer=offer.buyer.name, price=offer.price))
 
 
 def deal_tally(
@@ -633,15 +649,16 @@ def _decide_tally(unit: _Unit, *, tally: Any, points: Any, sale: Any, both: bool
     except RuleViolation as violation:
         raise violation.located(deal=number) from None
     result = unit.state.results[-1]
-    payload: dict[str, Any] = {
-        "number": result.number,
-        "kind": result.kind.value,
-        "entry": result.entry,
-        result.entry: result.filed,
-    }
-    if sale is not None:  # a sale decided through lead_offered/lead_sold events is theirs to tell
-        payload["sale"] = {"buyer": result.sale[0].name, "price": result.sale[1]}
-    unit.emit(T.DEAL_TALLIED, payload)
+    unit.emit(
+        DealTallied(
+            number=result.number,
+            kind=result.kind.value,
+            entry=result.entry,
+            **{result.entry: result.filed},
+            # a sale decided through lead_offered/lead_sold events is theirs to tell
+            sale=None if sale is None else Sale(buyer=result.sale[0].name, price=result.sale[1]),
+        )
+    )
 
 
 def match_abandon(*, match_id, actor, reason: str = "", expected_version: int | None = None) -> CommandResult:
@@ -651,7 +668,7 @@ def match_abandon(*, match_id, actor, reason: str = "", expected_version: int | 
     def decide(unit: _Unit) -> None:
         if not (is_scorer(unit.match, actor) or actor.is_staff or seat_of(unit.match, actor) is not None):
             raise NotAllowed(gettext("only the seated players, the scorer or staff may abandon a match"))
-        unit.emit(T.MATCH_ABANDONED, {"reason": reason})
+        unit.emit(MatchAbandoned(reason=reason))
         unit.match.status = Match.Status.ABANDONED
 
     return _run(match_id, actor, expected_version, decide)

@@ -23,6 +23,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from . import confirmation
+from .event_types import MatchReinstated, MatchWithdrawn, ResultConfirmed
 from .exceptions import (
     AlreadyConfirmed,
     FilerCannotConfirm,
@@ -32,11 +33,10 @@ from .exceptions import (
     NotFound,
     WithdrawalConflict,
 )
-from .models import Match, MatchEvent
+from .models import Match
 from .roles import require_arbiter, role_of
 from .services import CommandResult, Unit, command_run
 
-T = MatchEvent.Type
 MAX_REASON = 2000
 
 
@@ -48,6 +48,18 @@ def _readable(actor) -> Callable[[Match], None]:
             raise NotFound(_("no match %(id)s") % {"id": match.pk})
 
     return admit
+
+
+def _on_ended_too(match_id, actor, expected_version: int | None, decide: Callable[[Unit], None]) -> CommandResult:
+    """Run ``decide`` as every command runs, on a match in progress or ended alike (outsiders: 404)."""
+    return command_run(
+        match_id=match_id,
+        actor=actor,
+        expected_version=expected_version,
+        decide=decide,
+        admit=_readable(actor),
+        ended_too=True,
+    )
 
 
 # --- signing the sheet ---------------------------------------------------------------------------------
@@ -70,19 +82,12 @@ def result_confirm(*, match_id, actor, expected_version: int | None = None) -> C
         confirmations = unit.projection.summary.get("confirmations") or []
         if role.seat.name in confirmation.confirming_seats(confirmations):
             raise AlreadyConfirmed(_("Seat %(seat)s has confirmed this sheet already.") % {"seat": role.seat.name})
-        payload = {"seat": role.seat.name, "by": actor.get_username()}
-        unit.emit(T.RESULT_CONFIRMED, payload)
-        if not match.confirmed and confirmation.rule_met(match, [*confirmations, payload]) is not None:
+        event = ResultConfirmed(seat=role.seat.name, by=actor.get_username())
+        unit.emit(event)
+        if not match.confirmed and confirmation.rule_met(match, [*confirmations, event.to_payload()]) is not None:
             unit.columns["confirmed"] = True
 
-    return command_run(
-        match_id=match_id,
-        actor=actor,
-        expected_version=expected_version,
-        decide=decide,
-        admit=_readable(actor),
-        ended_too=True,
-    )
+    return _on_ended_too(match_id, actor, expected_version, decide)
 
 
 # --- withdrawal ------------------------------------------------------------------------------------------
@@ -115,14 +120,7 @@ def _withdrawal(match_id, actor, reason: Any, expected_version: int | None, *, w
                 if withdraw
                 else _("The match is not withdrawn: there is nothing to reinstate.")
             )
-        unit.emit(T.MATCH_WITHDRAWN if withdraw else T.MATCH_REINSTATED, {"reason": reason, "by": actor.get_username()})
+        unit.emit((MatchWithdrawn if withdraw else MatchReinstated)(reason=reason, by=actor.get_username()))
         unit.columns["withdrawn"] = withdraw
 
-    return command_run(
-        match_id=match_id,
-        actor=actor,
-        expected_version=expected_version,
-        decide=decide,
-        admit=_readable(actor),
-        ended_too=True,
-    )
+    return _on_ended_too(match_id, actor, expected_version, decide)

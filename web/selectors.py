@@ -26,6 +26,7 @@ from games.engine.cards import BY_NAME
 from games.engine.errors import RecordFormatError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
+from games.event_types import CardPlayed, DealStarted, Event, HandsRevealed, LeadKept, LeadOffered, LeadSold, parse
 from games.exceptions import InvalidInput, NotFound
 from games.messages import engine_message, violation_detail, violation_text, violation_title
 from games.models import DealSecret, Match, MatchEvent
@@ -35,7 +36,6 @@ from scoring.models import Club, Membership, Season
 
 from .steps import deal_steps
 
-T = MatchEvent.Type
 SEATS = tuple(seat.name for seat in Seat)
 # The deal kinds keep their Polish names in every language (RULES.md calls them so).
 KIND_LABELS = {"rozbojnik": "rozbójnik", "odgrywka": "odgrywka"}
@@ -267,24 +267,24 @@ def trick_rows(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _deal_from_events(match: Match, number: int) -> tuple[DealState, list[int]]:
     """Deal ``number`` as it stood before its first card, and its cards, from the match's
     events folded through the engine (``projections.apply``, the fold every read model uses)."""
-    rows = list(MatchEvent.objects.filter(match=match).order_by("seq").values_list("type", "payload"))
-    hidden = _server_hands(match, rows)
+    rows = MatchEvent.objects.filter(match=match).order_by("seq").values_list("type", "payload")
+    events = [parse(type, payload) for type, payload in rows]
+    hidden = _server_hands(match, events)
     state = None
     started = False
     plays: list[int] = []
-    for type, payload in rows:
+    for event in events:
         if not started:
-            hands = hidden.get(payload.get("number")) if type == T.DEAL_STARTED and "hands" not in payload else None
-            state = projections.apply(state, type, payload, hands=hands)
-            started = type == T.DEAL_STARTED and payload.get("number") == number
-        elif type == T.DEAL_STARTED:
+            state = projections.apply(state, event, hidden)
+            started = isinstance(event, DealStarted) and event.number == number
+        elif isinstance(event, DealStarted):
             break
-        elif type == T.CARD_PLAYED:
-            plays.append(BY_NAME[payload["card"]])
+        elif isinstance(event, CardPlayed):
+            plays.append(BY_NAME[event.card])
             if len(plays) == CARDS_PER_DEAL:
                 break
-        elif type in (T.LEAD_OFFERED, T.LEAD_SOLD, T.LEAD_KEPT) and not plays:
-            state = projections.apply(state, type, payload)
+        elif isinstance(event, LeadOffered | LeadSold | LeadKept) and not plays:
+            state = projections.apply(state, event)
     if not started or state is None or state.deal is None:
         raise NotFound(
             gettext("deal %(number)s was never dealt in match %(match_pk)s") % {"number": number, "match_pk": match.pk}
@@ -292,13 +292,13 @@ def _deal_from_events(match: Match, number: int) -> tuple[DealState, list[int]]:
     return state.deal, plays
 
 
-def _server_hands(match: Match, rows: list[tuple[str, dict]]) -> dict[int, dict]:
+def _server_hands(match: Match, events: list[Event]) -> dict[int, dict]:
     """Server-dealt hands: as revealed once each deal ended; the deal in play's from its secret
     (only scorers and staff get that far, ``deal_view`` decides)."""
     if match.dealing != Match.Dealing.SERVER:
         return {}
     hands = dict(DealSecret.objects.filter(match=match).values_list("number", "hands"))
-    hands.update({payload["number"]: payload["hands"] for type, payload in rows if type == T.HANDS_REVEALED})
+    hands.update({event.number: event.hands for event in events if isinstance(event, HandsRevealed)})
     return hands
 
 

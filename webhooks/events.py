@@ -11,6 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from games.event_types import (
+    CardPlayed,
+    DealStarted,
+    DealTallied,
+    Event,
+    HandsRevealed,
+    MatchAbandoned,
+    RulingRecorded,
+    of_row,
+)
 from games.models import Match, MatchEvent
 
 T = MatchEvent.Type
@@ -47,26 +57,26 @@ def announcements(
 ) -> list[tuple[str, dict[str, Any]]]:
     """The webhook events a batch of match events makes, in order, each ``(type, data)`` with the
     data that depends on the batch (the caller adds the match, its season and players)."""
-    events = list(events)
+    events = [of_row(e) for e in events]
     found = [
         (DEAL_FINISHED, deal_data(summary, number)) for number in ended_deals(dealing, events, summary, deal_in_play)
     ]
-    found += [(RULING_RECORDED, ruling_data(e.payload, summary, status)) for e in events if e.type == T.RULING_RECORDED]
-    if status == Match.Status.FINISHED and any(e.type == T.CARD_PLAYED for e in events):
+    found += [(RULING_RECORDED, ruling_data(e, summary, status)) for e in events if isinstance(e, RulingRecorded)]
+    if status == Match.Status.FINISHED and any(isinstance(e, CardPlayed) for e in events):
         found.append((MATCH_FINISHED, result_data(summary)))
     for event in events:
-        if event.type == T.MATCH_ABANDONED:
-            found.append((MATCH_ABANDONED, {**result_data(summary), "reason": event.payload.get("reason", "")}))
+        if isinstance(event, MatchAbandoned):
+            found.append((MATCH_ABANDONED, {**result_data(summary), "reason": event.reason}))
     return found
 
 
-def ended_deals(dealing: str, events: list[MatchEvent], summary: dict[str, Any], deal_in_play: bool) -> list[int]:
-    """The numbers of the deals ``events`` finished."""
-    revealed = [e.payload["number"] for e in events if e.type == T.HANDS_REVEALED]
-    tallied = [e.payload["number"] for e in events if e.type == T.DEAL_TALLIED]  # filed whole: finished at once
-    if dealing == Match.Dealing.SERVER or not any(e.type == T.CARD_PLAYED for e in events):
+def ended_deals(dealing: str, events: list[Event], summary: dict[str, Any], deal_in_play: bool) -> list[int]:
+    """The numbers of the deals ``events`` (typed) finished."""
+    revealed = [e.number for e in events if isinstance(e, HandsRevealed)]
+    tallied = [e.number for e in events if isinstance(e, DealTallied)]  # filed whole: finished at once
+    if dealing == Match.Dealing.SERVER or not any(isinstance(e, CardPlayed) for e in events):
         return sorted(revealed + tallied)
-    started = [e.payload["number"] for e in events if e.type == T.DEAL_STARTED]
+    started = [e.number for e in events if isinstance(e, DealStarted)]
     done = {deal["number"] for deal in summary["deals"]}
     if started:  # a record filed at once: every deal it holds that finished
         return [number for number in sorted(started + tallied) if number in done]
@@ -112,14 +122,14 @@ def result_data(summary: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def ruling_data(payload: dict[str, Any], summary: dict[str, Any], status: str) -> dict[str, Any]:
+def ruling_data(event: RulingRecorded, summary: dict[str, Any], status: str) -> dict[str, Any]:
     return {
-        "dispute": payload["dispute"],
-        "ruling": payload["ruling"],
-        "deal": payload["deal"],
-        "points": payload.get("points"),
-        "reason": payload["reason"],
-        "arbiter": payload["arbiter"],
+        "dispute": event.dispute,
+        "ruling": event.ruling,
+        "deal": event.deal,
+        "points": event.points,
+        "reason": event.reason,
+        "arbiter": event.arbiter,
         "status": status,
         "totals": summary["totals"],
     }

@@ -1,0 +1,306 @@
+"""The match events, typed: one frozen dataclass per ``MatchEvent.Type``, the payload's keys
+its fields, in the order they are stored.
+
+Commands build them (``unit.emit(CardPlayed(seat="N", card="QS"))``) and the store writes
+``event.TYPE`` and ``event.to_payload()``; every reader parses a stored row back with
+``parse(type, payload)`` (``of_row(row)``) and folds it through ``projections.apply``. A key
+misspelt or missing is then a ``TypeError`` where the event is built or read, not a
+``KeyError`` somewhere downstream.
+
+``to_payload()`` gives exactly the dict the commands stored before these classes existed (the
+same keys, the same optional keys left out), so that the hash chain of every stored event
+(events.py) is unchanged: tests/store/test_store_event_fixture.py replays such a log.
+
+Versions: each class has a ``VERSION`` (all 1 today). Nothing stores a version: a payload
+without the ``v`` key is version 1. A class that changes its payload raises its ``VERSION``,
+writes ``"v": VERSION`` in ``to_payload()``, and registers an ``upcaster`` turning a payload of
+the version before into one of its version; ``parse`` runs them in turn (docs/events.md).
+Pure Python, no Django: the engine's style.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+VERSION_KEY = "v"  # in the payload of a version above 1 only: version 1 payloads (every stored one) lack it
+
+Hands = Mapping[str, list[str]]  # seat name (N, E, S, W) -> card names
+BySeat = Mapping[str, Any]  # seat name -> a number or a tally entry
+
+
+@dataclass(frozen=True)
+class Event:
+    """A match event. Subclasses set ``TYPE`` (a ``MatchEvent.Type`` value) and ``VERSION``, and
+    name in ``OPTIONAL`` the fields left out of the payload when None."""
+
+    TYPE: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+    OPTIONAL: ClassVar[tuple[str, ...]] = ()
+
+    def to_payload(self) -> dict[str, Any]:
+        payload = {}
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
+            if value is not None or name not in self.OPTIONAL:
+                payload[name] = value
+        return self.versioned(payload)
+
+    def versioned(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """``payload`` with the class's version when it is above 1 (version 1 payloads have no ``v``)."""
+        if self.VERSION > 1:
+            payload[VERSION_KEY] = self.VERSION
+        return payload
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Event:
+        """The event of a payload of this class's ``VERSION`` (``parse`` upcasts older ones first)."""
+        if not isinstance(payload, Mapping):
+            raise TypeError(f"{cls.TYPE}: a payload is an object, not {type(payload).__name__}")
+        return cls(**{k: v for k, v in payload.items() if k != VERSION_KEY})
+
+
+@functools.cache
+def _field_names(cls: type[Event]) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+# --- the events ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchCreated(Event):
+    """Four players by username (``seats``: N, E, S, W), the first dealer, the pinned ruleset
+    (``name``, ``version``, ``options``), who deals (``server`` or ``recorded``), the scorer, and
+    the date of play when it is not the filing's (ISO date; left out otherwise)."""
+
+    TYPE = "match_created"
+    OPTIONAL = ("played_on",)
+    seats: Mapping[str, str]
+    first_dealer: str
+    ruleset: Mapping[str, Any]
+    dealing: str
+    scorer: str | None
+    played_on: str | None = None
+
+
+@dataclass(frozen=True)
+class DealStarted(Event):
+    """The next deal dealt: its schedule, and either the hands (a recorded match) or the
+    commitment to the hands the server dealt and keeps secret until the deal ends."""
+
+    TYPE = "deal_started"
+    OPTIONAL = ("commitment", "hands")
+    number: int
+    kind: str
+    dealer: str
+    leader: str
+    compensating: bool
+    commitment: str | None = None
+    hands: Hands | None = None
+
+
+@dataclass(frozen=True)
+class LeadOffered(Event):
+    """R26, R28: ``buyer`` offers ``price`` tricks for the lead right."""
+
+    TYPE = "lead_offered"
+    buyer: str
+    price: int
+
+
+@dataclass(frozen=True)
+class LeadSold(Event):
+    """R28: the holder accepts the offer at ``offer_index`` among the standing ones."""
+
+    TYPE = "lead_sold"
+    offer_index: int
+    buyer: str
+    price: int
+
+
+@dataclass(frozen=True)
+class LeadKept(Event):
+    """R28: the holder keeps the lead."""
+
+    TYPE = "lead_kept"
+
+
+@dataclass(frozen=True)
+class CardPlayed(Event):
+    TYPE = "card_played"
+    seat: str
+    card: str
+
+
+@dataclass(frozen=True)
+class HandsRevealed(Event):
+    """A server-dealt deal ended: its hands and salt, which hash to its commitment."""
+
+    TYPE = "hands_revealed"
+    number: int
+    hands: Hands
+    salt: str
+
+
+@dataclass(frozen=True)
+class MatchAbandoned(Event):
+    TYPE = "match_abandoned"
+    reason: str
+
+
+@dataclass(frozen=True)
+class RulingRecorded(Event):
+    """An arbiter's ruling on dispute ``dispute`` about deal ``deal``: ``no_change``,
+    ``deal_voided`` or ``score_adjusted`` (then ``points`` by seat; None otherwise), and the
+    ``override`` reason of points outside the analysis (left out when there is none)."""
+
+    TYPE = "ruling_recorded"
+    OPTIONAL = ("override",)
+    dispute: int
+    ruling: str
+    deal: int
+    points: BySeat | None
+    reason: str
+    arbiter: str
+    override: str | None = None
+
+
+@dataclass(frozen=True)
+class ResultConfirmed(Event):
+    """A seated player (``by``, at ``seat``) signs the finished sheet."""
+
+    TYPE = "result_confirmed"
+    seat: str
+    by: str
+
+
+@dataclass(frozen=True)
+class MatchWithdrawn(Event):
+    TYPE = "match_withdrawn"
+    reason: str
+    by: str
+
+
+@dataclass(frozen=True)
+class MatchReinstated(Event):
+    TYPE = "match_reinstated"
+    reason: str
+    by: str
+
+
+@dataclass(frozen=True)
+class Sale:
+    """The lead sale of a filed compensating odgrywka (R26, R28)."""
+
+    buyer: str
+    price: int
+
+
+@dataclass(frozen=True)
+class DealTallied(Event):
+    """R31–R33: a whole deal filed from a paper sheet. ``entry`` says which of ``tally`` (by seat,
+    what each took) and ``points`` (by seat) it carries; the payload holds that one only, under
+    its name, and ``sale`` when the sheet gave one."""
+
+    TYPE = "deal_tallied"
+    number: int
+    kind: str
+    entry: str
+    tally: BySeat | None = None
+    points: BySeat | None = None
+    sale: Sale | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        payload = {"number": self.number, "kind": self.kind, "entry": self.entry, self.entry: getattr(self, self.entry)}
+        if self.sale is not None:
+            payload["sale"] = {"buyer": self.sale.buyer, "price": self.sale.price}
+        return self.versioned(payload)
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> DealTallied:
+        fields = {k: v for k, v in payload.items() if k != VERSION_KEY}
+        sale = fields.pop("sale", None)
+        return cls(**fields, sale=None if sale is None else Sale(**sale))
+
+
+# --- the registry --------------------------------------------------------------------------------------
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class Registry:
+    """Event classes by type, and the upcasters from each old payload version to the next."""
+
+    def __init__(self, classes: tuple[type[Event], ...] = ()):
+        self.classes: dict[str, type[Event]] = {}
+        self.upcasters: dict[tuple[str, int], Upcaster] = {}
+        for cls in classes:
+            self.register(cls)
+
+    def register(self, cls: type[Event]) -> type[Event]:
+        if cls.TYPE in self.classes:
+            raise ValueError(f"event type {cls.TYPE!r} is registered already")
+        self.classes[cls.TYPE] = cls
+        return cls
+
+    def upcaster(self, type: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+        """Register ``function(payload) -> payload`` turning a ``type`` payload of version
+        ``from_version`` into one of ``from_version + 1``."""
+
+        def register(function: Upcaster) -> Upcaster:
+            self.upcasters[(type, from_version)] = function
+            return function
+
+        return register
+
+    def parse(self, type: str, payload: Mapping[str, Any], version: int | None = None) -> Event:
+        """The typed event of a stored ``(type, payload)``; ``version`` when known, else the
+        payload's ``v`` (1 without it). Older versions go through the upcasters first."""
+        try:
+            cls = self.classes[type]
+        except KeyError:
+            raise ValueError(f"unknown event type {type!r}") from None
+        if version is None:
+            version = payload.get(VERSION_KEY, 1) if isinstance(payload, Mapping) else 1
+        if version > cls.VERSION:
+            raise ValueError(f"{type} version {version} is newer than this code's {cls.VERSION}")
+        while version < cls.VERSION:
+            try:
+                upcast = self.upcasters[(type, version)]
+            except KeyError:
+                raise ValueError(f"no upcaster for {type} version {version}") from None
+            payload, version = upcast(dict(payload)), version + 1
+        return cls.from_payload(payload)
+
+
+EVENTS = Registry(
+    (
+        MatchCreated,
+        DealStarted,
+        LeadOffered,
+        LeadSold,
+        LeadKept,
+        CardPlayed,
+        HandsRevealed,
+        MatchAbandoned,
+        RulingRecorded,
+        ResultConfirmed,
+        MatchWithdrawn,
+        MatchReinstated,
+        DealTallied,
+    )
+)
+TYPES = tuple(EVENTS.classes)
+
+
+def parse(type: str, payload: Mapping[str, Any], version: int | None = None) -> Event:
+    return EVENTS.parse(type, payload, version)
+
+
+def of_row(row: Any) -> Event:
+    """The typed event of a stored row (a ``MatchEvent``, or anything with ``type`` and ``payload``)."""
+    return EVENTS.parse(row.type, row.payload)
