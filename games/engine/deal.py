@@ -202,12 +202,8 @@ class DealState:
         to show how it goes on. A card the seat on turn does not hold, or a play after the
         52nd, cannot be put on the table: it raises what ``check`` names (R1, R2), as ``play``
         does. For a legal card it is ``play(card)``."""
-        if self.is_over:
-            raise errors.DealOver(card=CARDS[card])
-        if not self.hands[self.turn] >> card & 1:
-            raise self._not_held(card)
         state = self._copy()
-        state._put(card)
+        state.play_in_place(card, forced=True)
         return state
 
     def offer_lead(self, buyer: Any, price: Any) -> DealState:
@@ -222,27 +218,23 @@ class DealState:
         return state
 
     # --- in place: for the owner of the state (replay, restore) and the methods above --------
-    def play_in_place(self, card: int) -> None:
-        """``play(card)`` on this state itself (R1–R3, R10–R16): for a state its caller owns."""
-        if len(self.plays) == CARDS_PER_DEAL:
+    def play_in_place(self, card: int, *, forced: bool = False) -> None:
+        """``play(card)`` on this state itself, for a state its caller owns (``force(card)``
+        when ``forced``): R1, R2, then R10–R16 unless forced; the card goes on the table and a
+        full trick is taken by its winner, who leads the next (R3)."""
+        plays = self.plays
+        if len(plays) == CARDS_PER_DEAL:
             raise errors.DealOver(card=CARDS[card])
-        hand = self.hands[self.turn]
+        seat = self.turn
+        hand = self.hands[seat]
         bit = 1 << card
         if not hand & bit:
             raise self._not_held(card)
-        if not self._legal(hand, self.led, self.best, self.trick_no) & bit:
-            raise self._broken(hand, card)
-        self._put(card)
-
-    def _put(self, card: int) -> None:
-        """R1, R3: the card (held by the seat on turn) goes on the table; a full trick is taken
-        by its winner, who leads the next."""
-        seat = self.turn
-        bit = 1 << card
-        plays = self.plays
-        self.hands[seat] ^= bit
-        plays.append(card)
         led = self.led
+        if not forced and not self._legal(hand, led, self.best, self.trick_no) & bit:
+            raise self._broken(hand, card)
+        self.hands[seat] = hand ^ bit
+        plays.append(card)
         if led < 0:  # R3: the first card sets the led suit
             self.led = SUIT_OF[card]
             self.best = card
