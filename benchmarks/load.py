@@ -130,7 +130,7 @@ django.setup()
 from games.audit import audit_matches
 from games.models import Match
 from scoring.models import StandingRow
-from scoring.services import standings_rebuild
+from scoring.recompute import standings_rebuild
 season = int(sys.argv[1])
 fields = [f.name for f in StandingRow._meta.concrete_fields if f.name != "id"]
 def standings():

@@ -43,7 +43,7 @@ from tqdm import tqdm  # noqa: E402
 from games.engine import SEATS  # noqa: E402
 from games.engine.simulate import simulate_match  # noqa: E402
 from games.signals import match_result_changed  # noqa: E402
-from scoring import services, tasks  # noqa: E402
+from scoring import recompute, services, tasks  # noqa: E402
 from scoring.models import Club, League, MatchLine, Membership, RatedMatch, Rating, Season, SeasonMatch, StandingRow  # noqa: E402
 
 BATCH = 100  # matches per transaction while filling
@@ -62,7 +62,7 @@ def main() -> None:
 
     _empty_derived(season.league_id)
     started = time.perf_counter()
-    done = services.standings_recompute(season_id=season.pk, full=True)
+    done = recompute.standings_recompute(season_id=season.pk, full=True)
     full = time.perf_counter() - started
     lines = MatchLine.objects.filter(season=season).count()
     print(
@@ -71,7 +71,7 @@ def main() -> None:
     )
 
     started = time.perf_counter()
-    services.standings_recompute(season_id=season.pk, full=True)
+    recompute.standings_recompute(season_id=season.pk, full=True)
     nightly = time.perf_counter() - started
     print(f"full rebuild over existing rows (the nightly run): {nightly:.2f} s")
 

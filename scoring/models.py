@@ -1,7 +1,7 @@
 """Clubs, leagues and seasons, and the read models built from finished matches: each player's
 line per scored match, the league's rating log, and the season standings.
 
-Everything below ``SeasonMatch`` is derived (``services.standings_recompute`` writes it) and
+Everything below ``SeasonMatch`` is derived (``recompute.standings_recompute`` writes it) and
 can be rebuilt from the event store at any time; nothing there is edited by hand.
 """
 
@@ -154,7 +154,7 @@ class SeasonMatch(models.Model):
 
 # --- read models ---------------------------------------------------------------------------
 # MatchLine, RatedMatch and RatingChange are rebuilt by the tens of thousands and only ever
-# written by services.standings_recompute: their relations are kept by the ORM (cascades
+# written by recompute.standings_recompute: their relations are kept by the ORM (cascades
 # included) without database constraints, whose checks would cost more than the rows.
 UNCHECKED = {"db_constraint": False}
 

@@ -38,6 +38,7 @@ class Skill(NamedTuple):
 
 
 INITIAL = Skill(MODEL.mu, MODEL.sigma)
+STORED = ("mu", "sigma", "ordinal", "provisional")  # a Skill as the rating tables keep it
 
 
 def placements(totals: Sequence[int]) -> list[int]:

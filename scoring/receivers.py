@@ -7,12 +7,12 @@ again and writes the outbox row, both committing with the events; ``match_result
 
 from __future__ import annotations
 
-from . import outbox, services
+from . import outbox, recompute
 from .models import SeasonMatch
 
 
 def on_match_result_changing(sender, *, match_id, status, **kwargs) -> None:
-    season_id = services.season_match_ended(match_id=match_id)
+    season_id = recompute.season_match_ended(match_id=match_id)
     if season_id is not None:
         outbox.request(season_id)
 

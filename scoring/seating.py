@@ -39,7 +39,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .seating_tabu import Tabu, ordered
 
@@ -152,7 +152,7 @@ def seat_round(
         groups, out = _swiss(players, totals, missed_rounds(players, played))
         rounds = (_seat_tables(groups, out, played, seed),)
         return Plan(rounds, repeat_meetings([*played, *rounds]), _past(rounds, past_pairs), False, "swiss")
-    return _plan(players, played, max(1, rounds_left), past_pairs or {}, seed, time_budget, wanted=1)
+    return _plan(Problem(players, past_pairs or {}, seed, time_budget), played, max(1, rounds_left), wanted=1)
 
 
 def plan_evening(
@@ -164,7 +164,7 @@ def plan_evening(
     time_budget: float = 2.0,
 ) -> Plan:
     """All the rounds of an evening whose players are known and stay."""
-    return _plan(_checked(players), (), rounds, past_pairs or {}, seed, time_budget)
+    return _plan(Problem(_checked(players), past_pairs or {}, seed, time_budget), (), rounds)
 
 
 def _checked(present: Iterable[Player]) -> list[Player]:
@@ -183,32 +183,36 @@ def _past(rounds: Iterable[Round], past_pairs: Mapping[Pair, int] | None) -> int
     return sum(count for key, count in pair_counts(rounds).items() if past_pairs.get(key, 0))
 
 
-def _plan(
-    players: list[Player],
-    played: Sequence[Round],
-    count: int,
-    past_pairs: Mapping[Pair, int],
-    seed: int,
-    time_budget: float,
-    *,
-    wanted: int | None = None,
-) -> Plan:
+@dataclass(frozen=True)
+class Problem:
+    """What a plan is asked for, besides its rounds: the players present, the pairs' meetings
+    on the season's earlier evenings, the seed and the time budget (seconds)."""
+
+    players: Sequence[Player]
+    past_pairs: Mapping[Pair, int]
+    seed: int
+    time_budget: float
+
+
+def _plan(problem: Problem, played: Sequence[Round], count: int, *, wanted: int | None = None) -> Plan:
     """Plan ``count`` rounds together and return the first ``wanted`` (all by default); a model
     too big to plan at once is planned round by round."""
     wanted = count if wanted is None else wanted
-    order = list(players)
-    random.Random(seed).shuffle(order)  # the seed decides who is who in the search
+    order = list(problem.players)
+    random.Random(problem.seed).shuffle(order)  # the seed decides who is who in the search
+    shuffled = replace(problem, players=order)
     rounds: list[Round] = []
     optimal, statuses = True, []
     while len(rounds) < wanted:
-        horizon = _horizon(len(players), count - len(rounds))
-        groupings, proved, status = Search(order, [*played, *rounds], horizon, past_pairs, seed, time_budget).run()
+        horizon = _horizon(len(order), count - len(rounds))
+        groupings, proved, status = Search(shuffled, [*played, *rounds], horizon).run()
         take = groupings[: wanted - len(rounds)]
         for groups, out in take:
-            rounds.append(_seat_tables(groups, out, [*played, *rounds], seed + len(played) + len(rounds)))
+            rounds.append(_seat_tables(groups, out, [*played, *rounds], problem.seed + len(played) + len(rounds)))
         optimal, statuses = optimal and proved, [*statuses, status]
     status = statuses[0] if len(set(statuses)) == 1 else "/".join(dict.fromkeys(statuses))
-    return Plan(tuple(rounds), repeat_meetings([*played, *rounds]), _past(rounds, past_pairs), optimal, status)
+    past = _past(rounds, problem.past_pairs)
+    return Plan(tuple(rounds), repeat_meetings([*played, *rounds]), past, optimal, status)
 
 
 def _horizon(players: int, rounds: int) -> int:
@@ -219,7 +223,7 @@ def _horizon(players: int, rounds: int) -> int:
 
 
 class Search:
-    """The CP-SAT model of ``count`` rounds for ``players`` (index i = ``players[i]``).
+    """The CP-SAT model of ``count`` rounds for the problem's players (index i = ``players[i]``).
 
     x[i, r, t]: player i sits at table t in round r; out[i, r]: he sits out round r;
     meet[i, j, r]: i and j share a table in round r (forced by x[i,r,t] ∧ x[j,r,t] → meet);
@@ -227,16 +231,9 @@ class Search:
     repeats. Minimise  W · Σ over + Σ past(i, j) · Σ_r meet[i, j, r]  with W above any
     possible second term (fewest repeats first, then fewest repeats of earlier evenings)."""
 
-    def __init__(
-        self,
-        players: list[Player],
-        played: Sequence[Round],
-        count: int,
-        past_pairs: Mapping[Pair, int],
-        seed: int,
-        time_budget: float,
-    ):
-        self.players, self.count, self.seed, self.budget = players, count, seed, time_budget
+    def __init__(self, problem: Problem, played: Sequence[Round], count: int):
+        players, past_pairs = list(problem.players), problem.past_pairs
+        self.players, self.count, self.seed, self.budget = players, count, problem.seed, problem.time_budget
         self.n = len(players)
         self.tables = self.n // TABLE
         self.sitting = self.n - TABLE * self.tables

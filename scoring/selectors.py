@@ -14,6 +14,9 @@ from .standings import Line, Tally
 
 Role = Membership.Role
 FILING_ROLES = (Role.SCORER, Role.ARBITER, Role.ADMIN)  # may file any season match of the club
+# a standings.Line's fields after its match and player: MatchLine columns of the same names
+LINE_RESULT = ("total", "deals", "kreski", "max_deals", "zero_odgrywki", "place", "finished_at")
+TALLY_SUMS = tuple(name for name in Tally._fields if name != "player")  # StandingRow columns of the same names
 
 
 # --- roles -------------------------------------------------------------------------------------
@@ -73,7 +76,6 @@ def season_tallies(season_id, players: Iterable | None = None) -> list[tuple[Tal
 
 def standing_tallies(season_id) -> dict[int, tuple[Tally, str, Skill]]:
     """The sums, name and rating each of the season's current rows holds, by player."""
-    fields = [name for name in Tally._fields if name != "player"]
     return {
         row["player"]: (
             Tally(**{name: row[name] for name in Tally._fields}),
@@ -81,7 +83,7 @@ def standing_tallies(season_id) -> dict[int, tuple[Tally, str, Skill]]:
             Skill(row["mu"], row["sigma"]),
         )
         for row in StandingRow.objects.filter(season_id=season_id).values(
-            "player", "player__username", "mu", "sigma", *fields
+            "player", "player__username", "mu", "sigma", *TALLY_SUMS
         )
     }
 
@@ -94,15 +96,7 @@ def season_lines(season_id, players: Iterable | None = None) -> list[Line]:
     return [
         Line(*row)
         for row in lines.order_by("finished_at", "season_match_id", "seat").values_list(
-            "season_match_id",
-            "player_id",
-            "total",
-            "deals",
-            "kreski",
-            "max_deals",
-            "zero_odgrywki",
-            "place",
-            "finished_at",
+            "season_match_id", "player_id", *LINE_RESULT
         )
     ]
 

@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.db import DatabaseError
 
-from . import outbox, scheduling, services
+from . import outbox, recompute, scheduling
 from .models import Season
 
 
@@ -18,12 +18,12 @@ from .models import Season
     max_retries=8,
 )
 def recompute_season(self, season_id: int, full: bool = False) -> dict | None:
-    """Rebuild one season's standings (see services.standings_recompute); retried with
+    """Rebuild one season's standings (see recompute.standings_recompute); retried with
     exponential backoff on database errors, acknowledged only once done. A worker killed on the
     way leaves the season's outbox rows: the sweep (or the redelivery) runs it again."""
     if not self.request.is_eager:
         scheduling.release(season_id)
-    done = services.standings_recompute(season_id=season_id, full=full)
+    done = recompute.standings_recompute(season_id=season_id, full=full)
     return (
         None
         if done is None
@@ -35,7 +35,7 @@ def recompute_season(self, season_id: int, full: bool = False) -> dict | None:
 def rebuild_open_seasons() -> int:
     """The nightly safety net (Celery beat): a full rebuild of every open season."""
     ids = Season.objects.filter(status=Season.Status.OPEN).values_list("pk", flat=True)
-    return services.standings_rebuild(season_ids=list(ids))
+    return recompute.standings_rebuild(season_ids=list(ids))
 
 
 @shared_task(acks_late=True)

@@ -5,12 +5,12 @@ Pure engine code (no Django): ``deal_steps`` takes the deal as it stood before i
 dealt hands, step *k* the table after play *k* — with what the page shows at each: the four
 hands, the trick on the table (and its winner once complete), tricks taken, who is on turn
 and the cards he may play, and the play that led there with the legal alternatives its player
-had and the rule it breaks, if any (``Variant.violation``).
+had and the rule it breaks, if any (``DealState.check``).
 
 A stored match only holds legal plays; a record can hold an illegal one. Such a play is shown
-with its rule and then forced onto the table, so that an arbiter sees how the record goes on;
-a card its player does not hold (``not_your_turn``, ``card_not_in_hand``) or a play after the
-52nd cannot be put on the table, and the steps end with it.
+with its rule and then forced onto the table (``DealState.force``), so that an arbiter sees how
+the record goes on; a card its player does not hold (``not_your_turn``, ``card_not_in_hand``)
+or a play after the 52nd cannot be put on the table, and the steps end with it.
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ from typing import Any
 
 from games.engine import DealState, Seat
 from games.engine.cards import CARDS
-from games.engine.errors import DealOver, RuleViolation
+from games.engine.errors import CardNotInHand, DealOver, NotYourTurn, RuleViolation
 from games.engine.seats import SEATS, by_seat
+
+UNPLAYABLE = (DealOver, NotYourTurn, CardNotInHand)  # R1, R2: no card of the player on turn to put down
 
 
 def deal_steps(
@@ -31,7 +33,7 @@ def deal_steps(
     disputes: Mapping[int, Sequence[Mapping[str, Any]]] | None = None,
     describe: Callable[[RuleViolation], str] | None = None,
 ) -> list[dict[str, Any]]:
-    """The steps of ``deal`` (stepped in place: pass a state you own) through ``plays``.
+    """The steps of ``deal`` through ``plays`` (``deal`` itself is left as it is).
 
     ``disputes`` maps a play index (0-based) to the disputes naming that play; each such play
     carries them, with the rule it breaks or None when it was legal. ``describe`` says what a
@@ -51,43 +53,17 @@ def deal_steps(
             "disputes": [dict(d) for d in disputes.get(index, ())],
             "applied": True,
         }
-        violation = _violation(deal, card)
+        violation = deal.check(card)
         if violation is not None:
             play["violation"] = _violation_json(violation, describe)
-        if isinstance(violation, DealOver) or (seat is not None and not deal.hands[seat] >> card & 1):
+        if isinstance(violation, UNPLAYABLE):
             play["applied"] = False  # nothing to put on the table: the steps end here
             steps.append(_step(deal, play, None))
             break
-        _put(deal, card, legal=violation is None)
+        deal = deal.force(card)  # an illegal card its player holds is shown, then put on the table
         winner = SEATS[deal.winners[-1]] if len(deal.plays) % 4 == 0 else None
         steps.append(_step(deal, play, winner))
     return steps
-
-
-def _violation(deal: DealState, card: int) -> RuleViolation | None:
-    """The rule ``card`` breaks at this point (R30 order), or None when it is legal."""
-    seat = deal.to_play
-    if seat is None:
-        return DealOver(card=CARDS[card])
-    hand = deal.hands[seat]
-    if not hand >> card & 1:
-        return deal._not_held(card)  # R30: in another player's hand, or in nobody's
-    error = deal.variant.violation(hand, card, deal.led, deal.best, deal.trick_no)
-    if error is not None:
-        error.seat = seat
-    return error
-
-
-def _put(deal: DealState, card: int, *, legal: bool) -> None:
-    """Play ``card`` for the seat on turn; an illegal one (held, but forbidden) is forced."""
-    if legal:
-        deal._play(card)
-        return
-    deal._legal = lambda hand, led, best, trick_no: hand  # this one play: any held card goes
-    try:
-        deal._play(card)
-    finally:
-        deal._legal = deal.variant.legal
 
 
 def _step(deal: DealState, play: dict[str, Any] | None, winner: Seat | None) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """The state of one deal: hands, the trick in play, tricks taken, whose turn, the lead sale.
 
-``DealState`` is an immutable value to everyone outside this package: ``play``,
-``offer_lead`` and ``decide_lead`` return a new state. Replay owns the state it builds,
-so it steps it in place through ``_play`` — the same code, without a copy per card.
+``DealState`` is a value: ``play``, ``force``, ``offer_lead`` and ``decide_lead`` return a new
+state, and ``check`` says what a card would break without playing it. Whoever owns a state
+(replay, a snapshot being restored) may step it in place through ``play_in_place``,
+``offer_in_place`` and ``decide_in_place`` — the same code, without a copy per card.
 """
 
 from __future__ import annotations
@@ -158,6 +159,19 @@ class DealState:
         first = self.leader if start == 0 else self.winners[start // 4 - 1]
         return [(SEATS[(first + i) % 4], CARDS[c]) for i, c in enumerate(cards)]
 
+    def check(self, card: int) -> errors.RuleViolation | None:
+        """What playing ``card`` now would break, in R30 order, or None when it is legal:
+        ``deal_over`` (R2) after the 52nd card; ``not_your_turn`` (R1) for a card in another
+        player's hand, ``card_not_in_hand`` (R2) for one in nobody's; else the first rule of the
+        deal's variant that forbids it (R10–R12c, R16: ``Variant.violation``), its ``seat`` the
+        seat on turn. None exactly for the cards of ``legal_cards(to_play)``."""
+        if self.is_over:
+            return errors.DealOver(card=CARDS[card])
+        hand = self.hands[self.turn]
+        if not hand >> card & 1:
+            return self._not_held(card)
+        return self._broken(hand, card)
+
     def settlement(self) -> Settlement:
         """R14–R27 for a finished deal."""
         raw = raw_points(self.kind, self.plays, self.winners, self.ruleset.last_tricks)
@@ -179,22 +193,35 @@ class DealState:
                     seat=SEATS[self.turn], card=CARDS[card], detail=errors.gettext_noop("the card is not in your hand")
                 )
         state = self._copy()
-        state._play(card)
+        state.play_in_place(card)
+        return state
+
+    def force(self, card: int) -> DealState:
+        """``card`` put on the table by the seat on turn even when a rule of play forbids it
+        (R10–R12c, R16): how the viewer steps through a record as written, past an illegal play,
+        to show how it goes on. A card the seat on turn does not hold, or a play after the
+        52nd, cannot be put on the table: it raises what ``check`` names (R1, R2), as ``play``
+        does. For a legal card it is ``play(card)``."""
+        state = self._copy()
+        state.play_in_place(card, forced=True)
         return state
 
     def offer_lead(self, buyer: Any, price: Any) -> DealState:
         state = self._copy()
-        state._offer(buyer, price)
+        state.offer_in_place(buyer, price)
         return state
 
     def decide_lead(self, offer: int | None, *, seat: Seat | None = None) -> DealState:
         """R28: the holder accepts standing offer number ``offer`` (0-based) or keeps the lead (None)."""
         state = self._copy()
-        state._decide(offer, seat)
+        state.decide_in_place(offer, seat)
         return state
 
-    # --- in place (replay and the methods above) --------------------------------------------
-    def _play(self, card: int) -> None:
+    # --- in place: for the owner of the state (replay, restore) and the methods above --------
+    def play_in_place(self, card: int, *, forced: bool = False) -> None:
+        """``play(card)`` on this state itself, for a state its caller owns (``force(card)``
+        when ``forced``): R1, R2, then R10–R16 unless forced; the card goes on the table and a
+        full trick is taken by its winner, who leads the next (R3)."""
         plays = self.plays
         if len(plays) == CARDS_PER_DEAL:
             raise errors.DealOver(card=CARDS[card])
@@ -204,10 +231,8 @@ class DealState:
         if not hand & bit:
             raise self._not_held(card)
         led = self.led
-        if not self._legal(hand, led, self.best, self.trick_no) & bit:
-            error = self.variant.violation(hand, card, led, self.best, self.trick_no)
-            error.seat = SEATS[seat]
-            raise error
+        if not forced and not self._legal(hand, led, self.best, self.trick_no) & bit:
+            raise self._broken(hand, card)
         self.hands[seat] = hand ^ bit
         plays.append(card)
         if led < 0:  # R3: the first card sets the led suit
@@ -227,6 +252,13 @@ class DealState:
             self.led = -1
             self.trick_no += 1
 
+    def _broken(self, hand: int, card: int) -> errors.RuleViolation | None:
+        """The first rule of play that forbids ``card`` (held in ``hand`` by the seat on turn), or None."""
+        error = self.variant.violation(hand, card, self.led, self.best, self.trick_no)
+        if error is not None:
+            error.seat = SEATS[self.turn]
+        return error
+
     def _not_held(self, card: int) -> errors.RuleViolation:
         """R30: in another player's hand → not_your_turn; in nobody's → card_not_in_hand."""
         on_turn = SEATS[self.turn]
@@ -234,11 +266,13 @@ class DealState:
             return errors.NotYourTurn(seat=on_turn, card=CARDS[card])
         return errors.CardNotInHand(seat=on_turn, card=CARDS[card])
 
-    def _offer(self, buyer: Any, price: Any) -> None:
-        """R26, R28: an offer by ``buyer`` (a seat, as written) of ``price`` tricks."""
+    def offer_in_place(self, buyer: Any, price: Any) -> None:
+        """R26, R28: ``offer_lead`` on this state itself: an offer by ``buyer`` (a seat, as
+        written) of ``price`` tricks."""
         self.offers = self.offers + (check_offer(self.can_sell_lead, self.holder, buyer, price),)
 
-    def _decide(self, offer: int | None, seat: Seat | None) -> None:
+    def decide_in_place(self, offer: int | None, seat: Seat | None = None) -> None:
+        """R28: ``decide_lead`` on this state itself."""
         if not self.can_sell_lead:
             raise errors.SaleNotAllowed(seat=seat)
         if seat is not None and seat != self.holder:

@@ -163,9 +163,9 @@ class MatchState:
             raise errors.MatchOver()
         deal = DealState(spec, self.ruleset, hands)
         for offer in self.offers:  # offers made before the deal was dealt stand (R28)
-            deal._offer(offer.buyer, offer.price)
+            deal.offer_in_place(offer.buyer, offer.price)
         if self.decided:
-            deal._decide(self.accepted, None)
+            deal.decide_in_place(self.accepted, None)
         return replace(self, deal=deal, offers=(), decided=False, accepted=None)
 
     def file_deal(
@@ -225,7 +225,7 @@ class MatchState:
         )
 
     def play(self, card: int, *, seat: Seat | None = None) -> MatchState:
-        return self._with(self._current().play(card, seat=seat))
+        return self.with_deal(self._current().play(card, seat=seat))
 
     @property
     def lead_holder(self) -> Seat | None:
@@ -246,7 +246,7 @@ class MatchState:
             spec = self._due()
             offer = check_offer(spec.lead_for_sale and not self.decided, spec.leader, buyer, price)
             return replace(self, offers=self.offers + (offer,))
-        return self._with(self._current().offer_lead(buyer, price))
+        return self.with_deal(self._current().offer_lead(buyer, price))
 
     def decide_lead(self, offer: int | None, *, seat: Seat | None = None) -> MatchState:
         """R28: the holder accepts standing offer number ``offer`` or keeps the lead (None)."""
@@ -259,7 +259,7 @@ class MatchState:
             if offer is not None and (not isinstance(offer, int) or not 0 <= offer < len(self.offers)):
                 raise errors.BadSale(seat=spec.leader, detail=f"no standing offer number {offer!r}")
             return replace(self, decided=True, accepted=offer)
-        return self._with(self._current().decide_lead(offer, seat=seat))
+        return self.with_deal(self._current().decide_lead(offer, seat=seat))
 
     def _due(self) -> ScheduledDeal:
         spec = self.schedule.next()
@@ -300,7 +300,7 @@ class MatchState:
             raise errors.MatchOver() if self.schedule.complete else errors.NoDealInPlay()
         return self.deal
 
-    def _with(self, deal: DealState) -> MatchState:
+    def with_deal(self, deal: DealState) -> MatchState:
         """The match with ``deal`` in play; a finished deal is settled and the schedule advances."""
         if not deal.is_over:
             return replace(self, deal=deal)
@@ -364,11 +364,11 @@ def restore(data: dict[str, Any]) -> MatchState:
     state = state.start_deal(saved["hands"])
     deal = state.deal
     for buyer, price in saved["offers"]:
-        deal._offer(buyer, price)
+        deal.offer_in_place(buyer, price)
     if saved["decided"]:
-        deal._decide(saved["accepted"], None)
+        deal.decide_in_place(saved["accepted"], None)
     for card in saved["plays"]:
-        deal._play(card)
+        deal.play_in_place(card)
     return state
 
 

@@ -51,7 +51,7 @@ def replay(record: MatchRecord) -> Replay:
         except errors.RuleViolation as error:
             return Replay(state, error.located(deal=number))
         live = state.deal  # ours alone: stepped in place, card by card
-        play = live._play
+        play = live.play_in_place
         index = 0
         try:
             for index, card in enumerate(deal.plays):  # noqa: B007 - read by the except below
@@ -59,7 +59,7 @@ def replay(record: MatchRecord) -> Replay:
         except errors.RuleViolation as error:
             return Replay(state, error.located(deal=number, play_index=index))
         if live.is_over:
-            state = state._with(live)
+            state = state.with_deal(live)
         elif number != last:
             return Replay(state, errors.DealIncomplete(deal=number))
     return Replay(state)

@@ -76,7 +76,7 @@ def simulate_match(
             else:
                 card = choose_card(rng, deal, temperament[deal.turn])
             deal = deal.play(card)
-        state = state._with(deal)
+        state = state.with_deal(deal)
         deals.append(encode_deal(hands, deal.plays, sale))
     return {
         "format": FORMAT,

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from games import audit
 from games.models import MatchEvent
-from scoring import services as leagues
+from scoring import recompute
 from scoring.models import SeasonMatch
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ def three(season_match):
 
 
 def rebuilt_figures(world):
-    leagues.standings_rebuild(season_ids=[world.season.pk])
+    recompute.standings_rebuild(season_ids=[world.season.pk])
     return league_figures(world)
 
 

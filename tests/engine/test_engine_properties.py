@@ -412,3 +412,113 @@ def test_each_deal_kind_and_option_has_its_variant():
     assert rules.variant(Kind.ROZBOJNIK, descending) is rules.ROZBOJNIK_DESCENDING
     assert rules.variant(Kind.ODGRYWKA, descending) is rules.ODGRYWKA
     assert [rule_id for _, _, rule_id in rules.ROZBOJNIK_DESCENDING.rules] == ["R10", "R11", "R12a", "R12b", "R12c"]
+
+
+# --- check and force: what the viewer steps a record with ------------------------------------------
+
+DEAL_FIELDS = ("hands", "leader", "turn", "led", "best", "winner", "trick_no", "plays", "winners", "tricks")
+
+
+def fields(deal):
+    """Everything a deal state holds that a play changes (R1–R3), lists as tuples."""
+    return tuple(
+        tuple(value) if isinstance(value, list) else value for value in map(deal.__getattribute__, DEAL_FIELDS)
+    )
+
+
+def dealt(data, kind, descending, first_dealer):
+    options = {"regular_deals": [kind.letter], "heart_discard": "descending" if descending else "king_first"}
+    return MatchState.start(Ruleset.from_options(options), first_dealer).start_deal(draw_hands(data)).deal
+
+
+DEALS = {
+    "kind": st.sampled_from([Kind.ROZBOJNIK, Kind.ODGRYWKA]),
+    "descending": st.booleans(),
+    "first_dealer": st.sampled_from(SEATS),
+}
+
+
+@settings(deadline=None)
+@given(data=st.data(), steps=st.integers(0, 52), **DEALS)
+def test_check_is_none_exactly_for_the_legal_cards_and_else_names_what_play_raises(
+    data, kind, descending, first_dealer, steps
+):
+    """R30: ``check(card)`` is None iff ``card`` is in ``legal_cards`` (the variant's ``legal``,
+    R10–R16); else it is the violation ``play`` raises — the same code, rule, seat and card, the
+    code RULES.md prescribes — and after the 52nd card every card is ``deal_over`` (R2)."""
+    deal = dealt(data, kind, descending, first_dealer)
+    for _ in range(steps):
+        deal = deal.play(draw_card(data, deal))
+    before = fields(deal)
+    legal = set(deal.legal_cards(deal.to_play)) if deal.to_play is not None else set()
+    for card in CARDS:
+        found = deal.check(card)
+        assert (found is None) == (card in legal), str(card)
+        if deal.is_over:
+            assert found.code == "deal_over" and found.rule == "R2"
+            continue
+        assert (None if found is None else found.code) == expected_rejection(
+            deal, card, kind=kind, descending=descending
+        )
+        if found is None:
+            continue
+        event(f"check: {found.code}")
+        with pytest.raises(RuleViolation) as caught:
+            deal.play(card)
+        assert (found.code, found.rule, found.seat, found.card) == (
+            caught.value.code,
+            caught.value.rule,
+            caught.value.seat,
+            caught.value.card,
+        )
+    assert fields(deal) == before  # check never changes the state
+
+
+@settings(deadline=None)
+@given(data=st.data(), steps=st.integers(0, 51), **DEALS)
+def test_force_of_a_legal_card_is_play_and_of_a_forbidden_one_puts_it_on_the_table(
+    data, kind, descending, first_dealer, steps
+):
+    """``force(card)`` equals ``play(card)`` for a legal card; a held card a rule of play forbids
+    (R10–R16) goes on the table all the same, the trick still taken by the highest card of the
+    led suit (R3) and the turn passing clockwise (R1); a card not held is refused as ``check``
+    says (R1, R2). The state forced from is unchanged."""
+    deal = dealt(data, kind, descending, first_dealer)
+    for _ in range(steps):
+        deal = deal.play(draw_card(data, deal))
+    before, seat = fields(deal), deal.to_play
+    legal = set(deal.legal_cards(seat))
+    for card in CARDS:
+        if card in legal:
+            assert fields(deal.force(card)) == fields(deal.play(card)), str(card)
+        elif card in deal.hand(seat):
+            event("forced: a forbidden card")
+            forced = deal.force(card)
+            assert forced.plays == [*deal.plays, card] and card not in forced.hand(seat)
+            if len(forced.plays) % 4:
+                assert forced.to_play == SEATS[(seat + 1) % 4]
+            else:
+                winner, trick = forced.completed_tricks()[-1]
+                led = str(trick[0][1])[1]
+                assert winner == max((c for c in trick if str(c[1])[1] == led), key=lambda c: rank(str(c[1])))[0]
+                assert forced.to_play in (winner, None)
+        else:
+            with pytest.raises(RuleViolation) as caught:
+                deal.force(card)
+            assert caught.value.code == deal.check(card).code in ("not_your_turn", "card_not_in_hand")
+    assert fields(deal) == before
+
+
+@settings(deadline=None)
+@given(data=st.data(), **DEALS)
+def test_forcing_any_held_cards_plays_the_deal_out_with_13_tricks(data, kind, descending, first_dealer):
+    """A record of held cards, legal or not, forced card by card reaches the end of the deal: 52
+    plays, 13 tricks, each to a player; then every card is refused as ``deal_over`` (R2)."""
+    deal = dealt(data, kind, descending, first_dealer)
+    while not deal.is_over:
+        hand = deal.hand(deal.to_play)
+        deal = deal.force(hand[data.draw(st.integers(0, len(hand) - 1), label="any held card")])
+    assert len(deal.plays) == 52 and sum(deal.tricks) == 13 and len(deal.winners) == 13
+    with pytest.raises(RuleViolation) as caught:
+        deal.force(CARDS[0])
+    assert caught.value.code == "deal_over"

@@ -20,6 +20,7 @@ from short_matches import PLAYERS, SEATS, SHORT, play_record, simulated
 
 import games.disputes  # noqa: F401 - it binds games.services._commit by name: loaded before a test patches that
 from config.celery import app
+from scoring import recompute
 from scoring import services as leagues
 from scoring.models import RecomputeRequest, Season, StandingRow
 
@@ -89,7 +90,7 @@ def standings_of(season) -> list[dict]:
 
 def rebuilt(season) -> list[dict]:
     """The standings as a from-scratch rebuild makes them (written, then read back)."""
-    leagues.standings_recompute(season_id=season.pk, full=True)
+    recompute.standings_recompute(season_id=season.pk, full=True)
     return standings_of(season)
 
 

@@ -14,7 +14,7 @@ from short_matches import simulated
 from config.celery import app
 from games import services as games
 from games.models import Match, MatchEvent
-from scoring import outbox, services
+from scoring import outbox, recompute, services, standing_rows
 from scoring.models import RecomputeRequest, SeasonMatch
 
 pytestmark = pytest.mark.django_db
@@ -140,7 +140,7 @@ def test_a_recompute_deletes_the_requests_of_its_season_with_its_standings(
         file_match(world, seed=2)
     assert outbox_of(world.season) == 2
 
-    services.standings_recompute(season_id=world.season.pk)
+    recompute.standings_recompute(season_id=world.season.pk)
 
     assert outbox_of(world.season) == 0
     assert sum(row["matches"] for row in standings_of(world.season)) == 8
@@ -154,9 +154,9 @@ def test_a_recompute_that_fails_keeps_the_requests(world, redis_down, monkeypatc
     def broken(*args, **kwargs):
         raise RuntimeError("worker lost")
 
-    monkeypatch.setattr(services, "_write_standings", broken)
+    monkeypatch.setattr(standing_rows, "write", broken)
     with pytest.raises(RuntimeError):
-        services.standings_recompute(season_id=world.season.pk)
+        recompute.standings_recompute(season_id=world.season.pk)
 
     assert outbox_of(world.season) == 1 and standings_of(world.season) == []
 
@@ -170,12 +170,12 @@ def test_in_the_embedded_mode_a_failing_recompute_leaves_the_play_201_and_the_re
 ):
     assert app.conf.task_always_eager
     match, last = started_match(world, seed=1)
-    real = services.standings_recompute
+    real = recompute.standings_recompute
 
     def broken(**kwargs):
         raise RuntimeError("out of memory")
 
-    monkeypatch.setattr(services, "standings_recompute", broken)
+    monkeypatch.setattr(recompute, "standings_recompute", broken)
 
     response = play(client_of("sam"), match.pk, last)  # committed, then the recompute runs inline and fails
 
@@ -184,7 +184,7 @@ def test_in_the_embedded_mode_a_failing_recompute_leaves_the_play_201_and_the_re
     assert outbox_of(world.season) == 1
     assert "could not schedule the standings of season" in caplog.text and "out of memory" in caplog.text
 
-    monkeypatch.setattr(services, "standings_recompute", real)
+    monkeypatch.setattr(recompute, "standings_recompute", real)
     assert outbox.sweep(grace=0) == [world.season.pk]  # what beat (or `manage.py sweep_outbox`) does
     assert outbox_of(world.season) == 0
     assert standings_of(world.season) == rebuilt(world.season) != []

@@ -19,6 +19,7 @@ from games.engine import Ruleset, Seat
 from games.engine.match import restore
 from games.engine.simulate import simulate_match
 from games.models import MatchProjection
+from scoring import recompute
 from scoring import services as leagues
 
 PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
@@ -105,7 +106,7 @@ def seed_world(user_model) -> World:
     season = leagues.season_create(actor=users["ada"], league_id=league.pk, name="2026")
 
     finished = leagues.season_record_import(actor=users["sam"], season_id=season.pk, record=_simulated(1))
-    leagues.standings_recompute(season_id=season.pk)
+    recompute.standings_recompute(season_id=season.pk)
     open_dispute = disputes.dispute_raise(
         match_id=finished.pk, actor=users["ala"], deal=1, statement="W revoked in trick 3"
     )

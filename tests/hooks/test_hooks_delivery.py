@@ -13,6 +13,7 @@ from hooks_helpers import deliveries, play, simulated
 from games import disputes
 from games import services as games
 from games.models import DealScore, Match
+from scoring import recompute
 from scoring import services as scoring
 from webhooks.models import Delivery
 
@@ -158,7 +159,7 @@ def test_a_nightly_rebuild_that_changes_nothing_announces_nothing(
         play(season_match, simulated(5), world.users["sam"])
 
     with django_capture_on_commit_callbacks(execute=True):
-        scoring.standings_rebuild(season_ids=[world.season.pk])
+        recompute.standings_rebuild(season_ids=[world.season.pk])
 
     assert len(receiver.received) == 1
 

@@ -58,6 +58,7 @@ def finished_match(users):
 def season(users):
     """Club ``Klub Kierkowy`` with season ``Jesień`` (from 1 September 2026) of the finished
     m3-legal, its standings computed."""
+    from scoring import recompute
     from scoring import services as scoring
     from scoring.models import Season
 
@@ -69,6 +70,6 @@ def season(users):
     season = scoring.season_create(actor=users["ada"], league_id=league.pk, name="Jesień")
     Season.objects.filter(pk=season.pk).update(start_date=dt.date(2026, 9, 1))
     scoring.season_record_import(actor=users["zenon"], season_id=season.pk, record=sample("m3-legal"))
-    scoring.standings_recompute(season_id=season.pk)
+    recompute.standings_recompute(season_id=season.pk)
     season.refresh_from_db()
     return season

@@ -10,7 +10,7 @@ from scoring_helpers import SEATS, play_live, ratings_of, record, standings_of
 
 from games import disputes
 from games import services as games
-from scoring import selectors, services
+from scoring import recompute, selectors, services
 from scoring.standings import tally
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +65,7 @@ def test_incremental_recomputes_equal_a_full_rebuild(world, django_capture_on_co
                 tally(selectors.season_lines(season.pk)).values()
             )
 
-        services.standings_rebuild(season_ids=[s.pk for s in seasons.values()])
+        recompute.standings_rebuild(season_ids=[s.pk for s in seasons.values()])
 
         assert ({key: standings_of(s.pk) for key, s in seasons.items()}, ratings_of(world.league.pk)) == incremental
         transaction.set_rollback(True)

@@ -9,7 +9,7 @@ from games import services as games
 from games.exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken
 from games.models import DealScore, Match
 from games.signals import match_result_changed
-from scoring import rating, services
+from scoring import rating, recompute, services
 from scoring.exceptions import LastAdmin, SeasonClosed
 from scoring.models import MatchLine, RatedMatch, Rating, RatingChange, Season, SeasonMatch, StandingRow
 
@@ -260,7 +260,7 @@ def test_a_gap_in_the_rating_log_is_replayed_from_there(world, file):
     RatedMatch.objects.get(league=world.league, position=1).delete()
     Rating.objects.filter(league=world.league).update(mu=0)  # stale current ratings are rewritten
 
-    done = services.standings_recompute(season_id=world.season.pk)
+    done = recompute.standings_recompute(season_id=world.season.pk)
 
     assert done.rated == 3
     assert (ratings_of(world.league.pk), standings_of(world.season.pk)) == before
@@ -271,7 +271,7 @@ def test_a_full_rebuild_rewrites_the_same_rows(world, file):
         file(seed, names)
     before = standings_of(world.season.pk), ratings_of(world.league.pk)
 
-    done = services.standings_recompute(season_id=world.season.pk, full=True)
+    done = recompute.standings_recompute(season_id=world.season.pk, full=True)
 
     assert (done.scored, done.rated, done.others) == (3, 3, frozenset())
     assert (standings_of(world.season.pk), ratings_of(world.league.pk)) == before
@@ -326,12 +326,12 @@ def test_rulings_rescore_and_rerate_the_matches_they_change(world, file, django_
     assert not Rating.objects.filter(player__username__in=["p5", "p6"]).exists()
     assert Rating.objects.get(player__username="p1").matches == 1
     before = standings_of(world.season.pk), ratings_of(world.league.pk)
-    services.standings_recompute(season_id=world.season.pk, full=True)
+    recompute.standings_recompute(season_id=world.season.pk, full=True)
     assert (standings_of(world.season.pk), ratings_of(world.league.pk)) == before
 
 
 def test_a_recompute_of_a_missing_season_does_nothing(db):
-    assert services.standings_recompute(season_id=12345) is None
+    assert recompute.standings_recompute(season_id=12345) is None
 
 
 # --- clubs, leagues, seasons --------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from django.db import DatabaseError, OperationalError
 from scoring_helpers import record, require_redis, standings_of
 
 from config.celery import app
-from scoring import scheduling, services, tasks
+from scoring import recompute, scheduling, services, tasks
 from scoring.models import Season
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +23,7 @@ def test_the_recompute_is_acked_late_and_retried_with_backoff_on_database_errors
 
 def test_a_database_error_is_retried(world, monkeypatch):
     monkeypatch.setitem(app.conf, "task_eager_propagates", False)  # as a worker does: retry, do not raise
-    real, calls = services.standings_recompute, []
+    real, calls = recompute.standings_recompute, []
 
     def flaky(**kwargs):
         calls.append(kwargs)
@@ -31,7 +31,7 @@ def test_a_database_error_is_retried(world, monkeypatch):
             raise OperationalError("could not serialize access")
         return real(**kwargs)
 
-    monkeypatch.setattr(services, "standings_recompute", flaky)
+    monkeypatch.setattr(recompute, "standings_recompute", flaky)
 
     result = tasks.recompute_season.apply(args=(world.season.pk,))
 
@@ -125,7 +125,7 @@ def test_the_task_releases_the_pending_key_as_it_starts(world, queued, monkeypat
     assert scheduling.is_pending(world.season.pk)
     seen = []
     monkeypatch.setattr(
-        services, "standings_recompute", lambda **kwargs: seen.append(scheduling.is_pending(kwargs["season_id"]))
+        recompute, "standings_recompute", lambda **kwargs: seen.append(scheduling.is_pending(kwargs["season_id"]))
     )
 
     tasks.recompute_season(world.season.pk)  # the body as a worker runs it (not eagerly)

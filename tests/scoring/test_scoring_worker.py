@@ -20,7 +20,7 @@ from polling import wait_for as _wait
 from scoring_helpers import record, require_redis, standings_of
 
 from config.celery import app
-from scoring import scheduling, services
+from scoring import recompute, scheduling, services
 from scoring.models import League, MatchLine, Season
 
 IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
@@ -181,5 +181,5 @@ def test_a_worker_recomputes_each_season_once_per_burst_and_once_more_for_a_late
     incremental = standings_of(season.pk)
     assert len(incremental) == 6 and sum(row["matches"] for row in incremental) == 20
     assert sum(row["balance"] for row in incremental) == 0  # R8: every match finished
-    services.standings_recompute(season_id=season.pk, full=True)
+    recompute.standings_recompute(season_id=season.pk, full=True)
     assert standings_of(season.pk) == incremental

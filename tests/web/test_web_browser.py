@@ -1,6 +1,8 @@
 """The deal viewer in a real browser: Playwright drives Debian's chromium headless (no browser
 download) against a live server. Sign in, open a deal, step with the buttons and the keys, and
-check the hands, the trick, the legal cards and the trick's winner against the engine.
+check the hands, the trick, the legal cards and the trick's winner against the engine; the
+analysis panel shows an arbiter each seat's range and the cost of each legal card in the deal in
+play, and shows a player of that deal nothing.
 
 Set ``WEB_SCREENSHOTS=<dir>`` to keep screenshots of what the browser showed."""
 
@@ -9,7 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
-from web_helpers import CHROMIUM, SEATS, expected, oracle, sample
+from web_helpers import CHROMIUM, PLAYERS, SEATS, expected, oracle, sample
 
 from games import services
 
@@ -206,3 +208,118 @@ def test_an_illegal_play_in_a_pasted_record_shows_the_rule_it_breaks(live_server
     screenshot(page, "record-illegal-play")
     page.keyboard.press("ArrowLeft")
     assert not page.locator("#play-violation").is_visible()
+
+
+# --- the analysis panel (issue 17) ----------------------------------------------------------------------
+
+IN_PLAY = 3  # m1-legal's third deal (a compensating odgrywka, its lead sold) is in play…
+PLAYED = 36  # …with 36 of its cards on the table: what is left is analysed exactly at once
+RANGE = ("worst", "best", "guaranteed")
+
+
+@pytest.fixture
+def club_match(django_user_model, settings):
+    """A season match of club ``kk`` recorded by its scorer: m1-legal's deals 1 and 2 played, deal
+    3 dealt, sold and 36 cards in. ``ola`` is an arbiter of the club, ``ala`` plays N; both may
+    sign in."""
+    from scoring import services as scoring
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, for tests only
+    make = django_user_model.objects.create_user
+    users = {name: make(name) for name in (*PLAYERS[1:], "ada", "scorer")}
+    users |= {name: make(name, password=PASSWORD) for name in ("ala", "ola")}
+    ada, scorer = users["ada"], users["scorer"]
+    club = scoring.club_create(actor=ada, name="Klub Kierkowy", slug="kk")
+    for name, role in [*((player, "member") for player in PLAYERS), ("scorer", "scorer"), ("ola", "arbiter")]:
+        scoring.membership_set(actor=ada, club_id=club.pk, username=name, role=role)
+    record = sample("m1-legal")
+    league = scoring.league_create(actor=ada, club_id=club.pk, name="Liga", ruleset=record["ruleset"])
+    season = scoring.season_create(actor=ada, league_id=league.pk, name="Wiosna")
+    match = scoring.season_match_create(
+        actor=scorer,
+        season_id=season.pk,
+        seats=dict(zip(SEATS, PLAYERS)),
+        first_dealer=record["first_dealer"],
+        dealing="recorded",
+    )
+    for number, deal in enumerate(record["deals"][:IN_PLAY], 1):
+        services.deal_start(match_id=match.pk, actor=scorer, hands=deal["hands"])
+        if "sale" in deal:
+            offered = services.lead_offer(
+                match_id=match.pk, actor=scorer, price=deal["sale"]["price"], seat=deal["sale"]["buyer"]
+            )
+            services.lead_decide(match_id=match.pk, actor=scorer, offer=offered.events[0].seq)
+        for card in deal["plays"][:PLAYED] if number == IN_PLAY else deal["plays"]:
+            services.card_play(match_id=match.pk, actor=scorer, card=card)
+    return match
+
+
+def deal_data(page) -> dict:
+    return page.evaluate("() => JSON.parse(document.getElementById('deal-data').textContent)")
+
+
+def panel(page) -> dict:
+    """What the analysis panel shows: each seat's worst, best and guaranteed points, the seat
+    marked on turn, and each card offered with its value and cost."""
+    seats = {
+        seat: {field: int(page.inner_text(f"#analysis-table tr[data-seat='{seat}'] .{field}")) for field in RANGE}
+        for seat in SEATS
+    }
+    on_turn = page.locator("#analysis-table tr.on-turn").evaluate_all("nodes => nodes.map(n => n.dataset.seat)")
+    costs = page.locator("#analysis-cards .card-value").evaluate_all(
+        "nodes => nodes.map(n => [n.dataset.card, Number(n.dataset.cost)])"
+    )
+    return {"seats": seats, "on_turn": on_turn, "costs": dict(costs)}
+
+
+def test_an_arbiter_sees_each_seats_range_and_the_cost_of_each_legal_card(live_server, club_match, browser):
+    truth = oracle(sample("m1-legal"), IN_PLAY)
+    page = sign_in(browser, f"{live_server.url}/matches/{club_match.pk}/", "ola")
+    assert "you: arbiter" in page.inner_text("body")
+    page.click("#in-play a")  # the deal in play: its table is open to the club's arbiters
+    page.wait_for_url(f"{live_server.url}/matches/{club_match.pk}/deals/{IN_PLAY}/")
+    links = deal_data(page)["analysis"]
+    assert links is not None and len(links["seqs"]) == PLAYED + 1
+
+    for steps_back, shown in ((0, PLAYED), (4, PLAYED - 4)):  # the position reached (S to play), then N to play
+        page.keyboard.press("End")
+        for _ in range(steps_back):
+            page.keyboard.press("ArrowLeft")
+        assert counter(page).startswith(f"Play {shown} /")
+        page.wait_for_selector("#analysis-table:not([hidden])", timeout=30_000)  # asked for after a pause
+        answer = page.request.get(f"{live_server.url}{links['url']}?at={links['seqs'][shown]}").json()["analysis"]
+        seen = panel(page)
+        on_turn = truth[shown]["seat"]
+        assert hands(page) == truth[shown]["hands_before"]  # every hand: the arbiter sees them all
+        assert seen["seats"] == {seat: {field: answer["seats"][seat][field] for field in RANGE} for seat in SEATS}
+        assert all(r["worst"] <= r["guaranteed"] <= r["best"] for r in seen["seats"].values())
+        assert seen["on_turn"] == [on_turn] == [answer["to_play"]]
+        assert sorted(seen["costs"]) == truth[shown]["legal"] and len(seen["costs"]) > 1  # each legal card, valued
+        top = max(answer["cards"].values())
+        assert seen["costs"] == {card: top - value for card, value in answer["cards"].items()}
+        assert top == seen["seats"][on_turn]["guaranteed"] and 0 in seen["costs"].values()
+        for card, cost in seen["costs"].items():  # as the reader sees it: the value, and the cost when there is one
+            shown_text = page.inner_text(f"#analysis-cards .card-value[data-card='{card}']")
+            assert shown_text.endswith(f"{answer['cards'][card]} (−{cost})" if cost else str(answer["cards"][card]))
+        if shown == PLAYED:
+            assert max(seen["costs"].values()) > 0  # here three of S's four cards cost him 10
+        assert "Analysing" not in page.inner_text("#analysis-status")
+        screenshot(page, f"analysis-deal-{IN_PLAY}-play-{shown}")
+
+
+def test_a_player_of_the_deal_in_play_sees_no_table_and_no_analysis_of_it(live_server, club_match, browser):
+    url = f"{live_server.url}/matches/{club_match.pk}/"
+    page = sign_in(browser, url, "ala")
+    assert page.locator("#in-play").is_visible() and page.locator("#in-play a").count() == 0  # no table view
+
+    page.goto(f"{url}deals/{IN_PLAY}/")  # asked for all the same: a 404 that shows nothing of it
+    assert page.locator("#viewer, #deal-data, #analysis, .card").count() == 0
+    assert "data-card" not in page.content()  # not one card of any hand, his own included
+    screenshot(page, "analysis-player-deal-in-play")
+
+    page.goto(f"{url}deals/{IN_PLAY - 1}/")  # a finished deal: his to replay, with its analysis
+    assert page.locator("#analysis").is_visible()
+    seqs = deal_data(page)["analysis"]["seqs"]
+    analysis = f"{live_server.url}/api/v1/matches/{club_match.pk}/analysis/"
+    assert page.request.get(f"{analysis}?at={seqs[-1]}").ok
+    assert page.request.get(analysis).status == 403  # the deal in play: no advice drawn from hidden hands

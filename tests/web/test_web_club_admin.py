@@ -12,7 +12,7 @@ from django.utils import timezone
 from web_helpers import sample
 
 from games.models import Match, Player
-from scoring import invitations
+from scoring import invitations, recompute
 from scoring import services as scoring
 from scoring.models import ClubPlayer, Invitation, Season
 
@@ -33,7 +33,7 @@ def club(users, django_user_model):
     league = scoring.league_create(actor=ada, club_id=club.pk, name="Liga")
     season = scoring.season_create(actor=ada, league_id=league.pk, name="Wiosna")
     scoring.season_record_import(actor=users["scorer"], season_id=season.pk, record=sample("m3-legal"))
-    scoring.standings_recompute(season_id=season.pk)
+    recompute.standings_recompute(season_id=season.pk)
     club.ada, club.season = ada, season
     return club
 

@@ -314,6 +314,7 @@ def test_the_record_viewer_reports_an_unreadable_record(client, users):
 def season(users, django_user_model):
     """Club ``kk`` (admin ``ada``; the four players and ``scorer`` members) with a season holding
     m3-legal, its standings computed."""
+    from scoring import recompute
     from scoring import services as scoring
 
     ada = django_user_model.objects.create_user("ada")
@@ -324,7 +325,7 @@ def season(users, django_user_model):
     league = scoring.league_create(actor=ada, club_id=club.pk, name="Liga")
     season = scoring.season_create(actor=ada, league_id=league.pk, name="Wiosna")
     scoring.season_record_import(actor=users["scorer"], season_id=season.pk, record=sample("m3-legal"))
-    scoring.standings_recompute(season_id=season.pk)
+    recompute.standings_recompute(season_id=season.pk)
     return season
 
 

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext, ngettext
 from tqdm import tqdm
 
-from scoring import services
+from scoring import recompute
 from scoring.models import Season
 
 
@@ -32,7 +32,7 @@ class Command(BaseCommand):
         with tqdm(
             total=len(ids), unit="season", desc="rebuild_standings", file=self.stderr, disable=no_progress
         ) as bar:
-            count = services.standings_rebuild(season_ids=ids, progress=lambda _: bar.update())
+            count = recompute.standings_rebuild(season_ids=ids, progress=lambda _: bar.update())
         self.stdout.write(
             self.style.SUCCESS(
                 ngettext(

@@ -29,7 +29,7 @@ from rest_framework.authtoken.models import Token
 from games.engine import Ruleset
 from games.engine.seats import SEATS
 from games.engine.simulate import simulate_match
-from scoring import services
+from scoring import recompute, services
 from scoring.models import Club, League, Membership, Season, SeasonMatch
 
 DEMO_PASSWORD = "kierki-demo"  # printed and documented: local use only
@@ -83,7 +83,7 @@ class Command(BaseCommand):
             record = simulate_match(random.Random(SEED + i), ruleset=ruleset, players=seats)
             services.season_record_import(actor=users[SCORER], season_id=season.pk, record=record)
         added = max(matches - have, 0)
-        services.standings_recompute(season_id=season.pk)
+        recompute.standings_recompute(season_id=season.pk)
         return club, league, season, users, added
 
     def _print(self, club, league, season, users, added: int, server: str) -> None:
