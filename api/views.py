@@ -50,7 +50,7 @@ from .leagues import SEASON_FILING, FilesIntoASeason
 from .parsers import BoundedJSONParser
 from .permissions import CanImportRecords, check_scorer_appointment
 from .preconditions import IF_MATCH, expected_version, with_version
-from .problems import PROBLEM_CONTENT_TYPE, PROBLEMS, RULES, problem_type
+from .problems import PROBLEMS, RULES, problem_responses, problem_type
 from .throttles import AuthTokenThrottle
 
 # --- schema helpers ---------------------------------------------------------------------------
@@ -69,12 +69,7 @@ _ERROR_TEXT = {
 }
 
 
-def _errors(*statuses: int, not_found: str | None = None) -> dict:
-    text = {**_ERROR_TEXT, 404: not_found} if not_found else _ERROR_TEXT
-    return {
-        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(s.ProblemSerializer, description=text[code]) for code in statuses
-    }
-
+_errors = problem_responses(_ERROR_TEXT)
 
 _ETAG = OpenApiParameter(
     "ETag",
