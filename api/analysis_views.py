@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -10,16 +10,11 @@ from rest_framework.views import APIView
 from games import analysis
 
 from .analysis_serializers import MatchAnalysisSerializer
-from .problems import PROBLEM_CONTENT_TYPE
-from .serializers import ProblemSerializer
+from .problems import problem_responses
 
 
 class AnalysisQuery(serializers.Serializer):
     at = serializers.IntegerField(required=False, help_text="The seq of an event of the match (default: now).")
-
-
-def _problem(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ProblemSerializer, description=description)
 
 
 class MatchAnalysisView(APIView):
@@ -40,13 +35,15 @@ class MatchAnalysisView(APIView):
         ],
         responses={
             200: MatchAnalysisSerializer,
-            (400, PROBLEM_CONTENT_TYPE): _problem("`at` is not the seq of one of the match's events."),
-            (401, PROBLEM_CONTENT_TYPE): _problem("Not authenticated."),
-            (403, PROBLEM_CONTENT_TYPE): _problem("A seated player asking about a deal still in play (`not_allowed`)."),
-            (404, PROBLEM_CONTENT_TYPE): _problem("No such match, or one you may not see."),
-            (422, PROBLEM_CONTENT_TYPE): _problem(
-                "The deal was filed by its tally or points: no cards (`analysis_unavailable`)."
-            ),
+            **problem_responses(
+                {
+                    400: "`at` is not the seq of one of the match's events.",
+                    401: "Not authenticated.",
+                    403: "A seated player asking about a deal still in play (`not_allowed`).",
+                    404: "No such match, or one you may not see.",
+                    422: "The deal was filed by its tally or points: no cards (`analysis_unavailable`).",
+                }
+            )(400, 401, 403, 404, 422),
         },
         description="For each seat, the deal's final points it can still end with at worst and at best over "
         "every legal continuation, and what it guarantees by its own play against the other three; "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -23,8 +23,7 @@ from . import audit_serializers as s
 from .idempotency import idempotent
 from .parsers import BoundedJSONParser
 from .preconditions import IF_MATCH, expected_version, with_version
-from .problems import PROBLEM_CONTENT_TYPE
-from .serializers import ProblemSerializer
+from .problems import problem_responses
 
 _TEXT = {
     400: "Malformed input (`code: invalid`, `field`, `errors`).",
@@ -37,8 +36,7 @@ _TEXT = {
 }
 
 
-def _errors(*codes: int) -> dict:
-    return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=_TEXT[code]) for code in codes}
+_errors = problem_responses(_TEXT)
 
 
 def _valid(serializer_class, data) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import django_filters
 from django.utils.translation import gettext
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
@@ -25,8 +25,7 @@ from scoring.models import Evening, EveningRound
 from . import evening_serializers as s
 from .leagues import valid_input
 from .parsers import BoundedJSONParser
-from .problems import PROBLEM_CONTENT_TYPE
-from .serializers import ProblemSerializer
+from .problems import problem_responses
 
 ERRORS = {
     400: "Malformed input, an unknown player or one who is not a club member, a player at two tables "
@@ -40,10 +39,7 @@ ERRORS = {
 }
 
 
-def _errors(*statuses: int) -> dict:
-    return {
-        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=ERRORS[code]) for code in statuses
-    }
+_errors = problem_responses(ERRORS)
 
 
 class EveningFilter(django_filters.FilterSet):

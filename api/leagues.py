@@ -35,24 +35,20 @@ from scoring.summary import season_summary
 
 from . import league_serializers as s
 from . import member_serializers as ms
-from .problems import PROBLEM_CONTENT_TYPE
-from .serializers import ProblemSerializer
+from .problems import PROBLEM_CONTENT_TYPE, problem_responses
 
-
-def error_responses(*statuses: int, not_found: str = "No such resource.") -> dict:
-    text = {
+error_responses = problem_responses(
+    {
         400: "Malformed input (`code: invalid`, `field`, `errors`).",
         401: "Not authenticated.",
         403: "Not an admin of the club.",
-        404: not_found,
+        404: "No such resource.",
         409: "The club would lose its last admin (`last_admin`), the season is closed (`season_closed`), or "
         "the invitation was used (`invitation_used`).",
         410: "The invitation expired (`invitation_expired`).",
         429: "Too many attempts from this address; Retry-After says when to try again.",
     }
-    return {
-        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=text[code]) for code in statuses
-    }
+)
 
 
 def _reading(serializer_class, *, listed: str, read: str | None = None):

@@ -20,6 +20,7 @@ with the same ``Idempotency-Key``), and the next request reconnects (``CONN_HEAL
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import psycopg
@@ -29,6 +30,7 @@ from django.http import Http404, JsonResponse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views import defaults
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -36,6 +38,8 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from games.engine.errors import VIOLATIONS
 from games.exceptions import CommandError, RuleBroken
 from games.messages import VIOLATION_TEXTS
+
+from .serializers import ProblemSerializer
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_BASE = "/api/v1/problems/"
@@ -227,6 +231,22 @@ def problem(
     return body
 
 
+def problem_json(body: dict[str, Any]) -> JsonResponse:
+    """A problem body (``problem``) as a response outside DRF's views: Django's 404 and 500, the
+    event streams."""
+    return JsonResponse(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
+
+
+def exception_json(exc: Exception) -> JsonResponse:
+    """The problem+json the API's exception handler makes of ``exc``, outside DRF's views (the event
+    streams): a 401 with its challenge."""
+    answer = exception_handler(exc, {})
+    response = JsonResponse(answer.data, status=answer.status_code, content_type=PROBLEM_CONTENT_TYPE)
+    if answer.status_code == 401:
+        response["WWW-Authenticate"] = "Token"
+    return response
+
+
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     """DRF's EXCEPTION_HANDLER: domain errors and DRF's own, as problem+json. Unhandled → None (500)."""
     if isinstance(exc, CommandError):
@@ -321,6 +341,22 @@ def _first_message(errors: Any) -> str | None:
 # --- the OpenAPI document -------------------------------------------------------------------------
 
 
+def problem_response(description: str) -> OpenApiResponse:
+    """One problem+json response of an operation's schema, described."""
+    return OpenApiResponse(ProblemSerializer, description=description)
+
+
+def problem_responses(texts: Mapping[int, str]) -> Callable[..., dict]:
+    """A group of operations' ``errors(*statuses, not_found=None)``: their problem+json responses,
+    each status described by ``texts`` (``not_found``: another 404 text for one operation)."""
+
+    def errors(*statuses: int, not_found: str | None = None) -> dict:
+        text = {**texts, 404: not_found} if not_found else texts
+        return {(code, PROBLEM_CONTENT_TYPE): problem_response(text[code]) for code in statuses}
+
+    return errors
+
+
 def document_database_unavailable(result: dict, generator, request, public) -> dict:
     """drf-spectacular postprocessing hook: any operation may answer ``503`` ``database_unavailable``."""
     response = {
@@ -344,9 +380,8 @@ HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "tra
 def page_not_found(request, exception=None):
     """``handler404``: an unknown URL under /api/ is a problem too (with DEBUG off)."""
     if request.path.startswith("/api/"):
-        detail = gettext("no endpoint %(path)s") % {"path": request.path}
-        return JsonResponse(
-            problem("not_found", status=404, detail=detail), status=404, content_type=PROBLEM_CONTENT_TYPE
+        return problem_json(
+            problem("not_found", status=404, detail=gettext("no endpoint %(path)s") % {"path": request.path})
         )
     return defaults.page_not_found(request, exception)
 
@@ -354,6 +389,5 @@ def page_not_found(request, exception=None):
 def server_error(request):
     """``handler500``: nothing about the failure leaks; the log has it."""
     if request.path.startswith("/api/"):
-        body = problem("server_error", status=500, detail=gettext("Something went wrong on our side."))
-        return JsonResponse(body, status=500, content_type=PROBLEM_CONTENT_TYPE)
+        return problem_json(problem("server_error", status=500, detail=gettext("Something went wrong on our side.")))
     return defaults.server_error(request)

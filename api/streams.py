@@ -41,7 +41,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
@@ -54,7 +54,7 @@ from games.exceptions import CommandError, InvalidInput, quoted
 from games.ids import bounded_int
 
 from . import serializers as s
-from .problems import PROBLEM_CONTENT_TYPE, exception_handler, problem
+from .problems import exception_json, problem, problem_json
 from .views import MatchViewSet
 
 log = logging.getLogger(__name__)
@@ -477,7 +477,7 @@ def _authenticate(request: HttpRequest):
 
 def _refuse(request: HttpRequest) -> HttpResponse | None:
     if request.method != "GET":
-        response = _problem(exceptions.MethodNotAllowed(request.method))
+        response = exception_json(exceptions.MethodNotAllowed(request.method))
         response["Allow"] = "GET"
         return response
     if not isinstance(request, ASGIRequest):
@@ -488,7 +488,7 @@ def _refuse(request: HttpRequest) -> HttpResponse | None:
                 "API under WSGI."
             ),
         )
-        return JsonResponse(body, status=body["status"], content_type=PROBLEM_CONTENT_TYPE)
+        return problem_json(body)
     return None
 
 
@@ -514,14 +514,5 @@ def _int(raw: str | None) -> int | None:
 
 def _problem_or_raise(exc: Exception) -> HttpResponse:
     if isinstance(exc, (CommandError, exceptions.APIException)):
-        return _problem(exc)
+        return exception_json(exc)
     raise exc
-
-
-def _problem(exc: Exception) -> JsonResponse:
-    """The problem+json the API's exception handler makes of ``exc`` (401 with its challenge)."""
-    answer = exception_handler(exc, {})
-    response = JsonResponse(answer.data, status=answer.status_code, content_type=PROBLEM_CONTENT_TYPE)
-    if answer.status_code == 401:
-        response["WWW-Authenticate"] = "Token"
-    return response

@@ -1,7 +1,8 @@
 """The REST API under ``/api/v1/``: thin views — parse, call a service or a selector, serialise.
 
-Who may read a match, and what of it, is ``games.selectors``'s; who may act is
-``games.services``'s. Errors become problem+json in ``api.problems``; ``If-Match`` and the
+Who may read a match, and what of it, is ``games.selectors``'s; every command runs through
+``games.commands.run`` (it admits the caller, decides, and answers with what the command
+produced; docs/card-play.md). Errors become problem+json in ``api.problems``; ``If-Match`` and the
 ETag are ``api.preconditions``'s; ``Idempotency-Key`` is ``api.idempotency``'s.
 """
 
@@ -26,14 +27,16 @@ from rest_framework import status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
+from rest_framework.exceptions import APIException
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from config.replica import reads_from_replica
-from games import selectors, services, signoffs
-from games.exceptions import NotFound, RuleBroken
+from games import commands, selectors, services, signoffs
+from games.commands import CommandResult
+from games.exceptions import CommandError, NotFound
 from games.models import Match
 from scoring.services import season_match_create, season_record_import
 
@@ -47,7 +50,7 @@ from .leagues import SEASON_FILING, FilesIntoASeason
 from .parsers import BoundedJSONParser
 from .permissions import CanImportRecords, check_scorer_appointment
 from .preconditions import IF_MATCH, expected_version, with_version
-from .problems import PROBLEM_CONTENT_TYPE, PROBLEMS, RULES, problem_type
+from .problems import PROBLEMS, RULES, problem_responses, problem_type
 from .throttles import AuthTokenThrottle
 
 # --- schema helpers ---------------------------------------------------------------------------
@@ -66,12 +69,7 @@ _ERROR_TEXT = {
 }
 
 
-def _errors(*statuses: int, not_found: str | None = None) -> dict:
-    text = {**_ERROR_TEXT, 404: not_found} if not_found else _ERROR_TEXT
-    return {
-        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(s.ProblemSerializer, description=text[code]) for code in statuses
-    }
-
+_errors = problem_responses(_ERROR_TEXT)
 
 _ETAG = OpenApiParameter(
     "ETag",
@@ -412,7 +410,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     @idempotent
     def deals(self, request, pk=None):
-        return self._command(request, pk, DEAL, s.DealInput, lambda body: {"hands": body.get("hands")})
+        return self._command(request, pk, services.deal_start, s.DealInput, lambda body: {"hands": body.get("hands")})
 
     @_command_schema(
         operation_id="matches_play",
@@ -428,7 +426,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     @idempotent
     def plays(self, request, pk=None):
-        return self._command(request, pk, PLAY, s.PlayInput, lambda body: dict(body))
+        return self._command(request, pk, services.card_play, s.PlayInput, lambda body: dict(body))
 
     @_command_schema(
         operation_id="matches_tally",
@@ -500,7 +498,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._command(
             request,
             pk,
-            TALLY,
+            services.deal_tally,
             s.TallyInput,
             lambda body: {"tally": body.get("tally"), "points": body.get("points"), "sale": body.get("sale")},
         )
@@ -517,7 +515,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"], url_path="lead-offers")
     @idempotent
     def lead_offers(self, request, pk=None):
-        return self._command(request, pk, OFFER, s.LeadOfferInput, lambda body: dict(body))
+        return self._command(request, pk, services.lead_offer, s.LeadOfferInput, lambda body: dict(body))
 
     @_command_schema(
         operation_id="matches_lead_decision",
@@ -536,7 +534,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._command(
             request,
             pk,
-            DECISION,
+            services.lead_decide,
             s.LeadDecisionInput,
             lambda body: {"offer": body.get("offer"), "keep": body.get("keep", False)},
         )
@@ -595,12 +593,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     @idempotent
     def confirmations(self, request, pk=None):
-        return self._signoff(
-            request,
-            pk,
-            None,
-            lambda body, version: signoffs.result_confirm(match_id=pk, actor=request.user, expected_version=version),
-        )
+        return self._command(request, pk, signoffs.result_confirm, None, lambda body: {})
 
     @_command_schema(
         operation_id="matches_withdraw",
@@ -615,14 +608,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     @idempotent
     def withdrawal(self, request, pk=None):
-        return self._signoff(
-            request,
-            pk,
-            s.ReasonInput,
-            lambda body, version: signoffs.match_withdraw(
-                match_id=pk, actor=request.user, reason=body["reason"], expected_version=version
-            ),
-        )
+        return self._command(request, pk, signoffs.match_withdraw, s.ReasonInput, _reason)
 
     @_command_schema(
         operation_id="matches_reinstate",
@@ -635,63 +621,28 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     @idempotent
     def reinstatement(self, request, pk=None):
-        return self._signoff(
-            request,
-            pk,
-            s.ReasonInput,
-            lambda body, version: signoffs.match_reinstate(
-                match_id=pk, actor=request.user, reason=body["reason"], expected_version=version
-            ),
-        )
+        return self._command(request, pk, signoffs.match_reinstate, s.ReasonInput, _reason)
 
-    def _signoff(self, request, pk, input_class, run: Callable) -> Response:
-        """Bad input is answered only to those who may read the match (outsiders get 404)."""
+    def _command(self, request, pk, run: Callable[..., CommandResult], input_class, arguments: Callable) -> Response:
+        """Parse, run, serialise. The command runs through ``games.commands.run``, which admits the
+        caller (outsiders get 404), locates a broken rule and answers the caller's role with the
+        result; a request refused before it ran (bad input, a bad If-Match) is hidden from
+        outsiders the same way (``commands.hide_from_outsiders``)."""
         try:
             body = _valid(input_class, request.data) if input_class is not None else {}
-            version = expected_version(request)
-        except Exception:
-            selectors.match_get(match_id=pk, user=request.user, detail=False)
-            raise
-        result = run(body, version)
-        viewer = selectors.viewer_role(result.match, request.user)
-        data = selectors.command_events(result, viewer)
-        return with_version(Response(data, status=status.HTTP_201_CREATED), result.match.version)
-
-    def _command(self, request, pk, command: _Command, input_class, arguments: Callable) -> Response:
-        """Read access first (outsiders get 404), then the input, then the service. The match is read
-        once, by the service, which locks it and calls ``admit`` with it before anything else; a
-        request refused before that (bad input) reads it here, so that outsiders still get 404."""
-        viewer = None
-
-        def admit(match: Match) -> None:
-            nonlocal viewer
-            viewer = selectors.viewer_role(match, request.user)
-            if not viewer.may_read:
-                raise NotFound(gettext("no match %(id)s") % {"id": pk})
-
-        try:
-            body = _valid(input_class, request.data)
-            result = command.run(
-                match_id=pk,
-                actor=request.user,
-                expected_version=expected_version(request),
-                admit=admit,
-                **arguments(body),
-            )
-        except RuleBroken as exc:
-            violation = selectors.locate_violation(exc.violation, match_id=pk, command=command.name)
-            if violation.code == "not_your_turn" and command.name == PLAY.name:
-                exc.detail = gettext("It is not your turn: seat %(seat)s is on turn.") % {"seat": violation.seat}
-            raise
-        except Exception:
-            if viewer is None:  # refused before the match was read: may the user know it exists?
-                selectors.match_get(match_id=pk, user=request.user, detail=False)
+            result = run(match_id=pk, actor=request.user, expected_version=expected_version(request), **arguments(body))
+        except (CommandError, APIException) as refusal:
+            commands.hide_from_outsiders(refusal, match_id=pk, actor=request.user)
             raise
         # Already in its JSON form: ``s.CommandResultSerializer`` documents it (the schema, and a test
         # checks that it would give the same). Running it on every command deep-copies its nested
         # fields, a tenth of a card play's CPU.
-        data = selectors.command_events(result, viewer)
+        data = selectors.command_events(result, result.role)
         return with_version(Response(data, status=status.HTTP_201_CREATED), result.match.version)
+
+
+def _reason(body: dict) -> dict:
+    return {"reason": body["reason"]}
 
 
 _INPUTS = {
@@ -705,18 +656,6 @@ _INPUTS = {
     "withdrawal": s.ReasonInput,
     "reinstatement": s.ReasonInput,
 }
-
-
-class _Command:
-    def __init__(self, name: str, run: Callable):
-        self.name, self.run = name, run
-
-
-DEAL = _Command("deal", services.deal_start)
-PLAY = _Command("play", services.card_play)
-OFFER = _Command("offer", services.lead_offer)
-DECISION = _Command("decision", services.lead_decide)
-TALLY = _Command("tally", services.deal_tally)
 
 
 # --- auth ----------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ and 404 on a webhook's own URLs (``NotAllowed`` / ``NotFound`` from the selector
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -19,8 +19,7 @@ from webhooks.models import Delivery
 
 from . import webhook_serializers as s
 from .parsers import BoundedJSONParser
-from .problems import PROBLEM_CONTENT_TYPE
-from .serializers import ProblemSerializer
+from .problems import problem_responses
 
 _TEXT = {
     400: "Malformed input, an unknown event type, or a URL that may not be reached (`invalid`, `field`).",
@@ -30,8 +29,7 @@ _TEXT = {
 }
 
 
-def _errors(*codes: int) -> dict:
-    return {(code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=_TEXT[code]) for code in codes}
+_errors = problem_responses(_TEXT)
 
 
 def _valid(serializer_class, data) -> dict:

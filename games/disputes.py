@@ -47,14 +47,14 @@ from django.utils.translation import gettext, gettext_noop
 from games.engine import MatchState, Seat
 from games.engine.errors import RuleViolation, RulingNotAllowed
 
-from . import analysis
+from . import analysis, commands
+from .commands import CommandResult, Unit
 from .event_types import RulingRecorded, parse
 from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, RulingOutsideAnalysis
 from .ids import int_id
 from .models import DealScore, Dispute, Match, MatchEvent
 from .projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply, deal_score_rows
 from .roles import require_arbiter, role_of
-from .services import CommandResult, Unit, command_run
 from .signals import announce_result
 
 T = MatchEvent.Type
@@ -156,14 +156,9 @@ def ruling_record(
         previous = _ruling_in_force(dispute)
         before: list[str] = []
 
-        def admit(match: Match) -> None:  # on the locked match, before its version is checked
-            role = role_of(match, actor)
-            if not role.may_read:
-                raise NotFound(gettext("no dispute %(id)s") % {"id": dispute_id})
-            require_arbiter(match, actor, role, what=gettext("a ruling"))
-            before.append(match.status)
-
-        def decide(unit: Unit) -> None:
+        def decide(unit: Unit) -> None:  # an outsider got the runner's 404 ("no dispute") already
+            require_arbiter(unit.match, actor, unit.role, what=gettext("a ruling"))
+            before.append(unit.match.status)
             try:
                 _decide_ruling(unit, dispute, previous, ruling, reason, points, override)
             except RuleViolation as violation:
@@ -179,13 +174,13 @@ def ruling_record(
                     seats=outside,
                 )
 
-        result = command_run(
+        result = commands.run(
             match_id=dispute.match_id,
             actor=actor,
             expected_version=expected_version,
             decide=decide,
-            admit=admit,
             ended_too=True,
+            not_found=gettext("no dispute %(id)s") % {"id": dispute_id},
         )
         match = result.match
         _rewrite_deal_scores(match, result.state, dispute.deal)

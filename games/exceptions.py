@@ -22,6 +22,7 @@ class CommandError(Exception):
     status = 400
     code = "invalid"
     title = _("Invalid request")
+    role = None  # the caller's role in the match, set by ``commands.run`` once it admitted him
 
     def __init__(self, detail: str, *, field: str | None = None, **extra: Any):
         super().__init__(detail)

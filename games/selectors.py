@@ -1,8 +1,8 @@
 """Read side: who a user is to a match, and what that viewer may see of it.
 
-Writes live in ``services.py``; these functions only read (the read models, and the event
-log where the read models do not suffice). Hidden information is decided here and nowhere
-else: the API serialises what these functions return.
+Writes go through ``commands.run`` (``services.py`` decides them); these functions only read
+(the read models, and the event log where the read models do not suffice). Hidden information
+is decided here and nowhere else: the API serialises what these functions return.
 
 Who a viewer is to a match is ``roles.role_of``'s (``Viewer`` is its ``roles.Role``): a seated
 user is a player there whatever else he is; the scorer and the arbiters (staff, the club's
@@ -21,19 +21,18 @@ from django.utils.translation import gettext
 
 from games.engine import Seat
 from games.engine.cards import BY_NAME
-from games.engine.errors import RuleViolation
 from games.engine.match import MatchState, restore
 from games.engine.record import FORMAT, SaleRecord, encode_deal, encode_filed_deal
 from games.engine.seats import by_seat
 
 from . import confirmation
+from .commands import CommandResult
 from .event_types import CardPlayed, DealStarted, DealTallied, HandsRevealed, LeadSold, MatchCreated, parse
 from .events import timestamp
 from .exceptions import NotFound
 from .models import DealSecret, Match, MatchEvent, MatchProjection
 from .projections import standing_offer
 from .roles import Role, arbitrated_matches, role_of
-from .services import CommandResult
 
 T = MatchEvent.Type
 
@@ -420,22 +419,3 @@ def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
         record["played_on"] = match.played_on.isoformat()
     record["deals"] = shown
     return record
-
-
-# --- where a live command broke a rule -----------------------------------------------------------
-
-
-def locate_violation(violation: RuleViolation, *, match_id: Any, command: str) -> RuleViolation:
-    """Fill ``deal`` (1-based) and ``play_index`` (0-based, plays only) of a violation raised by a
-    live command, from the match as it stands (the command stored nothing)."""
-    snapshot = MatchProjection.objects.filter(pk=match_id).values_list("snapshot", flat=True).first()
-    if snapshot is None:
-        return violation
-    in_play = _deal_in_play(snapshot)
-    if command == "deal":
-        return violation.located(deal=snapshot["played"] + 1)
-    if in_play is None:
-        return violation
-    if command == "play":
-        return violation.located(deal=in_play, play_index=len(snapshot["deal"]["plays"]))
-    return violation.located(deal=in_play)

@@ -1,38 +1,34 @@
-"""Match commands: each one transaction that locks the match row, decides through the rules
-engine, and appends the resulting events with the next ``seq`` — or stores nothing at all.
+"""Match commands: what each one decides. Each runs through the unit of work (``commands.run``:
+one transaction that locks the match row, admits the caller, decides through the rules engine
+and appends the resulting events with the next ``seq`` — or stores nothing at all).
 
 Decide, then apply: the ``_decide_*`` functions check through the engine and emit events on
-a ``_Unit``; ``_commit`` writes them (hash chain, read models) in the same transaction.
+the ``commands.Unit``; ``commands`` writes them (hash chain, read models) in the same transaction.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import secrets as secrets_module
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.engine import MatchState, Seat, errors
+from games.engine import Seat, errors
 from games.engine import record as records
 from games.engine.cards import BY_NAME, NAMES
 from games.engine.errors import RecordFormatError, RulesetError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
 
-from . import compiled, confirmation
+from . import commands, confirmation
+from .commands import CommandResult, Unit
 from .event_types import (
     CardPlayed,
     DealStarted,
     DealTallied,
-    Event,
     HandsRevealed,
     LeadKept,
     LeadOffered,
@@ -41,53 +37,17 @@ from .event_types import (
     MatchCreated,
     Sale,
 )
-from .events import GENESIS, chain_hash, deal_commitment, event_body
-from .exceptions import (
-    CommandError,
-    DuplicateRecord,
-    InvalidInput,
-    MatchClosed,
-    MatchReadOnly,
-    NotAllowed,
-    NotFound,
-    RuleBroken,
-    VersionConflict,
-)
+from .events import deal_commitment
+from .exceptions import DuplicateRecord, InvalidInput, NotAllowed, RuleBroken
 from .fingerprints import record_fingerprint
 from .messages import engine_message
-from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
-from .projections import apply, deal_score_rows, rulings_of, sign_offs_of, snapshot_of, start_state, summary_of
+from .models import DealSecret, Match, MatchEvent, MatchProjection, Player
+from .projections import apply, start_state
 from .roles import is_scorer, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
-from .signals import announce_result, events_appended
 
+_Unit = Unit  # what the decisions below take: the locked match, its engine state, the actor and his role
 T = MatchEvent.Type
 User = get_user_model()
-
-
-@dataclass
-class _Unit:
-    """One command's work on one locked match: the engine state and the events it emits."""
-
-    match: Match
-    projection: MatchProjection | None
-    state: MatchState
-    actor: Any
-    events: list[Event] = field(default_factory=list)
-    secrets: list[DealSecret] = field(default_factory=list)  # server-dealt hands, written with the events
-    columns: dict[str, Any] = field(default_factory=dict)  # Match columns the decision changes (confirmed, ...)
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-
-
-@dataclass(frozen=True)
-class CommandResult:
-    """What a command appended, with the engine state right after it (None: read it from the
-    projection), so that the answer tells the client what comes next without another read."""
-
-    match: Match
-    events: list[MatchEvent]
-    state: MatchState | None = None
 
 
 # --- players and roles -----------------------------------------------------------------------
@@ -131,196 +91,6 @@ def _parse_seat(value: Any, name: str) -> Seat:
         raise InvalidInput(
             gettext("not a seat: %(seat)s (expected one of N, E, S, W)") % {"seat": repr(value)}, field=name
         ) from None
-
-
-# --- the unit of work ------------------------------------------------------------------------
-
-Unit = _Unit  # what ``command_run``'s ``decide`` receives: the locked match, its engine state, the actor
-
-
-def command_run(
-    *,
-    match_id,
-    actor,
-    expected_version: int | None,
-    decide: Callable[[_Unit], None],
-    admit: Callable[[Match], None] | None = None,
-    ended_too: bool = False,
-) -> CommandResult:
-    """Run a command from another module exactly as the match commands run: ``decide`` checks and
-    ``emit``s events (and sets ``columns``) on the locked match's unit; they are chained and the
-    read models brought up to date in the same transaction, or nothing is stored. ``ended_too``:
-    also on a finished or abandoned match (signing the sheet, withdrawing it)."""
-    return _run(match_id, actor, expected_version, decide, admit, ended_too=ended_too)
-
-
-def _run(
-    match_id,
-    actor,
-    expected_version: int | None,
-    decide: Callable[[_Unit], None],
-    admit: Callable[[Match], None] | None = None,
-    *,
-    ended_too: bool = False,
-) -> CommandResult:
-    """``admit``, when given, sees the locked match before anything else is checked and raises to
-    refuse (the API's read-access check: outsiders get 404), so that the match is read only once.
-
-    Decisions write nothing (``_commit`` writes what they emitted), so a refusal leaves nothing to
-    undo: inside a caller's transaction (the API's Idempotency-Key, which stores the refusal) the
-    block needs no savepoint — two statements fewer on every card play. The refusal is raised
-    after the block, so that it does not doom the caller's transaction."""
-    with transaction.atomic(savepoint=False):
-        try:
-            unit = _locked_unit(match_id, actor, expected_version, admit, ended_too)
-            decide(unit)
-        except (CommandError, RuleViolation) as refusal:
-            error = refusal
-        else:
-            return CommandResult(unit.match, _commit(unit), unit.state)
-    if isinstance(error, RuleViolation):
-        raise RuleBroken(error) from None
-    raise error
-
-
-def _locked_unit(
-    match_id, actor, expected_version: int | None, admit: Callable[[Match], None] | None, ended_too: bool = False
-) -> _Unit:
-    match = _lock(match_id)
-    if admit is not None:
-        admit(match)
-    if expected_version is not None and expected_version != match.version:
-        raise VersionConflict(
-            gettext("the match is at version %(version)s, not %(expected_version)s")
-            % {"version": match.version, "expected_version": expected_version},
-            current_version=match.version,
-        )
-    if match.status != Match.Status.IN_PROGRESS and not ended_too:
-        raise MatchClosed(
-            gettext("the match is %(status)s; nothing more can be recorded")
-            % {"status": str(match.get_status_display()).lower()}
-        )
-    refuse_if_read_only(match)
-    return _Unit(match, match.projection, restore(match.projection.snapshot), actor)
-
-
-def refuse_if_read_only(match: Match) -> None:
-    """A match of a closed season takes no command (nor a ruling) until its season reopens."""
-    if match.read_only:
-        raise MatchReadOnly(
-            gettext("the match belongs to a closed season; nothing more can be recorded until staff reopen it")
-        )
-
-
-def _lock(match_id) -> Match:
-    """Lock the match row and its projection's, and read both, in one statement. ``FOR UPDATE OF``
-    both takes the locks in that order (the match first, as every writer does), and a client that
-    waited for them gets the rows as the previous one committed them: READ COMMITTED re-reads the
-    latest version of every row it locks. The statement is compiled once (``games.compiled``):
-    it runs on every card play."""
-    try:
-        pk = Match._meta.pk.to_python(match_id)
-    except (ValueError, TypeError, ValidationError):
-        raise NotFound(gettext("no match %(id)s") % {"id": match_id}) from None
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor), [compiled.prepared(Match, "id", pk)])
-        row = cursor.fetchone()
-    if row is None:
-        raise NotFound(gettext("no match %(id)s") % {"id": match_id})
-    split = compiled.width(Match)
-    match = compiled.instance(Match, "m", row[:split])
-    projection = compiled.instance(MatchProjection, "p", row[split:])
-    Match.projection.related.set_cached_value(match, projection)
-    MatchProjection.match.field.set_cached_value(projection, match)
-    return match
-
-
-@functools.cache
-def _lock_sql(vendor: str) -> str:
-    sql = (
-        f"SELECT {compiled.columns(Match, 'm')}, {compiled.columns(MatchProjection, 'p')} "
-        f"FROM {compiled.table(Match)} m INNER JOIN {compiled.table(MatchProjection)} p "
-        f"ON p.{compiled.column(MatchProjection, 'match')} = m.{compiled.column(Match, 'id')} "
-        f"WHERE m.{compiled.column(Match, 'id')} = %s"
-    )
-    return sql + (" FOR UPDATE OF m, p" if connection.features.has_select_for_update_of else "")
-
-
-def _commit(unit: _Unit) -> list[MatchEvent]:
-    """Append the unit's events (chained), then bring the read models up to date."""
-    match, projection = unit.match, unit.projection
-    previous = projection.head_hash if projection else GENESIS
-    now = timezone.now()
-    actor_name = unit.actor.get_username() if unit.actor is not None else None
-    rows = []
-    for event in unit.events:
-        seq, type, payload = match.version + 1, event.TYPE, event.to_payload()
-        body = event_body(match_id=match.id, seq=seq, type=type, payload=payload, actor=actor_name, created_at=now)
-        previous = chain_hash(previous, body)
-        rows.append(
-            MatchEvent(
-                match=match,
-                seq=seq,
-                type=type,
-                payload=payload,
-                actor=unit.actor,
-                actor_name=actor_name,
-                created_at=now,
-                hash=previous,
-            )
-        )
-        match.version = seq
-    if len(rows) == 1:  # a card play: the common case, compiled once
-        compiled.insert(rows[0])
-    else:
-        MatchEvent.objects.bulk_create(rows)
-    if unit.secrets:
-        DealSecret.objects.bulk_create(unit.secrets)
-    _project(unit, previous, rows)
-    events_appended.send(sender=Match, match=match, events=rows)
-    return rows
-
-
-def _project(unit: _Unit, head: str, rows: list[MatchEvent]) -> None:
-    match, state = unit.match, unit.state
-    finished_before = len(unit.projection.summary["deals"]) if unit.projection else 0
-    if state.complete and match.status == Match.Status.IN_PROGRESS:
-        match.status = Match.Status.FINISHED
-        if not match.confirmed and confirmation.played_by_own_seats(match):  # it ends now: rule "online"
-            unit.columns["confirmed"] = True
-    for name, value in unit.columns.items():
-        setattr(match, name, value)
-    compiled.update(Match, match.pk, version=match.version, status=match.status, **unit.columns)
-    if match.status != Match.Status.IN_PROGRESS:  # commands only run on matches in progress: it ends now
-        if match.status == Match.Status.FINISHED and match.fingerprint is None:
-            _fingerprint_finished(match)
-        announce_result(Match, match_id=match.pk, status=match.status)
-    if len(state.results) > finished_before:
-        DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
-    unchanged = unit.projection is not None and _summary_unchanged(unit, finished_before)
-    results = unit.projection.snapshot["results"] if unchanged else None  # no deal ended, no ruling
-    values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state, results))
-    if not unchanged:
-        earlier = unit.projection.summary if unit.projection else None
-        values["summary"] = summary_of(state, match, rulings_of(rows, earlier.get("rulings") if earlier else None))
-        values["summary"].update(sign_offs_of(rows, earlier))
-    if unit.projection is None:
-        unit.projection = MatchProjection.objects.create(match=match, **values)
-    else:
-        compiled.update(MatchProjection, match.pk, **values)
-        for name, value in values.items():
-            setattr(unit.projection, name, value)
-
-
-def _summary_unchanged(unit: _Unit, finished_before: int) -> bool:
-    """Cards played in a deal that goes on change nothing the summary holds (finished deals,
-    totals, winners, the next deal due, status, rulings): most plays keep it as stored."""
-    return (
-        unit.state.deal is not None
-        and len(unit.state.results) == finished_before
-        and unit.match.status == Match.Status.IN_PROGRESS
-        and all(isinstance(event, CardPlayed) for event in unit.events)
-    )
 
 
 # --- commands ------------------------------------------------------------------------------
@@ -383,7 +153,7 @@ def match_create(
                 played_on=None if played_on is None else played_on.isoformat(),
             )
         )
-        _commit(unit)
+        commands.append(unit)
         match_filing_assess(match=match)
     return match
 
@@ -448,7 +218,6 @@ def deal_start(
     actor,
     hands: dict | None = None,
     expected_version: int | None = None,
-    admit: Callable[[Match], None] | None = None,
 ) -> CommandResult:
     """Deal the next deal due: by the server (secretly, with a published commitment) or as recorded."""
 
@@ -462,7 +231,9 @@ def deal_start(
                 raise InvalidInput(gettext("the server deals this match: send no hands"), field="hands")
         _decide_deal(unit, _parse_hands(hands) if recorded else None)
 
-    return _run(match_id, actor, expected_version, decide, admit)
+    return commands.run(
+        match_id=match_id, actor=actor, expected_version=expected_version, decide=decide, locate=commands.DEAL
+    )
 
 
 def _parse_hands(hands: Any) -> dict[str, list[str]]:
@@ -514,14 +285,15 @@ def card_play(
     card: str,
     seat: str | None = None,
     expected_version: int | None = None,
-    admit: Callable[[Match], None] | None = None,
 ) -> CommandResult:
     def decide(unit: _Unit) -> None:
         deal = unit.state.deal
         acting = _acting_seat(unit, seat, deal.to_play if deal else None)
         _decide_play(unit, acting, card)
 
-    return _run(match_id, actor, expected_version, decide, admit)
+    return commands.run(
+        match_id=match_id, actor=actor, expected_version=expected_version, decide=decide, locate=commands.PLAY
+    )
 
 
 def _decide_play(unit: _Unit, seat: Seat, card: Any) -> None:
@@ -544,14 +316,15 @@ def lead_offer(
     price: Any,
     seat: str | None = None,
     expected_version: int | None = None,
-    admit: Callable[[Match], None] | None = None,
 ) -> CommandResult:
     """R26, R28: a player (or the scorer for him) offers to buy the lead right for ``price`` tricks."""
 
     def decide(unit: _Unit) -> None:
         _decide_offer(unit, _acting_seat(unit, seat, None), price)
 
-    return _run(match_id, actor, expected_version, decide, admit)
+    return commands.run(
+        match_id=match_id, actor=actor, expected_version=expected_version, decide=decide, locate=commands.OFFER
+    )
 
 
 def _decide_offer(unit: _Unit, buyer: Seat, price: Any) -> None:
@@ -567,7 +340,6 @@ def lead_decide(
     offer: int | None = None,
     keep: bool = False,
     expected_version: int | None = None,
-    admit: Callable[[Match], None] | None = None,
 ) -> CommandResult:
     """R28: the lead holder accepts the offer made by event ``offer`` (its seq), or keeps the lead."""
     if keep == (offer is not None):
@@ -581,7 +353,9 @@ def lead_decide(
                 raise NotAllowed(gettext("only the lead holder (or the scorer) decides on the offers"))
         _decide_lead(unit, None if keep else _offer_index(unit, offer))
 
-    return _run(match_id, actor, expected_version, decide, admit)
+    return commands.run(
+        match_id=match_id, actor=actor, expected_version=expected_version, decide=decide, locate=commands.DECISION
+    )
 
 
 def _offer_index(unit: _Unit, seq: Any) -> int:
@@ -621,7 +395,6 @@ def deal_tally(
     points: Any = None,
     sale: Any = None,
     expected_version: int | None = None,
-    admit: Callable[[Match], None] | None = None,
 ) -> CommandResult:
     """The next deal of a recorded match, filed whole from the paper sheet by its scorer: its
     ``tally`` (R31, R32) or only its ``points`` (R33), with the ``sale`` of a compensating
@@ -632,7 +405,9 @@ def deal_tally(
             raise NotAllowed(gettext("only the scorer of a recorded match files deals from a paper sheet"))
         _decide_tally(unit, tally=tally, points=points, sale=sale)
 
-    return _run(match_id, actor, expected_version, decide, admit)
+    return commands.run(
+        match_id=match_id, actor=actor, expected_version=expected_version, decide=decide, locate=commands.TALLY
+    )
 
 
 def _decide_tally(unit: _Unit, *, tally: Any, points: Any, sale: Any, both: bool = False) -> None:
@@ -671,7 +446,7 @@ def match_abandon(*, match_id, actor, reason: str = "", expected_version: int | 
         unit.emit(MatchAbandoned(reason=reason))
         unit.match.status = Match.Status.ABANDONED
 
-    return _run(match_id, actor, expected_version, decide)
+    return commands.run(match_id=match_id, actor=actor, expected_version=expected_version, decide=decide)
 
 
 def record_import(*, actor, record: Any, allow_duplicate: bool = False) -> Match:
@@ -705,7 +480,7 @@ def record_import(*, actor, record: Any, allow_duplicate: bool = False) -> Match
                 _decide_lead(unit, len(unit.state.deal.offers) - 1)
             for card in deal.plays:
                 _decide_play(unit, unit.state.deal.to_play, NAMES[card])
-        _commit(unit)
+        commands.append(unit)
     match.refresh_from_db()
     return match
 
@@ -727,16 +502,6 @@ def _refuse_duplicate(fingerprint: str) -> None:
             % {"match": existing},
             match=str(existing),
         )
-
-
-def _fingerprint_finished(match: Match) -> None:
-    """A match filed live gets the fingerprint of its record when it finishes, so that importing
-    the same sheet afterwards is caught too."""
-    from .selectors import Viewer, match_record  # selectors import this module
-
-    record = match_record(match=match, viewer=Viewer(Viewer.PLAYER))
-    match.fingerprint = record_fingerprint(record)
-    compiled.update(Match, match.pk, fingerprint=match.fingerprint)
 
 
 def _create_for_import(actor, decoded: records.MatchRecord) -> Match:

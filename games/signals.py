@@ -1,7 +1,9 @@
 """Signals the match commands send; other apps listen (data flows out of games, never in).
 
 - ``events_appended`` is sent *inside* the command's transaction, after its events and read
-  models are written (``match``: the locked ``Match``; ``events``: the new ``MatchEvent`` rows).
+  models are written (``commands.append``; ``match``: the locked ``Match``; ``events``: the new
+  ``MatchEvent`` rows; ``result``: the ``commands.CommandResult`` — the engine state, the caller's
+  role and the projection as the command left them: a receiver builds from it, reads nothing back).
   A receiver that writes (an outbox row, a webhook delivery) commits or rolls back with the
   events. It runs on every card play: a receiver must decide from its arguments alone whether
   it cares before it touches the database.

@@ -10,19 +10,19 @@ match's hash chain, never edits (the fold passes them by: no game state changes)
 - ``match_reinstate``: the same arbiters take a withdrawal back — ``match_reinstated``
   (``reason``, ``by``).
 
-Each runs as every command does (``services.command_run``: one transaction, ``If-Match``), and
+Each runs as every command does (``commands.run``: one transaction, ``If-Match``), and
 on a finished match announces the result changed (``signals.announce_result``, from the
 commit), so that its season's standings are recomputed through the outbox.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
 
-from . import confirmation
+from . import commands, confirmation
+from .commands import CommandResult, Unit
 from .event_types import MatchReinstated, MatchWithdrawn, ResultConfirmed
 from .exceptions import (
     AlreadyConfirmed,
@@ -30,36 +30,12 @@ from .exceptions import (
     InvalidInput,
     MatchNotFinished,
     NotAllowed,
-    NotFound,
     WithdrawalConflict,
 )
 from .models import Match
-from .roles import require_arbiter, role_of
-from .services import CommandResult, Unit, command_run
+from .roles import require_arbiter
 
 MAX_REASON = 2000
-
-
-def _readable(actor) -> Callable[[Match], None]:
-    """The read check every match command makes first: outsiders get 404."""
-
-    def admit(match: Match) -> None:
-        if not role_of(match, actor).may_read:
-            raise NotFound(_("no match %(id)s") % {"id": match.pk})
-
-    return admit
-
-
-def _on_ended_too(match_id, actor, expected_version: int | None, decide: Callable[[Unit], None]) -> CommandResult:
-    """Run ``decide`` as every command runs, on a match in progress or ended alike (outsiders: 404)."""
-    return command_run(
-        match_id=match_id,
-        actor=actor,
-        expected_version=expected_version,
-        decide=decide,
-        admit=_readable(actor),
-        ended_too=True,
-    )
 
 
 # --- signing the sheet ---------------------------------------------------------------------------------
@@ -70,7 +46,7 @@ def result_confirm(*, match_id, actor, expected_version: int | None = None) -> C
 
     def decide(unit: Unit) -> None:
         match = unit.match
-        role = role_of(match, actor)
+        role = unit.role
         if role.seat is None:
             raise NotAllowed(_("Only the players seated in this match confirm its sheet."))
         if confirmation.is_filer(match, actor):
@@ -87,7 +63,13 @@ def result_confirm(*, match_id, actor, expected_version: int | None = None) -> C
         if not match.confirmed and confirmation.rule_met(match, [*confirmations, event.to_payload()]) is not None:
             unit.columns["confirmed"] = True
 
-    return _on_ended_too(match_id, actor, expected_version, decide)
+    return commands.run(
+        match_id=match_id,
+        actor=actor,
+        expected_version=expected_version,
+        decide=decide,
+        ended_too=True,
+    )
 
 
 # --- withdrawal ------------------------------------------------------------------------------------------
@@ -111,9 +93,7 @@ def _withdrawal(match_id, actor, reason: Any, expected_version: int | None, *, w
 
     def decide(unit: Unit) -> None:
         match = unit.match
-        require_arbiter(
-            match, actor, role_of(match, actor), what=_("a withdrawal") if withdraw else _("a reinstatement")
-        )
+        require_arbiter(match, actor, unit.role, what=_("a withdrawal") if withdraw else _("a reinstatement"))
         if match.withdrawn == withdraw:
             raise WithdrawalConflict(
                 _("The match is withdrawn already.")
@@ -123,4 +103,10 @@ def _withdrawal(match_id, actor, reason: Any, expected_version: int | None, *, w
         unit.emit((MatchWithdrawn if withdraw else MatchReinstated)(reason=reason, by=actor.get_username()))
         unit.columns["withdrawn"] = withdraw
 
-    return _on_ended_too(match_id, actor, expected_version, decide)
+    return commands.run(
+        match_id=match_id,
+        actor=actor,
+        expected_version=expected_version,
+        decide=decide,
+        ended_too=True,
+    )

@@ -39,17 +39,18 @@ SEATS = ("N", "E", "S", "W")
 _TELLING = frozenset({T.HANDS_REVEALED, T.MATCH_ABANDONED, T.RULING_RECORDED})
 
 
-def may_matter(match: Match, events: list[MatchEvent]) -> bool:
+def may_matter(match: Match, events: list[MatchEvent], projection=None) -> bool:
     """Whether ``events`` can announce anything (a deal or the match ended, a ruling), decided
     without touching the database. A server-dealt deal ends with ``hands_revealed``; a recorded
-    one on the card after which the (cached, just updated) projection holds no deal in play."""
+    one on the card after which the projection the command left (``projection``, else the
+    match's cached one) holds no deal in play."""
     if match.status != Match.Status.IN_PROGRESS or any(e.type in _TELLING for e in events):
         return True
     if match.dealing != Match.Dealing.RECORDED or not any(e.type == T.CARD_PLAYED for e in events):
         return False
-    if not Match.projection.is_cached(match):
+    if projection is None and not Match.projection.is_cached(match):
         return True  # cannot tell for free: let the caller look
-    return match.projection.snapshot.get("deal") is None
+    return (projection or match.projection).snapshot.get("deal") is None
 
 
 def announcements(

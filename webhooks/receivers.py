@@ -16,9 +16,12 @@ from . import services
 from .events import may_matter
 
 
-def on_events_appended(sender, *, match, events: list, **kwargs) -> None:
-    if may_matter(match, events):
-        services.match_events_announce(match=match, events_appended=events)
+def on_events_appended(sender, *, match, events: list, result=None, **kwargs) -> None:
+    """``result``: the command's ``games.commands.CommandResult`` — the payloads are built from what
+    the command produced (its events, its projection), not read back."""
+    projection = result.projection if result is not None else None
+    if may_matter(match, events, projection):
+        services.match_events_announce(match=match, events_appended=events, projection=projection)
 
 
 def on_season_match_created(sender, *, instance: SeasonMatch, created: bool, raw: bool = False, **kwargs) -> None:

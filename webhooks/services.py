@@ -126,8 +126,12 @@ def _checked_secret(secret: Any) -> str:
 # --- the outbox: what happened, written with it ----------------------------------------------------
 
 
-def match_events_announce(*, match: Match, events_appended: list[MatchEvent]) -> list[Delivery]:
-    """Deliveries for what a command's events did to a season match (inside its transaction)."""
+def match_events_announce(
+    *, match: Match, events_appended: list[MatchEvent], projection: MatchProjection | None = None
+) -> list[Delivery]:
+    """Deliveries for what a command's events did to a season match (inside its transaction).
+    ``projection``: the match's read model as the command left it (``CommandResult.projection``);
+    read when not given (a record filed into a season: ``season_match_announce``)."""
     where = SeasonMatch.objects.filter(match_id=match.pk).values_list("season_id", "season__league__club_id").first()
     if where is None:
         return []  # not a season match: no club, no webhooks
@@ -135,7 +139,10 @@ def match_events_announce(*, match: Match, events_appended: list[MatchEvent]) ->
     endpoints = selectors.listening([club_id])
     if not any(events.MATCH_EVENT_TYPES.intersection(e.event_types) for e in endpoints):
         return []
-    summary, snapshot = MatchProjection.objects.filter(pk=match.pk).values_list("summary", "snapshot").get()
+    if projection is None:
+        summary, snapshot = MatchProjection.objects.filter(pk=match.pk).values_list("summary", "snapshot").get()
+    else:
+        summary, snapshot = projection.summary, projection.snapshot
     happened = events.announcements(
         status=match.status,
         dealing=match.dealing,

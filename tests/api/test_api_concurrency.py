@@ -7,8 +7,8 @@ from api_helpers import PROBLEM, post, state, url
 from django.core.management import call_command
 from django.utils import timezone
 
-from api import views
 from api.idempotency import purge_expired_keys, request_fingerprint
+from games import services
 from games.models import IdempotencyKey, MatchEvent
 
 pytestmark = pytest.mark.django_db
@@ -151,17 +151,17 @@ def test_a_key_longer_than_255_characters_is_400(dealt_match, clients):
 
 def test_an_unhandled_error_frees_the_key_for_a_retry(dealt_match, clients, monkeypatch):
     card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
-    real = views.PLAY.run
+    real = services.card_play
 
     def broken(**kwargs):
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(views.PLAY, "run", broken)
+    monkeypatch.setattr(services, "card_play", broken)
     with pytest.raises(RuntimeError):
         post(clients["bartek"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "retry-me"})
     assert not IdempotencyKey.objects.filter(key="retry-me").exists()
 
-    monkeypatch.setattr(views.PLAY, "run", real)
+    monkeypatch.setattr(services, "card_play", real)
     response = post(clients["bartek"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "retry-me"})
     assert response.status_code == 201 and _events(dealt_match) == 3
 

@@ -59,18 +59,18 @@ def test_eight_retries_of_one_idempotent_request_run_it_once(dealt_match, client
 
 
 def test_a_retry_while_the_first_request_runs_is_409_and_after_it_commits_a_replay(dealt_match, clients, monkeypatch):
-    from api import views
+    from games import services
 
     card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
     inside, release = threading.Event(), threading.Event()
-    real = views.PLAY.run
+    real = services.card_play
 
     def slow(**kwargs):  # the first request holds its transaction open until the retry has been answered
         inside.set()
         assert release.wait(30)
         return real(**kwargs)
 
-    monkeypatch.setattr(views.PLAY, "run", slow)
+    monkeypatch.setattr(services, "card_play", slow)
 
     def send():
         return post(clients["bartek"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "in-flight"})
@@ -78,7 +78,7 @@ def test_a_retry_while_the_first_request_runs_is_409_and_after_it_commits_a_repl
     with ThreadPoolExecutor(1) as pool:
         first = pool.submit(lambda: (send(), connection.close())[0])
         assert inside.wait(30)
-        monkeypatch.setattr(views.PLAY, "run", real)
+        monkeypatch.setattr(services, "card_play", real)
         during = send()
         release.set()
         first = first.result(30)

@@ -18,7 +18,6 @@ from django.db import connection
 from polling import wait_for
 from short_matches import PLAYERS, SEATS, SHORT, play_record, simulated
 
-import games.disputes  # noqa: F401 - it binds games.services._commit by name: loaded before a test patches that
 from config.celery import app
 from scoring import recompute
 from scoring import services as leagues

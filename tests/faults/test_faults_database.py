@@ -23,7 +23,7 @@ from polling import wait_for
 from rest_framework.authtoken.models import Token
 from short_matches import PROBLEM
 
-from games import services as games
+from games import commands
 from games.models import IdempotencyKey, Match, MatchEvent
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -105,7 +105,7 @@ def test_the_connection_lost_mid_play_is_503_with_no_partial_event_and_the_retry
     match, last = started_match(world, seed=1)
     before = list(MatchEvent.objects.filter(match=match).values_list("seq", "hash"))
     token = Token.objects.create(user=world.users["sam"]).key
-    real_commit, killed = games._commit, []
+    real_commit, killed = commands._commit, []
 
     def commit_on_a_lost_connection(unit):  # the match row is locked, the events are not written yet
         if not killed:
@@ -113,7 +113,7 @@ def test_the_connection_lost_mid_play_is_503_with_no_partial_event_and_the_retry
             killer(killed[0])
         return real_commit(unit)
 
-    monkeypatch.setattr(games, "_commit", commit_on_a_lost_connection)
+    monkeypatch.setattr(commands, "_commit", commit_on_a_lost_connection)
     play = f"{server}/api/v1/matches/{match.pk}/plays/"
 
     status, headers, body = call("POST", play, token, {"card": last}, **{"Idempotency-Key": "last-card"})
@@ -154,7 +154,7 @@ def test_a_connection_killed_between_requests_is_replaced_by_the_next_one(world,
 def test_a_key_whose_request_failed_in_an_outage_is_free_for_the_retry_at_once(world, server, killer, monkeypatch):
     match, last = started_match(world, seed=1)
     token = Token.objects.create(user=world.users["sam"]).key
-    real_commit, name = games._commit, connection.settings_dict["NAME"]
+    real_commit, name = commands._commit, connection.settings_dict["NAME"]
     db = connection.settings_dict
     outage = psycopg.connect(
         host=db["HOST"],
@@ -170,14 +170,14 @@ def test_a_key_whose_request_failed_in_an_outage_is_free_for_the_retry_at_once(w
         killer(connection.connection.info.backend_pid)
         return real_commit(unit)
 
-    monkeypatch.setattr(games, "_commit", commit_in_an_outage)
+    monkeypatch.setattr(commands, "_commit", commit_in_an_outage)
     play = f"{server}/api/v1/matches/{match.pk}/plays/"
     try:
         status, _, body = call("POST", play, token, {"card": last}, **{"Idempotency-Key": "outage"})
     finally:
         outage.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
         outage.close()
-    monkeypatch.setattr(games, "_commit", real_commit)
+    monkeypatch.setattr(commands, "_commit", real_commit)
 
     assert status == 503 and body["code"] == "database_unavailable"
     assert not IdempotencyKey.objects.filter(key="outage").exists()  # stored only with a response

@@ -8,7 +8,7 @@ from faults_helpers import started_match
 from rest_framework.test import APIClient
 from short_matches import PROBLEM
 
-from games import services as games
+from games import commands
 from games.models import MatchEvent
 
 pytestmark = pytest.mark.django_db
@@ -30,12 +30,12 @@ def play(client, match, card: str, key: str):
 def test_a_database_error_is_503_database_unavailable_and_the_key_is_free_for_the_retry(world, sam, monkeypatch):
     match, last = started_match(world, seed=1)
     events = MatchEvent.objects.filter(match=match).count()
-    real = games._commit
+    real = commands._commit
 
     def lost(unit):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(games, "_commit", lost)
+    monkeypatch.setattr(commands, "_commit", lost)
 
     response = play(sam, match, last, "k1")
 
@@ -49,7 +49,7 @@ def test_a_database_error_is_503_database_unavailable_and_the_key_is_free_for_th
         "code": "database_unavailable",
     }
     assert MatchEvent.objects.filter(match=match).count() == events
-    monkeypatch.setattr(games, "_commit", real)
+    monkeypatch.setattr(commands, "_commit", real)
     assert play(sam, match, last, "k1").status_code == 201
 
 

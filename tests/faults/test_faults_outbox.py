@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from short_matches import simulated
 
 from config.celery import app
+from games import commands
 from games import services as games
 from games.models import Match, MatchEvent
 from scoring import outbox, recompute, services, standing_rows
@@ -119,7 +120,7 @@ def test_a_command_that_fails_leaves_no_recompute_in_the_outbox(world, monkeypat
         written.append(outbox_of(world.season))
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(games, "deal_score_rows", broken)
+    monkeypatch.setattr(commands, "deal_score_rows", broken)
     with pytest.raises(RuntimeError):
         games.card_play(match_id=match.pk, actor=world.users["sam"], card=last)
 

@@ -4,8 +4,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from store_helpers import SEATED, SEATS, expected, legal_play, play_legal_cards, sample, state_of, stored_state
 
-from games import services
-from games.exceptions import InvalidInput, NotAllowed, RuleBroken, VersionConflict
+from games import commands, services
+from games.exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
 from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
 
 pytestmark = pytest.mark.django_db
@@ -81,8 +81,9 @@ class Boom(Exception):
 
 
 def _fail_on_call(monkeypatch, name: str, call: int) -> None:
-    """Make ``services.<name>`` raise on its ``call``-th call."""
-    real, calls = getattr(services, name), []
+    """Make ``services.<name>`` (or the unit of work's ``commands.<name>``) raise on its ``call``-th call."""
+    module = services if hasattr(services, name) else commands
+    real, calls = getattr(module, name), []
 
     def failing(*args, **kwargs):
         calls.append(1)
@@ -90,7 +91,7 @@ def _fail_on_call(monkeypatch, name: str, call: int) -> None:
             raise Boom(f"{name} failed on call {call}")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services, name, failing)
+    monkeypatch.setattr(module, name, failing)
 
 
 @pytest.mark.parametrize(
@@ -195,12 +196,12 @@ def test_a_player_not_on_turn_playing_for_himself_breaks_the_turn_rule(server_ma
     assert raised.value.code == "not_your_turn"
 
 
-def test_someone_not_seated_may_not_act(server_match, users):
+def test_someone_not_seated_may_not_act_nor_learn_that_the_match_exists(server_match, users):
     seat, card = legal_play(server_match)
 
-    with pytest.raises(NotAllowed):
+    with pytest.raises(NotFound):  # the unit of work admits only whoever may read the match
         services.card_play(match_id=server_match.pk, actor=users["stranger"], card=card, seat=seat)
-    with pytest.raises(NotAllowed):
+    with pytest.raises(NotFound):
         services.card_play(match_id=server_match.pk, actor=users["stranger"], card=card)
 
 

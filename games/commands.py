@@ -1,0 +1,319 @@
+"""The unit of work: every command that writes a match's events runs through ``run``.
+
+One straight line, in one transaction (docs/card-play.md):
+
+1. **lock** the match row and its projection's (``_lock``: one statement, compiled once);
+2. **admit** the caller: his role in the match (``roles.role_of``); whoever may not read the
+   match learns nothing of it — ``NotFound``, before anything else is checked;
+3. **check the version** the client expects (``If-Match``: ``VersionConflict``), that the match
+   is in progress (unless ``ended_too``) and that its season is not closed;
+4. **decide** through the engine: the command's ``decide(unit)`` (``services``, ``signoffs``,
+   ``disputes``) checks and ``emit``s events on the ``Unit``, which holds the locked match, its
+   engine state and the caller's role. A refusal stores nothing; a broken rule is refused as
+   ``RuleBroken`` located (deal, play index) from the state the unit holds;
+5. **append** the events, chained (``_commit``), and **project** them into the read models
+   (``_project``) — or nothing at all;
+6. **signal** what the command produced (``signals.events_appended`` with the ``CommandResult``:
+   the live notification, the webhook outbox), inside the transaction.
+
+The answer, ``CommandResult``, carries the events, the engine state after them and the caller's
+role, so that the API serialises it without another read. A refusal carries the caller's role
+too (``CommandError.role``): the API tells an outsider's refused input from an admitted caller's
+(``hide_from_outsiders``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from games.engine import MatchState
+from games.engine.errors import RuleViolation
+from games.engine.match import restore
+
+from . import compiled, confirmation
+from .event_types import CardPlayed, Event
+from .events import GENESIS, chain_hash, event_body
+from .exceptions import CommandError, MatchClosed, MatchReadOnly, NotFound, RuleBroken, VersionConflict
+from .fingerprints import record_fingerprint
+from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
+from .projections import deal_score_rows, rulings_of, sign_offs_of, snapshot_of, summary_of
+from .roles import Role, role_of
+from .signals import announce_result, events_appended
+
+# Where a broken rule is located, by what the command does (``run``'s ``locate``).
+DEAL, PLAY, OFFER, DECISION, TALLY = "deal", "play", "offer", "decision", "tally"
+
+
+@dataclass
+class Unit:
+    """One command's work on one locked match: the engine state and the events it emits."""
+
+    match: Match
+    projection: MatchProjection | None
+    state: MatchState
+    actor: Any
+    events: list[Event] = field(default_factory=list)
+    secrets: list[DealSecret] = field(default_factory=list)  # server-dealt hands, written with the events
+    columns: dict[str, Any] = field(default_factory=dict)  # Match columns the decision changes (confirmed, ...)
+    role: Role | None = None  # the actor's role in the match (``roles.role_of``), as ``run`` admitted him
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """What a command appended, with the engine state right after it (None: read it from the
+    projection), so that the answer tells the client what comes next without another read;
+    the caller's role (how the answer may show it) and the projection as the command left it
+    (what the signal's receivers announce)."""
+
+    match: Match
+    events: list[MatchEvent]
+    state: MatchState | None = None
+    role: Role | None = None
+    projection: MatchProjection | None = None
+
+
+# --- the runner ------------------------------------------------------------------------------
+
+
+def run(
+    *,
+    match_id,
+    actor,
+    expected_version: int | None,
+    decide: Callable[[Unit], None],
+    ended_too: bool = False,
+    locate: str | None = None,
+    not_found: str | None = None,
+) -> CommandResult:
+    """Run one command: lock, admit, check the version, ``decide``, append, project, signal —
+    all in one transaction, or nothing is stored (the module docstring). ``ended_too``: also on
+    a finished or abandoned match (signing the sheet, withdrawing it, a ruling). ``locate``:
+    what the command does (``DEAL``, ``PLAY``, …), for where a broken rule is located.
+    ``not_found``: the detail an outsider's 404 gives (default: no such match).
+
+    Decisions write nothing (``_commit`` writes what they emitted), so a refusal leaves nothing to
+    undo: inside a caller's transaction (the API's Idempotency-Key, which stores the refusal) the
+    block needs no savepoint — two statements fewer on every card play. The refusal is raised
+    after the block, so that it does not doom the caller's transaction."""
+    unit = role = None
+    with transaction.atomic(savepoint=False):
+        try:
+            match = _lock(match_id)
+            role = role_of(match, actor)
+            if not role.may_read:
+                raise NotFound(not_found or gettext("no match %(id)s") % {"id": match_id})
+            unit = _locked_unit(match, actor, role, expected_version, ended_too)
+            decide(unit)
+        except (CommandError, RuleViolation) as refusal:
+            error = refusal
+        else:
+            return append(unit)
+    if isinstance(error, RuleViolation):
+        error = _broken(error, unit, locate)
+    error.role = role  # None: refused before the caller was admitted (no such match)
+    raise error
+
+
+def append(unit: Unit) -> CommandResult:
+    """Append the unit's events (``_commit``: chained, then projected) and signal them: the last
+    steps of ``run``, and of the commands that build their unit themselves (a new match, an
+    imported record)."""
+    result = CommandResult(unit.match, _commit(unit), unit.state, unit.role, unit.projection)
+    events_appended.send(sender=Match, match=result.match, events=result.events, result=result)
+    return result
+
+
+def admit(*, match_id, actor, not_found: str | None = None) -> Role:
+    """The caller's role in the match (not locked), or ``NotFound`` if he may not read it or it
+    does not exist. ``run`` admits on the locked match; this is for a command refused before it
+    ran (``hide_from_outsiders``)."""
+    try:
+        match = Match.objects.filter(pk=Match._meta.pk.to_python(match_id)).first()
+    except (ValueError, TypeError, ValidationError):
+        match = None
+    role = role_of(match, actor) if match is not None else Role(Role.NOBODY)
+    if not role.may_read:
+        raise NotFound(not_found or gettext("no match %(id)s") % {"id": match_id})
+    return role
+
+
+def hide_from_outsiders(refusal: Exception, *, match_id, actor) -> None:
+    """Before a command's refusal is answered: ``NotFound`` instead if the caller may not read the
+    match — whatever refused it (its input, a bad ``If-Match``) before ``run`` admitted him. A
+    refusal ``run`` made carries the role it admitted (``CommandError.role``): nothing to read."""
+    if getattr(refusal, "role", None) is None:
+        admit(match_id=match_id, actor=actor)
+
+
+def _broken(violation: RuleViolation, unit: Unit | None, locate: str | None) -> RuleBroken:
+    """The refusal of a broken rule, located from the match as the unit locked it (the command
+    stored nothing): ``deal`` (1-based) and, for a card, ``play_index`` (0-based)."""
+    refusal = RuleBroken(violation)
+    if unit is not None and unit.projection is not None and locate is not None:
+        snapshot = unit.projection.snapshot
+        in_play = snapshot["played"] + 1 if snapshot.get("deal") is not None else None
+        if locate == DEAL:
+            violation.located(deal=snapshot["played"] + 1)
+        elif in_play is not None and locate == PLAY:
+            violation.located(deal=in_play, play_index=len(snapshot["deal"]["plays"]))
+        elif in_play is not None:
+            violation.located(deal=in_play)
+    if locate == PLAY and violation.code == "not_your_turn":
+        refusal.detail = gettext("It is not your turn: seat %(seat)s is on turn.") % {"seat": violation.seat}
+    return refusal
+
+
+def _locked_unit(match: Match, actor, role: Role, expected_version: int | None, ended_too: bool) -> Unit:
+    """The unit of a locked match whose caller is admitted: its version and status checked."""
+    if expected_version is not None and expected_version != match.version:
+        raise VersionConflict(
+            gettext("the match is at version %(version)s, not %(expected_version)s")
+            % {"version": match.version, "expected_version": expected_version},
+            current_version=match.version,
+        )
+    if match.status != Match.Status.IN_PROGRESS and not ended_too:
+        raise MatchClosed(
+            gettext("the match is %(status)s; nothing more can be recorded")
+            % {"status": str(match.get_status_display()).lower()}
+        )
+    refuse_if_read_only(match)
+    return Unit(match, match.projection, restore(match.projection.snapshot), actor, role=role)
+
+
+def refuse_if_read_only(match: Match) -> None:
+    """A match of a closed season takes no command (nor a ruling) until its season reopens."""
+    if match.read_only:
+        raise MatchReadOnly(
+            gettext("the match belongs to a closed season; nothing more can be recorded until staff reopen it")
+        )
+
+
+def _lock(match_id) -> Match:
+    """Lock the match row and its projection's, and read both, in one statement. ``FOR UPDATE OF``
+    both takes the locks in that order (the match first, as every writer does), and a client that
+    waited for them gets the rows as the previous one committed them: READ COMMITTED re-reads the
+    latest version of every row it locks. The statement is compiled once (``games.compiled``):
+    it runs on every card play."""
+    try:
+        pk = Match._meta.pk.to_python(match_id)
+    except (ValueError, TypeError, ValidationError):
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id}) from None
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_sql(connection.vendor), [compiled.prepared(Match, "id", pk)])
+        row = cursor.fetchone()
+    if row is None:
+        raise NotFound(gettext("no match %(id)s") % {"id": match_id})
+    split = compiled.width(Match)
+    match = compiled.instance(Match, "m", row[:split])
+    projection = compiled.instance(MatchProjection, "p", row[split:])
+    Match.projection.related.set_cached_value(match, projection)
+    MatchProjection.match.field.set_cached_value(projection, match)
+    return match
+
+
+@functools.cache
+def _lock_sql(vendor: str) -> str:
+    sql = (
+        f"SELECT {compiled.columns(Match, 'm')}, {compiled.columns(MatchProjection, 'p')} "
+        f"FROM {compiled.table(Match)} m INNER JOIN {compiled.table(MatchProjection)} p "
+        f"ON p.{compiled.column(MatchProjection, 'match')} = m.{compiled.column(Match, 'id')} "
+        f"WHERE m.{compiled.column(Match, 'id')} = %s"
+    )
+    return sql + (" FOR UPDATE OF m, p" if connection.features.has_select_for_update_of else "")
+
+
+def _commit(unit: Unit) -> list[MatchEvent]:
+    """Append the unit's events (chained), then bring the read models up to date."""
+    match, projection = unit.match, unit.projection
+    previous = projection.head_hash if projection else GENESIS
+    now = timezone.now()
+    actor_name = unit.actor.get_username() if unit.actor is not None else None
+    rows = []
+    for event in unit.events:
+        seq, type, payload = match.version + 1, event.TYPE, event.to_payload()
+        body = event_body(match_id=match.id, seq=seq, type=type, payload=payload, actor=actor_name, created_at=now)
+        previous = chain_hash(previous, body)
+        rows.append(
+            MatchEvent(
+                match=match,
+                seq=seq,
+                type=type,
+                payload=payload,
+                actor=unit.actor,
+                actor_name=actor_name,
+                created_at=now,
+                hash=previous,
+            )
+        )
+        match.version = seq
+    if len(rows) == 1:  # a card play: the common case, compiled once
+        compiled.insert(rows[0])
+    else:
+        MatchEvent.objects.bulk_create(rows)
+    if unit.secrets:
+        DealSecret.objects.bulk_create(unit.secrets)
+    _project(unit, previous, rows)
+    return rows
+
+
+def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
+    match, state = unit.match, unit.state
+    finished_before = len(unit.projection.summary["deals"]) if unit.projection else 0
+    if state.complete and match.status == Match.Status.IN_PROGRESS:
+        match.status = Match.Status.FINISHED
+        if not match.confirmed and confirmation.played_by_own_seats(match):  # it ends now: rule "online"
+            unit.columns["confirmed"] = True
+    for name, value in unit.columns.items():
+        setattr(match, name, value)
+    compiled.update(Match, match.pk, version=match.version, status=match.status, **unit.columns)
+    if match.status != Match.Status.IN_PROGRESS:  # commands only run on matches in progress: it ends now
+        if match.status == Match.Status.FINISHED and match.fingerprint is None:
+            _fingerprint_finished(match)
+        announce_result(Match, match_id=match.pk, status=match.status)
+    if len(state.results) > finished_before:
+        DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
+    unchanged = unit.projection is not None and _summary_unchanged(unit, finished_before)
+    results = unit.projection.snapshot["results"] if unchanged else None  # no deal ended, no ruling
+    values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state, results))
+    if not unchanged:
+        earlier = unit.projection.summary if unit.projection else None
+        values["summary"] = summary_of(state, match, rulings_of(rows, earlier.get("rulings") if earlier else None))
+        values["summary"].update(sign_offs_of(rows, earlier))
+    if unit.projection is None:
+        unit.projection = MatchProjection.objects.create(match=match, **values)
+    else:
+        compiled.update(MatchProjection, match.pk, **values)
+        for name, value in values.items():
+            setattr(unit.projection, name, value)
+
+
+def _summary_unchanged(unit: Unit, finished_before: int) -> bool:
+    """Cards played in a deal that goes on change nothing the summary holds (finished deals,
+    totals, winners, the next deal due, status, rulings): most plays keep it as stored."""
+    return (
+        unit.state.deal is not None
+        and len(unit.state.results) == finished_before
+        and unit.match.status == Match.Status.IN_PROGRESS
+        and all(isinstance(event, CardPlayed) for event in unit.events)
+    )
+
+
+def _fingerprint_finished(match: Match) -> None:
+    """A match filed live gets the fingerprint of its record when it finishes, so that importing
+    the same sheet afterwards is caught too."""
+    from .selectors import Viewer, match_record  # selectors import this module
+
+    record = match_record(match=match, viewer=Viewer(Viewer.PLAYER))
+    match.fingerprint = record_fingerprint(record)
+    compiled.update(Match, match.pk, fingerprint=match.fingerprint)
