@@ -8,7 +8,6 @@ a ``_Unit``; ``_commit`` writes them (hash chain, read models) in the same trans
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import secrets as secrets_module
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from games.engine.errors import RecordFormatError, RulesetError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
 
-from . import compiled, confirmation
+from . import confirmation, sql
 from .events import GENESIS, chain_hash, deal_commitment, event_body
 from .exceptions import (
     CommandError,
@@ -200,37 +199,17 @@ def refuse_if_read_only(match: Match) -> None:
 
 
 def _lock(match_id) -> Match:
-    """Lock the match row and its projection's, and read both, in one statement. ``FOR UPDATE OF``
-    both takes the locks in that order (the match first, as every writer does), and a client that
-    waited for them gets the rows as the previous one committed them: READ COMMITTED re-reads the
-    latest version of every row it locks. The statement is compiled once (``games.compiled``):
-    it runs on every card play."""
+    """Lock the match row and its projection's, and read both, in one statement (``games.sql``:
+    it runs on every card play). A client that waited for the locks gets the rows as the previous
+    one committed them: READ COMMITTED re-reads the latest version of every row it locks."""
     try:
         pk = Match._meta.pk.to_python(match_id)
     except (ValueError, TypeError, ValidationError):
         raise NotFound(gettext("no match %(id)s") % {"id": match_id}) from None
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor), [compiled.prepared(Match, "id", pk)])
-        row = cursor.fetchone()
-    if row is None:
+    match = sql.match_lock(pk)
+    if match is None:
         raise NotFound(gettext("no match %(id)s") % {"id": match_id})
-    split = compiled.width(Match)
-    match = compiled.instance(Match, "m", row[:split])
-    projection = compiled.instance(MatchProjection, "p", row[split:])
-    Match.projection.related.set_cached_value(match, projection)
-    MatchProjection.match.field.set_cached_value(projection, match)
     return match
-
-
-@functools.cache
-def _lock_sql(vendor: str) -> str:
-    sql = (
-        f"SELECT {compiled.columns(Match, 'm')}, {compiled.columns(MatchProjection, 'p')} "
-        f"FROM {compiled.table(Match)} m INNER JOIN {compiled.table(MatchProjection)} p "
-        f"ON p.{compiled.column(MatchProjection, 'match')} = m.{compiled.column(Match, 'id')} "
-        f"WHERE m.{compiled.column(Match, 'id')} = %s"
-    )
-    return sql + (" FOR UPDATE OF m, p" if connection.features.has_select_for_update_of else "")
 
 
 def _commit(unit: _Unit) -> list[MatchEvent]:
@@ -257,18 +236,19 @@ def _commit(unit: _Unit) -> list[MatchEvent]:
             )
         )
         match.version = seq
-    if len(rows) == 1:  # a card play: the common case, compiled once
-        compiled.insert(rows[0])
-    else:
-        MatchEvent.objects.bulk_create(rows)
     if unit.secrets:
         DealSecret.objects.bulk_create(unit.secrets)
-    _project(unit, previous, rows)
+    _project(unit, previous, rows)  # inserts the rows with the read models' new values
     events_appended.send(sender=Match, match=match, events=rows)
     return rows
 
 
 def _project(unit: _Unit, head: str, rows: list[MatchEvent]) -> None:
+    """Append ``rows`` with the match's new version and status and the projection's new values —
+    one statement on PostgreSQL (``games.sql.events_append``), with the ``pg_notify`` that wakes
+    the live views — then what only a deal's or the match's end writes."""
+    from . import live  # live imports selectors, which import this module
+
     match, state = unit.match, unit.state
     finished_before = len(unit.projection.summary["deals"]) if unit.projection else 0
     if state.complete and match.status == Match.Status.IN_PROGRESS:
@@ -277,13 +257,6 @@ def _project(unit: _Unit, head: str, rows: list[MatchEvent]) -> None:
             unit.columns["confirmed"] = True
     for name, value in unit.columns.items():
         setattr(match, name, value)
-    compiled.update(Match, match.pk, version=match.version, status=match.status, **unit.columns)
-    if match.status != Match.Status.IN_PROGRESS:  # commands only run on matches in progress: it ends now
-        if match.status == Match.Status.FINISHED and match.fingerprint is None:
-            _fingerprint_finished(match)
-        announce_result(Match, match_id=match.pk, status=match.status)
-    if len(state.results) > finished_before:
-        DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
     unchanged = unit.projection is not None and _summary_unchanged(unit, finished_before)
     results = unit.projection.snapshot["results"] if unchanged else None  # no deal ended, no ruling
     values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state, results))
@@ -291,12 +264,24 @@ def _project(unit: _Unit, head: str, rows: list[MatchEvent]) -> None:
         earlier = unit.projection.summary if unit.projection else None
         values["summary"] = summary_of(state, match, rulings_of(rows, earlier.get("rulings") if earlier else None))
         values["summary"].update(sign_offs_of(rows, earlier))
+    sql.events_append(
+        match,
+        rows,
+        match_values=dict(version=match.version, status=match.status, **unit.columns),
+        projection_values=values if unit.projection is not None else None,
+        notify=live.moved_notice(match),
+    )
     if unit.projection is None:
         unit.projection = MatchProjection.objects.create(match=match, **values)
     else:
-        compiled.update(MatchProjection, match.pk, **values)
         for name, value in values.items():
             setattr(unit.projection, name, value)
+    if match.status != Match.Status.IN_PROGRESS:  # commands only run on matches in progress: it ends now
+        if match.status == Match.Status.FINISHED and match.fingerprint is None:
+            _fingerprint_finished(match)
+        announce_result(Match, match_id=match.pk, status=match.status)
+    if len(state.results) > finished_before:
+        DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
 
 
 def _summary_unchanged(unit: _Unit, finished_before: int) -> bool:
@@ -719,7 +704,7 @@ def _fingerprint_finished(match: Match) -> None:
 
     record = match_record(match=match, viewer=Viewer(Viewer.PLAYER))
     match.fingerprint = record_fingerprint(record)
-    compiled.update(Match, match.pk, fingerprint=match.fingerprint)
+    sql.update(Match, match.pk, fingerprint=match.fingerprint)
 
 
 def _create_for_import(actor, decoded: records.MatchRecord) -> Match:

@@ -1,12 +1,12 @@
-"""Statements of the card-play path, compiled once per process instead of on every request.
+"""Rows as the ORM reads and writes them, for the hand-written statements of this package.
 
-Measured in benchmarks/api_plays.py: building and compiling a statement costs the Django ORM
-more CPU than PostgreSQL spends running it (a ``select_for_update().select_related().get()``
-about 0.6 ms, the same SELECT as SQL about 0.15 ms). The few statements every play runs are
-written here as SQL over the models' own table and column names, with parameters prepared and
-rows converted exactly as the ORM does it (``get_db_prep_value``, the backends' converters),
-so they run on PostgreSQL and SQLite alike and give the same model instances. Everything else
-goes through the ORM.
+A statement here names the models' own tables and columns (``table``, ``column``, ``columns``),
+takes its parameters prepared as the ORM prepares them (``prepared``: ``get_db_prep_save``) and
+turns its rows into model instances as the ORM does (``instance``: the backend's and the field's
+converters, then ``Model.from_db``), so that it runs on PostgreSQL and SQLite alike and gives
+the same instances a queryset would. The statement texts are built once per process (cached by
+model and vendor). What these functions lean on of Django's internals is listed in
+docs/hot-path-sql.md, with what to re-check on an upgrade.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ def columns(model: type[models.Model], alias: str) -> str:
 
 
 def width(model: type[models.Model]) -> int:
+    """How many values ``columns(model, …)`` selects."""
     return len(model._meta.concrete_fields)
 
 
@@ -65,6 +66,11 @@ def prepared(model: type[models.Model], name: str, value: Any) -> Any:
     return model._meta.get_field(name).get_db_prep_save(value, connection)
 
 
+def assignments(model: type[models.Model], names: Iterable[str]) -> str:
+    """``"col" = %s, …`` for the fields ``names``, in that order."""
+    return ", ".join(f"{column(model, name)} = %s" for name in names)
+
+
 def update(model: type[models.Model], pk: Any, **values: Any) -> None:
     """``UPDATE model SET … WHERE pk = …`` without a queryset (the fields named, nothing else)."""
     names = sorted(values)
@@ -76,39 +82,50 @@ def update(model: type[models.Model], pk: Any, **values: Any) -> None:
 
 @functools.cache
 def _update_sql(model: type[models.Model], names: tuple[str, ...], vendor: str) -> str:
-    assignments = ", ".join(f"{column(model, name)} = %s" for name in names)
-    return f"UPDATE {table(model)} SET {assignments} WHERE {column(model, model._meta.pk.name)} = %s"
+    return f"UPDATE {table(model)} SET {assignments(model, names)} WHERE {column(model, model._meta.pk.name)} = %s"
+
+
+def insert_fields(model: type[models.Model]) -> list[models.Field]:
+    """The fields an INSERT names: every concrete field but the auto primary key."""
+    return [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
+
+
+def insert_params(obj: models.Model) -> list[Any]:
+    """``obj``'s values for ``insert_fields``, as ``save()`` would write them (``auto_now_add`` and
+    defaults applied by ``pre_save``)."""
+    return [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in insert_fields(type(obj))]
+
+
+def inserted(obj: models.Model, pk: Any = None) -> None:
+    """Mark ``obj`` as saved (with its new primary key, when the database gave one)."""
+    if pk is not None:
+        obj.pk = pk
+    obj._state.adding, obj._state.db = False, connection.alias
 
 
 def insert(obj: models.Model) -> None:
     """Insert one new instance as ``save()`` would (``auto_now_add`` and defaults applied), without
     its signals or overrides, and set its primary key (``RETURNING`` where the backend has it)."""
     model = type(obj)
-    fields = _insert_fields(model)
-    params = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
     returning = connection.features.can_return_columns_from_insert
+    pk = None
     with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(model, connection.vendor, returning), params)
+        cursor.execute(_insert_sql(model, connection.vendor, returning), insert_params(obj))
         if model._meta.auto_field is not None:
-            obj.pk = (
+            pk = (
                 cursor.fetchone()[0]
                 if returning
                 else connection.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
             )
-    obj._state.adding, obj._state.db = False, connection.alias
-
-
-def _insert_fields(model: type[models.Model]) -> list:
-    return [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
+    inserted(obj, pk)
 
 
 @functools.cache
 def _insert_sql(model: type[models.Model], vendor: str, returning: bool) -> str:
-    fields = _insert_fields(model)
     quote = connection.ops.quote_name
     sql = (
-        f"INSERT INTO {table(model)} ({', '.join(quote(f.column) for f in fields)}) "
-        f"VALUES ({', '.join(['%s'] * len(fields))})"
+        f"INSERT INTO {table(model)} ({', '.join(quote(f.column) for f in insert_fields(model))}) "
+        f"VALUES ({', '.join(['%s'] * len(insert_fields(model)))})"
     )
     auto = model._meta.auto_field
     return sql + (f" RETURNING {quote(auto.column)}" if returning and auto is not None else "")
