@@ -16,7 +16,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection, models
-from django.db.models.expressions import Col
 
 
 @functools.cache
@@ -27,7 +26,7 @@ def _shape(model: type[models.Model], alias: str, vendor: str) -> tuple[str, tup
     select = ", ".join(f"{alias}.{quote(f.column)}" for f in fields)
     converters = []
     for field in fields:
-        col = Col(alias, field)
+        col = field.get_col(alias)  # as the ORM selects it: a foreign key converted as the field it targets
         converters.append((col, tuple(connection.ops.get_db_converters(col) + col.get_db_converters(connection))))
     return select, tuple(f.attname for f in fields), tuple(converters)
 

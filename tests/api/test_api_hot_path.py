@@ -54,7 +54,7 @@ def test_a_card_play_costs_five_statements_on_postgresql_and_seven_on_sqlite_wit
     assert len(data) == (5 if postgresql else 7), "\n".join(data)
     assert sum("pg_notify" in sql for sql in data) == live.notifying()
     if postgresql:
-        assert sum("games_matchevent" in sql and "games_match\"" in sql and "pg_notify" in sql for sql in data) == 1
+        assert sum("games_matchevent" in sql and 'games_match"' in sql and "pg_notify" in sql for sql in data) == 1
     assert sum("games_player" in sql for sql in data) == 1  # read with the token, not on its own
 
 
