@@ -26,7 +26,7 @@ from games.engine.errors import RecordFormatError, RulesetError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
 
-from . import confirmation, sql
+from . import confirmation, sql, states
 from .events import GENESIS, chain_hash, deal_commitment, event_body
 from .exceptions import (
     CommandError,
@@ -187,7 +187,8 @@ def _locked_unit(
             % {"status": str(match.get_status_display()).lower()}
         )
     refuse_if_read_only(match)
-    return _Unit(match, match.projection, restore(match.projection.snapshot), actor)
+    projection, state = match.projection, states.kept_state(match.projection)
+    return _Unit(match, projection, restore(projection.snapshot) if state is None else state, actor)
 
 
 def refuse_if_read_only(match: Match) -> None:
@@ -206,7 +207,7 @@ def _lock(match_id) -> Match:
         pk = Match._meta.pk.to_python(match_id)
     except (ValueError, TypeError, ValidationError):
         raise NotFound(gettext("no match %(id)s") % {"id": match_id}) from None
-    match = sql.match_lock(pk)
+    match = sql.match_lock(pk, known=states.known(pk))  # the state kept from this process's last command on it
     if match is None:
         raise NotFound(gettext("no match %(id)s") % {"id": match_id})
     return match
@@ -239,6 +240,7 @@ def _commit(unit: _Unit) -> list[MatchEvent]:
     if unit.secrets:
         DealSecret.objects.bulk_create(unit.secrets)
     _project(unit, previous, rows)  # inserts the rows with the read models' new values
+    states.keep(unit.projection, unit.state)
     events_appended.send(sender=Match, match=match, events=rows)
     return rows
 

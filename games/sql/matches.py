@@ -24,32 +24,54 @@ from games.models import Match, MatchEvent, MatchProjection
 from . import rows
 
 
-def match_lock(pk: Any) -> Match | None:
+def match_lock(pk: Any, known: tuple[int, str] | None = None) -> Match | None:
     """The match ``pk`` with its projection (``match.projection``, cached both ways), both rows
     locked until the transaction ends; None if there is no such match. READ COMMITTED re-reads the
-    latest version of a row it waited for, so a command queued behind another reads its result."""
+    latest version of a row it waited for, so a command queued behind another reads its result.
+
+    ``known``: the (version, head hash) of a projection the caller holds already. If the stored one
+    is that, its ``snapshot`` and ``summary`` are not sent: they come back deferred (read on first
+    access, as the ORM's ``defer``), for the caller to set from what it holds."""
+    version, head = known if known is not None else (None, None)
     with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor), [rows.prepared(Match, "id", pk)])
+        sql, tests = _lock_sql(connection.vendor)
+        cursor.execute(sql, [version, head] * tests + [rows.prepared(Match, "id", pk)])
         row = cursor.fetchone()
     if row is None:
         return None
     split = rows.width(Match)
     match = rows.instance(Match, "m", row[:split])
-    projection = rows.instance(MatchProjection, "p", row[split:])
+    *values, unchanged = row[split:]
+    if unchanged:  # the columns not sent are NULL in the row: leave them deferred
+        kept = [v for f, v in zip(MatchProjection._meta.concrete_fields, values) if f.name in _KEPT]
+        projection = rows.instance(MatchProjection, "p", kept, only=_KEPT)
+    else:
+        projection = rows.instance(MatchProjection, "p", values)
     Match.projection.related.set_cached_value(match, projection)
     MatchProjection.match.field.set_cached_value(projection, match)
     return match
 
 
+_KEPT = ("match", "version", "head_hash")  # the projection's columns sent whether known or not
+
+
 @functools.cache
-def _lock_sql(vendor: str) -> str:
+def _lock_sql(vendor: str) -> tuple[str, int]:
+    """The statement, and how many times it tests ``known`` (two parameters each time)."""
+    p = functools.partial(rows.column, MatchProjection)
+    known = f"(p.{p('version')} = %s AND p.{p('head_hash')} = %s)"
+    projection = [
+        f"p.{p(f.name)}" if f.name in _KEPT else f"CASE WHEN {known} THEN NULL ELSE p.{p(f.name)} END"
+        for f in MatchProjection._meta.concrete_fields
+    ]
     sql = (
-        f"SELECT {rows.columns(Match, 'm')}, {rows.columns(MatchProjection, 'p')} "
+        f"SELECT {rows.columns(Match, 'm')}, {', '.join(projection)}, COALESCE({known}, FALSE) "
         f"FROM {rows.table(Match)} m INNER JOIN {rows.table(MatchProjection)} p "
         f"ON p.{rows.column(MatchProjection, 'match')} = m.{rows.column(Match, 'id')} "
         f"WHERE m.{rows.column(Match, 'id')} = %s"
     )
-    return sql + (" FOR UPDATE OF m, p" if connection.features.has_select_for_update_of else "")
+    sql += " FOR UPDATE OF m, p" if connection.features.has_select_for_update_of else ""
+    return sql, 1 + sum(f.name not in _KEPT for f in MatchProjection._meta.concrete_fields)
 
 
 def events_append(

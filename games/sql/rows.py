@@ -41,9 +41,14 @@ def width(model: type[models.Model]) -> int:
     return len(model._meta.concrete_fields)
 
 
-def instance(model: type[models.Model], alias: str, values: Iterable[Any]):
-    """A model instance from the raw values of ``columns(model, alias)``, as the ORM loads it."""
+def instance(model: type[models.Model], alias: str, values: Iterable[Any], only: Iterable[str] | None = None):
+    """A model instance from the raw values of ``columns(model, alias)``, as the ORM loads it.
+    ``only``: the values are those of these fields alone (in the model's order), the others
+    deferred, as ``QuerySet.only`` loads them (read on first access)."""
     _, attnames, converters = _shape(model, alias, connection.vendor)
+    if only is not None:
+        wanted = {model._meta.get_field(name).attname for name in only}
+        attnames, converters = zip(*((a, c) for a, c in zip(attnames, converters) if a in wanted))
     converted = []
     for value, (col, steps) in zip(values, converters):
         for step in steps:
