@@ -32,9 +32,9 @@ def match_lock(pk: Any, known: tuple[int, str] | None = None) -> Match | None:
     ``known``: the (version, head hash) of a projection the caller holds already. If the stored one
     is that, its ``snapshot`` and ``summary`` are not sent: they come back deferred (read on first
     access, as the ORM's ``defer``), for the caller to set from what it holds."""
-    version, head = known if known is not None else (None, None)
-    with connection.cursor() as cursor:
-        sql, tests = _lock_sql(connection.vendor)
+    version, head, wrapper = *(known if known is not None else (None, None)), rows.db()
+    with wrapper.cursor() as cursor:
+        sql, tests = _lock_sql(wrapper.vendor)
         cursor.execute(sql, [version, head] * tests + [rows.prepared(Match, "id", pk)])
         row = cursor.fetchone()
     if row is None:
@@ -90,22 +90,25 @@ def events_append(
     ``IntegrityError`` (``one_event_per_seq``), and nothing of the statement is written."""
     if not events:
         raise ValueError("nothing to append")
-    if connection.vendor != "postgresql":
+    wrapper = rows.db()
+    if wrapper.vendor != "postgresql":
         if notify is not None:
             raise ValueError("pg_notify is PostgreSQL's")
         _append_one_by_one(match, events, match_values, projection_values)
         return
     match_names, projection_names = tuple(sorted(match_values)), tuple(sorted(projection_values or ()))
     sql = _append_sql(len(events), match_names, projection_names if projection_values is not None else None, notify)
+    field, pk = Match._meta.get_field, Match._meta.pk.get_db_prep_save(match.pk, wrapper)
     params = [value for event in events for value in rows.insert_params(event)]
-    params += [rows.prepared(Match, name, match_values[name]) for name in match_names]
-    params.append(rows.prepared(Match, "id", match.pk))
+    params += [field(name).get_db_prep_save(match_values[name], wrapper) for name in match_names]
+    params.append(pk)
     if projection_values is not None:
-        params += [rows.prepared(MatchProjection, name, projection_values[name]) for name in projection_names]
-        params.append(rows.prepared(Match, "id", match.pk))
+        field = MatchProjection._meta.get_field
+        params += [field(name).get_db_prep_save(projection_values[name], wrapper) for name in projection_names]
+        params.append(pk)
     if notify is not None:
         params += list(notify)
-    with connection.cursor() as cursor:
+    with wrapper.cursor() as cursor:
         cursor.execute(sql, params)
         ids = dict((seq, pk) for pk, seq in cursor.fetchall())
     for event in events:

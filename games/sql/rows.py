@@ -15,7 +15,13 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+
+
+def db():
+    """The default database's connection wrapper itself: ``django.db.connection`` is a proxy that
+    looks it up (a context-local read) on every attribute — a cost on the hot path."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 @functools.cache
@@ -45,16 +51,17 @@ def instance(model: type[models.Model], alias: str, values: Iterable[Any], only:
     """A model instance from the raw values of ``columns(model, alias)``, as the ORM loads it.
     ``only``: the values are those of these fields alone (in the model's order), the others
     deferred, as ``QuerySet.only`` loads them (read on first access)."""
-    _, attnames, converters = _shape(model, alias, connection.vendor)
+    wrapper = db()
+    _, attnames, converters = _shape(model, alias, wrapper.vendor)
     if only is not None:
         wanted = {model._meta.get_field(name).attname for name in only}
         attnames, converters = zip(*((a, c) for a, c in zip(attnames, converters) if a in wanted))
     converted = []
     for value, (col, steps) in zip(values, converters):
         for step in steps:
-            value = step(value, col, connection)
+            value = step(value, col, wrapper)
         converted.append(value)
-    return model.from_db(connection.alias, attnames, converted)
+    return model.from_db(wrapper.alias, attnames, converted)
 
 
 def table(model: type[models.Model]) -> str:
@@ -67,7 +74,7 @@ def column(model: type[models.Model], name: str) -> str:
 
 def prepared(model: type[models.Model], name: str, value: Any) -> Any:
     """``value`` for field ``name`` as a statement parameter (a UUID as text on SQLite, JSON adapted…)."""
-    return model._meta.get_field(name).get_db_prep_save(value, connection)
+    return model._meta.get_field(name).get_db_prep_save(value, db())
 
 
 def assignments(model: type[models.Model], names: Iterable[str]) -> str:
@@ -77,11 +84,12 @@ def assignments(model: type[models.Model], names: Iterable[str]) -> str:
 
 def update(model: type[models.Model], pk: Any, **values: Any) -> None:
     """``UPDATE model SET … WHERE pk = …`` without a queryset (the fields named, nothing else)."""
-    names = sorted(values)
-    sql = _update_sql(model, tuple(names), connection.vendor)
-    params = [prepared(model, name, values[name]) for name in names]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, prepared(model, model._meta.pk.name, pk)])
+    wrapper, names = db(), sorted(values)
+    sql = _update_sql(model, tuple(names), wrapper.vendor)
+    fields = [model._meta.get_field(name) for name in (*names, model._meta.pk.name)]
+    params = [field.get_db_prep_save(value, wrapper) for field, value in zip(fields, (*map(values.get, names), pk))]
+    with wrapper.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 @functools.cache
@@ -91,35 +99,41 @@ def _update_sql(model: type[models.Model], names: tuple[str, ...], vendor: str) 
 
 def insert_fields(model: type[models.Model]) -> list[models.Field]:
     """The fields an INSERT names: every concrete field but the auto primary key."""
-    return [f for f in model._meta.concrete_fields if f is not model._meta.auto_field]
+    return list(_insert_fields(model))
+
+
+@functools.cache
+def _insert_fields(model: type[models.Model]) -> tuple[models.Field, ...]:
+    return tuple(f for f in model._meta.concrete_fields if f is not model._meta.auto_field)
 
 
 def insert_params(obj: models.Model) -> list[Any]:
     """``obj``'s values for ``insert_fields``, as ``save()`` would write them (``auto_now_add`` and
     defaults applied by ``pre_save``)."""
-    return [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in insert_fields(type(obj))]
+    wrapper = db()
+    return [field.get_db_prep_save(field.pre_save(obj, True), wrapper) for field in _insert_fields(type(obj))]
 
 
 def inserted(obj: models.Model, pk: Any = None) -> None:
     """Mark ``obj`` as saved (with its new primary key, when the database gave one)."""
     if pk is not None:
         obj.pk = pk
-    obj._state.adding, obj._state.db = False, connection.alias
+    obj._state.adding, obj._state.db = False, DEFAULT_DB_ALIAS
 
 
 def insert(obj: models.Model) -> None:
     """Insert one new instance as ``save()`` would (``auto_now_add`` and defaults applied), without
     its signals or overrides, and set its primary key (``RETURNING`` where the backend has it)."""
-    model = type(obj)
-    returning = connection.features.can_return_columns_from_insert
+    model, wrapper = type(obj), db()
+    returning = wrapper.features.can_return_columns_from_insert
     pk = None
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(model, connection.vendor, returning), insert_params(obj))
+    with wrapper.cursor() as cursor:
+        cursor.execute(_insert_sql(model, wrapper.vendor, returning), insert_params(obj))
         if model._meta.auto_field is not None:
             pk = (
                 cursor.fetchone()[0]
                 if returning
-                else connection.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
+                else wrapper.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
             )
     inserted(obj, pk)
 
