@@ -36,13 +36,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
-from games import compiled
+from games import sql
 from games.exceptions import CommandError, InvalidInput, quoted
 from games.models import IdempotencyKey
 
@@ -153,27 +153,14 @@ def _answer_for(existing: IdempotencyKey, key: str, fingerprint: str) -> Respons
 
 def _lock_and_find(user, key: str) -> IdempotencyKey | None:
     """The key's row, if any, once this transaction holds the key's advisory lock (PostgreSQL)."""
-    if connection.vendor != "postgresql":
-        return IdempotencyKey.objects.filter(user=user, key=key).first()
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_and_find_sql(), [_lock_id(user.pk, key), user.pk, key])
-        locked, *row = cursor.fetchone()
+    locked, existing = sql.key_lock_and_find(_lock_id(user.pk, key), user.pk, key)
     if not locked:
         raise IdempotencyInProgress(
             gettext("the first request with %(header)s %(key)s is still running")
             % {"header": HEADER, "key": repr(key)},
             field=HEADER,
         )
-    return compiled.instance(IdempotencyKey, "k", row) if row[0] is not None else None
-
-
-@functools.cache
-def _lock_and_find_sql() -> str:
-    t, col = compiled.table(IdempotencyKey), functools.partial(compiled.column, IdempotencyKey)
-    return (
-        f"SELECT pg_try_advisory_xact_lock(%s), {compiled.columns(IdempotencyKey, 'k')} "
-        f"FROM (SELECT 1) AS one LEFT JOIN {t} k ON k.{col('user')} = %s AND k.{col('key')} = %s"
-    )
+    return existing
 
 
 def _lock_id(user_id: int, key: str) -> int:
@@ -186,7 +173,7 @@ def _store(user, key: str, fingerprint: str, response: Response) -> None:
     body = _without_nul(json.loads(json.dumps(response.data, cls=JSONEncoder)))
     headers = {name: response[name] for name in STORED_HEADERS if response.has_header(name)}
     try:  # the violation aborts the transaction: _KeyTaken leaves it, and it rolls back whole
-        compiled.insert(
+        sql.key_store(
             IdempotencyKey(
                 user=user,
                 key=key,

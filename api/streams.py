@@ -11,8 +11,8 @@
   after N, then the ``events`` action of ``api.views`` answers, exactly as without ``wait``.
 
 How new events are noticed: one ``_Watch`` per event loop (per uvicorn worker). On PostgreSQL
-every command ``NOTIFY``s the match it moved (``games.live.match_moved_notify``, in the command's
-transaction) and the watch ``LISTEN``s on one connection of its own: it wakes the clients of that
+every command ``NOTIFY``s the match it moved (``games.live.moved_notice``, in the statement that
+appends its events) and the watch ``LISTEN``s on one connection of its own: it wakes the clients of that
 match and the feeds of its seated players, who then read their events; every
 ``LIVE_RECHECK_SECONDS`` it also re-reads the versions of the watched matches, as a safety net.
 Elsewhere (SQLite, ``LIVE_NOTIFY=false``) it reads those versions every ``LIVE_POLL_INTERVAL_MS``

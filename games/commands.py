@@ -2,7 +2,7 @@
 
 One straight line, in one transaction (docs/card-play.md):
 
-1. **lock** the match row and its projection's (``_lock``: one statement, compiled once);
+1. **lock** the match row and its projection's (``_lock``: one statement, ``games.sql``);
 2. **admit** the caller: his role in the match (``roles.role_of``); whoever may not read the
    match learns nothing of it — ``NotFound``, before anything else is checked;
 3. **check the version** the client expects (``If-Match``: ``VersionConflict``), that the match
@@ -24,13 +24,12 @@ too (``CommandError.role``): the API tells an outsider's refused input from an a
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -38,7 +37,7 @@ from games.engine import MatchState
 from games.engine.errors import RuleViolation
 from games.engine.match import restore
 
-from . import compiled, confirmation
+from . import confirmation, sql, states
 from .event_types import CardPlayed, Event
 from .events import GENESIS, chain_hash, event_body
 from .exceptions import CommandError, MatchClosed, MatchReadOnly, NotFound, RuleBroken, VersionConflict
@@ -188,7 +187,8 @@ def _locked_unit(match: Match, actor, role: Role, expected_version: int | None, 
             % {"status": str(match.get_status_display()).lower()}
         )
     refuse_if_read_only(match)
-    return Unit(match, match.projection, restore(match.projection.snapshot), actor, role=role)
+    projection, state = match.projection, states.kept_state(match.projection)
+    return Unit(match, projection, restore(projection.snapshot) if state is None else state, actor, role=role)
 
 
 def refuse_if_read_only(match: Match) -> None:
@@ -200,37 +200,17 @@ def refuse_if_read_only(match: Match) -> None:
 
 
 def _lock(match_id) -> Match:
-    """Lock the match row and its projection's, and read both, in one statement. ``FOR UPDATE OF``
-    both takes the locks in that order (the match first, as every writer does), and a client that
-    waited for them gets the rows as the previous one committed them: READ COMMITTED re-reads the
-    latest version of every row it locks. The statement is compiled once (``games.compiled``):
-    it runs on every card play."""
+    """Lock the match row and its projection's, and read both, in one statement (``games.sql``:
+    it runs on every card play). A client that waited for the locks gets the rows as the previous
+    one committed them: READ COMMITTED re-reads the latest version of every row it locks."""
     try:
         pk = Match._meta.pk.to_python(match_id)
     except (ValueError, TypeError, ValidationError):
         raise NotFound(gettext("no match %(id)s") % {"id": match_id}) from None
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor), [compiled.prepared(Match, "id", pk)])
-        row = cursor.fetchone()
-    if row is None:
+    match = sql.match_lock(pk, known=states.known(pk))  # the state kept from this process's last command on it
+    if match is None:
         raise NotFound(gettext("no match %(id)s") % {"id": match_id})
-    split = compiled.width(Match)
-    match = compiled.instance(Match, "m", row[:split])
-    projection = compiled.instance(MatchProjection, "p", row[split:])
-    Match.projection.related.set_cached_value(match, projection)
-    MatchProjection.match.field.set_cached_value(projection, match)
     return match
-
-
-@functools.cache
-def _lock_sql(vendor: str) -> str:
-    sql = (
-        f"SELECT {compiled.columns(Match, 'm')}, {compiled.columns(MatchProjection, 'p')} "
-        f"FROM {compiled.table(Match)} m INNER JOIN {compiled.table(MatchProjection)} p "
-        f"ON p.{compiled.column(MatchProjection, 'match')} = m.{compiled.column(Match, 'id')} "
-        f"WHERE m.{compiled.column(Match, 'id')} = %s"
-    )
-    return sql + (" FOR UPDATE OF m, p" if connection.features.has_select_for_update_of else "")
 
 
 def _commit(unit: Unit) -> list[MatchEvent]:
@@ -257,17 +237,19 @@ def _commit(unit: Unit) -> list[MatchEvent]:
             )
         )
         match.version = seq
-    if len(rows) == 1:  # a card play: the common case, compiled once
-        compiled.insert(rows[0])
-    else:
-        MatchEvent.objects.bulk_create(rows)
     if unit.secrets:
         DealSecret.objects.bulk_create(unit.secrets)
-    _project(unit, previous, rows)
+    _project(unit, previous, rows)  # inserts the rows with the read models' new values
+    states.keep(unit.projection, unit.state)
     return rows
 
 
 def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
+    """Append ``rows`` with the match's new version and status and the projection's new values —
+    one statement on PostgreSQL (``games.sql.events_append``), with the ``pg_notify`` that wakes
+    the live views — then what only a deal's or the match's end writes."""
+    from . import live  # live imports selectors, which import this module
+
     match, state = unit.match, unit.state
     finished_before = len(unit.projection.summary["deals"]) if unit.projection else 0
     if state.complete and match.status == Match.Status.IN_PROGRESS:
@@ -276,13 +258,6 @@ def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
             unit.columns["confirmed"] = True
     for name, value in unit.columns.items():
         setattr(match, name, value)
-    compiled.update(Match, match.pk, version=match.version, status=match.status, **unit.columns)
-    if match.status != Match.Status.IN_PROGRESS:  # commands only run on matches in progress: it ends now
-        if match.status == Match.Status.FINISHED and match.fingerprint is None:
-            _fingerprint_finished(match)
-        announce_result(Match, match_id=match.pk, status=match.status)
-    if len(state.results) > finished_before:
-        DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
     unchanged = unit.projection is not None and _summary_unchanged(unit, finished_before)
     results = unit.projection.snapshot["results"] if unchanged else None  # no deal ended, no ruling
     values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state, results))
@@ -290,12 +265,24 @@ def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
         earlier = unit.projection.summary if unit.projection else None
         values["summary"] = summary_of(state, match, rulings_of(rows, earlier.get("rulings") if earlier else None))
         values["summary"].update(sign_offs_of(rows, earlier))
+    sql.events_append(
+        match,
+        rows,
+        match_values=dict(version=match.version, status=match.status, **unit.columns),
+        projection_values=values if unit.projection is not None else None,
+        notify=live.moved_notice(match),
+    )
     if unit.projection is None:
         unit.projection = MatchProjection.objects.create(match=match, **values)
     else:
-        compiled.update(MatchProjection, match.pk, **values)
         for name, value in values.items():
             setattr(unit.projection, name, value)
+    if match.status != Match.Status.IN_PROGRESS:  # commands only run on matches in progress: it ends now
+        if match.status == Match.Status.FINISHED and match.fingerprint is None:
+            _fingerprint_finished(match)
+        announce_result(Match, match_id=match.pk, status=match.status)
+    if len(state.results) > finished_before:
+        DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
 
 
 def _summary_unchanged(unit: Unit, finished_before: int) -> bool:
@@ -316,4 +303,4 @@ def _fingerprint_finished(match: Match) -> None:
 
     record = match_record(match=match, viewer=Viewer(Viewer.PLAYER))
     match.fingerprint = record_fingerprint(record)
-    compiled.update(Match, match.pk, fingerprint=match.fingerprint)
+    sql.update(Match, match.pk, fingerprint=match.fingerprint)

@@ -4,9 +4,9 @@ Plain synchronous selectors like those of ``selectors.py`` (which decides what a
 see; nothing here decides it again). The streams call them in short bursts between waits and
 never keep a transaction open across a wait.
 
-On PostgreSQL the write side has one piece here too: ``match_moved_notify``, the
-``events_appended`` receiver that tells every process's listener (``api/streams.py``) which
-match a command moved (docs/live-updates.md, "How a process hears of a commit").
+On PostgreSQL the write side has one piece here too: ``moved_notice``, the notification a
+command sends with its events, that tells every process's listener (``api/streams.py``) which
+match it moved (docs/live-updates.md, "How a process hears of a commit").
 
 Two feeds:
 
@@ -50,14 +50,15 @@ def notifying() -> bool:
     return settings.LIVE_NOTIFY and connection.vendor == "postgresql"
 
 
-def match_moved_notify(sender, *, match, **kwargs) -> None:
-    """``events_appended`` receiver: ``NOTIFY`` the match and the players seated in it, inside the
-    command's transaction, so PostgreSQL delivers it only if, and once, the events are committed,
-    in commit order. One statement per command, no query: the locked match carries its seats."""
+def moved_notice(match: Match) -> tuple[str, str] | None:
+    """The ``pg_notify(channel, payload)`` that tells every process's listener a command moved
+    ``match`` (and the players seated in it), or None when commands do not announce. The command
+    sends it in the statement that appends its events (``games.sql.events_append``), so
+    PostgreSQL delivers it only if, and once, the events are committed, in commit order. No
+    query: the locked match carries its seats."""
     if not notifying():
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, moved_payload(match.pk, match.seat_player_ids())])
+        return None
+    return CHANNEL, moved_payload(match.pk, match.seat_player_ids())
 
 
 def moved_payload(match_id: Any, player_ids: Iterable[int]) -> str:

@@ -1,0 +1,34 @@
+"""The hand-written SQL of the hot path: the statements every card play runs, in one place.
+
+Building and compiling a statement costs the Django ORM more CPU than PostgreSQL spends running
+it, so the few statements of every play are SQL over the models' own tables and columns,
+prepared and converted as the ORM does it (``rows``), on PostgreSQL and SQLite alike:
+
+- ``tokens``: the API token with its user and his player (``api/authentication.py``);
+- ``idempotency_keys``: the ``Idempotency-Key`` row under its advisory lock, and its insert
+  (``api/idempotency.py``);
+- ``matches``: the match locked with its projection, and the append of a command's events with
+  the match's and the projection's new values (and the live views' ``pg_notify``) in one
+  statement (``games/services.py``);
+- ``rows``: how those statements name tables and columns, take parameters and build instances,
+  and the plain ``update`` and ``insert`` of one row.
+
+Each statement is tested against the ORM's own query for the same rows
+(tests/store/test_store_hot_path_sql.py), and docs/hot-path-sql.md lists what to re-check when
+Django is upgraded. Everything else goes through the ORM.
+"""
+
+from .idempotency_keys import key_lock_and_find, key_store
+from .matches import events_append, match_lock
+from .rows import insert, update
+from .tokens import token_with_user_and_player
+
+__all__ = [
+    "events_append",
+    "insert",
+    "key_lock_and_find",
+    "key_store",
+    "match_lock",
+    "token_with_user_and_player",
+    "update",
+]

@@ -1,0 +1,150 @@
+"""The two statements of every match command: the lock that reads the match, and the append
+that writes what the command decided.
+
+- ``match_lock``: the match row and its projection's, locked and read in one statement
+  (``FOR UPDATE OF`` both, the match first, as every writer takes them).
+- ``events_append``: the command's events inserted, the match's columns (its version, its
+  status, …) and the projection's updated — and, on PostgreSQL, the ``pg_notify`` that wakes the
+  live views — in **one** statement: a data-modifying ``WITH`` whose parts run on one snapshot
+  inside the command's transaction, all or nothing. On SQLite (no data-modifying ``WITH``) the
+  same writes run as separate statements in the same transaction: the same rows, one writer at a
+  time anyway.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connection
+
+from games.models import Match, MatchEvent, MatchProjection
+
+from . import rows
+
+
+def match_lock(pk: Any, known: tuple[int, str] | None = None) -> Match | None:
+    """The match ``pk`` with its projection (``match.projection``, cached both ways), both rows
+    locked until the transaction ends; None if there is no such match. READ COMMITTED re-reads the
+    latest version of a row it waited for, so a command queued behind another reads its result.
+
+    ``known``: the (version, head hash) of a projection the caller holds already. If the stored one
+    is that, its ``snapshot`` and ``summary`` are not sent: they come back deferred (read on first
+    access, as the ORM's ``defer``), for the caller to set from what it holds."""
+    version, head, wrapper = *(known if known is not None else (None, None)), rows.db()
+    with wrapper.cursor() as cursor:
+        sql, tests = _lock_sql(wrapper.vendor)
+        cursor.execute(sql, [version, head] * tests + [rows.prepared(Match, "id", pk)])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    split = rows.width(Match)
+    match = rows.instance(Match, "m", row[:split])
+    *values, unchanged = row[split:]
+    if unchanged:  # the columns not sent are NULL in the row: leave them deferred
+        kept = [v for f, v in zip(MatchProjection._meta.concrete_fields, values) if f.name in _KEPT]
+        projection = rows.instance(MatchProjection, "p", kept, only=_KEPT)
+    else:
+        projection = rows.instance(MatchProjection, "p", values)
+    Match.projection.related.set_cached_value(match, projection)
+    MatchProjection.match.field.set_cached_value(projection, match)
+    return match
+
+
+_KEPT = ("match", "version", "head_hash")  # the projection's columns sent whether known or not
+
+
+@functools.cache
+def _lock_sql(vendor: str) -> tuple[str, int]:
+    """The statement, and how many times it tests ``known`` (two parameters each time)."""
+    p = functools.partial(rows.column, MatchProjection)
+    known = f"(p.{p('version')} = %s AND p.{p('head_hash')} = %s)"
+    projection = [
+        f"p.{p(f.name)}" if f.name in _KEPT else f"CASE WHEN {known} THEN NULL ELSE p.{p(f.name)} END"
+        for f in MatchProjection._meta.concrete_fields
+    ]
+    sql = (
+        f"SELECT {rows.columns(Match, 'm')}, {', '.join(projection)}, COALESCE({known}, FALSE) "
+        f"FROM {rows.table(Match)} m INNER JOIN {rows.table(MatchProjection)} p "
+        f"ON p.{rows.column(MatchProjection, 'match')} = m.{rows.column(Match, 'id')} "
+        f"WHERE m.{rows.column(Match, 'id')} = %s"
+    )
+    sql += " FOR UPDATE OF m, p" if connection.features.has_select_for_update_of else ""
+    return sql, 1 + sum(f.name not in _KEPT for f in MatchProjection._meta.concrete_fields)
+
+
+def events_append(
+    match: Match,
+    events: Sequence[MatchEvent],
+    *,
+    match_values: dict[str, Any],
+    projection_values: dict[str, Any] | None,
+    notify: tuple[str, str] | None = None,
+) -> None:
+    """Insert ``events`` (new ``MatchEvent`` instances of ``match``, their primary keys set on
+    return), set ``match_values`` on the match's row and ``projection_values`` on its projection's
+    (None: the projection is not there yet — the caller creates it), and ``pg_notify(channel,
+    payload)`` ``notify`` — one statement on PostgreSQL. ``notify`` is PostgreSQL's alone: on
+    other databases it must be None. A second event with a ``seq`` already taken raises
+    ``IntegrityError`` (``one_event_per_seq``), and nothing of the statement is written."""
+    if not events:
+        raise ValueError("nothing to append")
+    wrapper = rows.db()
+    if wrapper.vendor != "postgresql":
+        if notify is not None:
+            raise ValueError("pg_notify is PostgreSQL's")
+        _append_one_by_one(match, events, match_values, projection_values)
+        return
+    match_names, projection_names = tuple(sorted(match_values)), tuple(sorted(projection_values or ()))
+    sql = _append_sql(len(events), match_names, projection_names if projection_values is not None else None, notify)
+    field, pk = Match._meta.get_field, Match._meta.pk.get_db_prep_save(match.pk, wrapper)
+    params = [value for event in events for value in rows.insert_params(event)]
+    params += [field(name).get_db_prep_save(match_values[name], wrapper) for name in match_names]
+    params.append(pk)
+    if projection_values is not None:
+        field = MatchProjection._meta.get_field
+        params += [field(name).get_db_prep_save(projection_values[name], wrapper) for name in projection_names]
+        params.append(pk)
+    if notify is not None:
+        params += list(notify)
+    with wrapper.cursor() as cursor:
+        cursor.execute(sql, params)
+        ids = dict((seq, pk) for pk, seq in cursor.fetchall())
+    for event in events:
+        rows.inserted(event, ids[event.seq])
+
+
+@functools.cache
+def _append_sql(
+    count: int, match_names: tuple[str, ...], projection_names: tuple[str, ...] | None, notify: bool
+) -> str:
+    quote = connection.ops.quote_name
+    fields = rows.insert_fields(MatchEvent)
+    values = ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * count)
+    parts = [
+        f"e AS (INSERT INTO {rows.table(MatchEvent)} ({', '.join(quote(f.column) for f in fields)}) "
+        f"VALUES {values} RETURNING {rows.column(MatchEvent, 'id')}, {rows.column(MatchEvent, 'seq')})",
+        f"m AS (UPDATE {rows.table(Match)} SET {rows.assignments(Match, match_names)} "
+        f"WHERE {rows.column(Match, 'id')} = %s)",
+    ]
+    if projection_names is not None:
+        parts.append(
+            f"p AS (UPDATE {rows.table(MatchProjection)} SET {rows.assignments(MatchProjection, projection_names)} "
+            f"WHERE {rows.column(MatchProjection, 'match')} = %s)"
+        )
+    if notify:  # a volatile function: the CTE is materialised and runs once, joined to the events' rows
+        parts.append("n AS (SELECT pg_notify(%s, %s))")
+    return f"WITH {', '.join(parts)} SELECT e.* FROM e{', n' if notify else ''}"
+
+
+def _append_one_by_one(
+    match: Match, events: Sequence[MatchEvent], match_values: dict[str, Any], projection_values: dict[str, Any] | None
+) -> None:
+    if len(events) == 1:
+        rows.insert(events[0])
+    else:
+        MatchEvent.objects.bulk_create(events)
+    rows.update(Match, match.pk, **match_values)
+    if projection_values is not None:
+        rows.update(MatchProjection, match.pk, **projection_values)

@@ -1,0 +1,83 @@
+"""The engine state of the matches this process moved last, kept between commands — what the
+``eventsourcing`` library calls its aggregate cache.
+
+A command locks its match and needs the engine state after the match's last event. Reading it
+means sending the projection's snapshot and summary (JSON) and restoring the state from the
+snapshot: on a card play, more work than the play itself. So after each command this process
+keeps, per match, the state it reached with the projection's new snapshot and summary, under the
+projection's version and head hash; the next command passes that (version, head hash) to the
+lock (``games.sql.match_lock``), and when the stored projection is still that one the database
+sends neither JSON and the kept state is used.
+
+Why the key is enough: the head hash is the SHA-256 chain over every event of the log
+(``games.events``), so a projection with that version and head hash was folded from the very log
+that produced the kept state — whichever process wrote it, and even if the command that kept it
+was rolled back (then the stored projection is another, and the key does not match). What this
+trusts is that the fold is deterministic: a projection rewritten in place with other contents
+for the same log (a future rebuild with a changed fold) must be followed by a restart of the
+processes, as after any deployment. Kept states are as a snapshot restores them (finished deals
+without their ``final``), so a command decides and answers exactly as after a restore. At most
+``LIMIT`` matches are kept, the least recently moved forgotten first.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games.engine import MatchState
+
+LIMIT = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    version: int
+    head_hash: str
+    snapshot: dict[str, Any]
+    summary: dict[str, Any]
+    state: MatchState
+
+
+_kept: OrderedDict[Any, Kept] = OrderedDict()
+_lock = threading.Lock()
+
+
+def known(match_id: Any) -> tuple[int, str] | None:
+    """The (version, head hash) of the projection kept for the match, if any."""
+    kept = _kept.get(match_id)
+    return None if kept is None else (kept.version, kept.head_hash)
+
+
+def kept_state(projection) -> MatchState | None:
+    """For a projection read with its snapshot and summary deferred because they are the ones
+    kept (``games.sql.match_lock``): set them from what is kept and give the kept state. None
+    when nothing fits (the caller restores the snapshot, read on first access)."""
+    kept = _kept.get(projection.match_id)
+    if kept is None or (kept.version, kept.head_hash) != (projection.version, projection.head_hash):
+        return None
+    deferred = projection.get_deferred_fields()
+    if "snapshot" in deferred:
+        projection.snapshot = kept.snapshot
+    if "summary" in deferred:
+        projection.summary = kept.summary
+    return kept.state
+
+
+def keep(projection, state: MatchState) -> None:
+    """Keep ``state``, the state the match's ``projection`` (as just written) holds."""
+    if any(result.final is not None for result in state.results):  # as restored from a snapshot
+        state = replace(state, results=tuple(replace(result, final=None) for result in state.results))
+    kept = Kept(projection.version, projection.head_hash, projection.snapshot, projection.summary, state)
+    with _lock:
+        _kept[projection.match_id] = kept
+        _kept.move_to_end(projection.match_id)
+        while len(_kept) > LIMIT:
+            _kept.popitem(last=False)
+
+
+def forget_all() -> None:
+    with _lock:
+        _kept.clear()

@@ -1,0 +1,278 @@
+"""The hand-written statements of the hot path (``games.sql``) against the ORM's own queries for
+the same rows: the same model instances read, the same rows written — on SQLite, and on
+PostgreSQL under CI=true (DATABASE_URL). docs/hot-path-sql.md says what to re-check on a Django
+upgrade; these tests are the check."""
+
+import datetime as dt
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from store_helpers import SEATED, play_legal_cards
+
+from games import live, services, sql
+from games.events import chain_hash
+from games.models import IdempotencyKey, Match, MatchEvent, MatchProjection, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def fields(obj) -> dict:
+    """Every concrete field's value, by attname, as the instance holds it."""
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+
+def typed(obj) -> dict:
+    """``fields`` with each value's type: a str where the ORM gives a UUID is a difference too."""
+    return {name: (type(value), value) for name, value in fields(obj).items()}
+
+
+# --- the match locked with its projection ---------------------------------------------------------
+
+
+def test_the_match_lock_reads_the_match_and_its_projection_as_the_orm_does(server_match, users):
+    play_legal_cards(server_match, users["scorer"], 3)
+
+    with transaction.atomic():
+        locked = sql.match_lock(server_match.pk)
+    orm = Match.objects.select_related("projection").get(pk=server_match.pk)
+
+    assert typed(locked) == typed(orm)
+    assert typed(locked.projection) == typed(orm.projection)
+    assert locked.projection.match is locked  # cached both ways: no query to go back
+    assert locked._state.adding is False and locked._state.db == orm._state.db
+
+
+def test_the_match_lock_finds_nothing_for_an_unknown_match(db):
+    with transaction.atomic():
+        assert sql.match_lock(Match._meta.pk.to_python("00000000-0000-4000-8000-000000000000")) is None
+
+
+def test_the_match_lock_takes_the_rows_for_update_where_the_database_can(server_match):
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        sql.match_lock(server_match.pk)
+
+    (statement,) = [q["sql"] for q in queries.captured_queries]
+    assert statement.rstrip().endswith("FOR UPDATE OF m, p") == connection.features.has_select_for_update_of
+
+
+# --- the append -------------------------------------------------------------------------------
+
+
+def _twin_matches(users) -> tuple[Match, Match]:
+    """Two matches in the same state: one written through games.sql, one through the ORM."""
+    twins = []
+    for _ in range(2):
+        match = services.match_create(actor=users["north"], first_dealer="N", dealing="recorded", seats=SEATED)
+        twins.append(Match.objects.select_related("projection").get(pk=match.pk))
+    return twins[0], twins[1]
+
+
+NOW = timezone.now()
+
+
+def _events(match: Match, actor, payloads: list[dict]) -> list[MatchEvent]:
+    """New events after the match's last, the same for twins (the same time, hashes chained from
+    a common head: what is hashed does not matter here)."""
+    now, previous, made = NOW, "0" * 64, []
+    for offset, payload in enumerate(payloads, start=1):
+        seq = match.version + offset
+        previous = chain_hash(previous, {"seq": seq, "payload": payload})
+        made.append(
+            MatchEvent(
+                match=match,
+                seq=seq,
+                type=MatchEvent.Type.LEAD_OFFERED,
+                payload=payload,
+                actor=actor,
+                actor_name=actor.get_username(),
+                created_at=now,
+                hash=previous,
+            )
+        )
+    return made
+
+
+def _without_ids(values: dict) -> dict:
+    return {name: value for name, value in values.items() if name not in {"id", "match_id"}}
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_the_append_writes_the_rows_the_orm_writes(users, count):
+    ours, theirs = _twin_matches(users)
+    payloads = [{"buyer": "E", "price": 2, "note": "ą ż \u2603"}, {"buyer": "W", "price": 3}][:count]
+    projection_values = {
+        "version": ours.version + count,
+        "head_hash": "f" * 64,
+        "snapshot": {"nested": [1, {"x": None}]},
+        "summary": {"deals": []},
+    }
+    match_values = {"version": ours.version + count, "status": Match.Status.IN_PROGRESS, "confirmed": True}
+
+    with transaction.atomic():
+        events = _events(ours, users["north"], payloads)
+        sql.events_append(ours, events, match_values=match_values, projection_values=projection_values)
+    with transaction.atomic():
+        orm_events = MatchEvent.objects.bulk_create(_events(theirs, users["north"], payloads))
+        Match.objects.filter(pk=theirs.pk).update(**match_values)
+        MatchProjection.objects.filter(pk=theirs.pk).update(**projection_values)
+
+    assert [e.pk for e in events] == list(
+        MatchEvent.objects.filter(match=ours).order_by("seq").values_list("pk", flat=True)[1:]
+    )
+    assert all(e._state.adding is False for e in events)
+    stored = [_without_ids(fields(e)) for e in MatchEvent.objects.filter(match=ours).order_by("seq")]
+    expected = [_without_ids(fields(e)) for e in MatchEvent.objects.filter(match=theirs).order_by("seq")]
+    assert stored[1:] == expected[1:] == [_without_ids(fields(e)) for e in orm_events]
+    assert _without_ids(fields(Match.objects.get(pk=ours.pk))) | {"created_at": None} == _without_ids(
+        fields(Match.objects.get(pk=theirs.pk))
+    ) | {"created_at": None}
+    assert _without_ids(fields(MatchProjection.objects.get(pk=ours.pk))) == _without_ids(
+        fields(MatchProjection.objects.get(pk=theirs.pk))
+    )
+
+
+def test_the_append_without_a_projection_leaves_it_to_the_caller(users):
+    ours, _ = _twin_matches(users)
+    before = fields(MatchProjection.objects.get(pk=ours.pk))
+
+    with transaction.atomic():
+        sql.events_append(
+            ours,
+            _events(ours, users["north"], [{"buyer": "E", "price": 2}]),
+            match_values={"version": ours.version + 1},
+            projection_values=None,
+        )
+
+    assert Match.objects.get(pk=ours.pk).version == ours.version + 1
+    assert fields(MatchProjection.objects.get(pk=ours.pk)) == before
+
+
+def test_an_append_of_a_seq_taken_writes_nothing_of_its_statement(users):
+    ours, _ = _twin_matches(users)
+    with transaction.atomic():
+        sql.events_append(
+            ours,
+            _events(ours, users["north"], [{"buyer": "E", "price": 2}]),
+            match_values={"version": ours.version + 1},
+            projection_values={"version": ours.version + 1},
+        )
+    taken = _events(ours, users["north"], [{"buyer": "W", "price": 3}])  # seq version+1 again
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        sql.events_append(
+            ours,
+            taken,
+            match_values={"version": 99, "status": Match.Status.ABANDONED},
+            projection_values={"version": 99},
+        )
+
+    match = Match.objects.select_related("projection").get(pk=ours.pk)
+    assert (match.version, match.status, match.projection.version) == (
+        ours.version + 1,
+        "in_progress",
+        ours.version + 1,
+    )
+    assert MatchEvent.objects.filter(match=ours).count() == 2
+
+
+def test_the_notification_rides_in_the_append_statement_on_postgresql_only(users, settings):
+    ours, _ = _twin_matches(users)
+    notice = live.moved_notice(ours)
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        if connection.vendor == "postgresql":
+            assert notice is not None
+            sql.events_append(
+                ours,
+                _events(ours, users["north"], [{"buyer": "E", "price": 2}]),
+                match_values={"version": ours.version + 1},
+                projection_values={"version": ours.version + 1},
+                notify=notice,
+            )
+            assert "pg_notify" in queries.captured_queries[-1]["sql"]
+        else:
+            assert notice is None
+            with pytest.raises(ValueError):
+                sql.events_append(
+                    ours,
+                    _events(ours, users["north"], [{}]),
+                    match_values={},
+                    projection_values=None,
+                    notify=("kierki_live", "x"),
+                )
+
+
+# --- the token with its user and player ------------------------------------------------------------
+
+
+def test_the_token_query_reads_the_token_user_and_player_as_the_orm_does(users):
+    for name in ("north", "stranger"):  # a player, and a user without a player profile
+        key = Token.objects.create(user=users[name]).key
+
+        ours = sql.token_with_user_and_player(Token, key)
+        orm = Token.objects.select_related("user__player").get(key=key)
+
+        assert typed(ours) == typed(orm)
+        assert typed(ours.user) == typed(orm.user)
+        assert hasattr(ours.user, "player") == hasattr(orm.user, "player") == (name == "north")
+        if name == "north":
+            assert typed(ours.user.player) == typed(orm.user.player)
+            assert isinstance(ours.user.player, Player)
+
+
+def test_the_token_query_finds_nothing_for_an_unknown_key(db):
+    assert sql.token_with_user_and_player(Token, "0" * 40) is None
+
+
+# --- the Idempotency-Key row -----------------------------------------------------------------------
+
+
+def test_the_key_lookup_reads_the_row_as_the_orm_does_and_holds_the_lock(users):
+    user = users["north"]
+    stored = IdempotencyKey(
+        user=user, key="k-1", request_hash="a" * 64, status_code=201, response={"body": {"ok": True}, "headers": {}}
+    )
+    with transaction.atomic():
+        sql.key_store(stored)
+    orm_made = IdempotencyKey.objects.create(
+        user=user, key="k-2", request_hash="a" * 64, status_code=201, response={"body": {"ok": True}, "headers": {}}
+    )
+
+    with transaction.atomic():
+        locked, found = sql.key_lock_and_find(12345, user.pk, "k-1")
+        _, missing = sql.key_lock_and_find(12346, user.pk, "k-3")
+    orm = IdempotencyKey.objects.filter(user=user, key="k-1").first()
+
+    assert locked is True and missing is None
+    assert typed(found) == typed(orm)
+    assert stored.pk == orm.pk and stored._state.adding is False
+    assert isinstance(stored.created_at, dt.datetime) and stored.created_at.tzinfo is not None
+    assert {k: v for k, v in fields(orm).items() if k not in {"id", "key", "created_at"}} == {
+        k: v for k, v in fields(orm_made).items() if k not in {"id", "key", "created_at"}
+    }
+
+
+def test_a_second_key_row_for_the_same_user_and_key_is_refused(users):
+    row = dict(user=users["north"], key="k", request_hash="a" * 64, status_code=201, response={})
+    with transaction.atomic():
+        sql.key_store(IdempotencyKey(**row))
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        sql.key_store(IdempotencyKey(**row))
+
+
+# --- one row's update ------------------------------------------------------------------------------
+
+
+def test_the_one_row_update_writes_what_the_orm_update_writes(users):
+    ours, theirs = _twin_matches(users)
+    values = {"fingerprint": "e" * 64, "played_on": dt.date(2026, 3, 1), "ruleset_options": {"a": [1, "ż"]}}
+
+    sql.update(Match, ours.pk, **values)
+    Match.objects.filter(pk=theirs.pk).update(**values)
+
+    ours_now, theirs_now = Match.objects.get(pk=ours.pk), Match.objects.get(pk=theirs.pk)
+    assert {k: typed(ours_now)[k] for k in values} == {k: typed(theirs_now)[k] for k in values}
+    assert typed(ours_now)["played_on"] == (dt.date, dt.date(2026, 3, 1))

@@ -1,0 +1,82 @@
+"""The engine states kept between commands (games/states.py, the aggregate cache): a command that
+finds its match's projection as this process left it uses the kept state and gets no JSON from
+the database; every kept state is the one a restore of the stored snapshot gives; anything else
+(another process moved the match, a command rolled back, nothing kept) reads and restores."""
+
+import pytest
+from django.db import transaction
+from store_helpers import legal_play, play_legal_cards, state_of
+
+from games import services, sql, states
+from games.engine.match import snapshot
+from games.models import MatchProjection
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_kept_state_is_the_one_the_stored_snapshot_restores_to(server_match, users):
+    scorer = users["scorer"]
+    for _ in range(60):  # past the end of the first deal, into the second
+        if state_of(server_match).deal is None:
+            services.deal_start(match_id=server_match.pk, actor=scorer)
+        else:
+            play_legal_cards(server_match, scorer, 1)
+        stored = MatchProjection.objects.get(pk=server_match.pk)
+        kept = states.known(server_match.pk)
+        assert kept == (stored.version, stored.head_hash)
+        with transaction.atomic():
+            locked = sql.match_lock(server_match.pk, known=kept)
+            projection = locked.projection
+            assert projection.get_deferred_fields() == {"snapshot", "summary"}  # not sent
+            state = states.kept_state(projection)
+        assert snapshot(state) == stored.snapshot == projection.snapshot
+        assert projection.summary == stored.summary
+        assert state.results == state_of(server_match).results
+        assert all(result.final is None for result in state.results)  # as restored
+
+
+def test_a_command_on_a_match_as_this_process_left_it_restores_nothing(server_match, users, monkeypatch):
+    play_legal_cards(server_match, users["scorer"], 1)
+    seat, card = legal_play(server_match)
+    monkeypatch.setattr(services, "restore", lambda snapshot: pytest.fail("restored the snapshot"))
+
+    result = services.card_play(match_id=server_match.pk, actor=users["scorer"], card=card, seat=seat)
+
+    assert states.known(server_match.pk) == (result.match.version, result.match.projection.head_hash)
+    assert snapshot(result.state) == MatchProjection.objects.get(pk=server_match.pk).snapshot
+
+
+@pytest.mark.parametrize("how", ["forgotten", "moved elsewhere"])
+def test_a_match_not_as_kept_is_read_and_restored(server_match, users, how):
+    play_legal_cards(server_match, users["scorer"], 2)
+    if how == "forgotten":
+        states.forget_all()
+    else:  # another process appended: what this one keeps is a version behind
+        behind = MatchProjection.objects.get(pk=server_match.pk)
+        play_legal_cards(server_match, users["scorer"], 1)
+        states.keep(behind, state_of(server_match))
+
+    with transaction.atomic():
+        locked = sql.match_lock(server_match.pk, known=states.known(server_match.pk))
+        assert locked.projection.get_deferred_fields() == set()
+        assert states.kept_state(locked.projection) is None
+    seat, card = legal_play(server_match)
+    result = services.card_play(match_id=server_match.pk, actor=users["scorer"], card=card, seat=seat)
+    assert snapshot(result.state) == MatchProjection.objects.get(pk=server_match.pk).snapshot
+
+
+def test_a_rolled_back_command_leaves_a_key_that_matches_nothing_stored(server_match, users):
+    play_legal_cards(server_match, users["scorer"], 1)
+    before = MatchProjection.objects.get(pk=server_match.pk)
+    seat, card = legal_play(server_match)
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.card_play(match_id=server_match.pk, actor=users["scorer"], card=card, seat=seat)
+        raise RuntimeError("the caller's transaction fails after the command")
+
+    assert states.known(server_match.pk) != (before.version, before.head_hash)  # kept: what was rolled back
+    with transaction.atomic():
+        locked = sql.match_lock(server_match.pk, known=states.known(server_match.pk))
+        assert locked.projection.get_deferred_fields() == set()  # so the stored one is read whole
+    result = services.card_play(match_id=server_match.pk, actor=users["scorer"], card=card, seat=seat)
+    assert result.match.version == before.version + 1
