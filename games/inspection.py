@@ -24,7 +24,6 @@ from django.utils.translation import gettext
 
 from games.engine import MatchState, Seat
 from games.engine.errors import RuleViolation
-from games.engine.seats import by_seat
 
 from . import audit, projections
 from .event_types import of_row
@@ -32,6 +31,7 @@ from .events import timestamp
 from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken
 from .models import Match, MatchEvent, MatchProjection
 from .roles import Role, role_of
+from .selectors import deal_progress
 
 T = MatchEvent.Type
 ENDED = (Match.Status.FINISHED, Match.Status.ABANDONED)
@@ -133,8 +133,6 @@ def deal_finished_since(match: Match, number: int) -> bool:
 
 def _deal_view(deal, prefix: list[MatchEvent]) -> dict[str, Any]:
     to_play = deal.to_play
-    completed = deal.completed_tricks()
-    last = completed[-1] if completed else None
     return {
         "number": deal.spec.number,
         "kind": deal.kind.value,
@@ -143,13 +141,7 @@ def _deal_view(deal, prefix: list[MatchEvent]) -> dict[str, Any]:
         "compensating": deal.spec.compensating,
         "hands": {s.name: _names(deal.hand(s)) for s in Seat},
         "dealt": {s.name: _names(deal.hand_dealt(s)) for s in Seat},
-        "trick": [{"seat": s.name, "card": str(c)} for s, c in deal.current_trick()],
-        "last_trick": None
-        if last is None
-        else {"winner": last[0].name, "cards": [{"seat": s.name, "card": str(c)} for s, c in last[1]]},
-        "tricks": by_seat(deal.tricks),
-        "tricks_completed": len(deal.winners),
-        "plays": len(deal.plays),
+        **deal_progress(deal),
         "to_play": to_play.name if to_play is not None else None,
         "legal_cards": _names(deal.legal_cards(to_play)) if to_play is not None else [],
         "lead_sale": {

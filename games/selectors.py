@@ -180,8 +180,6 @@ def state_view(*, match: Match, viewer: Viewer, state: MatchState) -> dict[str, 
         legal_seat = to_play
     else:
         legal_seat = viewer.seat if viewer.seat == to_play else None
-    completed = deal.completed_tricks()
-    last = completed[-1] if completed else None
     state_view["deal"] = {
         "number": deal.spec.number,
         "kind": deal.kind.value,
@@ -190,13 +188,7 @@ def state_view(*, match: Match, viewer: Viewer, state: MatchState) -> dict[str, 
         "compensating": deal.spec.compensating,
         "hand": _names(deal.hand(viewer.seat)) if viewer.seat is not None else None,
         "hands": {s.name: _names(deal.hand(s)) for s in Seat} if viewer.sees_all_hands else None,
-        "trick": [{"seat": s.name, "card": str(c)} for s, c in deal.current_trick()],
-        "last_trick": None
-        if last is None
-        else {"winner": last[0].name, "cards": [{"seat": s.name, "card": str(c)} for s, c in last[1]]},
-        "tricks": by_seat(deal.tricks),
-        "tricks_completed": len(deal.winners),
-        "plays": len(deal.plays),
+        **deal_progress(deal),
         "to_play": to_play.name if to_play is not None else None,
         "legal_cards": _names(deal.legal_cards(legal_seat)) if legal_seat is not None else [],
         "lead_sale": {
@@ -208,6 +200,22 @@ def state_view(*, match: Match, viewer: Viewer, state: MatchState) -> dict[str, 
         },
     }
     return state_view
+
+
+def deal_progress(deal) -> dict[str, Any]:
+    """Where a deal stands, the same for every viewer: the trick on the table, the last trick
+    taken and by whom, the tricks each seat has taken, how many tricks and plays so far."""
+    completed = deal.completed_tricks()
+    last = completed[-1] if completed else None
+    return {
+        "trick": [{"seat": s.name, "card": str(c)} for s, c in deal.current_trick()],
+        "last_trick": None
+        if last is None
+        else {"winner": last[0].name, "cards": [{"seat": s.name, "card": str(c)} for s, c in last[1]]},
+        "tricks": by_seat(deal.tricks),
+        "tricks_completed": len(deal.winners),
+        "plays": len(deal.plays),
+    }
 
 
 def _names(cards: Iterable) -> list[str]:

@@ -38,6 +38,13 @@ from .roles import require_arbiter
 MAX_REASON = 2000
 
 
+def _on_ended_too(match_id, actor, expected_version: int | None, decide) -> CommandResult:
+    """Run ``decide`` as every command runs, on a match in progress or ended alike."""
+    return commands.run(
+        match_id=match_id, actor=actor, expected_version=expected_version, decide=decide, ended_too=True
+    )
+
+
 # --- signing the sheet ---------------------------------------------------------------------------------
 
 
@@ -63,13 +70,7 @@ def result_confirm(*, match_id, actor, expected_version: int | None = None) -> C
         if not match.confirmed and confirmation.rule_met(match, [*confirmations, event.to_payload()]) is not None:
             unit.columns["confirmed"] = True
 
-    return commands.run(
-        match_id=match_id,
-        actor=actor,
-        expected_version=expected_version,
-        decide=decide,
-        ended_too=True,
-    )
+    return _on_ended_too(match_id, actor, expected_version, decide)
 
 
 # --- withdrawal ------------------------------------------------------------------------------------------
@@ -103,10 +104,4 @@ def _withdrawal(match_id, actor, reason: Any, expected_version: int | None, *, w
         unit.emit((MatchWithdrawn if withdraw else MatchReinstated)(reason=reason, by=actor.get_username()))
         unit.columns["withdrawn"] = withdraw
 
-    return commands.run(
-        match_id=match_id,
-        actor=actor,
-        expected_version=expected_version,
-        decide=decide,
-        ended_too=True,
-    )
+    return _on_ended_too(match_id, actor, expected_version, decide)
