@@ -70,6 +70,8 @@ class SearchOptions:
     transpositions: bool = True  # the transposition table at trick starts
     merge_ranks: bool = True  # equivalent ranks merged in the key and among the moves
     bounds: bool = True  # cut with bounds from what is still available
+    penalty_order: bool = True  # move ordering that knows who wins the trick and what the cards cost
+    decided_tricks: bool = True  # mid-trick: bounds once the trick in progress is decided for or against the seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +207,8 @@ class _Search:
         self.suit_codes: dict[int, int] = {}
         self.keys: dict[tuple[int, ...], tuple[int, ...]] = {}  # the hands → their merged key
         self.nodes = 0
+        self.decided_tricks = options.bounds and options.decided_tricks
+        self.penalty_order = options.penalty_order
 
     # --- values ---------------------------------------------------------------------------------
     def final(self, past: int, taken: int) -> int:
@@ -231,11 +235,17 @@ class _Search:
         return self.final(past, taken | 1 << winner)
 
     def static_bounds(
-        self, hands: list[int], trick_penalty: int, trick_no: int, past: int, taken: int
+        self, hands: list[int], trick_penalty: int, trick_no: int, past: int, taken: int, lost: bool = False
     ) -> tuple[int, int]:
-        """Bounds on the final value from what is still available (sound, cheap, loose early)."""
+        """Bounds on the final value from what is still available (sound, cheap, loose early).
+
+        ``lost``: the seat cannot take the trick in progress (it has played and is beaten, or it
+        can neither follow above the best card nor win by discarding): the cards already in that
+        trick and the trick itself (R14's 2, R15's 9, R17's 10) are no longer the seat's to take;
+        who takes it is still open, so the counts of seats with a trick stay as they are."""
         s = self.seat
         left = 14 - trick_no  # tricks still to complete, the one in progress included
+        mine = left - 1 if lost else left  # tricks the seat may still take
         takers = taken.bit_count()
         k_max = 4 - takers
         k_min = max(0, k_max - left)
@@ -247,21 +257,44 @@ class _Search:
                 + SUIT_PENALTY[1][union >> 13 & 8191]
                 + SUIT_PENALTY[2][union >> 26 & 8191]
                 + SUIT_PENALTY[3][union >> 39]
-                + trick_penalty
-                + TRICK_PENALTY * left
+                + TRICK_PENALTY * mine
                 + LAST_TRICK_PENALTY * self.last_left[trick_no]
             )
+            if lost:
+                pool -= self.last_bonus[trick_no]
+            else:
+                pool += trick_penalty
             if not has:
                 low = -POOL if takers <= 1 else 0
-                if left:  # the seat may still take a trick: then k ≤ k_max − 1, and Max only if it takes all
+                if mine:  # the seat may still take a trick: then k ≤ k_max − 1, and Max only if it takes all
                     low = min(low, -pool * (min(k_max - 1, 2) + 1))
                 return low, 0
             low = -(past + pool) * (min(k_max, 2) + 1)
             high = 0 if taken == 1 << s else -past * (k_min + 1)
             return low, high
         if not has:
-            return 0, ODGRYWKA_TRICK_POINTS * left * k_max
-        return past * (k_min + 1), (past + ODGRYWKA_TRICK_POINTS * left) * (k_max + 1)
+            return 0, ODGRYWKA_TRICK_POINTS * mine * k_max
+        return past * (k_min + 1), (past + ODGRYWKA_TRICK_POINTS * mine) * (k_max + 1)
+
+    def decided(self, hands, turn, best, winner, tpen, n, trick_no, past, taken) -> tuple[int, int] | None:
+        """Mid-trick bounds when the trick in progress is decided for the seat or against it, else None.
+
+        Against: the seat has played and is beaten, or is still to play with no card of the led
+        suit above the best (R11: a discard never wins). For: the seat holds the best card and
+        no one still to play holds a higher one of the led suit — it takes the trick and at
+        least the cards already in it (R14, R15, R17), whatever the others add."""
+        s = self.seat
+        if winner != s:
+            if (s - turn) & 3 >= 4 - n or not hands[s] & ABOVE[best]:
+                return self.static_bounds(hands, tpen, trick_no, past, taken, True)
+            return None
+        above = ABOVE[best]
+        for step in range(4 - n):
+            if hands[(turn + step) & 3] & above:
+                return None
+        gain = TRICK_PENALTY + tpen + self.last_bonus[trick_no] if self.rozbojnik else ODGRYWKA_TRICK_POINTS
+        # the trick is the seat's: the next trick's view, the cards still to come in this one in the pool
+        return self.static_bounds(hands, 0, trick_no + 1, past + gain, taken | 1 << s)
 
     # --- the search -----------------------------------------------------------------------------
     def run(self, pos: _Position, alpha: int = -INF, beta: int = INF, depth: int = 99, leaf: int = 0) -> int:
@@ -293,7 +326,8 @@ class _Search:
         if trick_no == 14:
             return self.final(past, taken)
         s = self.seat
-        key = None
+        key = known = None
+        offset = 0
         if led < 0:  # a trick start: the last trick, the depth limit, the table and bounds
             if trick_no == 13 and self.stop_trick > 13:
                 return self.last_trick(hands, turn, past, taken)
@@ -323,10 +357,20 @@ class _Search:
                 alpha = low
             if high < beta:
                 beta = high
+        elif self.decided_tricks and (bounds := self.decided(hands, turn, best, winner, tpen, n, trick_no, past, taken)):
+            low, high = bounds
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
+            if low > alpha:
+                alpha = low
+            if high < beta:
+                beta = high
         maximizing = self.mode == BEST or (self.mode == GUARANTEED and turn == s)
         value = -INF if maximizing else INF
         a1, b1 = alpha, beta
-        for card in self.moves(hands, turn, led, best, tmask, trick_no, maximizing):
+        for card in self.moves(hands, turn, led, best, winner, tmask, trick_no, maximizing):
             bit = 1 << card
             hands[turn] ^= bit
             if led < 0:
@@ -385,22 +429,27 @@ class _Search:
                     beta = v
                     if alpha >= beta:
                         break
-        if key is not None:
-            low, high = known
-            if value <= a1:  # failed low: an upper bound
-                high = min(high, value)
-            elif value >= b1:
-                low = max(low, value)
-            else:
-                low = high = value
-            self.tt[key] = (low - offset, high - offset)
+        self.store(key, known, offset, value, a1, b1)
         return value
 
-    def moves(self, hands, turn, led, best, tmask, trick_no, maximizing) -> list[int]:
+    def store(self, key, known, offset, value, alpha, beta) -> None:
+        """The table entry of a trick start searched within ``(alpha, beta)`` (fail-soft)."""
+        if key is None:
+            return
+        low, high = known
+        if value <= alpha:  # failed low: an upper bound
+            high = min(high, value)
+        elif value >= beta:
+            low = max(low, value)
+        else:
+            low = high = value
+        self.tt[key] = (low - offset, high - offset)
+
+    def moves(self, hands, turn, led, best, winner, tmask, trick_no, maximizing) -> list[int]:
         """The legal cards (``Variant.legal``), equivalent ones merged, in a promising order."""
         hand = hands[turn]
         legal = self.legal(hand, led, best, trick_no)
-        return self.order(self.merged(hands, hand, legal, tmask), turn, led, maximizing)
+        return self.order(self.merged(hands, hand, legal, tmask), turn, led, best, winner, maximizing)
 
     def merged(self, hands, hand, legal, tmask) -> list[int]:
         cards = []
@@ -428,14 +477,25 @@ class _Search:
                 c = c2
         return cards
 
-    def order(self, cards, turn, led, maximizing) -> list[int]:
-        """Cheap ordering: the seat ducks or grabs as its side wants, the others the opposite."""
+    def order(self, cards, turn, led, best, winner, maximizing) -> list[int]:
+        """Cheap ordering: the seat ducks or grabs as its side wants, the others the opposite.
+
+        With ``options.penalty_order`` the penalties count too (R14): a discard goes to the
+        seat's trick costly cards first when the mover wants the seat to take, cheap first when
+        not (and the other way round when someone else is winning: what is not dumped now may
+        still reach the seat); a player following under the seat's winning card plays the
+        highest card that stays under it (it sheds the most)."""
         if len(cards) < 2:
             return cards
         wants_seat_to_take = maximizing != self.rozbojnik  # R14 costs, R17 pays
-        high_first = wants_seat_to_take if turn == self.seat else not wants_seat_to_take
-        if led >= 0 and cards[0] // 13 != led:  # a discard: the costly cards go first
+        s = self.seat
+        if led >= 0 and cards[0] // 13 != led:  # a discard
+            if self.penalty_order and self.rozbojnik and (winner == s) != wants_seat_to_take:
+                return sorted(cards, key=lambda c: (CARD_PENALTY[c], c % 13))
             return sorted(cards, key=lambda c: (-CARD_PENALTY[c], -(c % 13)))
+        if self.penalty_order and led >= 0 and turn != s and winner == s and wants_seat_to_take:
+            return sorted(cards, key=lambda c: (c > best, -c if c < best else c))
+        high_first = wants_seat_to_take if turn == s else not wants_seat_to_take
         return sorted(cards, key=lambda c: c % 13, reverse=high_first)
 
     def key(self, hands) -> Any:
