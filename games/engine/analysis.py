@@ -58,6 +58,9 @@ _PENALTY_CLASS = {p: i for i, p in enumerate(sorted(set(CARD_PENALTY)))}
 CARD_CLASS: tuple[int, ...] = tuple(_PENALTY_CLASS[p] for p in CARD_PENALTY)
 # SUIT_BITS[m]: the single bits of a 13-bit suit mask, lowest first.
 SUIT_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(1 << r for r in range(13) if m >> r & 1) for m in range(1 << 13))
+RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(52))
+COSTLY_FIRST: tuple[tuple[int, int], ...] = tuple((-CARD_PENALTY[c], -(c % 13)) for c in range(52))
+CHEAP_FIRST: tuple[tuple[int, int], ...] = tuple((CARD_PENALTY[c], c % 13) for c in range(52))
 SUIT_PENALTY: tuple[tuple[int, ...], ...] = tuple(
     tuple(sum(CARD_PENALTY[13 * s + r] for r in range(13) if m >> r & 1) for m in range(1 << 13)) for s in range(4)
 )
@@ -70,6 +73,7 @@ class SearchOptions:
     transpositions: bool = True  # the transposition table at trick starts
     merge_ranks: bool = True  # equivalent ranks merged in the key and among the moves
     bounds: bool = True  # cut with bounds from what is still available
+    shared_tables: bool = True  # a seat's guaranteed search reads its worst and best searches' tables
     penalty_order: bool = True  # move ordering that knows who wins the trick and what the cards cost
     decided_tricks: bool = True  # mid-trick: bounds once the trick in progress is decided for or against the seat
 
@@ -208,6 +212,9 @@ class _Search:
         self.keys: dict[tuple[int, ...], tuple[int, ...]] = {}  # the hands → their merged key
         self.nodes = 0
         self.decided_tricks = options.bounds and options.decided_tricks
+        # guaranteed only: the tables of the seat's worst and best searches (worst ≤ guaranteed ≤ best)
+        self.floor: dict[Any, tuple[int, int]] | None = None
+        self.ceiling: dict[Any, tuple[int, int]] = {}
         self.penalty_order = options.penalty_order
 
     # --- values ---------------------------------------------------------------------------------
@@ -348,6 +355,12 @@ class _Search:
                 low, high = self.static_bounds(hands, 0, trick_no, past, taken)
             else:
                 low, high = -INF, INF
+            if self.floor is not None and key is not None:  # the seat's worst/best tables bound its guaranteed
+                below, above = self.floor.get(key), self.ceiling.get(key)
+                if below is not None and below[0] + offset > low:
+                    low = below[0] + offset
+                if above is not None and above[1] + offset < high:
+                    high = above[1] + offset
             known = low, high
             if low >= beta or low == high:
                 return low
@@ -357,8 +370,8 @@ class _Search:
                 alpha = low
             if high < beta:
                 beta = high
-        elif self.decided_tricks and (bounds := self.decided(hands, turn, best, winner, tpen, n, trick_no, past, taken)):
-            low, high = bounds
+        elif self.decided_tricks and (found := self.decided(hands, turn, best, winner, tpen, n, trick_no, past, taken)):
+            low, high = found
             if low >= beta or low == high:
                 return low
             if high <= alpha:
@@ -491,12 +504,16 @@ class _Search:
         s = self.seat
         if led >= 0 and cards[0] // 13 != led:  # a discard
             if self.penalty_order and self.rozbojnik and (winner == s) != wants_seat_to_take:
-                return sorted(cards, key=lambda c: (CARD_PENALTY[c], c % 13))
-            return sorted(cards, key=lambda c: (-CARD_PENALTY[c], -(c % 13)))
+                return sorted(cards, key=CHEAP_FIRST.__getitem__)
+            return sorted(cards, key=COSTLY_FIRST.__getitem__)
+        # one suit from here on (following, or a lead): ``merged`` gives the cards lowest first
         if self.penalty_order and led >= 0 and turn != s and winner == s and wants_seat_to_take:
-            return sorted(cards, key=lambda c: (c > best, -c if c < best else c))
+            under = [c for c in cards if c < best]
+            return under[::-1] + cards[len(under) :]
         high_first = wants_seat_to_take if turn == s else not wants_seat_to_take
-        return sorted(cards, key=lambda c: c % 13, reverse=high_first)
+        if led < 0:
+            return sorted(cards, key=RANK_OF.__getitem__, reverse=high_first)
+        return cards[::-1] if high_first else cards
 
     def key(self, hands) -> Any:
         """The remaining cards with equivalent ranks merged: per suit, the owners in rank order
@@ -621,6 +638,8 @@ def _run_jobs(deal: DealState, pos: _Position, jobs: list, options: SearchOption
             search = searches.get((seat, mode))
             if search is None:
                 search = searches[(seat, mode)] = _Search(deal, seat, mode, options, _Clock(share))
+                if mode == GUARANTEED and options.shared_tables and options.transpositions:
+                    _share_tables(search, searches.get((seat, WORST)), searches.get((seat, BEST)))
             search.clock = _Clock(share)
             try:
                 value = _value(search, pos, card, 99, 0)
@@ -637,6 +656,14 @@ def _run_jobs(deal: DealState, pos: _Position, jobs: list, options: SearchOption
     return results
 
 
+def _share_tables(search: _Search, worst: _Search | None, best: _Search | None) -> None:
+    """Let a guaranteed search read the same seat's worst and best tables: at every position
+    worst ≤ guaranteed ≤ best, so the worst search's lower bounds and the best search's upper
+    bounds hold for the guaranteed value too (their keys and offsets are the same)."""
+    if worst is not None and best is not None:
+        search.floor, search.ceiling = worst.tt, best.tt
+
+
 def _bounded(search: _Search, pos: _Position, card: int | None, seconds: float) -> Interval:
     """The bounds that searches ``depth`` tricks deep prove, deeper while ``seconds`` last; their
     leaves are the static bounds (low for a lower bound of the value, high for an upper one)."""
@@ -645,7 +672,8 @@ def _bounded(search: _Search, pos: _Position, card: int | None, seconds: float) 
         start.hands, start.trick_penalty, start.trick_no, start.raw[search.seat], start.taken
     )
     search.clock = _Clock(seconds)
-    exact_table = search.tt
+    exact_table, floor = search.tt, search.floor
+    search.floor = None  # the depth-limited values are not the exact game's: no borrowed bounds
     try:
         for depth in range(1, 14 - pos.trick_no + 1):
             search.tt = {}
@@ -656,7 +684,7 @@ def _bounded(search: _Search, pos: _Position, card: int | None, seconds: float) 
     except _OutOfTime:
         pass
     finally:
-        search.tt = exact_table
+        search.tt, search.floor = exact_table, floor
     return Interval(low, high)
 
 
