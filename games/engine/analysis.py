@@ -608,6 +608,31 @@ def analyse(deal: DealState, *, budget: float = 10.0, options: SearchOptions = S
     return Analysis(SEATS[turn], exact, tuple(seats), cards, nodes, time.perf_counter() - started)
 
 
+def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions = SearchOptions()) -> Interval:
+    """The proven range the search starts from for ``seat``'s ``mode`` value at this position,
+    before any card is searched (the sale's transfer added, as in ``analyse``): the
+    availability bounds, narrowed by the decided-trick bounds when the trick in progress is
+    decided for or against the seat. Every value ``analyse`` finds lies within it."""
+    transfer = sale_transfer(deal)[seat]
+    if deal.is_over:
+        points = deal.settlement().points[seat]
+        return Interval(points, points)
+    pos = _position(deal)
+    search = _Search(deal, seat, mode, options, _Clock(0))
+    past = pos.raw[seat]
+    if options.bounds:
+        low, high = search.static_bounds(pos.hands, pos.trick_penalty, pos.trick_no, past, pos.taken)
+    else:
+        low, high = -INF, INF
+    if pos.led >= 0 and search.decided_tricks:
+        found = search.decided(
+            pos.hands, pos.turn, pos.best, pos.winner, pos.trick_penalty, pos.in_trick, pos.trick_no, past, pos.taken
+        )
+        if found is not None:
+            low, high = max(low, found[0]), min(high, found[1])
+    return Interval(low + transfer, high + transfer)
+
+
 def _card_groups(deal: DealState, pos: _Position, legal: int, options: SearchOptions) -> dict[int, list[Card]]:
     """The legal cards of the seat on turn, equivalent ones (see ``_Search.merged``) grouped
     under the one that is searched."""
