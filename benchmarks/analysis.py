@@ -3,7 +3,7 @@ second, and what each pruning idea is worth.
 
     .venv/bin/python benchmarks/analysis.py [--positions 1000] [--deep 10] [--ablation 40] [--seed 17]
                                             [--quick] [--no-tt] [--no-merge] [--no-bounds] [--no-decided]
-                                            [--no-penalty-order] [--no-shared-tables]
+                                            [--no-other-pasts] [--no-penalty-order] [--no-shared-tables]
 
 1. ``--positions`` random positions with at most 7 tricks left (at least 24 cards played), taken
    from deals of simulated matches (``games.engine.simulate``): the distribution of the time to
@@ -13,11 +13,13 @@ second, and what each pruning idea is worth.
 2. ``--deep`` positions with 8 to 13 tricks left, with the 10 s budget: time and exactness rate.
 3. ``--ablation`` positions with at most 5 tricks left, solved with each pruning idea switched
    off in turn (``SearchOptions``: transposition table, rank merging, availability bounds,
-   decided-trick bounds, penalty-aware ordering, shared worst/best tables): one side-by-side
+   decided-trick bounds, table entries of other pasts, penalty-aware ordering, shared
+   worst/best tables): one side-by-side
    table of time and nodes against all on (budget 30 s; a run that hits it counts as not exact).
 
 4. ``--late-ablation`` positions with 6 or 7 tricks left (where the slow tail is), solved with
-   each of the cheaper ideas switched off (decided-trick bounds, ordering, shared tables).
+   each of the cheaper ideas switched off (decided-trick bounds, other pasts, ordering, shared
+   tables).
 
 ``--no-…`` switch an idea off for parts 1 and 2. ``--quick`` is a smoke run (40, 2, 10 and 5
 positions) for CI. One process, one core; on a shared machine the times are noisy — the node
@@ -45,6 +47,7 @@ SWITCHES = (  # flag, SearchOptions field, what it switches off
     ("--no-merge", "merge_ranks", "rank merging"),
     ("--no-bounds", "bounds", "availability bounds (and decided-trick bounds)"),
     ("--no-decided", "decided_tricks", "decided-trick bounds"),
+    ("--no-other-pasts", "other_pasts", "table entries of other pasts as bounds"),
     ("--no-penalty-order", "penalty_order", "penalty-aware move ordering"),
     ("--no-shared-tables", "shared_tables", "worst/best tables shared with guaranteed"),
 )

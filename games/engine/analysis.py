@@ -73,6 +73,7 @@ class SearchOptions:
     transpositions: bool = True  # the transposition table at trick starts
     merge_ranks: bool = True  # equivalent ranks merged in the key and among the moves
     bounds: bool = True  # cut with bounds from what is still available
+    other_pasts: bool = True  # before every seat has a trick: an entry stored at another past still bounds
     shared_tables: bool = True  # a seat's guaranteed search reads its worst and best searches' tables
     penalty_order: bool = True  # move ordering that knows who wins the trick and what the cards cost
     decided_tricks: bool = True  # mid-trick: bounds once the trick in progress is decided for or against the seat
@@ -207,14 +208,14 @@ class _Search:
         last = deal.ruleset.last_tricks
         self.last_bonus = tuple(LAST_TRICK_PENALTY if t in last else 0 for t in range(15))
         self.last_left = tuple(sum(1 for x in last if x >= t) for t in range(15))  # R15 tricks still to come
-        self.tt: dict[Any, tuple[int, int]] = {}
+        self.tt: dict[Any, tuple[int, int, int]] = {}
         self.suit_codes: dict[int, int] = {}
         self.keys: dict[tuple[int, ...], tuple[int, ...]] = {}  # the hands → their merged key
         self.nodes = 0
         self.decided_tricks = options.bounds and options.decided_tricks
         # guaranteed only: the tables of the seat's worst and best searches (worst ≤ guaranteed ≤ best)
-        self.floor: dict[Any, tuple[int, int]] | None = None
-        self.ceiling: dict[Any, tuple[int, int]] = {}
+        self.floor: dict[Any, tuple[int, int, int]] | None = None
+        self.ceiling: dict[Any, tuple[int, int, int]] = {}
         self.penalty_order = options.penalty_order
 
     # --- values ---------------------------------------------------------------------------------
@@ -342,25 +343,28 @@ class _Search:
                 low, high = self.static_bounds(hands, 0, trick_no, past, taken)
                 return high if self.leaf else low
             offset = 0
-            entry = None
+            found = None
             if self.options.transpositions:
                 linear = taken == 15  # every seat has a trick: multiplier 1, the past adds up
                 if linear:
                     offset = -past if self.rozbojnik else past
-                key = (self.key(hands), turn, taken, None if linear else past)
-                entry = self.tt.get(key)
-            if entry is not None:  # stored within the static bounds already
-                low, high = entry[0] + offset, entry[1] + offset
-            elif self.options.bounds:
+                key = (self.key(hands), turn, taken)
+                found = self.lookup(self.tt, key, offset, past, taken, trick_no)
+            if self.options.bounds:
                 low, high = self.static_bounds(hands, 0, trick_no, past, taken)
+                if found is not None:
+                    low, high = max(low, found[0]), min(high, found[1])
+            elif found is not None:
+                low, high = found
             else:
                 low, high = -INF, INF
             if self.floor is not None and key is not None:  # the seat's worst/best tables bound its guaranteed
-                below, above = self.floor.get(key), self.ceiling.get(key)
-                if below is not None and below[0] + offset > low:
-                    low = below[0] + offset
-                if above is not None and above[1] + offset < high:
-                    high = above[1] + offset
+                below = self.lookup(self.floor, key, offset, past, taken, trick_no)
+                above = self.lookup(self.ceiling, key, offset, past, taken, trick_no)
+                if below is not None and below[0] > low:
+                    low = below[0]
+                if above is not None and above[1] < high:
+                    high = above[1]
             known = low, high
             if low >= beta or low == high:
                 return low
@@ -442,10 +446,10 @@ class _Search:
                     beta = v
                     if alpha >= beta:
                         break
-        self.store(key, known, offset, value, a1, b1)
+        self.store(key, known, offset, value, a1, b1, past)
         return value
 
-    def store(self, key, known, offset, value, alpha, beta) -> None:
+    def store(self, key, known, offset, value, alpha, beta, past) -> None:
         """The table entry of a trick start searched within ``(alpha, beta)`` (fail-soft)."""
         if key is None:
             return
@@ -456,7 +460,33 @@ class _Search:
             low = max(low, value)
         else:
             low = high = value
-        self.tt[key] = (low - offset, high - offset)
+        self.tt[key] = (low - offset, high - offset, past)
+
+    def lookup(self, table, key, offset, past, taken, trick_no) -> tuple[int, int] | None:
+        """A table entry as bounds at this ``past`` (the seat's raw points so far).
+
+        Entries are keyed without the past. Once every seat has a trick the value is the past
+        plus the rest (``offset``). Otherwise an entry stored at another past ``p0`` still bounds
+        this one: every line's value moves by (past − p0) × its multiplier (R20, R22), which
+        lies between the fewest and the most seats that can end without a trick; a Max (R21)
+        line of the seat's own is worth 0 whatever its past."""
+        entry = table.get(key)
+        if entry is None:
+            return None
+        low, high, p0 = entry
+        if taken == 15 or p0 == past:
+            return low + offset, high + offset
+        if not self.options.other_pasts:
+            return None
+        k_max = 4 - taken.bit_count()
+        k_min = max(0, k_max - (14 - trick_no))
+        if self.rozbojnik:
+            slopes = (-(min(k_max, 2) + 1), 0 if taken == 1 << self.seat else -(k_min + 1))
+        else:
+            slopes = (k_min + 1, k_max + 1)
+        d = past - p0
+        a, b = slopes[0] * d, slopes[1] * d
+        return low + min(a, b), high + max(a, b)
 
     def moves(self, hands, turn, led, best, winner, tmask, trick_no, maximizing) -> list[int]:
         """The legal cards (``Variant.legal``), equivalent ones merged, in a promising order."""

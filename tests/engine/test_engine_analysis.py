@@ -123,7 +123,7 @@ def test_the_range_never_widens_after_the_card_actually_played(deal, back):
 @settings(max_examples=15, deadline=None)
 @given(
     played_deals(),
-    st.integers(0, 12),
+    st.integers(0, 20),
     st.sampled_from(
         [
             SearchOptions(transpositions=False),
@@ -132,7 +132,8 @@ def test_the_range_never_widens_after_the_card_actually_played(deal, back):
             SearchOptions(decided_tricks=False),
             SearchOptions(penalty_order=False),
             SearchOptions(shared_tables=False),
-            SearchOptions(False, False, False, False, False, False),
+            SearchOptions(other_pasts=False),
+            SearchOptions(False, False, False, False, False, False, False),
         ]
     ),
 )
