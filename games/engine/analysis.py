@@ -17,12 +17,19 @@ The search is a double-dummy alpha-beta over bitmask hands:
 - the value of a line depends on the seat's own raw points and on *who* has taken a trick
   (R20–R22 are not linear), so a node carries both; once every seat has a trick the multiplier
   is 1 and the value is linear, which lets the transposition table store the rest-of-deal part;
+  before that, an entry stored at another past still bounds the value (each line moves by the
+  difference times its multiplier, whose range the seats still without a trick give);
 - a transposition table at trick starts, keyed on the remaining cards with equivalent ranks
   merged (each suit as the sequence of owners, rank order, with each card's penalty class), as
   double-dummy bridge solvers do; moves are merged likewise: adjacent live cards of one hand
   with the same penalty are one move;
 - bounds from what is still available (penalties and tricks left, how many seats can still
-  end with no trick) cut lines that cannot matter;
+  end with no trick) cut lines that cannot matter; mid-trick, once the trick in progress is
+  decided for the seat or against it, its cards and points are counted accordingly;
+- moves ordered by who wins the trick and what the cards cost; a seat's guaranteed search
+  reads its worst and best searches' tables (worst ≤ guaranteed ≤ best at every position);
+- every idea can be switched off (``SearchOptions``) and ``search_bounds`` shows the range a
+  search starts from, so that tests check each against brute force;
 - a time budget: past it the answer is not exact and each value is an interval proven by a
   depth-limited search whose leaves are those bounds.
 """
