@@ -42,6 +42,7 @@ from games.engine import record, replay
 from games.engine.analysis import SearchOptions, analyse, deal_position
 from games.engine.simulate import simulate_match
 
+REFERENCE_NODES_PER_SECOND = 640_000  # one idle core of the reference machine (docs/analysis.md)
 SWITCHES = (  # flag, SearchOptions field, what it switches off
     ("--no-tt", "transpositions", "transposition table"),
     ("--no-merge", "merge_ranks", "rank merging"),
@@ -67,15 +68,15 @@ def positions(rng: random.Random, count: int, lowest: int, highest: int) -> list
 def solve(deals: list, budget: float, options: SearchOptions) -> dict:
     """Each position's wall time and CPU time (this process alone: what one core did, whatever
     else the shared machine runs), the nodes searched and how many answers were exact."""
-    times, cpu, nodes, exact = [], [], 0, 0
+    times, cpu, counts, exact = [], [], [], 0
     for deal in deals:
         started, started_cpu = time.perf_counter(), time.process_time()
         result = analyse(deal, budget=budget, options=options)
         times.append(time.perf_counter() - started)
         cpu.append(time.process_time() - started_cpu)
-        nodes += result.nodes
+        counts.append(result.nodes)
         exact += result.exact
-    return {"times": times, "cpu": cpu, "nodes": nodes, "exact": exact}
+    return {"times": times, "cpu": cpu, "nodes": sum(counts), "counts": counts, "exact": exact}
 
 
 def quantiles(times: list[float]) -> dict:
@@ -110,6 +111,21 @@ def report(title: str, run: dict, *, limit: float | None) -> dict:
             f"p99 {q['p99']:.3f}, max {q['max']:.3f}, mean {q['mean']:.3f}"
             + (f"; within {limit:g} s: {line['within_limit']}/{count}" if limit is not None else "")
         )
+    q = quantiles(run["counts"])
+    line = {k: round(v) for k, v in q.items()}
+    if limit is not None:  # the nodes one idle core searched per second on the reference machine
+        line["within_limit"] = sum(n <= REFERENCE_NODES_PER_SECOND * limit for n in run["counts"])
+    figures["nodes"] = line
+    print(
+        f"  nodes (load-independent): median {q['median']:,.0f}, p90 {q['p90']:,.0f}, p99 {q['p99']:,.0f}, "
+        f"max {q['max']:,.0f}"
+        + (
+            f"; within {REFERENCE_NODES_PER_SECOND * limit:,.0f} (1 s at {REFERENCE_NODES_PER_SECOND:,}/s): "
+            f"{line['within_limit']}/{count}"
+            if limit is not None
+            else ""
+        )
+    )
     return figures
 
 
