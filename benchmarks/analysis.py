@@ -1,8 +1,9 @@
 """The arbiter's analysis (issue 17): time to an exact answer, exactness under a budget, nodes per
 second, and what each pruning idea is worth.
 
-    .venv/bin/python benchmarks/analysis.py [--positions 1000] [--deep 10] [--ablation 40]
-                                            [--seed 17] [--no-tt] [--no-merge] [--no-bounds]
+    .venv/bin/python benchmarks/analysis.py [--positions 1000] [--deep 10] [--ablation 40] [--seed 17]
+                                            [--quick] [--no-tt] [--no-merge] [--no-bounds] [--no-decided]
+                                            [--no-other-pasts] [--no-penalty-order] [--no-shared-tables]
 
 1. ``--positions`` random positions with at most 7 tricks left (at least 24 cards played), taken
    from deals of simulated matches (``games.engine.simulate``): the distribution of the time to
@@ -11,11 +12,18 @@ second, and what each pruning idea is worth.
    machine (wall seconds are printed too).
 2. ``--deep`` positions with 8 to 13 tricks left, with the 10 s budget: time and exactness rate.
 3. ``--ablation`` positions with at most 5 tricks left, solved with each pruning idea switched
-   off in turn (transposition table, rank merging, availability bounds): time and nodes against
-   all on (budget 30 s; a run that hits it counts as not exact).
+   off in turn (``SearchOptions``: transposition table, rank merging, availability bounds,
+   decided-trick bounds, table entries of other pasts, penalty-aware ordering, shared
+   worst/best tables): one side-by-side
+   table of time and nodes against all on (budget 30 s; a run that hits it counts as not exact).
 
-``--no-tt``/``--no-merge``/``--no-bounds`` switch an idea off for parts 1 and 2. One process,
-one core; on a shared machine the figures are noisy.
+4. ``--late-ablation`` positions with 6 or 7 tricks left (where the slow tail is), solved with
+   each of the cheaper ideas switched off (decided-trick bounds, other pasts, ordering, shared
+   tables).
+
+``--no-…`` switch an idea off for parts 1 and 2. ``--quick`` is a smoke run (40, 2, 10 and 5
+positions) for CI. One process, one core; on a shared machine the times are noisy — the node
+counts are not (they depend on the load only through the budget).
 """
 
 from __future__ import annotations
@@ -34,6 +42,17 @@ from games.engine import record, replay
 from games.engine.analysis import SearchOptions, analyse, deal_position
 from games.engine.simulate import simulate_match
 
+REFERENCE_NODES_PER_SECOND = 640_000  # one idle core of the reference machine (docs/analysis.md)
+SWITCHES = (  # flag, SearchOptions field, what it switches off
+    ("--no-tt", "transpositions", "transposition table"),
+    ("--no-merge", "merge_ranks", "rank merging"),
+    ("--no-bounds", "bounds", "availability bounds (and decided-trick bounds)"),
+    ("--no-decided", "decided_tricks", "decided-trick bounds"),
+    ("--no-other-pasts", "other_pasts", "table entries of other pasts as bounds"),
+    ("--no-penalty-order", "penalty_order", "penalty-aware move ordering"),
+    ("--no-shared-tables", "shared_tables", "worst/best tables shared with guaranteed"),
+)
+
 
 def positions(rng: random.Random, count: int, lowest: int, highest: int) -> list:
     """``count`` positions with ``lowest``..``highest`` cards played, from simulated deals."""
@@ -49,15 +68,15 @@ def positions(rng: random.Random, count: int, lowest: int, highest: int) -> list
 def solve(deals: list, budget: float, options: SearchOptions) -> dict:
     """Each position's wall time and CPU time (this process alone: what one core did, whatever
     else the shared machine runs), the nodes searched and how many answers were exact."""
-    times, cpu, nodes, exact = [], [], 0, 0
+    times, cpu, counts, exact = [], [], [], 0
     for deal in deals:
         started, started_cpu = time.perf_counter(), time.process_time()
         result = analyse(deal, budget=budget, options=options)
         times.append(time.perf_counter() - started)
         cpu.append(time.process_time() - started_cpu)
-        nodes += result.nodes
+        counts.append(result.nodes)
         exact += result.exact
-    return {"times": times, "cpu": cpu, "nodes": nodes, "exact": exact}
+    return {"times": times, "cpu": cpu, "nodes": sum(counts), "counts": counts, "exact": exact}
 
 
 def quantiles(times: list[float]) -> dict:
@@ -92,6 +111,38 @@ def report(title: str, run: dict, *, limit: float | None) -> dict:
             f"p99 {q['p99']:.3f}, max {q['max']:.3f}, mean {q['mean']:.3f}"
             + (f"; within {limit:g} s: {line['within_limit']}/{count}" if limit is not None else "")
         )
+    q = quantiles(run["counts"])
+    line = {k: round(v) for k, v in q.items()}
+    if limit is not None:  # the nodes one idle core searched per second on the reference machine
+        line["within_limit"] = sum(n <= REFERENCE_NODES_PER_SECOND * limit for n in run["counts"])
+    figures["nodes"] = line
+    print(
+        f"  nodes (load-independent): median {q['median']:,.0f}, p90 {q['p90']:,.0f}, p99 {q['p99']:,.0f}, "
+        f"max {q['max']:,.0f}"
+        + (
+            f"; within {REFERENCE_NODES_PER_SECOND * limit:,.0f} (1 s at {REFERENCE_NODES_PER_SECOND:,}/s): "
+            f"{line['within_limit']}/{count}"
+            if limit is not None
+            else ""
+        )
+    )
+    return figures
+
+
+def ablation(deals: list, variants: dict) -> dict:
+    """One side-by-side table: each variant's time and nodes on the same positions."""
+    print(f"{'search':50} {'CPU s':>8} {'wall s':>8} {'nodes':>12} {'nodes/all on':>13} {'exact':>9}")
+    figures, base = {}, None
+    for name, variant in variants.items():
+        run = solve(deals, 30.0, variant)
+        cpu, wall = sum(run["cpu"]), sum(run["times"])
+        base = base or run["nodes"]
+        print(
+            f"{name:50} {cpu:8.2f} {wall:8.2f} {run['nodes']:12,} {run['nodes'] / base:13.2f} "
+            f"{run['exact']:>4}/{len(deals)}"
+        )
+        figures[name] = {"cpu_seconds": round(cpu, 3), "wall_seconds": round(wall, 3), "nodes": run["nodes"]}
+        figures[name]["exact"] = run["exact"]
     return figures
 
 
@@ -101,19 +152,16 @@ def main() -> None:
     parser.add_argument("--deep", type=int, default=10)
     parser.add_argument("--ablation", type=int, default=40)
     parser.add_argument("--seed", type=int, default=17)
-    parser.add_argument("--no-tt", action="store_true")
-    parser.add_argument("--no-merge", action="store_true")
-    parser.add_argument("--no-bounds", action="store_true")
+    parser.add_argument("--late-ablation", type=int, default=30)
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 40, 2, 10 and 5 positions")
+    for flag, _, help_text in SWITCHES:
+        parser.add_argument(flag, action="store_true", help=help_text)
     args = parser.parse_args()
-    options = SearchOptions(transpositions=not args.no_tt, merge_ranks=not args.no_merge, bounds=not args.no_bounds)
+    if args.quick:
+        args.positions, args.deep, args.ablation, args.late_ablation = 40, 2, 10, 5
+    options = SearchOptions(**{field: not getattr(args, flag[2:].replace("-", "_")) for flag, field, _ in SWITCHES})
     rng = random.Random(args.seed)
-    figures: dict = {
-        "options": {
-            "transpositions": options.transpositions,
-            "merge_ranks": options.merge_ranks,
-            "bounds": options.bounds,
-        }
-    }
+    figures: dict = {"options": {field: getattr(options, field) for _, field, _ in SWITCHES}}
 
     if args.positions:
         late = solve(positions(rng, args.positions, 24, 51), 30.0, options)
@@ -125,26 +173,18 @@ def main() -> None:
 
     if args.ablation:
         deals = positions(rng, args.ablation, 32, 51)
-        variants = {
-            "all on": SearchOptions(),
-            "no transposition table": SearchOptions(transpositions=False),
-            "no rank merging": SearchOptions(merge_ranks=False),
-            "no bounds": SearchOptions(bounds=False),
-        }
-        figures["ablation"] = {}
-        for name, variant in variants.items():
-            run = solve(deals, 30.0, variant)
-            cpu, wall = sum(run["cpu"]), sum(run["times"])
-            print(
-                f"ablation ({args.ablation} positions, <= 5 tricks left), {name}: {cpu:.2f} CPU s "
-                f"({wall:.2f} wall s), {run['nodes']:,} nodes, exact {run['exact']}/{args.ablation}"
-            )
-            figures["ablation"][name] = {
-                "cpu_seconds": round(cpu, 3),
-                "wall_seconds": round(wall, 3),
-                "nodes": run["nodes"],
-                "exact": run["exact"],
-            }
+        variants = {"all on": SearchOptions()}
+        variants.update({f"no {help_text}": SearchOptions(**{field: False}) for _, field, help_text in SWITCHES})
+        variants["all off"] = SearchOptions(**{field: False for _, field, _ in SWITCHES})
+        print(f"\nablation: {args.ablation} positions with <= 5 tricks left, each idea switched off (budget 30 s)")
+        figures["ablation"] = ablation(deals, variants)
+
+    if args.late_ablation:
+        deals = positions(rng, args.late_ablation, 24, 31)
+        print(f"\nablation: {args.late_ablation} positions with 6-7 tricks left, the cheaper ideas (budget 30 s)")
+        variants = {"all on": SearchOptions()}
+        variants.update({f"no {text}": SearchOptions(**{field: False}) for _, field, text in SWITCHES[3:]})
+        figures["late_ablation"] = ablation(deals, variants)
     print(json.dumps(figures))
 
 

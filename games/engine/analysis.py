@@ -17,12 +17,19 @@ The search is a double-dummy alpha-beta over bitmask hands:
 - the value of a line depends on the seat's own raw points and on *who* has taken a trick
   (R20–R22 are not linear), so a node carries both; once every seat has a trick the multiplier
   is 1 and the value is linear, which lets the transposition table store the rest-of-deal part;
+  before that, an entry stored at another past still bounds the value (each line moves by the
+  difference times its multiplier, whose range the seats still without a trick give);
 - a transposition table at trick starts, keyed on the remaining cards with equivalent ranks
   merged (each suit as the sequence of owners, rank order, with each card's penalty class), as
   double-dummy bridge solvers do; moves are merged likewise: adjacent live cards of one hand
   with the same penalty are one move;
 - bounds from what is still available (penalties and tricks left, how many seats can still
-  end with no trick) cut lines that cannot matter;
+  end with no trick) cut lines that cannot matter; mid-trick, once the trick in progress is
+  decided for the seat or against it, its cards and points are counted accordingly;
+- moves ordered by who wins the trick and what the cards cost; a seat's guaranteed search
+  reads its worst and best searches' tables (worst ≤ guaranteed ≤ best at every position);
+- every idea can be switched off (``SearchOptions``) and ``search_bounds`` shows the range a
+  search starts from, so that tests check each against brute force;
 - a time budget: past it the answer is not exact and each value is an interval proven by a
   depth-limited search whose leaves are those bounds.
 """
@@ -58,6 +65,9 @@ _PENALTY_CLASS = {p: i for i, p in enumerate(sorted(set(CARD_PENALTY)))}
 CARD_CLASS: tuple[int, ...] = tuple(_PENALTY_CLASS[p] for p in CARD_PENALTY)
 # SUIT_BITS[m]: the single bits of a 13-bit suit mask, lowest first.
 SUIT_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(1 << r for r in range(13) if m >> r & 1) for m in range(1 << 13))
+RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(52))
+COSTLY_FIRST: tuple[tuple[int, int], ...] = tuple((-CARD_PENALTY[c], -(c % 13)) for c in range(52))
+CHEAP_FIRST: tuple[tuple[int, int], ...] = tuple((CARD_PENALTY[c], c % 13) for c in range(52))
 SUIT_PENALTY: tuple[tuple[int, ...], ...] = tuple(
     tuple(sum(CARD_PENALTY[13 * s + r] for r in range(13) if m >> r & 1) for m in range(1 << 13)) for s in range(4)
 )
@@ -70,6 +80,10 @@ class SearchOptions:
     transpositions: bool = True  # the transposition table at trick starts
     merge_ranks: bool = True  # equivalent ranks merged in the key and among the moves
     bounds: bool = True  # cut with bounds from what is still available
+    other_pasts: bool = True  # before every seat has a trick: an entry stored at another past still bounds
+    shared_tables: bool = True  # a seat's guaranteed search reads its worst and best searches' tables
+    penalty_order: bool = True  # move ordering that knows who wins the trick and what the cards cost
+    decided_tricks: bool = True  # mid-trick: bounds once the trick in progress is decided for or against the seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,10 +215,15 @@ class _Search:
         last = deal.ruleset.last_tricks
         self.last_bonus = tuple(LAST_TRICK_PENALTY if t in last else 0 for t in range(15))
         self.last_left = tuple(sum(1 for x in last if x >= t) for t in range(15))  # R15 tricks still to come
-        self.tt: dict[Any, tuple[int, int]] = {}
+        self.tt: dict[Any, tuple[int, int, int]] = {}
         self.suit_codes: dict[int, int] = {}
         self.keys: dict[tuple[int, ...], tuple[int, ...]] = {}  # the hands → their merged key
         self.nodes = 0
+        self.decided_tricks = options.bounds and options.decided_tricks
+        # guaranteed only: the tables of the seat's worst and best searches (worst ≤ guaranteed ≤ best)
+        self.floor: dict[Any, tuple[int, int, int]] | None = None
+        self.ceiling: dict[Any, tuple[int, int, int]] = {}
+        self.penalty_order = options.penalty_order
 
     # --- values ---------------------------------------------------------------------------------
     def final(self, past: int, taken: int) -> int:
@@ -231,11 +250,17 @@ class _Search:
         return self.final(past, taken | 1 << winner)
 
     def static_bounds(
-        self, hands: list[int], trick_penalty: int, trick_no: int, past: int, taken: int
+        self, hands: list[int], trick_penalty: int, trick_no: int, past: int, taken: int, lost: bool = False
     ) -> tuple[int, int]:
-        """Bounds on the final value from what is still available (sound, cheap, loose early)."""
+        """Bounds on the final value from what is still available (sound, cheap, loose early).
+
+        ``lost``: the seat cannot take the trick in progress (it has played and is beaten, or it
+        can neither follow above the best card nor win by discarding): the cards already in that
+        trick and the trick itself (R14's 2, R15's 9, R17's 10) are no longer the seat's to take;
+        who takes it is still open, so the counts of seats with a trick stay as they are."""
         s = self.seat
         left = 14 - trick_no  # tricks still to complete, the one in progress included
+        mine = left - 1 if lost else left  # tricks the seat may still take
         takers = taken.bit_count()
         k_max = 4 - takers
         k_min = max(0, k_max - left)
@@ -247,21 +272,44 @@ class _Search:
                 + SUIT_PENALTY[1][union >> 13 & 8191]
                 + SUIT_PENALTY[2][union >> 26 & 8191]
                 + SUIT_PENALTY[3][union >> 39]
-                + trick_penalty
-                + TRICK_PENALTY * left
+                + TRICK_PENALTY * mine
                 + LAST_TRICK_PENALTY * self.last_left[trick_no]
             )
+            if lost:
+                pool -= self.last_bonus[trick_no]
+            else:
+                pool += trick_penalty
             if not has:
                 low = -POOL if takers <= 1 else 0
-                if left:  # the seat may still take a trick: then k ≤ k_max − 1, and Max only if it takes all
+                if mine:  # the seat may still take a trick: then k ≤ k_max − 1, and Max only if it takes all
                     low = min(low, -pool * (min(k_max - 1, 2) + 1))
                 return low, 0
             low = -(past + pool) * (min(k_max, 2) + 1)
             high = 0 if taken == 1 << s else -past * (k_min + 1)
             return low, high
         if not has:
-            return 0, ODGRYWKA_TRICK_POINTS * left * k_max
-        return past * (k_min + 1), (past + ODGRYWKA_TRICK_POINTS * left) * (k_max + 1)
+            return 0, ODGRYWKA_TRICK_POINTS * mine * k_max
+        return past * (k_min + 1), (past + ODGRYWKA_TRICK_POINTS * mine) * (k_max + 1)
+
+    def decided(self, hands, turn, best, winner, tpen, n, trick_no, past, taken) -> tuple[int, int] | None:
+        """Mid-trick bounds when the trick in progress is decided for the seat or against it, else None.
+
+        Against: the seat has played and is beaten, or is still to play with no card of the led
+        suit above the best (R11: a discard never wins). For: the seat holds the best card and
+        no one still to play holds a higher one of the led suit — it takes the trick and at
+        least the cards already in it (R14, R15, R17), whatever the others add."""
+        s = self.seat
+        if winner != s:
+            if (s - turn) & 3 >= 4 - n or not hands[s] & ABOVE[best]:
+                return self.static_bounds(hands, tpen, trick_no, past, taken, True)
+            return None
+        above = ABOVE[best]
+        for step in range(4 - n):
+            if hands[(turn + step) & 3] & above:
+                return None
+        gain = TRICK_PENALTY + tpen + self.last_bonus[trick_no] if self.rozbojnik else ODGRYWKA_TRICK_POINTS
+        # the trick is the seat's: the next trick's view, the cards still to come in this one in the pool
+        return self.static_bounds(hands, 0, trick_no + 1, past + gain, taken | 1 << s)
 
     # --- the search -----------------------------------------------------------------------------
     def run(self, pos: _Position, alpha: int = -INF, beta: int = INF, depth: int = 99, leaf: int = 0) -> int:
@@ -293,7 +341,8 @@ class _Search:
         if trick_no == 14:
             return self.final(past, taken)
         s = self.seat
-        key = None
+        key = known = None
+        offset = 0
         if led < 0:  # a trick start: the last trick, the depth limit, the table and bounds
             if trick_no == 13 and self.stop_trick > 13:
                 return self.last_trick(hands, turn, past, taken)
@@ -301,20 +350,39 @@ class _Search:
                 low, high = self.static_bounds(hands, 0, trick_no, past, taken)
                 return high if self.leaf else low
             offset = 0
-            entry = None
+            found = None
             if self.options.transpositions:
                 linear = taken == 15  # every seat has a trick: multiplier 1, the past adds up
                 if linear:
                     offset = -past if self.rozbojnik else past
-                key = (self.key(hands), turn, taken, None if linear else past)
-                entry = self.tt.get(key)
-            if entry is not None:  # stored within the static bounds already
-                low, high = entry[0] + offset, entry[1] + offset
-            elif self.options.bounds:
+                key = (self.key(hands), turn, taken)
+                found = self.lookup(self.tt, key, offset, past, taken, trick_no)
+            if self.options.bounds:
                 low, high = self.static_bounds(hands, 0, trick_no, past, taken)
+                if found is not None:
+                    low, high = max(low, found[0]), min(high, found[1])
+            elif found is not None:
+                low, high = found
             else:
                 low, high = -INF, INF
+            if self.floor is not None and key is not None:  # the seat's worst/best tables bound its guaranteed
+                below = self.lookup(self.floor, key, offset, past, taken, trick_no)
+                above = self.lookup(self.ceiling, key, offset, past, taken, trick_no)
+                if below is not None and below[0] > low:
+                    low = below[0]
+                if above is not None and above[1] < high:
+                    high = above[1]
             known = low, high
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
+            if low > alpha:
+                alpha = low
+            if high < beta:
+                beta = high
+        elif self.decided_tricks and (found := self.decided(hands, turn, best, winner, tpen, n, trick_no, past, taken)):
+            low, high = found
             if low >= beta or low == high:
                 return low
             if high <= alpha:
@@ -326,7 +394,7 @@ class _Search:
         maximizing = self.mode == BEST or (self.mode == GUARANTEED and turn == s)
         value = -INF if maximizing else INF
         a1, b1 = alpha, beta
-        for card in self.moves(hands, turn, led, best, tmask, trick_no, maximizing):
+        for card in self.moves(hands, turn, led, best, winner, tmask, trick_no, maximizing):
             bit = 1 << card
             hands[turn] ^= bit
             if led < 0:
@@ -385,22 +453,53 @@ class _Search:
                     beta = v
                     if alpha >= beta:
                         break
-        if key is not None:
-            low, high = known
-            if value <= a1:  # failed low: an upper bound
-                high = min(high, value)
-            elif value >= b1:
-                low = max(low, value)
-            else:
-                low = high = value
-            self.tt[key] = (low - offset, high - offset)
+        self.store(key, known, offset, value, a1, b1, past)
         return value
 
-    def moves(self, hands, turn, led, best, tmask, trick_no, maximizing) -> list[int]:
+    def store(self, key, known, offset, value, alpha, beta, past) -> None:
+        """The table entry of a trick start searched within ``(alpha, beta)`` (fail-soft)."""
+        if key is None:
+            return
+        low, high = known
+        if value <= alpha:  # failed low: an upper bound
+            high = min(high, value)
+        elif value >= beta:
+            low = max(low, value)
+        else:
+            low = high = value
+        self.tt[key] = (low - offset, high - offset, past)
+
+    def lookup(self, table, key, offset, past, taken, trick_no) -> tuple[int, int] | None:
+        """A table entry as bounds at this ``past`` (the seat's raw points so far).
+
+        Entries are keyed without the past. Once every seat has a trick the value is the past
+        plus the rest (``offset``). Otherwise an entry stored at another past ``p0`` still bounds
+        this one: every line's value moves by (past − p0) × its multiplier (R20, R22), which
+        lies between the fewest and the most seats that can end without a trick; a Max (R21)
+        line of the seat's own is worth 0 whatever its past."""
+        entry = table.get(key)
+        if entry is None:
+            return None
+        low, high, p0 = entry
+        if taken == 15 or p0 == past:
+            return low + offset, high + offset
+        if not self.options.other_pasts:
+            return None
+        k_max = 4 - taken.bit_count()
+        k_min = max(0, k_max - (14 - trick_no))
+        if self.rozbojnik:
+            slopes = (-(min(k_max, 2) + 1), 0 if taken == 1 << self.seat else -(k_min + 1))
+        else:
+            slopes = (k_min + 1, k_max + 1)
+        d = past - p0
+        a, b = slopes[0] * d, slopes[1] * d
+        return low + min(a, b), high + max(a, b)
+
+    def moves(self, hands, turn, led, best, winner, tmask, trick_no, maximizing) -> list[int]:
         """The legal cards (``Variant.legal``), equivalent ones merged, in a promising order."""
         hand = hands[turn]
         legal = self.legal(hand, led, best, trick_no)
-        return self.order(self.merged(hands, hand, legal, tmask), turn, led, maximizing)
+        return self.order(self.merged(hands, hand, legal, tmask), turn, led, best, winner, maximizing)
 
     def merged(self, hands, hand, legal, tmask) -> list[int]:
         cards = []
@@ -428,15 +527,30 @@ class _Search:
                 c = c2
         return cards
 
-    def order(self, cards, turn, led, maximizing) -> list[int]:
-        """Cheap ordering: the seat ducks or grabs as its side wants, the others the opposite."""
+    def order(self, cards, turn, led, best, winner, maximizing) -> list[int]:
+        """Cheap ordering: the seat ducks or grabs as its side wants, the others the opposite.
+
+        With ``options.penalty_order`` the penalties count too (R14): a discard goes to the
+        seat's trick costly cards first when the mover wants the seat to take, cheap first when
+        not (and the other way round when someone else is winning: what is not dumped now may
+        still reach the seat); a player following under the seat's winning card plays the
+        highest card that stays under it (it sheds the most)."""
         if len(cards) < 2:
             return cards
         wants_seat_to_take = maximizing != self.rozbojnik  # R14 costs, R17 pays
-        high_first = wants_seat_to_take if turn == self.seat else not wants_seat_to_take
-        if led >= 0 and cards[0] // 13 != led:  # a discard: the costly cards go first
-            return sorted(cards, key=lambda c: (-CARD_PENALTY[c], -(c % 13)))
-        return sorted(cards, key=lambda c: c % 13, reverse=high_first)
+        s = self.seat
+        if led >= 0 and cards[0] // 13 != led:  # a discard
+            if self.penalty_order and self.rozbojnik and (winner == s) != wants_seat_to_take:
+                return sorted(cards, key=CHEAP_FIRST.__getitem__)
+            return sorted(cards, key=COSTLY_FIRST.__getitem__)
+        # one suit from here on (following, or a lead): ``merged`` gives the cards lowest first
+        if self.penalty_order and led >= 0 and turn != s and winner == s and wants_seat_to_take:
+            under = [c for c in cards if c < best]
+            return under[::-1] + cards[len(under) :]
+        high_first = wants_seat_to_take if turn == s else not wants_seat_to_take
+        if led < 0:
+            return sorted(cards, key=RANK_OF.__getitem__, reverse=high_first)
+        return cards[::-1] if high_first else cards
 
     def key(self, hands) -> Any:
         """The remaining cards with equivalent ranks merged: per suit, the owners in rank order
@@ -531,6 +645,31 @@ def analyse(deal: DealState, *, budget: float = 10.0, options: SearchOptions = S
     return Analysis(SEATS[turn], exact, tuple(seats), cards, nodes, time.perf_counter() - started)
 
 
+def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions = SearchOptions()) -> Interval:
+    """The proven range the search starts from for ``seat``'s ``mode`` value at this position,
+    before any card is searched (the sale's transfer added, as in ``analyse``): the
+    availability bounds, narrowed by the decided-trick bounds when the trick in progress is
+    decided for or against the seat. Every value ``analyse`` finds lies within it."""
+    transfer = sale_transfer(deal)[seat]
+    if deal.is_over:
+        points = deal.settlement().points[seat]
+        return Interval(points, points)
+    pos = _position(deal)
+    search = _Search(deal, seat, mode, options, _Clock(0))
+    past = pos.raw[seat]
+    if options.bounds:
+        low, high = search.static_bounds(pos.hands, pos.trick_penalty, pos.trick_no, past, pos.taken)
+    else:
+        low, high = -INF, INF
+    if pos.led >= 0 and search.decided_tricks:
+        found = search.decided(
+            pos.hands, pos.turn, pos.best, pos.winner, pos.trick_penalty, pos.in_trick, pos.trick_no, past, pos.taken
+        )
+        if found is not None:
+            low, high = max(low, found[0]), min(high, found[1])
+    return Interval(low + transfer, high + transfer)
+
+
 def _card_groups(deal: DealState, pos: _Position, legal: int, options: SearchOptions) -> dict[int, list[Card]]:
     """The legal cards of the seat on turn, equivalent ones (see ``_Search.merged``) grouped
     under the one that is searched."""
@@ -561,6 +700,8 @@ def _run_jobs(deal: DealState, pos: _Position, jobs: list, options: SearchOption
             search = searches.get((seat, mode))
             if search is None:
                 search = searches[(seat, mode)] = _Search(deal, seat, mode, options, _Clock(share))
+                if mode == GUARANTEED and options.shared_tables and options.transpositions:
+                    _share_tables(search, searches.get((seat, WORST)), searches.get((seat, BEST)))
             search.clock = _Clock(share)
             try:
                 value = _value(search, pos, card, 99, 0)
@@ -577,6 +718,14 @@ def _run_jobs(deal: DealState, pos: _Position, jobs: list, options: SearchOption
     return results
 
 
+def _share_tables(search: _Search, worst: _Search | None, best: _Search | None) -> None:
+    """Let a guaranteed search read the same seat's worst and best tables: at every position
+    worst ≤ guaranteed ≤ best, so the worst search's lower bounds and the best search's upper
+    bounds hold for the guaranteed value too (their keys and offsets are the same)."""
+    if worst is not None and best is not None:
+        search.floor, search.ceiling = worst.tt, best.tt
+
+
 def _bounded(search: _Search, pos: _Position, card: int | None, seconds: float) -> Interval:
     """The bounds that searches ``depth`` tricks deep prove, deeper while ``seconds`` last; their
     leaves are the static bounds (low for a lower bound of the value, high for an upper one)."""
@@ -585,7 +734,8 @@ def _bounded(search: _Search, pos: _Position, card: int | None, seconds: float) 
         start.hands, start.trick_penalty, start.trick_no, start.raw[search.seat], start.taken
     )
     search.clock = _Clock(seconds)
-    exact_table = search.tt
+    exact_table, floor = search.tt, search.floor
+    search.floor = None  # the depth-limited values are not the exact game's: no borrowed bounds
     try:
         for depth in range(1, 14 - pos.trick_no + 1):
             search.tt = {}
@@ -596,7 +746,7 @@ def _bounded(search: _Search, pos: _Position, card: int | None, seconds: float) 
     except _OutOfTime:
         pass
     finally:
-        search.tt = exact_table
+        search.tt, search.floor = exact_table, floor
     return Interval(low, high)
 
 

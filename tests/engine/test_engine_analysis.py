@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import DealState, Ruleset, Seat
-from games.engine.analysis import SearchOptions, analyse, deal_position
+from games.engine.analysis import SearchOptions, analyse, deal_position, search_bounds
 from games.engine.ruleset import Kind
 from games.engine.schedule import ScheduledDeal
 from games.engine.simulate import choose_card, deal_hands
@@ -123,13 +123,17 @@ def test_the_range_never_widens_after_the_card_actually_played(deal, back):
 @settings(max_examples=15, deadline=None)
 @given(
     played_deals(),
-    st.integers(0, 12),
+    st.integers(0, 20),
     st.sampled_from(
         [
             SearchOptions(transpositions=False),
             SearchOptions(merge_ranks=False),
             SearchOptions(bounds=False),
-            SearchOptions(False, False, False),
+            SearchOptions(decided_tricks=False),
+            SearchOptions(penalty_order=False),
+            SearchOptions(shared_tables=False),
+            SearchOptions(other_pasts=False),
+            SearchOptions(False, False, False, False, False, False, False),
         ]
     ),
 )
@@ -178,3 +182,28 @@ def test_the_bounds_given_past_the_budget_hold_the_exact_values(deal, back):
             assert interval.low <= value <= interval.high, (seat, mode)
     for (card, interval), (same, value) in zip(hurried.cards, exact.cards):
         assert card == same and interval.low <= value.low <= interval.high
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(played_deals(), st.integers(1, 11))
+def test_the_bounds_the_search_starts_from_never_cut_off_the_exact_value(deal, back):
+    # Availability bounds (R14–R22) and, mid-trick, the decided-trick bounds (R11: a discard
+    # never wins; a seat holding the best card with no higher one still to come takes the trick).
+    position = deal_position(deal, 52 - back)
+    expected = brute_force(position)
+    for seat in SEATS:
+        for index, mode in enumerate(("worst", "best", "guaranteed")):
+            interval = search_bounds(position, seat, mode)
+            assert interval.low <= expected[seat][index] <= interval.high, (seat, mode, interval)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(played_deals(), st.integers(12, 22))
+def test_deeper_the_bounds_hold_the_exact_values_too(deal, back):
+    position = deal_position(deal, 52 - back)
+    analysis = analyse(position, budget=60)
+    assert analysis.exact
+    for seat in SEATS:
+        for mode in ("worst", "best", "guaranteed"):
+            interval, value = search_bounds(position, seat, mode), getattr(analysis.seat(seat), mode).low
+            assert interval.low <= value <= interval.high, (seat, mode)
