@@ -1,13 +1,15 @@
-"""Shared test set-up: hypothesis profiles and the PostgreSQL-only marker."""
+"""Shared test set-up: hypothesis profiles, the markers (slow, postgres, browser), the settings
+every test runs with. Shared helpers and fixtures are tests/support's (docs/testing.md)."""
 
-import os
 from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from hypothesis import settings
+from support import IN_CI
+from support.servers import require_browser
 
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+pytest_plugins = ["support.fixtures"]
 
 settings.register_profile("ci", deadline=None, max_examples=100)
 settings.register_profile("dev", deadline=None, max_examples=50)
@@ -31,6 +33,8 @@ def require_postgres() -> None:
 def pytest_runtest_setup(item):
     if item.get_closest_marker("postgres"):
         require_postgres()
+    if item.get_closest_marker("browser"):
+        require_browser()
 
 
 # What `make test-fast` leaves out: tests that start servers, browsers or worker processes, or fuzz.

@@ -4,7 +4,7 @@ match created through the API."""
 import pytest
 from api_helpers import SEATS, post
 from django.contrib.auth.models import Group
-from rest_framework.test import APIClient
+from support import api_client
 
 from games import services
 
@@ -34,13 +34,7 @@ def users(django_user_model):
 
 @pytest.fixture
 def client_for():
-    def _client(user=None) -> APIClient:
-        client = APIClient()
-        if user is not None:
-            client.force_authenticate(user)
-        return client
-
-    return _client
+    return api_client
 
 
 @pytest.fixture

@@ -3,7 +3,8 @@
 import random
 
 from django.db import connection
-from short_matches import PLAYERS, PROBLEM, SEATS, SHORT, World, play_record, simulated  # noqa: F401 - re-exported
+from support import PLAYERS, PROBLEM, SEATS  # noqa: F401 - re-exported
+from support.world import play_record, ratings_of, simulated, standings_of  # noqa: F401 - re-exported
 
 from games import services as games
 from games.engine.cards import NAMES
@@ -56,26 +57,4 @@ def play_to_the_end(match, actor, rng: random.Random) -> int:
 
 def league_figures(world) -> dict:
     """The season's standing rows and the league's ratings (current, log, history), as plain values."""
-    from scoring.models import RatedMatch, Rating, RatingChange, StandingRow
-
-    standing = [f.name for f in StandingRow._meta.concrete_fields if f.name not in ("id", "season")]
-    return {
-        "standings": list(StandingRow.objects.filter(season=world.season).order_by("order").values_list(*standing)),
-        "ratings": {
-            "current": sorted(
-                Rating.objects.filter(league=world.league).values_list(
-                    "player_id", "mu", "sigma", "ordinal", "provisional", "matches"
-                )
-            ),
-            "log": list(
-                RatedMatch.objects.filter(league=world.league)
-                .order_by("position")
-                .values_list("position", "season_match_id")
-            ),
-            "history": sorted(
-                RatingChange.objects.filter(league=world.league).values_list(
-                    "season_match_id", "position", "season_id", "player_id", "mu", "sigma"
-                )
-            ),
-        },
-    }
+    return {"standings": standings_of(world.season), "ratings": ratings_of(world.league)}

@@ -2,7 +2,7 @@
 
 import pytest
 from audit_helpers import PROBLEM, db_id, play_next_deal, url
-from event_table import json_param, tamperable
+from support.event_table import json_param, tamperable
 
 from games import events
 from games import services as games

@@ -7,12 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from summaries import summary_as_expected
+from support import EXAMPLES, TALLY_EXAMPLES
+from support.summaries import summary_as_expected
 
 from games.cli import main
-
-EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
-TALLY_EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples-tally"
 
 
 def run(capsys, *argv):

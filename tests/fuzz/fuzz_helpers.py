@@ -12,6 +12,7 @@ from django.contrib.auth.models import Group
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
+from support import SEATS
 
 from games import disputes
 from games import services as games
@@ -22,7 +23,6 @@ from games.models import MatchProjection
 from scoring import services as leagues
 
 PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
-SEATS = ("N", "E", "S", "W")
 SHORT = {"regular_deals": ["R", "O"]}  # two regular deals: quick to simulate
 
 # Per operation and phase (with the coverage phase, a few dozen requests each), and the seed the

@@ -6,20 +6,12 @@ import hmac
 
 import pytest
 from hooks_helpers import deliveries
-from rest_framework.test import APIClient
+from support import PROBLEM
+from support import api_client as client
 
 from webhooks.models import Delivery, Endpoint
 
 pytestmark = pytest.mark.django_db
-
-PROBLEM = "application/problem+json"
-
-
-def client(user=None) -> APIClient:
-    api = APIClient()
-    if user is not None:
-        api.force_authenticate(user)
-    return api
 
 
 # --- who may do what --------------------------------------------------------------------------------

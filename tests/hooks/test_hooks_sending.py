@@ -9,8 +9,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 from hooks_helpers import PLAYERS, deliveries, play, simulated
 from rest_framework.test import APIClient
+from support.world import season_match as recorded_match
 
-from scoring import services as scoring
 from webhooks import services, transport
 from webhooks.models import Delivery
 
@@ -86,13 +86,7 @@ def test_a_delivery_locked_by_one_worker_is_skipped_by_another_without_waiting(w
 @pytest.mark.django_db(transaction=True)
 def test_a_send_that_breaks_never_fails_the_committed_play(world, hook, receiver, monkeypatch):
     hook(["deal.finished"])
-    match = scoring.season_match_create(
-        actor=world.users["sam"],
-        season_id=world.season.pk,
-        seats=dict(zip("NESW", PLAYERS)),
-        first_dealer="N",
-        dealing="recorded",
-    )
+    match = recorded_match(world, PLAYERS)
     record = simulated(31)
     play(match, record, world.users["sam"], deals=1, cards=51)
 

@@ -1,24 +1,13 @@
-"""Fixtures for the live-update tests: uvicorn serving the project (committed data: the tests run
-with a transactional database), users with API tokens, matches made through the services."""
+"""Fixtures for the live-update tests (uvicorn serving the project is tests/support's
+``asgi_server``; committed data: the tests run with a transactional database): users with API
+tokens, matches made through the services."""
 
 import pytest
-from asgi_server import AsgiServer
-from django.db import DEFAULT_DB_ALIAS, connections
 from live_helpers import PLAYERS, SEATS, hands
 from rest_framework.authtoken.models import Token
 
 from games import services
 from games.models import Match
-
-
-@pytest.fixture
-def asgi_server(transactional_db, settings, monkeypatch):
-    """uvicorn in a thread, configured as config/asgi.py configures it (no persistent connections)."""
-    settings.LIVE_POLL_INTERVAL_MS = 20
-    monkeypatch.setitem(connections.settings[DEFAULT_DB_ALIAS], "CONN_MAX_AGE", 0)
-    server = AsgiServer()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

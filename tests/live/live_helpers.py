@@ -13,11 +13,10 @@ import urllib.request
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from support import PLAYERS, SEATS  # noqa: F401 - re-exported
+
 from games.engine.cards import NAMES
 from games.engine.simulate import deal_hands
-
-SEATS = ("N", "E", "S", "W")
-PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
 
 
 def get(url: str, token: str | None = None, headers: dict | None = None, timeout: float = 40):

@@ -5,16 +5,14 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 from django.test import Client
 from live_helpers import SSE, get
+from support import EXAMPLES
 
 from games import services
 from games.models import MatchEvent
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
 
 
 def stream_url(server, match) -> str:

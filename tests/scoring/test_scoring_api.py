@@ -4,8 +4,8 @@ import csv
 import io
 
 import pytest
-from rest_framework.test import APIClient
 from scoring_helpers import record
+from support import api_client as client
 
 from scoring import services
 from scoring.models import League, Membership, Season, SeasonMatch
@@ -31,13 +31,6 @@ ROW_KEYS = {
     "provisional",
     "last_played",
 }
-
-
-def client(user=None) -> APIClient:
-    api = APIClient()
-    if user is not None:
-        api.force_authenticate(user)
-    return api
 
 
 @pytest.fixture

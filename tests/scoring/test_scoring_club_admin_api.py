@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from pypdf import PdfReader
-from rest_framework.test import APIClient
 from scoring_helpers import record
+from support import api_client as client
 
 from games.models import Match, Player
 from scoring import invitations, services
@@ -18,13 +18,6 @@ from scoring.models import ClubPlayer, Invitation
 pytestmark = pytest.mark.django_db
 User = get_user_model()
 PASSWORD = "kiery-i-piki-2025"
-
-
-def client(user=None) -> APIClient:
-    api = APIClient()
-    if user is not None:
-        api.force_authenticate(user)
-    return api
 
 
 def pdf_text(response) -> tuple[str, int]:

@@ -9,7 +9,7 @@ import random
 
 import pytest
 from pypdf import PdfReader
-from rest_framework.test import APIClient
+from support import api_client as api
 
 from games.engine import Ruleset, Seat, replay
 from games.engine import record as records
@@ -45,13 +45,6 @@ def club(django_user_model):
     league = services.league_create(actor=users["ada"], club_id=club.pk, name="Liga", ruleset={"options": RULES})
     season = services.season_create(actor=users["ada"], league_id=league.pk, name="Zima")
     return users, season
-
-
-def api(user=None) -> APIClient:
-    api = APIClient()
-    if user is not None:
-        api.force_authenticate(user)
-    return api
 
 
 def pdf(response) -> tuple[str, int]:

@@ -5,8 +5,8 @@ withdrawals, and the bad input refused with nothing changed."""
 import random
 
 import pytest
-from rest_framework.test import APIClient
 from scoring_helpers import play_live
+from support import api_client as client
 
 from games.engine import Ruleset
 from games.engine.seats import Seat
@@ -18,13 +18,6 @@ from scoring.models import Evening, EveningPlayer, EveningRound, SeasonMatch, St
 pytestmark = pytest.mark.django_db
 
 SHORT = {"regular_deals": ["R", "O"]}  # two deals a match: the tests play whole evenings
-
-
-def client(user=None) -> APIClient:
-    api = APIClient()
-    if user is not None:
-        api.force_authenticate(user)
-    return api
 
 
 @pytest.fixture(autouse=True)

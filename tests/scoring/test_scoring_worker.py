@@ -7,23 +7,21 @@ needs PostgreSQL (DATABASE_URL) and Redis.
 """
 
 import os
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 import redis
 from django.db import connection, transaction
-from polling import wait_for as _wait
 from scoring_helpers import record, require_redis, standings_of
+from support import IN_CI
+from support.polling import wait_for as _wait
+from support.servers import Worker
 
 from config.celery import app
 from scoring import scheduling, services
 from scoring.models import League, MatchLine, Season
 
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 BROKER = os.environ.get("CELERY_TEST_BROKER") or "redis://127.0.0.1:6379/14"
 DEBOUNCE = 4  # seconds
 
@@ -71,49 +69,13 @@ def _reset_connections() -> None:
 
 @pytest.fixture
 def worker(broker):
-    """``celery -A config worker`` in a subprocess, on the test database."""
-    db = connection.settings_dict
-    env = dict(
-        os.environ,
-        CELERY_BROKER_URL=broker,
-        REDIS_URL=broker,
-        DATABASE_URL=(f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"),
-    )
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--concurrency=1",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"scoring-test-{os.getpid()}@%h",
-            "--loglevel=INFO",
-        ],
-        cwd=Path(__file__).resolve().parents[2],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    log: list[str] = []
-    threading.Thread(target=lambda: log.extend(process.stdout), daemon=True).start()
+    """``celery -A config worker`` in a subprocess, on the test database (tests/support's Worker)."""
+    started = Worker(broker, "scoring-test")
     try:
-        _wait(lambda: app.control.ping(timeout=0.5), 60, "the worker to answer a ping", log)
-        yield log
+        _wait(lambda: app.control.ping(timeout=0.5), 60, "the worker to answer a ping", started.log)
+        yield started.log
     finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        started.stop()
 
 
 def recomputes(season) -> int:

@@ -3,7 +3,7 @@
 
 import pytest
 from django.db import connection
-from event_table import json_param, tamperable
+from support.event_table import json_param, tamperable
 
 from games import audit, events
 from games.models import MatchEvent

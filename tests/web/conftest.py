@@ -1,33 +1,11 @@
 """Fixtures for the page tests: users in every role, an imported finished match, a recorded
-match with a deal in play; the ``browser`` marker's skip (a failure under CI=true)."""
-
-import os
+match with a deal in play."""
 
 import pytest
 from django.contrib.auth.models import Group
-from web_helpers import CHROMIUM, PLAYERS, SEATS, sample
+from web_helpers import PLAYERS, SEATS, sample
 
 from games import services
-
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
-
-
-def pytest_runtest_setup(item):
-    if not item.get_closest_marker("browser"):
-        return
-    missing = None
-    if not os.path.exists(CHROMIUM):
-        missing = f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"
-    else:
-        try:
-            import playwright.sync_api  # noqa: F401
-        except ImportError:
-            missing = "needs the playwright package (pip install -e '.[dev]')"
-    if missing is None:
-        return
-    if IN_CI:
-        pytest.fail(f"CI=true but the browser test cannot run: {missing}", pytrace=False)
-    pytest.skip(missing)
 
 
 @pytest.fixture
