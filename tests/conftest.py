@@ -6,14 +6,15 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from hypothesis import settings
-from support import IN_CI
+from support import HYPOTHESIS_PROFILE, IN_CI
 from support.servers import require_browser
 
 pytest_plugins = ["support.fixtures"]
 
 settings.register_profile("ci", deadline=None, max_examples=100)
 settings.register_profile("dev", deadline=None, max_examples=50)
-settings.load_profile("ci" if IN_CI else "dev")
+settings.register_profile("fast", deadline=None, max_examples=12)  # make test-fast (support.examples)
+settings.load_profile(HYPOTHESIS_PROFILE or ("ci" if IN_CI else "dev"))
 
 
 def _database_is_postgres() -> bool:
@@ -50,7 +51,21 @@ SLOW = (
     "tests/ops/test_ops_shared_limits.py",
     "tests/ops/test_ops_body_limit.py",
     "tests/ops/test_ops_replica.py",
+    "tests/ops/test_ops_make_run.py",  # make run and seed_demo in subprocesses
+    "tests/ops/test_ops_settings.py",  # each test starts Python on other settings
+    "tests/i18n/test_i18n_settings.py",  # the same, for the language and time zone
 )
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Under ``-m "not slow"`` the SLOW files are not even imported (their tests would all be
+    deselected): `make test-fast` spends no time loading schemathesis, the servers and the like."""
+    if config.getoption("markexpr", "").replace(" ", "") != "notslow":
+        return None
+    where = Path(str(collection_path)).relative_to(Path(str(config.rootpath))).as_posix()
+    if (where + "/").startswith(SLOW) or where.startswith(SLOW):
+        return True
+    return None
 
 
 def pytest_collection_modifyitems(config, items):
@@ -71,6 +86,23 @@ def _no_counts_from_an_earlier_run():
         cache.clear()
     except Exception:  # noqa: BLE001 - Redis down: the tests that need it say so themselves
         pass
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing():
+    """MD5 first (new passwords hash at once; the default PBKDF2 takes a good part of a second
+    each, and every sign-in, failed ones too, pays it again), the project's hashers after it so
+    that a hash made otherwise still checks. For tests only."""
+    from django.contrib.auth.hashers import get_hashers, get_hashers_by_algorithm
+
+    hashers = django_settings.PASSWORD_HASHERS
+    django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *hashers]
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
+    yield
+    django_settings.PASSWORD_HASHERS = hashers
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
 
 
 @pytest.fixture

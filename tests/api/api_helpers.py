@@ -1,6 +1,6 @@
 """Helpers for the API tests: sample records, request shortcuts, card owners."""
 
-from support import EXAMPLES, PROBLEM, SEATS, TALLY_EXAMPLES, expected, sample, sample_names  # noqa: F401 - re-exported
+from support import EXAMPLES, PLAYERS, PROBLEM, SEATS, TALLY_EXAMPLES, expected, sample, sample_names  # noqa: F401 - re-exported
 
 
 def owner(hands: dict[str, list[str]], card: str) -> str:
@@ -25,3 +25,9 @@ def play_legal(client, match_id, **headers):
     """The viewer on turn plays his first legal card."""
     view = state(client, match_id)
     return post(client, match_id, "plays", {"card": view["deal"]["legal_cards"][0]}, **headers)
+
+
+def create_match(client, dealing: str, **fields):
+    """POST /matches/: the four players seated N, E, S, W, first dealer N, ``dealing``, ``fields``."""
+    body = {"seats": dict(zip(SEATS, PLAYERS)), "first_dealer": "N", "dealing": dealing, **fields}
+    return client.post("/api/v1/matches/", body, format="json")

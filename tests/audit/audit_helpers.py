@@ -4,17 +4,20 @@ import random
 
 from django.db import connection
 from support import PLAYERS, PROBLEM, SEATS  # noqa: F401 - re-exported
-from support.world import play_record, ratings_of, simulated, standings_of  # noqa: F401 - re-exported
+from support.world import (  # noqa: F401 - re-exported
+    play_legal_cards,
+    play_record,
+    ratings_of,
+    season_match,
+    simulated,
+    standings_of,
+    state_of,
+)
 
 from games import services as games
 from games.engine.cards import NAMES
-from games.engine.match import restore
 from games.engine.simulate import deal_hands
-from games.models import MatchEvent, MatchProjection
-
-
-def state_of(match):
-    return restore(MatchProjection.objects.get(pk=match.pk).snapshot)
+from games.models import MatchEvent
 
 
 def play_next_deal(match, actor, rng: random.Random, *, cards: int = 52) -> None:
@@ -23,10 +26,7 @@ def play_next_deal(match, actor, rng: random.Random, *, cards: int = 52) -> None
     games.deal_start(
         match_id=match.pk, actor=actor, hands={seat: [NAMES[c] for c in hand] for seat, hand in zip(SEATS, hands)}
     )
-    for _ in range(cards):
-        deal = state_of(match).deal
-        seat = deal.to_play
-        games.card_play(match_id=match.pk, actor=actor, card=str(deal.legal_cards(seat)[0]), seat=seat.name)
+    play_legal_cards(match, actor, cards)
 
 
 def url(match_id, what: str = "") -> str:
@@ -44,6 +44,24 @@ def dispute(client, match_id, body: dict):
 def db_id(match) -> object:
     """The match id as the database stores it (a uuid on PostgreSQL, 32 hex digits on SQLite)."""
     return MatchEvent._meta.get_field("match").get_db_prep_value(match.pk, connection)
+
+
+def server_deal_played(world):
+    """A server-dealt season match scored by ``sam``, its first deal played through (legal cards)."""
+    match = season_match(world, dealing="server", scorer="sam")
+    games.deal_start(match_id=match.pk, actor=world.users["sam"])
+    play_legal_cards(match, world.users["sam"], 52)
+    return match
+
+
+def filed(world, capture, players=PLAYERS, *, by: str = "sam", seed: int = 4, deals=None, cards=None):
+    """A recorded season match created and scored by ``by``, ``players`` seated, ``simulated(seed)``
+    entered (``deals`` of it, ``cards`` of the last), its on-commit work run by ``capture``."""
+    match = season_match(world, players, by=by)
+    with capture(execute=True):
+        play_record(match, simulated(seed, players), world.users[by], deals=deals, cards=cards)
+    match.refresh_from_db()
+    return match
 
 
 def play_to_the_end(match, actor, rng: random.Random) -> int:

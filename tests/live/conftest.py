@@ -3,7 +3,7 @@
 tokens, matches made through the services."""
 
 import pytest
-from live_helpers import PLAYERS, SEATS, hands
+from live_helpers import PLAYERS, SEATS, hands, new_recorded_match
 from rest_framework.authtoken.models import Token
 
 from games import services
@@ -52,12 +52,6 @@ def server_match(people, user):
 @pytest.fixture
 def recorded_match(people, user):
     """A recorded match scored by ``scorer``, its first deal (hands of seed 1) in play."""
-    match = services.match_create(
-        actor=user("scorer"),
-        first_dealer="N",
-        seats=dict(zip(SEATS, PLAYERS)),
-        dealing=Match.Dealing.RECORDED,
-        scorer="scorer",
-    )
+    match = new_recorded_match(user("scorer"))
     services.deal_start(match_id=match.pk, actor=user("scorer"), hands=hands(1))
     return match

@@ -20,6 +20,38 @@ def record(seed: int, names, options: dict | None = None) -> dict:
     )
 
 
+def file_records(world, capture, tables) -> list:
+    """For each ``(seed, "n e s w")`` of ``tables`` a simulated match (``record``) filed into the
+    season by its scorer ``sam``, the on-commit work run by ``capture``; the season matches."""
+    from scoring import services
+
+    with capture(execute=True):
+        return [
+            services.season_record_import(
+                actor=world.users["sam"], season_id=world.season.pk, record=record(seed, names.split())
+            )
+            for seed, names in tables
+        ]
+
+
+def evening_club(user_model, members: int, options: dict):
+    """tests/support's world for evenings: admin ``ada`` (who seats and files, never seated),
+    members ``m01``… (``members`` of them), outsider ``olek``; league ``Liga`` (``options``),
+    season ``Zima``."""
+    from support.world import build_world
+
+    return build_world(
+        user_model,
+        players=tuple(f"m{k:02d}" for k in range(1, members + 1)),
+        scorer=None,
+        arbiter=None,
+        others=("olek",),
+        staff=None,
+        options=options,
+        season="Zima",
+    )
+
+
 def require_redis(url: str) -> None:
     """Skip the calling test when Redis does not answer at ``url``; under CI=true (or with
     CELERY_TEST_BROKER set) that is a failure."""

@@ -7,14 +7,14 @@ needs PostgreSQL (DATABASE_URL) and Redis.
 """
 
 import os
-import threading
 import time
 
 import pytest
 import redis
-from django.db import connection, transaction
+from django.db import connection
 from scoring_helpers import record, require_redis, standings_of
 from support import IN_CI
+from support.locks import row_locked
 from support.polling import wait_for as _wait
 from support.servers import Worker
 
@@ -113,28 +113,11 @@ def test_a_worker_recomputes_each_season_once_per_burst_and_once_more_for_a_late
 
     # A trigger while a run is going: the run is held on the league's row lock; a match that
     # finishes then queues one more run.
-    locked, release = threading.Event(), threading.Event()
-
-    def hold_the_league():
-        try:
-            with transaction.atomic():
-                League.objects.select_for_update().get(pk=world.league.pk)
-                locked.set()
-                release.wait(30)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold_the_league)
-    holder.start()
-    try:
-        assert locked.wait(10)
+    with row_locked(League, world.league.pk):
         file(4)
         _wait(lambda: not scheduling.is_pending(season.pk), 30, "the second run to start", worker)
         file(5)  # finishes while that run waits for the lock
         assert scheduling.is_pending(season.pk)
-    finally:
-        release.set()
-        holder.join()
     _wait(lambda: recomputes(season) == 3, 30, "the second and third runs", worker)
     time.sleep(DEBOUNCE + 1)
     assert recomputes(season) == 3

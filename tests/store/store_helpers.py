@@ -2,31 +2,11 @@
 plays legal cards. Raw tampering with stored rows is tests/support/event_table.py's."""
 
 from support import SEATS, expected, sample  # noqa: F401 - re-exported
+from support.world import legal_play, play_legal_cards, state_of  # noqa: F401 - re-exported
 
-from games import services
-from games.engine import MatchState
-from games.engine.match import restore
 from games.models import Match, MatchEvent, MatchProjection
 
 SEATED = dict(zip(SEATS, ("north", "east", "south", "west")))  # usernames of the conftest users
-
-
-def state_of(match) -> MatchState:
-    """The engine state from the match's read model."""
-    return restore(MatchProjection.objects.get(pk=match.pk).snapshot)
-
-
-def legal_play(match) -> tuple[str, str]:
-    """(seat, card): the seat on turn and its first legal card."""
-    deal = state_of(match).deal
-    seat = deal.to_play
-    return seat.name, str(deal.legal_cards(seat)[0])
-
-
-def play_legal_cards(match, actor, count: int) -> None:
-    for _ in range(count):
-        seat, card = legal_play(match)
-        services.card_play(match_id=match.pk, actor=actor, card=card, seat=seat)
 
 
 def stored_state(match) -> dict:

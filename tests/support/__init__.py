@@ -15,6 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+# The hypothesis profile: `make test-fast` sets "fast"; else "ci" under CI=true, "dev" (tests/conftest.py).
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "").strip()
 
 SEATS = ("N", "E", "S", "W")
 PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
@@ -58,3 +60,21 @@ def api_client(user=None):
     if user is not None:
         client.force_authenticate(user)
     return client
+
+
+def examples(count: int) -> int:
+    """``count`` hypothesis examples for a test that sets its own, a quarter of them (at least 5)
+    under the ``fast`` profile of `make test-fast`: every property still runs there, on fewer cases."""
+    return max(5, count // 4) if HYPOTHESIS_PROFILE == "fast" else count
+
+
+def counts(tricks, hearts=0, queens=0, kings_jacks=0, king_of_hearts=False, last_tricks=0) -> dict:
+    """One seat's paper-sheet tally (RECORD_FORMAT.md 1.1, R31–R33): what it took, by penalty."""
+    return {
+        "tricks": tricks,
+        "hearts": hearts,
+        "queens": queens,
+        "kings_jacks": kings_jacks,
+        "king_of_hearts": king_of_hearts,
+        "last_tricks": last_tricks,
+    }

@@ -33,41 +33,89 @@ def build_world(
     user_model,
     *,
     players: tuple[str, ...] = PLAYERS,
-    arbiter: str = "ari",
+    scorer: str | None = "sam",
+    arbiter: str | None = "ari",
     members: tuple[str, ...] = (),
     others: tuple[str, ...] = ("outsider",),
+    staff: str | None = "staff",
     options: dict | None = SHORT,
+    season: str = "2025",
 ) -> World:
-    """Club ``kk`` ("Klub Kierkowy"): admin ``ada``, scorer ``sam``, ``arbiter``, ``players`` and
-    ``members`` as members; ``others`` (no part of it); ``staff`` (staff, no part of it). League
-    ``Liga`` (the ruleset of ``options``: SHORT unless given), season ``2025``. Users have no
-    password: hashing one is slow."""
+    """Club ``kk`` ("Klub Kierkowy"): admin ``ada``, ``scorer``, ``arbiter`` (None: none), ``players``
+    and ``members`` as members; ``others`` (no part of it); ``staff`` (is_staff, no part of it).
+    League ``Liga`` (the ruleset of ``options``: SHORT unless given, None the default one), season
+    ``season``. Users have no password: hashing one is slow."""
     from scoring import services as leagues
 
     make = user_model.objects.create_user
-    users = {name: make(name) for name in ("ada", "sam", arbiter, *players, *members, *others)}
-    users["staff"] = make("staff", is_staff=True)
+    officials = [name for name in (scorer, arbiter) if name]
+    users = {name: make(name) for name in ("ada", *officials, *players, *members, *others)}
+    if staff:
+        users[staff] = make(staff, is_staff=True)
     club = leagues.club_create(actor=users["ada"], name="Klub Kierkowy", slug="kk")
-    roles = (("sam", "scorer"), (arbiter, "arbiter"), *((name, "member") for name in (*players, *members)))
+    roles = [(scorer, "scorer"), (arbiter, "arbiter"), *((name, "member") for name in (*players, *members))]
     for name, role in roles:
-        leagues.membership_set(actor=users["ada"], club_id=club.pk, username=name, role=role)
+        if name:
+            leagues.membership_set(actor=users["ada"], club_id=club.pk, username=name, role=role)
     ruleset = {"options": options} if options is not None else None
     league = leagues.league_create(actor=users["ada"], club_id=club.pk, name="Liga", ruleset=ruleset)
-    season = leagues.season_create(actor=users["ada"], league_id=league.pk, name="2025")
-    return World(users, club, league, season)
+    made = leagues.season_create(actor=users["ada"], league_id=league.pk, name=season)
+    return World(users, club, league, made)
 
 
-def season_match(world: World, players: tuple[str, ...] = PLAYERS):
-    """A recorded match of the season, scored by ``sam``, ``players`` in N, E, S, W, first dealer N."""
+def people(user_model, names, *, staff: str = "staff", scorers=("scorer",)) -> dict:
+    """Users by name, without a club: ``names``, ``staff`` (is_staff) and ``scorers`` (of ``names``)
+    in the scorers group, who may create matches (no password: hashing one is slow)."""
+    from django.contrib.auth.models import Group
+
+    make = user_model.objects.create_user
+    made = {name: make(name) for name in names}
+    made[staff] = make(staff, is_staff=True)
+    group = Group.objects.get_or_create(name="scorers")[0]
+    for name in scorers:
+        made[name].groups.add(group)
+    return made
+
+
+def season_match(
+    world: World, players: tuple[str, ...] = PLAYERS, *, by: str = "sam", dealing="recorded", first_dealer="N", **fields
+):
+    """A match of the season created by ``by`` (recorded unless ``dealing``: its scorer),
+    ``players`` in N, E, S, W; ``fields`` go to ``season_match_create``."""
     from scoring import services as leagues
 
     return leagues.season_match_create(
-        actor=world.users["sam"],
+        actor=world.users[by],
         season_id=world.season.pk,
         seats=dict(zip(SEATS, players)),
-        first_dealer="N",
-        dealing="recorded",
+        first_dealer=first_dealer,
+        dealing=dealing,
+        **fields,
     )
+
+
+def state_of(match):
+    """The engine state from the match's read model."""
+    from games.engine.match import restore
+    from games.models import MatchProjection
+
+    return restore(MatchProjection.objects.get(pk=match.pk).snapshot)
+
+
+def legal_play(match) -> tuple[str, str]:
+    """(seat, card): the seat on turn and its first legal card."""
+    deal = state_of(match).deal
+    seat = deal.to_play
+    return seat.name, str(deal.legal_cards(seat)[0])
+
+
+def play_legal_cards(match, actor, count: int) -> None:
+    """``actor`` plays ``count`` cards, each the first legal card of the seat on turn."""
+    from games import services as games
+
+    for _ in range(count):
+        seat, card = legal_play(match)
+        games.card_play(match_id=match.pk, actor=actor, card=card, seat=seat)
 
 
 def simulated(seed: int, players: tuple[str, ...] = PLAYERS, options: dict | None = SHORT) -> dict:

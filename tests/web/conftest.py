@@ -1,22 +1,19 @@
 """Fixtures for the page tests: users in every role, an imported finished match, a recorded
-match with a deal in play."""
+match with a deal in play, a club with a season and its standings."""
 
 import pytest
-from django.contrib.auth.models import Group
+from support.world import people
 from web_helpers import PLAYERS, SEATS, sample
 
 from games import services
+from scoring import services as scoring
 
 
 @pytest.fixture
 def users(django_user_model):
     """The four players (ala N, bartek E, celina S, darek W), ``scorer`` (scorers group),
     ``staff``, and ``outsider`` (signed in, no part of the match)."""
-    make = django_user_model.objects.create_user  # no password: hashing one is slow
-    made = {name: make(name) for name in (*PLAYERS, "scorer", "outsider")}
-    made["staff"] = make("staff", is_staff=True)
-    made["scorer"].groups.add(Group.objects.get_or_create(name="scorers")[0])
-    return made
+    return people(django_user_model, (*PLAYERS, "scorer", "outsider"))
 
 
 @pytest.fixture
@@ -49,3 +46,20 @@ def live_match(users):
             services.card_play(match_id=match.pk, actor=users["scorer"], card=card)
     match.refresh_from_db()
     return match
+
+
+@pytest.fixture
+def club(users, django_user_model):
+    """Club ``kk`` (admin ``ada``; the four players and ``scorer`` members), league ``Liga`` with
+    season ``Wiosna`` holding m3-legal, its standings computed."""
+    ada = django_user_model.objects.create_user("ada")
+    club = scoring.club_create(actor=ada, name="Klub Kierkowy", slug="kk")
+    for name in ("ala", "bartek", "celina", "darek"):
+        scoring.membership_set(actor=ada, club_id=club.pk, username=name)
+    scoring.membership_set(actor=ada, club_id=club.pk, username="scorer", role="scorer")
+    league = scoring.league_create(actor=ada, club_id=club.pk, name="Liga")
+    season = scoring.season_create(actor=ada, league_id=league.pk, name="Wiosna")
+    scoring.season_record_import(actor=users["scorer"], season_id=season.pk, record=sample("m3-legal"))
+    scoring.standings_recompute(season_id=season.pk)
+    club.ada, club.season = ada, season
+    return club
