@@ -38,7 +38,8 @@ def pytest_runtest_setup(item):
         require_browser()
 
 
-# What `make test-fast` leaves out: tests that start servers, browsers or worker processes, or fuzz.
+# What `make test-fast` leaves out: tests that start servers, browsers or worker processes, or fuzz
+# (folders and files), and the longest end-to-end runs (single tests, by node id).
 SLOW = (
     "tests/fuzz/",
     "tests/live/",
@@ -54,7 +55,13 @@ SLOW = (
     "tests/ops/test_ops_make_run.py",  # make run and seed_demo in subprocesses
     "tests/ops/test_ops_settings.py",  # each test starts Python on other settings
     "tests/i18n/test_i18n_settings.py",  # the same, for the language and time zone
+    # a whole evening of 13 members seated, filed by tally, ranked and printed (the rest of the file stays)
+    "tests/scoring/test_scoring_evening_e2e.py::test_an_evening_of_13_members_is_seated_filed_by_tally_ranked_and_printed",
+    "tests/scoring/test_scoring_evenings.py::test_an_evening_of_13_members_over_4_rounds_seats_files_and_ranks",
+    # drf-spectacular's validation of the whole schema (the fast subset compares it with openapi.yaml)
+    "tests/api/test_api_problems.py::test_the_schema_validates_without_warnings",
 )
+SLOW_FILES = tuple(entry for entry in SLOW if "::" not in entry)
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -63,7 +70,7 @@ def pytest_ignore_collect(collection_path, config):
     if config.getoption("markexpr", "").replace(" ", "") != "notslow":
         return None
     where = Path(str(collection_path)).relative_to(Path(str(config.rootpath))).as_posix()
-    if (where + "/").startswith(SLOW) or where.startswith(SLOW):
+    if (where + "/").startswith(SLOW_FILES) or where.startswith(SLOW_FILES):
         return True
     return None
 
@@ -72,7 +79,8 @@ def pytest_collection_modifyitems(config, items):
     root = Path(str(config.rootpath))
     for item in items:
         where = Path(str(item.path)).relative_to(root).as_posix()
-        if item.get_closest_marker("browser") or where.startswith(SLOW):
+        node = where + item.nodeid[len(item.nodeid.split("::")[0]) :]
+        if item.get_closest_marker("browser") or where.startswith(SLOW_FILES) or node.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
 
 
