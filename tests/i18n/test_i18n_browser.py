@@ -10,7 +10,7 @@ PASSWORD = "a-long-pass-phrase"
 
 
 @pytest.fixture
-def deal_url(django_user_model, fast_passwords):
+def deal_url(django_user_model):
     from games import services
 
     for name in PLAYERS:

@@ -33,10 +33,3 @@ def browser(monkeypatch):
     """Debian's chromium, headless, driven by Playwright (skipped without it, a failure under CI=true)."""
     with chromium(monkeypatch) as launched:
         yield launched
-
-
-@pytest.fixture
-def fast_passwords(settings):
-    """MD5 hashing for the users a test gives a password (the default hasher takes a good part of
-    a second each): for tests only."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -19,7 +19,7 @@ PASSWORD = "a-long-pass-phrase"
 
 
 @pytest.fixture
-def table(django_user_model, fast_passwords):
+def table(django_user_model):
     """m1-legal filed by ``scorer``; ``ala`` (seat N) and ``staff`` may sign in; bartek disputes
     the sixth card of deal 1."""
     from games import disputes
