@@ -25,9 +25,13 @@ run: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/pytest
 
-# Everything but the tests marked `slow` (servers, browsers, worker processes, fuzzing).
+# Everything but the tests marked `slow` (servers, browsers, worker processes, fuzzing), with
+# fewer hypothesis examples, on two processes (pytest-xdist) unless REDIS_URL is set: the workers
+# would share one cache, and the throttle tests empty it. docs/testing.md.
+TEST_FAST_WORKERS ?= $(if $(REDIS_URL),0,2)
+
 test-fast: $(STAMP)
-	$(VENV)/bin/pytest -m "not slow"
+	HYPOTHESIS_PROFILE=fast $(VENV)/bin/pytest -m "not slow" -n $(TEST_FAST_WORKERS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -1,17 +1,20 @@
-"""Shared test set-up: hypothesis profiles and the PostgreSQL-only marker."""
+"""Shared test set-up: hypothesis profiles, the markers (slow, postgres, browser), the settings
+every test runs with. Shared helpers and fixtures are tests/support's (docs/testing.md)."""
 
-import os
 from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from hypothesis import settings
+from support import HYPOTHESIS_PROFILE, IN_CI
+from support.servers import require_browser
 
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+pytest_plugins = ["support.fixtures"]
 
 settings.register_profile("ci", deadline=None, max_examples=100)
 settings.register_profile("dev", deadline=None, max_examples=50)
-settings.load_profile("ci" if IN_CI else "dev")
+settings.register_profile("fast", deadline=None, max_examples=12)  # make test-fast (support.examples)
+settings.load_profile(HYPOTHESIS_PROFILE or ("ci" if IN_CI else "dev"))
 
 
 def _database_is_postgres() -> bool:
@@ -31,9 +34,12 @@ def require_postgres() -> None:
 def pytest_runtest_setup(item):
     if item.get_closest_marker("postgres"):
         require_postgres()
+    if item.get_closest_marker("browser"):
+        require_browser()
 
 
-# What `make test-fast` leaves out: tests that start servers, browsers or worker processes, or fuzz.
+# What `make test-fast` leaves out: tests that start servers, browsers or worker processes, or fuzz
+# (folders and files), and the longest end-to-end runs (single tests, by node id).
 SLOW = (
     "tests/fuzz/",
     "tests/live/",
@@ -46,14 +52,35 @@ SLOW = (
     "tests/ops/test_ops_shared_limits.py",
     "tests/ops/test_ops_body_limit.py",
     "tests/ops/test_ops_replica.py",
+    "tests/ops/test_ops_make_run.py",  # make run and seed_demo in subprocesses
+    "tests/ops/test_ops_settings.py",  # each test starts Python on other settings
+    "tests/i18n/test_i18n_settings.py",  # the same, for the language and time zone
+    # a whole evening of 13 members seated, filed by tally, ranked and printed (the rest of the file stays)
+    "tests/scoring/test_scoring_evening_e2e.py::test_an_evening_of_13_members_is_seated_filed_by_tally_ranked_and_printed",
+    "tests/scoring/test_scoring_evenings.py::test_an_evening_of_13_members_over_4_rounds_seats_files_and_ranks",
+    # drf-spectacular's validation of the whole schema (the fast subset compares it with openapi.yaml)
+    "tests/api/test_api_problems.py::test_the_schema_validates_without_warnings",
 )
+SLOW_FILES = tuple(entry for entry in SLOW if "::" not in entry)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Under ``-m "not slow"`` the SLOW files are not even imported (their tests would all be
+    deselected): `make test-fast` spends no time loading schemathesis, the servers and the like."""
+    if config.getoption("markexpr", "").replace(" ", "") != "notslow":
+        return None
+    where = Path(str(collection_path)).relative_to(Path(str(config.rootpath))).as_posix()
+    if (where + "/").startswith(SLOW_FILES) or where.startswith(SLOW_FILES):
+        return True
+    return None
 
 
 def pytest_collection_modifyitems(config, items):
     root = Path(str(config.rootpath))
     for item in items:
         where = Path(str(item.path)).relative_to(root).as_posix()
-        if item.get_closest_marker("browser") or where.startswith(SLOW):
+        node = where + item.nodeid[len(item.nodeid.split("::")[0]) :]
+        if item.get_closest_marker("browser") or where.startswith(SLOW_FILES) or node.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
 
 
@@ -67,6 +94,23 @@ def _no_counts_from_an_earlier_run():
         cache.clear()
     except Exception:  # noqa: BLE001 - Redis down: the tests that need it say so themselves
         pass
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing():
+    """MD5 first (new passwords hash at once; the default PBKDF2 takes a good part of a second
+    each, and every sign-in, failed ones too, pays it again), the project's hashers after it so
+    that a hash made otherwise still checks. For tests only."""
+    from django.contrib.auth.hashers import get_hashers, get_hashers_by_algorithm
+
+    hashers = django_settings.PASSWORD_HASHERS
+    django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *hashers]
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
+    yield
+    django_settings.PASSWORD_HASHERS = hashers
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
 
 
 @pytest.fixture

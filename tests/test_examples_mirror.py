@@ -4,12 +4,9 @@ shared/examples-tally/: keep each pair byte-identical."""
 from pathlib import Path
 
 import pytest
+from support import EXAMPLES, SHARED, TALLY_EXAMPLES
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-PAIRS = [
-    (REPO_ROOT / "tests" / "data" / "examples", REPO_ROOT.parent / "shared" / "examples"),
-    (REPO_ROOT / "tests" / "data" / "examples-tally", REPO_ROOT.parent / "shared" / "examples-tally"),
-]
+PAIRS = [(EXAMPLES, SHARED / "examples"), (TALLY_EXAMPLES, SHARED / "examples-tally")]
 
 
 def _files(folder: Path) -> dict[str, bytes]:

@@ -1,30 +1,6 @@
 """Helpers for the API tests: sample records, request shortcuts, card owners."""
 
-import json
-from pathlib import Path
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
-TALLY_EXAMPLES = EXAMPLES.parent / "examples-tally"  # paper-sheet deals (R31–R33): names start "tally-"
-SEATS = ("N", "E", "S", "W")
-PROBLEM = "application/problem+json"
-
-
-def _folder(name: str) -> Path:
-    return TALLY_EXAMPLES if name.startswith("tally-") else EXAMPLES
-
-
-def sample(name: str) -> dict:
-    return json.loads((_folder(name) / f"{name}.record.json").read_text())
-
-
-def expected(name: str) -> dict:
-    return json.loads((_folder(name) / f"{name}.expected.json").read_text())
-
-
-def sample_names(*, tally: bool = False) -> list[str]:
-    """The samples of tests/data/examples/, and with ``tally`` those of examples-tally/ too."""
-    folders = (EXAMPLES, TALLY_EXAMPLES) if tally else (EXAMPLES,)
-    return sorted(p.name[: -len(".record.json")] for folder in folders for p in folder.glob("*.record.json"))
+from support import EXAMPLES, PLAYERS, PROBLEM, SEATS, TALLY_EXAMPLES, expected, sample, sample_names  # noqa: F401 - re-exported
 
 
 def owner(hands: dict[str, list[str]], card: str) -> str:
@@ -49,3 +25,9 @@ def play_legal(client, match_id, **headers):
     """The viewer on turn plays his first legal card."""
     view = state(client, match_id)
     return post(client, match_id, "plays", {"card": view["deal"]["legal_cards"][0]}, **headers)
+
+
+def create_match(client, dealing: str, **fields):
+    """POST /matches/: the four players seated N, E, S, W, first dealer N, ``dealing``, ``fields``."""
+    body = {"seats": dict(zip(SEATS, PLAYERS)), "first_dealer": "N", "dealing": dealing, **fields}
+    return client.post("/api/v1/matches/", body, format="json")

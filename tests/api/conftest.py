@@ -2,13 +2,11 @@
 match created through the API."""
 
 import pytest
-from api_helpers import SEATS, post
-from django.contrib.auth.models import Group
-from rest_framework.test import APIClient
+from api_helpers import create_match, post
+from support import PLAYERS, api_client
+from support.world import people
 
 from games import services
-
-PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
 
 
 @pytest.fixture(autouse=True)
@@ -22,10 +20,7 @@ def _fresh_throttles():
 def users(django_user_model):
     """The four players of ``server_match``; ``scorer`` (scorers group), ``staff``; ``outsider``,
     seated in another match only."""
-    make = django_user_model.objects.create_user  # no password: hashing one is slow
-    made = {name: make(name) for name in (*PLAYERS, "scorer", "outsider", "o1", "o2", "o3")}
-    made["staff"] = make("staff", is_staff=True)
-    made["scorer"].groups.add(Group.objects.get_or_create(name="scorers")[0])
+    made = people(django_user_model, (*PLAYERS, "scorer", "outsider", "o1", "o2", "o3"))
     services.match_create(
         actor=made["outsider"], first_dealer="N", seats={"N": "outsider", "E": "o1", "S": "o2", "W": "o3"}
     )
@@ -34,13 +29,7 @@ def users(django_user_model):
 
 @pytest.fixture
 def client_for():
-    def _client(user=None) -> APIClient:
-        client = APIClient()
-        if user is not None:
-            client.force_authenticate(user)
-        return client
-
-    return _client
+    return api_client
 
 
 @pytest.fixture
@@ -52,16 +41,7 @@ def clients(users, client_for):
 def server_match(clients):
     """A server-dealt match (ala N, bartek E, celina S, darek W; first dealer N, so E leads)
     created by the scorer, who scores it without sitting at it. No deal yet."""
-    response = clients["scorer"].post(
-        "/api/v1/matches/",
-        {
-            "seats": dict(zip(SEATS, PLAYERS)),
-            "first_dealer": "N",
-            "dealing": "server",
-            "scorer": "scorer",
-        },
-        format="json",
-    )
+    response = create_match(clients["scorer"], "server", scorer="scorer")
     assert response.status_code == 201, response.content
     return response.json()["id"]
 

@@ -3,7 +3,7 @@
 
 import pytest
 from api_helpers import PROBLEM, expected, sample, sample_names, url
-from summaries import summary_as_expected
+from support.summaries import summary_as_expected
 
 from games.models import Match, MatchEvent, Player
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 from api_helpers import SEATS, expected, owner, post, sample, state, url
-from summaries import as_expected
+from support.summaries import as_expected
 
 from games.events import deal_commitment
 

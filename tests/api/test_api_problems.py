@@ -129,8 +129,7 @@ def test_a_finished_match_takes_no_more_commands(clients):
     assert response.status_code == 409 and response.json()["code"] == "match_closed"
 
 
-def test_a_token_for_a_username_and_password_authenticates(users, client_for, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def test_a_token_for_a_username_and_password_authenticates(users, client_for):
     users["ala"].set_password("s3cret-kierki")
     users["ala"].save()
     anonymous = client_for(None)

@@ -5,7 +5,7 @@ import json
 import random
 
 import pytest
-from rest_framework.test import APIClient
+from support import api_client as client
 
 from games.engine import Ruleset
 from games.engine.simulate import simulate_match
@@ -14,13 +14,6 @@ from scoring import services
 pytestmark = pytest.mark.django_db
 
 MEMBERS = ("p1", "p2", "p3", "p4", "p5")
-
-
-def client(user=None) -> APIClient:
-    api = APIClient()
-    if user is not None:
-        api.force_authenticate(user)
-    return api
 
 
 def record(seed: int, names) -> dict:

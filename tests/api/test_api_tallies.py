@@ -3,7 +3,8 @@ sample is imported in test_api_import.py), live filing with POST /matches/{id}/t
 input answered 422 ``bad_tally`` with nothing stored."""
 
 import pytest
-from api_helpers import PROBLEM, SEATS, post, sample, sample_names, url
+from api_helpers import PLAYERS, PROBLEM, SEATS, create_match, post, sample, sample_names, url
+from support import counts
 
 from games.engine import record as records
 from games.engine import replay
@@ -12,22 +13,10 @@ from games.models import DealScore, Match, MatchEvent, Player
 pytestmark = pytest.mark.django_db
 
 IMPORT = "/api/v1/matches/import/"
-PLAYERS = ("ala", "bartek", "celina", "darek")
 
 
 def stored() -> tuple[int, int, int, int]:
     return Match.objects.count(), MatchEvent.objects.count(), Player.objects.count(), DealScore.objects.count()
-
-
-def counts(tricks, hearts=0, queens=0, kings_jacks=0, king_of_hearts=False, last_tricks=0):
-    return {
-        "tricks": tricks,
-        "hearts": hearts,
-        "queens": queens,
-        "kings_jacks": kings_jacks,
-        "king_of_hearts": king_of_hearts,
-        "last_tricks": last_tricks,
-    }
 
 
 SHEET = {"N": counts(3, 4, 1, 2), "E": counts(0), "S": counts(6, 5, 2, 4, True, 2), "W": counts(4, 4, 1, 2)}
@@ -37,16 +26,8 @@ SHEET = {"N": counts(3, 4, 1, 2), "E": counts(0), "S": counts(6, 5, 2, 4, True, 
 def recorded(clients):
     """A recorded match scored by ``scorer`` (regular deals R O, first dealer N, so E leads deal 1),
     played on 2024-11-05 and filed later."""
-    response = clients["scorer"].post(
-        "/api/v1/matches/",
-        {
-            "seats": dict(zip(SEATS, PLAYERS)),
-            "first_dealer": "N",
-            "dealing": "recorded",
-            "ruleset": {"options": {"regular_deals": ["R", "O"]}},
-            "played_on": "2024-11-05",
-        },
-        format="json",
+    response = create_match(
+        clients["scorer"], "recorded", ruleset={"options": {"regular_deals": ["R", "O"]}}, played_on="2024-11-05"
     )
     assert response.status_code == 201, response.content
     return response.json()["id"]
@@ -222,16 +203,7 @@ def test_bad_tally_is_a_listed_problem_type(clients):
 
 
 def test_played_on_must_be_a_date_on_creation(clients):
-    response = clients["scorer"].post(
-        "/api/v1/matches/",
-        {
-            "seats": dict(zip(SEATS, PLAYERS)),
-            "first_dealer": "N",
-            "dealing": "recorded",
-            "played_on": "yesterday",
-        },
-        format="json",
-    )
+    response = create_match(clients["scorer"], "recorded", played_on="yesterday")
 
     assert response.status_code == 400 and response.json()["field"] == "played_on"
 

@@ -3,17 +3,21 @@
 import random
 
 from django.db import connection
-from short_matches import PLAYERS, PROBLEM, SEATS, SHORT, World, play_record, simulated  # noqa: F401 - re-exported
+from support import PLAYERS, PROBLEM, SEATS  # noqa: F401 - re-exported
+from support.world import (  # noqa: F401 - re-exported
+    play_legal_cards,
+    play_record,
+    ratings_of,
+    season_match,
+    simulated,
+    standings_of,
+    state_of,
+)
 
 from games import services as games
 from games.engine.cards import NAMES
-from games.engine.match import restore
 from games.engine.simulate import deal_hands
-from games.models import MatchEvent, MatchProjection
-
-
-def state_of(match):
-    return restore(MatchProjection.objects.get(pk=match.pk).snapshot)
+from games.models import MatchEvent
 
 
 def play_next_deal(match, actor, rng: random.Random, *, cards: int = 52) -> None:
@@ -22,10 +26,7 @@ def play_next_deal(match, actor, rng: random.Random, *, cards: int = 52) -> None
     games.deal_start(
         match_id=match.pk, actor=actor, hands={seat: [NAMES[c] for c in hand] for seat, hand in zip(SEATS, hands)}
     )
-    for _ in range(cards):
-        deal = state_of(match).deal
-        seat = deal.to_play
-        games.card_play(match_id=match.pk, actor=actor, card=str(deal.legal_cards(seat)[0]), seat=seat.name)
+    play_legal_cards(match, actor, cards)
 
 
 def url(match_id, what: str = "") -> str:
@@ -45,6 +46,24 @@ def db_id(match) -> object:
     return MatchEvent._meta.get_field("match").get_db_prep_value(match.pk, connection)
 
 
+def server_deal_played(world):
+    """A server-dealt season match scored by ``sam``, its first deal played through (legal cards)."""
+    match = season_match(world, dealing="server", scorer="sam")
+    games.deal_start(match_id=match.pk, actor=world.users["sam"])
+    play_legal_cards(match, world.users["sam"], 52)
+    return match
+
+
+def filed(world, capture, players=PLAYERS, *, by: str = "sam", seed: int = 4, deals=None, cards=None):
+    """A recorded season match created and scored by ``by``, ``players`` seated, ``simulated(seed)``
+    entered (``deals`` of it, ``cards`` of the last), its on-commit work run by ``capture``."""
+    match = season_match(world, players, by=by)
+    with capture(execute=True):
+        play_record(match, simulated(seed, players), world.users[by], deals=deals, cards=cards)
+    match.refresh_from_db()
+    return match
+
+
 def play_to_the_end(match, actor, rng: random.Random) -> int:
     """Deal and play random legal deals until the match is over; how many deals that took."""
     played = 0
@@ -56,26 +75,4 @@ def play_to_the_end(match, actor, rng: random.Random) -> int:
 
 def league_figures(world) -> dict:
     """The season's standing rows and the league's ratings (current, log, history), as plain values."""
-    from scoring.models import RatedMatch, Rating, RatingChange, StandingRow
-
-    standing = [f.name for f in StandingRow._meta.concrete_fields if f.name not in ("id", "season")]
-    return {
-        "standings": list(StandingRow.objects.filter(season=world.season).order_by("order").values_list(*standing)),
-        "ratings": {
-            "current": sorted(
-                Rating.objects.filter(league=world.league).values_list(
-                    "player_id", "mu", "sigma", "ordinal", "provisional", "matches"
-                )
-            ),
-            "log": list(
-                RatedMatch.objects.filter(league=world.league)
-                .order_by("position")
-                .values_list("position", "season_match_id")
-            ),
-            "history": sorted(
-                RatingChange.objects.filter(league=world.league).values_list(
-                    "season_match_id", "position", "season_id", "player_id", "mu", "sigma"
-                )
-            ),
-        },
-    }
+    return {"standings": standings_of(world.season), "ratings": ratings_of(world.league)}

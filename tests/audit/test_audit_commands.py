@@ -4,7 +4,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from event_table import json_param, tamperable
+from support.event_table import json_param, tamperable
 
 from games import events, tasks
 from games.models import MatchEvent

@@ -3,12 +3,11 @@ only once confirmed — filed by officials not seated in it, signed by two other
 or played online by each seat's own user."""
 
 import pytest
-from audit_helpers import PLAYERS, PROBLEM, SEATS, play_record, simulated, url
+from audit_helpers import PLAYERS, PROBLEM, SEATS, filed, play_record, season_match, simulated, url
 
 from games import audit
 from games import services as games
 from games.models import Match, MatchEvent, MatchProjection
-from scoring import services as leagues
 from scoring.models import StandingRow
 
 pytestmark = pytest.mark.django_db
@@ -31,17 +30,7 @@ def confirm(client, match, **headers):
 def filed_by_ala(world, capture, seed=2):
     """The finding: seated ``ala`` creates a recorded season match (she is its scorer) and enters
     every seat's cards herself."""
-    match = leagues.season_match_create(
-        actor=world.users["ala"],
-        season_id=world.season.pk,
-        seats=dict(zip(SEATS, PLAYERS)),
-        first_dealer="N",
-        dealing="recorded",
-    )
-    with capture(execute=True):
-        play_record(match, simulated(seed), world.users["ala"])
-    match.refresh_from_db()
-    return match
+    return filed(world, capture, by="ala", seed=seed)
 
 
 def test_a_seated_member_filing_alone_moves_no_standings_until_two_other_players_confirm(
@@ -93,13 +82,7 @@ def test_outsiders_and_the_clubs_officials_do_not_sign_a_sheet(world, clients, d
 
 
 def test_a_sheet_is_signed_only_once_the_match_is_finished(world, clients):
-    match = leagues.season_match_create(
-        actor=world.users["ala"],
-        season_id=world.season.pk,
-        seats=dict(zip(SEATS, PLAYERS)),
-        first_dealer="N",
-        dealing="recorded",
-    )
+    match = season_match(world, by="ala")
     play_record(match, simulated(2), world.users["ala"], deals=1)
     response = confirm(clients["bartek"], match)
     assert response.status_code == 409 and response.json()["code"] == "match_not_finished"
@@ -109,13 +92,7 @@ def test_a_sheet_is_signed_only_once_the_match_is_finished(world, clients):
 def test_a_server_dealt_match_each_seat_played_itself_counts_without_signatures(world, clients):
     from games.engine.match import restore
 
-    match = leagues.season_match_create(
-        actor=world.users["ala"],
-        season_id=world.season.pk,
-        seats=dict(zip(SEATS, PLAYERS)),
-        first_dealer="N",
-        dealing="server",
-    )
+    match = season_match(world, by="ala", dealing="server")
     users = dict(zip(SEATS, (world.users[name] for name in PLAYERS)))
     while True:
         state = restore(MatchProjection.objects.get(pk=match.pk).snapshot)

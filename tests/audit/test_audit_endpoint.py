@@ -1,8 +1,8 @@
 """GET /api/v1/matches/{id}/audit/: who may see it, and tampering caught at the right seq."""
 
 import pytest
-from audit_helpers import PROBLEM, db_id, play_next_deal, url
-from event_table import json_param, tamperable
+from audit_helpers import PROBLEM, db_id, play_next_deal, server_deal_played, url
+from support.event_table import json_param, tamperable
 
 from games import events
 from games import services as games
@@ -170,27 +170,7 @@ def test_a_forged_hash_is_reported_at_its_seq(finished, clients):
 @pytest.fixture
 def server_dealt(world):
     """A server-dealt season match scored by ``sam`` (not seated); its first deal played out."""
-    from scoring import services as leagues
-
-    match = leagues.season_match_create(
-        actor=world.users["sam"],
-        season_id=world.season.pk,
-        first_dealer="N",
-        seats=dict(zip("NESW", ("ala", "bartek", "celina", "darek"))),
-        dealing="server",
-        scorer="sam",
-    )
-    games.deal_start(match_id=match.pk, actor=world.users["sam"])
-    from audit_helpers import state_of
-
-    for _ in range(52):
-        deal = state_of(match).deal
-        games.card_play(
-            match_id=match.pk,
-            actor=world.users["sam"],
-            card=str(deal.legal_cards(deal.to_play)[0]),
-            seat=deal.to_play.name,
-        )
+    match = server_deal_played(world)
     games.deal_start(match_id=match.pk, actor=world.users["sam"])  # deal 2 in play: committed, not revealed
     return Match.objects.get(pk=match.pk)
 

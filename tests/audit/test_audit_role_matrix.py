@@ -6,7 +6,8 @@ hands and every ruling. Role × seated or not × every endpoint and page that sh
 import json
 
 import pytest
-from audit_helpers import SEATS, play_record, simulated, url
+from audit_helpers import SEATS, url
+from audit_helpers import filed as filed_by
 from django.test import Client
 from rest_framework.test import APIClient
 
@@ -49,17 +50,7 @@ def api(table):
 
 def filed(world, capture, *, deals=None, cards=None, seed=4):
     """A recorded season match at ``TABLE``, scored by the club's scorer ``sam`` (not seated)."""
-    match = leagues.season_match_create(
-        actor=world.users["sam"],
-        season_id=world.season.pk,
-        seats=dict(zip(SEATS, TABLE)),
-        first_dealer="N",
-        dealing="recorded",
-    )
-    with capture(execute=True):
-        play_record(match, simulated(seed, TABLE), world.users["sam"], deals=deals, cards=cards)
-    match.refresh_from_db()
-    return match
+    return filed_by(world, capture, TABLE, deals=deals, cards=cards, seed=seed)
 
 
 @pytest.fixture

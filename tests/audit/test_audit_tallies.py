@@ -2,19 +2,17 @@
 re-validating a tally or points stored in the log."""
 
 import json
-from pathlib import Path
 
 import pytest
 from audit_helpers import url
-from event_table import json_param, tamperable
+from support import TALLY_EXAMPLES
+from support.event_table import json_param, tamperable
 
 from games import events
 from games import services as games
 from games.models import MatchEvent
 
 pytestmark = pytest.mark.django_db
-
-TALLY_EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples-tally"
 
 
 @pytest.fixture

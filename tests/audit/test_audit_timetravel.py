@@ -2,7 +2,7 @@
 stood then; arbiters and the scorer at any point, players only where nothing is still hidden."""
 
 import pytest
-from audit_helpers import PLAYERS, SEATS, simulated, state_of, url
+from audit_helpers import SEATS, server_deal_played, simulated, url
 
 from games import services as games
 from games.engine import MatchState, Ruleset, Seat
@@ -123,25 +123,7 @@ def test_without_at_the_state_endpoint_is_unchanged(season_match, clients):
 
 
 def test_time_travel_replays_server_dealt_hands_from_their_reveal(world, clients):
-    from scoring import services as leagues
-
-    match = leagues.season_match_create(
-        actor=world.users["sam"],
-        season_id=world.season.pk,
-        first_dealer="N",
-        seats=dict(zip(SEATS, PLAYERS)),
-        dealing="server",
-        scorer="sam",
-    )
-    games.deal_start(match_id=match.pk, actor=world.users["sam"])
-    for _ in range(52):
-        deal = state_of(match).deal
-        games.card_play(
-            match_id=match.pk,
-            actor=world.users["sam"],
-            card=str(deal.legal_cards(deal.to_play)[0]),
-            seat=deal.to_play.name,
-        )
+    match = server_deal_played(world)
     revealed = MatchEvent.objects.get(match=match, type=T.HANDS_REVEALED).payload["hands"]
 
     body = at(clients["bartek"], match, 2).json()  # right after deal_started

@@ -1,13 +1,13 @@
 """``kierki analyse``: the arbiter's analysis of a record's position, as a table or JSON lines."""
 
 import json
-from pathlib import Path
+
+from support import EXAMPLES
 
 from games.cli import main
 from games.engine import record, replay
 from games.engine.analysis import analyse, deal_position
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
 LEGAL = EXAMPLES / "m1-legal.record.json"
 
 

@@ -7,12 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from summaries import summary_as_expected
+from support import EXAMPLES, TALLY_EXAMPLES
+from support.summaries import summary_as_expected
 
 from games.cli import main
-
-EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
-TALLY_EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples-tally"
 
 
 def run(capsys, *argv):
@@ -35,25 +33,29 @@ def test_verify_exits_1_and_names_the_rule_for_an_illegal_record(capsys):
     assert "must_follow_suit [R16]" in out
 
 
-def test_verify_json_prints_each_summary_with_the_record_path(capsys):
-    code, out, _ = run(capsys, "verify", "--json", str(EXAMPLES))
+def verified(capsys, folder: Path) -> tuple[int, list[tuple[dict, dict]]]:
+    """``kierki verify --json`` over ``folder``: its exit code, and each summary printed (one per
+    record, its ``record`` path taken out) with the expected file of that record."""
+    code, out, _ = run(capsys, "verify", "--json", str(folder))
     lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == len(list(folder.glob("*.record.json")))
+    expected = [json.loads(Path(line.pop("record").replace(".record.", ".expected.")).read_text()) for line in lines]
+    return code, list(zip(lines, expected))
+
+
+def test_verify_json_prints_each_summary_with_the_record_path(capsys):
+    code, summaries = verified(capsys, EXAMPLES)
     assert code == 1  # the folder holds illegal samples
-    assert len(lines) == len(list(EXAMPLES.glob("*.record.json")))
-    for line in lines:
-        expected = json.loads(Path(line.pop("record").replace(".record.", ".expected.")).read_text())
-        assert summary_as_expected(line, expected) == expected
+    for summary, expected in summaries:
+        assert summary_as_expected(summary, expected) == expected
 
 
 def test_verify_reads_paper_sheet_records(capsys):
     """Issue 13: ``kierki verify`` replays tallied and points-only deals (R31–R33) to their summaries."""
-    code, out, _ = run(capsys, "verify", "--json", str(TALLY_EXAMPLES))
-    lines = [json.loads(line) for line in out.splitlines()]
+    code, summaries = verified(capsys, TALLY_EXAMPLES)
     assert code == 1  # the folder holds illegal samples
-    assert len(lines) == len(list(TALLY_EXAMPLES.glob("*.record.json")))
-    for line in lines:
-        expected = json.loads(Path(line.pop("record").replace(".record.", ".expected.")).read_text())
-        assert line == expected
+    for summary, expected in summaries:
+        assert summary == expected
 
 
 def test_verify_exits_2_naming_the_file_and_field_of_a_string_that_is_not_a_card(tmp_path, capsys):

@@ -1,13 +1,10 @@
 """Helpers for the generated-client tests: the users' password, the players, the CI switch (under
 CI=true a missing generator or toolchain fails instead of skipping)."""
 
-import os
-
 import pytest
+from support import IN_CI, PLAYERS  # noqa: F401 - re-exported
 
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 PASSWORD = "kierki-clients-test"
-PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
 
 
 def missing(what: str) -> None:

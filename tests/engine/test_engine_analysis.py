@@ -11,6 +11,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import examples
 
 from games.engine import DealState, Ruleset, Seat
 from games.engine.analysis import SearchOptions, analyse, deal_position, search_bounds
@@ -19,7 +20,7 @@ from games.engine.schedule import ScheduledDeal
 from games.engine.simulate import choose_card, deal_hands
 
 SEATS = tuple(Seat)
-PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def brute_force(deal: DealState) -> dict[Seat, tuple[int, int, int]]:
@@ -120,7 +121,7 @@ def test_the_range_never_widens_after_the_card_actually_played(deal, back):
         assert after.seat(seat).best.high <= before.seat(seat).best.high
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(
     played_deals(),
     st.integers(0, 20),
@@ -170,7 +171,7 @@ def test_a_position_is_rebuilt_from_public_moves_and_refuses_a_play_count_out_of
         raise AssertionError("53 plays accepted")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(played_deals(), st.integers(13, 24))
 def test_the_bounds_given_past_the_budget_hold_the_exact_values(deal, back):
     position = deal_position(deal, 52 - back)

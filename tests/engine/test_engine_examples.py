@@ -9,13 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import EXAMPLES, TALLY_EXAMPLES
 
 import games.engine
 from games.engine import RecordFormatError, record, replay
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = REPO / "tests" / "data" / "examples"
-TALLY_EXAMPLES = REPO / "tests" / "data" / "examples-tally"
 ENGINE = Path(games.engine.__file__).resolve().parent
 SAMPLES = sorted(path.name[: -len(".record.json")] for path in EXAMPLES.glob("*.record.json"))
 TALLY_SAMPLES = sorted(path.name[: -len(".record.json")] for path in TALLY_EXAMPLES.glob("*.record.json"))

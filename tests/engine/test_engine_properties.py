@@ -11,6 +11,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
+from support import examples
 
 from games.engine import CARDS, MatchState, Ruleset, RuleViolation, Seat, record, replay, rules, scoring, simulate
 from games.engine.ruleset import Kind
@@ -19,7 +20,9 @@ SEATS = tuple(Seat)
 RANKS = "23456789TJQKA"
 # A whole match is at least 104 plays: large inputs are the point, not a mistake.
 WHOLE_MATCH = settings(
-    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.data_too_large]
+    max_examples=examples(20),
+    deadline=None,
+    suppress_health_check=[HealthCheck.large_base_example, HealthCheck.data_too_large],
 )
 
 OPTIONS = st.sampled_from(
@@ -232,7 +235,7 @@ def test_a_randomly_played_match_with_as_many_r_as_o_sums_to_zero(data, options,
 # --- simulated matches ------------------------------------------------------------------------------
 
 SEEDS = st.integers(0, 2**32 - 1)
-SIMULATED = settings(max_examples=60, deadline=None)  # a simulated match takes a few milliseconds
+SIMULATED = settings(max_examples=examples(60), deadline=None)  # a simulated match takes a few milliseconds
 
 
 @SIMULATED

@@ -155,12 +155,12 @@ def chain_plays(first, second):
     return " ".join(str(card) for card in script)
 
 
+# N holds the spades and one diamond, E the hearts: in both deals below.
+SPADES_NORTH, HEARTS_EAST = "N: AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2D", "E: AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"
+
 # E (hearts only) never takes a trick: N takes trick 1, S tricks 2–3, W the other ten.
 SINGLE_ZERO = hands(
-    "N: AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2D",
-    "E: AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
-    "S: 2S AD KD QD JD TD 9D 8D 7D 6D 5D 4D 2C",
-    "W: 3D AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C",
+    SPADES_NORTH, HEARTS_EAST, "S: 2S AD KD QD JD TD 9D 8D 7D 6D 5D 4D 2C", "W: 3D AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C"
 )
 SINGLE_ZERO_PLAYS = """
     AS 2H 2S 3C   # 1 N: 2 + 2           = 4
@@ -171,10 +171,7 @@ SINGLE_ZERO_PLAYS = """
 
 # E (hearts) and W (clubs) never take a trick: N takes trick 1 and S the other twelve.
 DOUBLE_ZERO = hands(
-    "N: AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2D",
-    "E: AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
-    "S: 2S AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D",
-    "W: AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C",
+    SPADES_NORTH, HEARTS_EAST, "S: 2S AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D", "W: AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C"
 )
 DOUBLE_ZERO_PLAYS = """
     AS 2H 2S 2C   # 1 N: 2 + 2 = 4

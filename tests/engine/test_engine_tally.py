@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import counts, examples
 
 from games.engine import MatchState, Ruleset, Seat, errors, record, replay, simulate
 from games.engine.ruleset import Kind
@@ -14,17 +15,12 @@ from games.engine.tally import SeatTally, check_points, check_tally, played_tall
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 ROZ, ODG = Kind.ROZBOJNIK, Kind.ODGRYWKA
-
-
-def counts(tricks, hearts=0, queens=0, kings_jacks=0, king_of_hearts=False, last_tricks=0):
-    return {
-        "tricks": tricks,
-        "hearts": hearts,
-        "queens": queens,
-        "kings_jacks": kings_jacks,
-        "king_of_hearts": king_of_hearts,
-        "last_tricks": last_tricks,
-    }
+BARE_RECORD = {  # a record's head, no deals
+    "format": "kierki-match/1",
+    "ruleset": {"name": "rozbojnik-odgrywka", "options": {}},
+    "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
+    "first_dealer": "N",
+}
 
 
 def sheet():
@@ -312,12 +308,7 @@ def test_a_filed_deal_checks_match_over_then_bad_tally_then_sale_not_allowed_the
 
 def test_a_deal_with_two_entries_is_bad_tally_and_one_with_none_is_bad_hands():
     """RULES.md, R31–R33: never both; none is bad_hands as before."""
-    base = {
-        "format": "kierki-match/1",
-        "ruleset": {"name": "rozbojnik-odgrywka", "options": {}},
-        "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
-        "first_dealer": "N",
-    }
+    base = BARE_RECORD
     both = replay(
         record.decode({**base, "deals": [{"tally": sheet(), "points": {"N": -50, "E": 0, "S": -156, "W": -54}}]})
     )
@@ -329,13 +320,7 @@ def test_a_deal_with_two_entries_is_bad_tally_and_one_with_none_is_bad_hands():
 
 def test_played_on_must_be_a_date():
     """RECORD_FORMAT.md 1.1: ``played_on`` is YYYY-MM-DD."""
-    base = {
-        "format": "kierki-match/1",
-        "ruleset": {"name": "rozbojnik-odgrywka", "options": {}},
-        "players": {"N": "a", "E": "b", "S": "c", "W": "d"},
-        "first_dealer": "N",
-        "deals": [],
-    }
+    base = {**BARE_RECORD, "deals": []}
 
     assert record.decode({**base, "played_on": "2024-02-29"}).played_on == "2024-02-29"
     for wrong in ("2023-02-29", "29.02.2024", 20240229):
@@ -376,7 +361,7 @@ def without_entries(summary, *, tricks=True):
     return summary
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_a_played_match_its_tallies_and_its_points_score_the_same(seed):
     """R31, R33: filed by tally or by points, every deal scores, spawns compensations and sells the
@@ -392,7 +377,7 @@ def test_a_played_match_its_tallies_and_its_points_score_the_same(seed):
     assert without_entries(pointed) == without_entries(played, tricks=False)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), kind=st.sampled_from([ROZ, ODG]), stacked=st.booleans())
 def test_the_points_search_finds_a_tally_for_the_points_of_any_real_deal(seed, kind, stacked):
     """R33: for the points of a randomly played deal the search finds a tally (valid under R32)

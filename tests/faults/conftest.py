@@ -1,16 +1,12 @@
-"""Fixtures for the fault tests."""
+"""Fixtures for the fault tests (their ``world`` is tests/support's): Redis down, a broker, workers."""
 
 import pytest
 import redis
 from django.db import connection
-from faults_helpers import LIVE_REDIS, Worker, closed_port, make_world, require_redis, use_broker
+from faults_helpers import use_broker
+from support.servers import LIVE_REDIS, Worker, closed_port, require_redis
 
 from config.celery import app
-
-
-@pytest.fixture
-def world(django_user_model):
-    return make_world(django_user_model)
 
 
 @pytest.fixture

@@ -19,9 +19,9 @@ from django.core.signals import request_finished
 from django.db import connection
 from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler, _StaticFilesHandler
 from faults_helpers import outbox_of, started_match
-from polling import wait_for
 from rest_framework.authtoken.models import Token
-from short_matches import PROBLEM
+from support import PROBLEM
+from support.polling import wait_for
 
 from games import commands
 from games.models import IdempotencyKey, Match, MatchEvent

@@ -6,7 +6,7 @@ import pytest
 from django.db import OperationalError
 from faults_helpers import started_match
 from rest_framework.test import APIClient
-from short_matches import PROBLEM
+from support import PROBLEM
 
 from games import commands
 from games.models import MatchEvent

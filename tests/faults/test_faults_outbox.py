@@ -8,8 +8,8 @@ import pytest
 from django.core.management import call_command
 from django.db.models.functions import Now
 from faults_helpers import file_match, outbox_of, rebuilt, recomputes, standings_of, started_match, use_broker
-from rest_framework.test import APIClient
-from short_matches import simulated
+from support import api_client
+from support.world import simulated
 
 from config.celery import app
 from games import commands
@@ -23,10 +23,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def client_of(world):
-    def _client(name: str) -> APIClient:
-        client = APIClient()
-        client.force_authenticate(world.users[name])
-        return client
+    def _client(name: str):
+        return api_client(world.users[name])
 
     return _client
 

@@ -8,9 +8,9 @@ REDIS_URL stay the same while Redis is away and when it returns, as in productio
 
 import pytest
 from faults_helpers import RedisDoor, file_match, outbox_of, rebuilt, recomputes, standings_of, started_match
-from polling import wait_for
-from rest_framework.test import APIClient
-from short_matches import simulated
+from support import api_client as client_of
+from support.polling import wait_for
+from support.world import simulated
 
 from games.models import Match
 from scoring import outbox
@@ -23,12 +23,6 @@ def door():
     opened = RedisDoor()
     yield opened
     opened.close()
-
-
-def client_of(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def test_with_redis_down_the_api_succeeds_and_the_standings_catch_up_when_it_returns(

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from faults_helpers import ROOT
+from support import ROOT
 
 CONFIG = """
 import json, django

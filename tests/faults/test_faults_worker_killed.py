@@ -13,7 +13,7 @@ import psycopg
 import pytest
 from django.db import connection
 from faults_helpers import file_match, outbox_of, rebuilt, recomputes, standings_of
-from polling import wait_for
+from support.polling import wait_for
 
 from scoring import outbox
 from scoring.models import MatchLine, StandingRow

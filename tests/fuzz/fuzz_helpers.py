@@ -12,6 +12,7 @@ from django.contrib.auth.models import Group
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
+from support import PLAYERS, SEATS
 
 from games import disputes
 from games import services as games
@@ -22,8 +23,6 @@ from games.models import MatchProjection
 from scoring import recompute
 from scoring import services as leagues
 
-PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
-SEATS = ("N", "E", "S", "W")
 SHORT = {"regular_deals": ["R", "O"]}  # two regular deals: quick to simulate
 
 # Per operation and phase (with the coverage phase, a few dozen requests each), and the seed the
@@ -174,7 +173,7 @@ def _play_until_on_turn(match, actors: dict, seat: str, *, cards: int) -> None:
 # --- real ids in the generated inputs ------------------------------------------------------------------
 
 # The path's first segment → the kind of its ``{id}``.
-_ID_KINDS = {
+ID_KINDS = {
     "matches": "match",
     "disputes": "dispute",
     "clubs": "club",
@@ -217,7 +216,7 @@ def _real_values(path: str, generated, ids: dict) -> list[dict]:
     per value (of the longest list), none when the path names nothing the world has."""
     if not isinstance(generated, dict):
         return []
-    kind = _ID_KINDS.get(path.removeprefix("/api/v1/").split("/")[0])
+    kind = ID_KINDS.get(path.removeprefix("/api/v1/").split("/")[0])
     choices = {"id": ids.get(kind, []), "username": ids["username"], "code": ids["code"]}
     names = [name for name in generated if choices.get(name)]
     if not names:

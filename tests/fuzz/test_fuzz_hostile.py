@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from fuzz_helpers import Current, token, wsgi_schema
+from fuzz_helpers import ID_KINDS, Current, token, wsgi_schema
 from schemathesis.core.failures import FailureGroup
 
 from api import streams
@@ -76,14 +76,7 @@ def _path_values(world, path: str, value) -> dict:
     names = [part[1:-1] for part in path.split("/") if part.startswith("{")]
     if value is not None:
         return dict.fromkeys(names, value)
-    kind = {
-        "matches": "match",
-        "disputes": "dispute",
-        "clubs": "club",
-        "leagues": "league",
-        "seasons": "season",
-        "players": "player",
-    }.get(path.removeprefix("/api/v1/").split("/")[0])
+    kind = ID_KINDS.get(path.removeprefix("/api/v1/").split("/")[0])
     real = {"id": (world.ids.get(kind) or [1])[0], "username": world.ids["username"][0], "code": world.ids["code"][0]}
     return {name: real.get(name, 1) for name in names}
 

@@ -8,10 +8,10 @@ The world is committed here (the streams read it from worker threads, each on it
 
 import pytest
 import schemathesis
-from asgi_server import AsgiServer
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 from fuzz_helpers import Current, config, fuzz_settings, mix_in_real_ids, seed_world, token, wsgi_schema
+from support.servers import AsgiServer
 
 STREAM_SECONDS = 1.0  # an open stream (a match in play, your feed) is cut after this long...
 STREAM_EVENTS = 3  # ... or after this many events (ala's feed: her turn in three matches, at once)

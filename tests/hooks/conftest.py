@@ -1,7 +1,9 @@
 """Fixtures for the webhook tests: a club with a season, a loopback receiver, endpoints."""
 
 import pytest
-from hooks_helpers import PLAYERS, SHORT, Receiver, World
+from hooks_helpers import PLAYERS, Receiver
+from support.world import build_world
+from support.world import season_match as recorded_match
 
 from scoring import services as scoring
 from webhooks import services
@@ -11,19 +13,10 @@ from webhooks import services
 def world(django_user_model):
     """Club ``kk`` (admin ``ada``, scorer ``sam``, arbiter ``arb``, members ``p1``–``p4``), league
     ``Liga`` (the short ruleset) with season ``2025``; club ``other`` (admin ``olga``); ``staff``;
-    ``outsider``."""
-    users = {
-        name: django_user_model.objects.create_user(name)
-        for name in ("ada", "sam", "arb", *PLAYERS, "olga", "outsider")
-    }
-    users["staff"] = django_user_model.objects.create_user("staff", is_staff=True)
-    club = scoring.club_create(actor=users["ada"], name="Klub Kierkowy", slug="kk")
-    for name, role in (("sam", "scorer"), ("arb", "arbiter"), *((p, "member") for p in PLAYERS)):
-        scoring.membership_set(actor=users["ada"], club_id=club.pk, username=name, role=role)
-    other = scoring.club_create(actor=users["olga"], name="Inny", slug="other")
-    league = scoring.league_create(actor=users["ada"], club_id=club.pk, name="Liga", ruleset={"options": SHORT})
-    season = scoring.season_create(actor=users["ada"], league_id=league.pk, name="2025")
-    return World(users, club, other, league, season)
+    ``outsider`` (tests/support's world with these names)."""
+    world = build_world(django_user_model, players=PLAYERS, arbiter="arb", others=("olga", "outsider"))
+    world.other_club = scoring.club_create(actor=world.users["olga"], name="Inny", slug="other")
+    return world
 
 
 @pytest.fixture
@@ -57,10 +50,4 @@ def hook(world, receiver, allow_private):
 @pytest.fixture
 def season_match(world):
     """A recorded match of the season, scored by ``sam``, players p1–p4 in N, E, S, W."""
-    return scoring.season_match_create(
-        actor=world.users["sam"],
-        season_id=world.season.pk,
-        seats=dict(zip("NESW", PLAYERS)),
-        first_dealer="N",
-        dealing="recorded",
-    )
+    return recorded_match(world, PLAYERS)

@@ -8,9 +8,8 @@ import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import short_matches
-from short_matches import SEATS, SHORT, World  # noqa: F401 - re-exported
-from short_matches import play_record as play  # noqa: F401 - re-exported
+from support import world as short_matches
+from support.world import play_record as play  # noqa: F401 - re-exported
 
 from webhooks.models import Delivery
 

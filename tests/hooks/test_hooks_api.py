@@ -6,20 +6,12 @@ import hmac
 
 import pytest
 from hooks_helpers import deliveries
-from rest_framework.test import APIClient
+from support import PROBLEM
+from support import api_client as client
 
 from webhooks.models import Delivery, Endpoint
 
 pytestmark = pytest.mark.django_db
-
-PROBLEM = "application/problem+json"
-
-
-def client(user=None) -> APIClient:
-    api = APIClient()
-    if user is not None:
-        api.force_authenticate(user)
-    return api
 
 
 # --- who may do what --------------------------------------------------------------------------------
@@ -171,13 +163,20 @@ def test_removing_a_webhook_removes_its_log(world, hook):
 # --- the log and redelivery ---------------------------------------------------------------------------------
 
 
-def test_the_log_shows_each_attempt_outcome_newest_first(world, hook, receiver, django_capture_on_commit_callbacks):
+def pinged(world, hook, receiver, capture, times: int):
+    """An endpoint of club ``kk`` pinged ``times`` times by its admin (returned with the endpoint),
+    the receiver failing the first send with HTTP 500."""
     endpoint = hook()
     admin = client(world.users["ada"])
     receiver.fail(1)
-    with django_capture_on_commit_callbacks(execute=True):
-        admin.post(f"/api/v1/webhooks/{endpoint.pk}/ping/")
-        admin.post(f"/api/v1/webhooks/{endpoint.pk}/ping/")
+    with capture(execute=True):
+        for _ in range(times):
+            admin.post(f"/api/v1/webhooks/{endpoint.pk}/ping/")
+    return endpoint, admin
+
+
+def test_the_log_shows_each_attempt_outcome_newest_first(world, hook, receiver, django_capture_on_commit_callbacks):
+    endpoint, admin = pinged(world, hook, receiver, django_capture_on_commit_callbacks, 2)
 
     log = admin.get(f"/api/v1/webhooks/{endpoint.pk}/deliveries/").json()
 
@@ -200,11 +199,7 @@ def test_the_log_shows_each_attempt_outcome_newest_first(world, hook, receiver, 
 
 
 def test_a_failed_delivery_is_sent_again_on_request(world, hook, receiver, django_capture_on_commit_callbacks):
-    endpoint = hook()
-    admin = client(world.users["ada"])
-    receiver.fail(1)
-    with django_capture_on_commit_callbacks(execute=True):
-        admin.post(f"/api/v1/webhooks/{endpoint.pk}/ping/")
+    endpoint, admin = pinged(world, hook, receiver, django_capture_on_commit_callbacks, 1)
     [delivery] = deliveries()
     Delivery.objects.filter(pk=delivery.pk).update(status="failed")
 

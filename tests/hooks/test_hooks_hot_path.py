@@ -5,6 +5,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from hooks_helpers import PLAYERS, play, simulated
+from support.world import season_match as recorded_match
 
 from games import services as games
 from games.engine.match import restore
@@ -31,13 +32,7 @@ def _play_one(match, world, dealing: str) -> list[str]:
 def test_a_card_play_within_a_deal_runs_no_webhook_query(world, hook, dealing):
     hook()  # every event type
     if dealing == "recorded":
-        match = scoring.season_match_create(
-            actor=world.users["sam"],
-            season_id=world.season.pk,
-            seats=dict(zip("NESW", PLAYERS)),
-            first_dealer="N",
-            dealing="recorded",
-        )
+        match = recorded_match(world, PLAYERS)
         play(match, simulated(21), world.users["sam"], deals=1, cards=0)
     else:
         match = scoring.season_match_create(

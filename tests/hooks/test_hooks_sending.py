@@ -2,15 +2,14 @@
 fails because of a webhook."""
 
 import random
-import threading
 
 import pytest
-from django.db import connection, transaction
 from django.utils import timezone
 from hooks_helpers import PLAYERS, deliveries, play, simulated
 from rest_framework.test import APIClient
+from support.locks import row_locked
+from support.world import season_match as recorded_match
 
-from scoring import services as scoring
 from webhooks import services, transport
 from webhooks.models import Delivery
 
@@ -60,39 +59,16 @@ def test_a_delivery_locked_by_one_worker_is_skipped_by_another_without_waiting(w
     services.endpoint_ping(actor=world.users["ada"], endpoint_id=endpoint.pk)  # commits and sends it
     [delivery] = deliveries()
     Delivery.objects.filter(pk=delivery.pk).update(status="pending", next_attempt_at=timezone.now())
-    locked, release = threading.Event(), threading.Event()
-
-    def other_worker():
-        try:
-            with transaction.atomic():
-                Delivery.objects.select_for_update().get(pk=delivery.pk)
-                locked.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=other_worker)
-    thread.start()
-    try:
-        assert locked.wait(10)
+    with row_locked(Delivery, delivery.pk, seconds=10):  # another worker's
         assert services.delivery_attempt(delivery_id=delivery.pk) is None  # SKIP LOCKED: no wait, no send
         assert services.deliveries_sweep() == 0
-    finally:
-        release.set()
-        thread.join()
     assert len(receiver.received) == 1  # only the first send, at the ping
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_send_that_breaks_never_fails_the_committed_play(world, hook, receiver, monkeypatch):
     hook(["deal.finished"])
-    match = scoring.season_match_create(
-        actor=world.users["sam"],
-        season_id=world.season.pk,
-        seats=dict(zip("NESW", PLAYERS)),
-        first_dealer="N",
-        dealing="recorded",
-    )
+    match = recorded_match(world, PLAYERS)
     record = simulated(31)
     play(match, record, world.users["sam"], deals=1, cards=51)
 

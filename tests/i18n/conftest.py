@@ -2,14 +2,12 @@
 ruling, a season with its standings; the gettext tools' skip (a failure under CI=true)."""
 
 import datetime as dt
-import os
 import shutil
 
 import pytest
-from django.contrib.auth.models import Group
 from i18n_helpers import PLAYERS, sample
-
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+from support import IN_CI
+from support.world import people
 
 
 @pytest.fixture
@@ -26,11 +24,7 @@ def needs_gettext():
 def users(django_user_model):
     """The four players, ``zenon`` (scorer, in the scorers group), ``wanda`` (staff, an
     arbiter of the club) and ``ada`` (the club's admin): names no English word shares."""
-    make = django_user_model.objects.create_user
-    made = {name: make(name) for name in (*PLAYERS, "zenon", "ada")}
-    made["wanda"] = make("wanda", is_staff=True)
-    made["zenon"].groups.add(Group.objects.get_or_create(name="scorers")[0])
-    return made
+    return people(django_user_model, (*PLAYERS, "zenon", "ada"), staff="wanda", scorers=("zenon",))
 
 
 @pytest.fixture

@@ -10,14 +10,12 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import polib
+import support
+from support import PLAYERS, ROOT, SEATS  # noqa: F401 - re-exported
 
-ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT / "locale" / "pl" / "LC_MESSAGES" / "django.po"
 COMPILED = CATALOGUE.with_suffix(".mo")
 SOURCES = ("config", "games", "scoring", "webhooks", "api", "web", "printing")  # the apps makemessages reads
-EXAMPLES = ROOT / "tests" / "data" / "examples"
-SEATS = ("N", "E", "S", "W")
-PLAYERS = ("ala", "bartek", "celina", "darek")
 
 # Words an English message shares with a Polish page on purpose: names, codes, formats, keys.
 SHARED_WORDS = {
@@ -148,6 +146,5 @@ def english_leftovers(html: str, *, names: set[str] = frozenset()) -> set[str]:
 
 
 def sample(name: str) -> dict:
-    record = json.loads((EXAMPLES / f"{name}.record.json").read_text())
-    record["players"] = dict(zip(SEATS, PLAYERS))
-    return record
+    """A sample record with the four players seated N, E, S, W."""
+    return support.sample(name, PLAYERS)

@@ -1,24 +1,13 @@
-"""Fixtures for the live-update tests: uvicorn serving the project (committed data: the tests run
-with a transactional database), users with API tokens, matches made through the services."""
+"""Fixtures for the live-update tests (uvicorn serving the project is tests/support's
+``asgi_server``; committed data: the tests run with a transactional database): users with API
+tokens, matches made through the services."""
 
 import pytest
-from asgi_server import AsgiServer
-from django.db import DEFAULT_DB_ALIAS, connections
-from live_helpers import PLAYERS, SEATS, hands
+from live_helpers import PLAYERS, SEATS, hands, new_recorded_match
 from rest_framework.authtoken.models import Token
 
 from games import services
 from games.models import Match
-
-
-@pytest.fixture
-def asgi_server(transactional_db, settings, monkeypatch):
-    """uvicorn in a thread, configured as config/asgi.py configures it (no persistent connections)."""
-    settings.LIVE_POLL_INTERVAL_MS = 20
-    monkeypatch.setitem(connections.settings[DEFAULT_DB_ALIAS], "CONN_MAX_AGE", 0)
-    server = AsgiServer()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
@@ -63,12 +52,6 @@ def server_match(people, user):
 @pytest.fixture
 def recorded_match(people, user):
     """A recorded match scored by ``scorer``, its first deal (hands of seed 1) in play."""
-    match = services.match_create(
-        actor=user("scorer"),
-        first_dealer="N",
-        seats=dict(zip(SEATS, PLAYERS)),
-        dealing=Match.Dealing.RECORDED,
-        scorer="scorer",
-    )
+    match = new_recorded_match(user("scorer"))
     services.deal_start(match_id=match.pk, actor=user("scorer"), hands=hands(1))
     return match

@@ -13,11 +13,10 @@ import urllib.request
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from support import PLAYERS, SEATS  # noqa: F401 - re-exported
+
 from games.engine.cards import NAMES
 from games.engine.simulate import deal_hands
-
-SEATS = ("N", "E", "S", "W")
-PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
 
 
 def get(url: str, token: str | None = None, headers: dict | None = None, timeout: float = 40):
@@ -179,3 +178,14 @@ def run_clients(commands: list[list[str]], *, timeout: float, **popen) -> list[t
         err.seek(0)
         results.append((process.returncode, out.read(), err.read()))
     return results
+
+
+def new_recorded_match(scorer):
+    """A recorded match of the four players (first dealer N) scored by ``scorer`` (a user named
+    ``scorer``), no deal yet."""
+    from games import services
+    from games.models import Match
+
+    return services.match_create(
+        actor=scorer, first_dealer="N", seats=dict(zip(SEATS, PLAYERS)), dealing=Match.Dealing.RECORDED, scorer="scorer"
+    )

@@ -5,16 +5,14 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 from django.test import Client
 from live_helpers import SSE, get
+from support import EXAMPLES
 
 from games import services
 from games.models import MatchEvent
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
 
 
 def stream_url(server, match) -> str:
@@ -194,18 +192,11 @@ def _first_legal(match, seat: str) -> str:
 def test_events_read_with_a_match_loaded_earlier_stop_at_its_version(people, user):
     """The race a stream (or events/) would otherwise lose: the match is read, then the scorer
     starts a recorded deal; the events read next must not include its unredacted hands."""
-    from live_helpers import PLAYERS, SEATS, hands
+    from live_helpers import hands, new_recorded_match
 
     from games import selectors
-    from games.models import Match
 
-    match = services.match_create(
-        actor=user("scorer"),
-        first_dealer="N",
-        seats=dict(zip(SEATS, PLAYERS)),
-        dealing=Match.Dealing.RECORDED,
-        scorer="scorer",
-    )
+    match = new_recorded_match(user("scorer"))
     loaded, viewer = selectors.match_get(match_id=match.pk, user=user("ala"))
     services.deal_start(match_id=match.pk, actor=user("scorer"), hands=hands(1))
 

@@ -10,12 +10,12 @@ import threading
 import time
 
 import pytest
+from support import IN_CI
 
 from benchmarks import nodes as harness
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
 
 

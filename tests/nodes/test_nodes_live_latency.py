@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import IN_CI
 
 from benchmarks import nodes as harness
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 
 ROOT = Path(__file__).resolve().parents[2]
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
 
 def test_the_latency_benchmark_smoke_run_gets_every_frame_in_both_modes():

@@ -7,19 +7,19 @@ import json
 import os
 import re
 import secrets
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import yaml
+from support import servers
+from support.polling import wait_for  # noqa: F401 - re-exported
+from support.servers import closed_port as free_port  # noqa: F401 - re-exported
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 LOCAL_REDIS = "redis://127.0.0.1:6379"
 # Redis databases of these tests (the scoring tests use 14, CI's REDIS_URL 15).
 BROKER_DB, REDIS_DB = 13, 12
@@ -82,12 +82,6 @@ def interpolate(text: str, env: dict[str, str]) -> str:
     return _INTERPOLATION.sub(one, text)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def redis_reachable(url: str = LOCAL_REDIS) -> bool:
     import redis
 
@@ -99,11 +93,7 @@ def redis_reachable(url: str = LOCAL_REDIS) -> bool:
 
 def require_redis() -> None:
     """Skip without a Redis on 127.0.0.1:6379, except under CI=true, where that fails."""
-    if redis_reachable():
-        return
-    if IN_CI:
-        pytest.fail("CI=true but no Redis answers on 127.0.0.1:6379", pytrace=False)
-    pytest.skip("needs Redis on 127.0.0.1:6379")
+    servers.require_redis(LOCAL_REDIS)
 
 
 def _on_this_machine(url: str, db: int) -> str:
@@ -150,17 +140,6 @@ def local_command(argv: list[str] | str, tmp: Path) -> list[str]:
 
 def run(argv: list[str], env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
-
-
-def wait_for(condition, seconds: float, what: str, log: Path | None = None):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    text = log.read_text() if log is not None and log.exists() else ""
-    pytest.fail(f"timed out after {seconds} s waiting for {what}\n{text}", pytrace=False)
 
 
 def json_lines(text: str) -> list[dict]:

@@ -16,8 +16,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from asgi_server import AsgiServer
 from ops_helpers import Service, compose, free_port, local_command, production_env, run, wait_for
+from support.servers import AsgiServer
 
 LIMIT = 1024 * 1024  # API_MAX_BODY_BYTES's default
 UPLOAD = 50 * 1024 * 1024

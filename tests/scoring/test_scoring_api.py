@@ -4,50 +4,27 @@ import csv
 import io
 
 import pytest
-from rest_framework.test import APIClient
-from scoring_helpers import record
+from scoring_helpers import file_records, record
+from support import api_client as client
 
 from scoring import services
 from scoring.models import League, Membership, Season, SeasonMatch
 
 pytestmark = pytest.mark.django_db
 
-ROW_KEYS = {
-    "position",
-    "player",
-    "ranked",
-    "matches",
-    "wins",
-    "placements",
-    "deals",
-    "balance",
-    "balance_per_match",
-    "best_match",
-    "worst_match",
-    "kreski",
-    "max_deals",
-    "zero_odgrywki",
-    "rating",
-    "provisional",
-    "last_played",
-}
-
-
-def client(user=None) -> APIClient:
-    api = APIClient()
-    if user is not None:
-        api.force_authenticate(user)
-    return api
+# The keys of a standings row, as the issue lists them.
+ROW_KEYS = set(
+    "position player ranked matches wins placements deals balance balance_per_match best_match worst_match"
+    " kreski max_deals zero_odgrywki rating provisional last_played".split()
+)
 
 
 @pytest.fixture
 def filed(world, django_capture_on_commit_callbacks):
     """Three finished matches in the season."""
-    with django_capture_on_commit_callbacks(execute=True):
-        for seed, names in ((31, "p1 p2 p3 p4"), (32, "p2 p3 p4 p5"), (33, "p1 p2 p5 p6")):
-            services.season_record_import(
-                actor=world.users["sam"], season_id=world.season.pk, record=record(seed, names.split())
-            )
+    file_records(
+        world, django_capture_on_commit_callbacks, ((31, "p1 p2 p3 p4"), (32, "p2 p3 p4 p5"), (33, "p1 p2 p5 p6"))
+    )
 
 
 # --- clubs and members -------------------------------------------------------------------------------

@@ -8,8 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from pypdf import PdfReader
-from rest_framework.test import APIClient
-from scoring_helpers import record
+from scoring_helpers import file_records
+from support import api_client as client
+from support.world import season_match
 
 from games.models import Match, Player
 from scoring import invitations, services
@@ -20,32 +21,21 @@ User = get_user_model()
 PASSWORD = "kiery-i-piki-2025"
 
 
-def client(user=None) -> APIClient:
-    api = APIClient()
-    if user is not None:
-        api.force_authenticate(user)
-    return api
-
-
 def pdf_text(response) -> tuple[str, int]:
     reader = PdfReader(io.BytesIO(response.content))
     return "\n".join(page.extract_text() for page in reader.pages), len(reader.pages)
 
 
 @pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_user("staff", is_staff=True)
+def staff(world):
+    return world.users["staff"]
 
 
 @pytest.fixture
 def filed(world, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        return [
-            services.season_record_import(
-                actor=world.users["sam"], season_id=world.season.pk, record=record(seed, names.split())
-            )
-            for seed, names in ((51, "p1 p2 p3 p4"), (52, "p2 p3 p4 p5"), (53, "p1 p2 p5 p6"))
-        ]
+    return file_records(
+        world, django_capture_on_commit_callbacks, ((51, "p1 p2 p3 p4"), (52, "p2 p3 p4 p5"), (53, "p1 p2 p5 p6"))
+    )
 
 
 # --- members ---------------------------------------------------------------------------------------
@@ -156,13 +146,7 @@ def test_closing_then_a_patch_cannot_reopen_and_staff_reopen_with_a_logged_reaso
 
 
 def test_a_closed_seasons_match_refuses_a_command_with_a_problem(world):
-    match = services.season_match_create(
-        actor=world.users["sam"],
-        season_id=world.season.pk,
-        seats={"N": "p1", "E": "p2", "S": "p3", "W": "p4"},
-        first_dealer="N",
-        dealing="server",
-    )
+    match = season_match(world, ("p1", "p2", "p3", "p4"), dealing="server")
     services.season_close(actor=world.users["ada"], season_id=world.season.pk)
 
     response = client(world.users["p1"]).post(f"/api/v1/matches/{match.pk}/deals/", {}, format="json")
@@ -204,13 +188,7 @@ def test_a_finished_matchs_sheet_is_filled_and_an_outsider_gets_a_404(world, fil
 
 
 def test_a_new_matchs_sheet_is_blank(world):
-    match = services.season_match_create(
-        actor=world.users["sam"],
-        season_id=world.season.pk,
-        seats={"N": "p1", "E": "p2", "S": "p3", "W": "p4"},
-        first_dealer="S",
-        dealing="recorded",
-    )
+    match = season_match(world, ("p1", "p2", "p3", "p4"), first_dealer="S")
 
     text, pages = pdf_text(client(world.users["sam"]).get(f"/api/v1/matches/{match.pk}/sheet.pdf"))
 

@@ -9,14 +9,15 @@ import random
 
 import pytest
 from pypdf import PdfReader
-from rest_framework.test import APIClient
+from scoring_helpers import evening_club
+from support import api_client as api
 
 from games.engine import Ruleset, Seat, replay
 from games.engine import record as records
 from games.engine.simulate import simulate_match
 from games.engine.tally import played_tally
 from games.models import Match
-from scoring import invitations, services
+from scoring import invitations
 from scoring.models import StandingRow
 
 pytestmark = pytest.mark.django_db
@@ -34,24 +35,15 @@ def quick_seating(settings):
 def club(django_user_model):
     """Club ``kk``: admin ``ada`` (who seats and files, never seated), twelve members with accounts
     and one without, outsider ``olek``; an open season."""
-    users = {
-        name: django_user_model.objects.create_user(name)
-        for name in ["ada", "olek", *[f"m{k:02d}" for k in range(1, 13)]]
-    }
-    club = services.club_create(actor=users["ada"], name="Klub Kierkowy", slug="kk")
-    for k in range(1, 13):
-        services.membership_set(actor=users["ada"], club_id=club.pk, username=f"m{k:02d}")
-    invitations.club_player_add(actor=users["ada"], club_id=club.pk, name=GUEST)
-    league = services.league_create(actor=users["ada"], club_id=club.pk, name="Liga", ruleset={"options": RULES})
-    season = services.season_create(actor=users["ada"], league_id=league.pk, name="Zima")
-    return users, season
+    world = evening_club(django_user_model, 12, RULES)
+    invitations.club_player_add(actor=world.users["ada"], club_id=world.club.pk, name=GUEST)
+    return world.users, world.season
 
 
-def api(user=None) -> APIClient:
-    api = APIClient()
-    if user is not None:
-        api.force_authenticate(user)
-    return api
+def four_members_evening(users, season, rounds: int) -> dict:
+    """An evening of m01–m04 on 3 December 2026, created by ``ada`` through the API."""
+    body = {"season": season.pk, "date": "2026-12-03", "rounds": rounds, "players": ["m01", "m02", "m03", "m04"]}
+    return api(users["ada"]).post("/api/v1/evenings/", body, format="json").json()
 
 
 def pdf(response) -> tuple[str, int]:
@@ -144,15 +136,7 @@ def test_an_evening_of_13_members_is_seated_filed_by_tally_ranked_and_printed(cl
 
 def test_the_seating_pdf_is_404_to_outsiders_and_a_problem(club):
     users, season = club
-    evening = (
-        api(users["ada"])
-        .post(
-            "/api/v1/evenings/",
-            {"season": season.pk, "date": "2026-12-03", "rounds": 2, "players": ["m01", "m02", "m03", "m04"]},
-            format="json",
-        )
-        .json()
-    )
+    evening = four_members_evening(users, season, rounds=2)
     url = f"/api/v1/evenings/{evening['id']}/seating.pdf"
 
     hidden = api(users["olek"]).get(url, HTTP_ACCEPT="application/pdf")
@@ -169,15 +153,7 @@ def test_the_seating_pdf_is_404_to_outsiders_and_a_problem(club):
 
 def test_the_evening_page_links_its_seating_pdf(club, client):
     users, season = club
-    evening = (
-        api(users["ada"])
-        .post(
-            "/api/v1/evenings/",
-            {"season": season.pk, "date": "2026-12-03", "rounds": 1, "players": ["m01", "m02", "m03", "m04"]},
-            format="json",
-        )
-        .json()
-    )
+    evening = four_members_evening(users, season, rounds=1)
     client.force_login(users["m02"])
 
     page = client.get(f"/evenings/{evening['id']}/")

@@ -5,26 +5,17 @@ withdrawals, and the bad input refused with nothing changed."""
 import random
 
 import pytest
-from rest_framework.test import APIClient
-from scoring_helpers import play_live
+from scoring_helpers import evening_club, play_live
+from support import api_client as client
+from support.world import SHORT
 
 from games.engine import Ruleset
 from games.engine.seats import Seat
 from games.engine.simulate import simulate_match
 from games.models import Match, Player
-from scoring import services
 from scoring.models import Evening, EveningPlayer, EveningRound, SeasonMatch, StandingRow
 
 pytestmark = pytest.mark.django_db
-
-SHORT = {"regular_deals": ["R", "O"]}  # two deals a match: the tests play whole evenings
-
-
-def client(user=None) -> APIClient:
-    api = APIClient()
-    if user is not None:
-        api.force_authenticate(user)
-    return api
 
 
 @pytest.fixture(autouse=True)
@@ -35,16 +26,8 @@ def quick_seating(settings):
 @pytest.fixture
 def club(django_user_model):
     """Club ``kk``: admin ``ada``, members m01–m13, outsider ``olek``; league with short matches, open season."""
-    users = {
-        name: django_user_model.objects.create_user(name)
-        for name in ["ada", "olek", *[f"m{k:02d}" for k in range(1, 14)]]
-    }
-    club = services.club_create(actor=users["ada"], name="Klub Kierkowy", slug="kk")
-    for k in range(1, 14):
-        services.membership_set(actor=users["ada"], club_id=club.pk, username=f"m{k:02d}")
-    league = services.league_create(actor=users["ada"], club_id=club.pk, name="Liga", ruleset={"options": SHORT})
-    season = services.season_create(actor=users["ada"], league_id=league.pk, name="Zima")
-    return users, club, season
+    world = evening_club(django_user_model, 13, SHORT)
+    return world.users, world.club, world.season
 
 
 def members(count: int) -> list[str]:

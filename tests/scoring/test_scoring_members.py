@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from scoring_helpers import record
+from support.world import season_match
 
 from games.exceptions import InvalidInput, NotAllowed, NotFound
 from games.models import Match, Player
@@ -29,13 +30,7 @@ def test_a_profile_added_by_display_name_plays_for_the_club_at_once(world):
     assert player.username == "Łucja Źdźbło" and player.user is None
     assert members.is_club_player(world.club, player)
     assert player in members.club_players(world.club)
-    match = services.season_match_create(
-        actor=world.users["sam"],
-        season_id=world.season.pk,
-        seats={"N": "Łucja Źdźbło", "E": "p1", "S": "p2", "W": "p3"},
-        first_dealer="N",
-        dealing="recorded",
-    )
+    match = season_match(world, ("Łucja Źdźbło", "p1", "p2", "p3"))
     assert match.north == player
 
 

@@ -7,6 +7,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scoring_helpers import SEATS, play_live, ratings_of, record, standings_of
+from support import examples
 
 from games import disputes
 from games import services as games
@@ -29,7 +30,7 @@ a_match = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(matches=st.lists(a_match, min_size=1, max_size=6))
 def test_incremental_recomputes_equal_a_full_rebuild(world, django_capture_on_commit_callbacks, matches):
     with transaction.atomic():

@@ -3,7 +3,7 @@ reason that is logged; the end-of-season summary names the champion and the seas
 
 import pytest
 from django.db.models import Max
-from scoring_helpers import SEATS, play_live, record
+from scoring_helpers import SEATS, file_records, play_live, record
 
 from games import disputes
 from games import services as games
@@ -20,8 +20,8 @@ SHORT = {"regular_deals": ["R", "O"]}
 
 
 @pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_user("staff", is_staff=True)
+def staff(world):
+    return world.users["staff"]
 
 
 @pytest.fixture
@@ -42,13 +42,11 @@ def live(world):
 
 @pytest.fixture
 def filed(world, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        return [
-            services.season_record_import(
-                actor=world.users["sam"], season_id=world.season.pk, record=record(seed, names.split())
-            )
-            for seed, names in ((41, "p1 p2 p3 p4"), (42, "p2 p3 p4 p5"), (43, "p1 p2 p5 p6"), (44, "p1 p3 p5 p6"))
-        ]
+    return file_records(
+        world,
+        django_capture_on_commit_callbacks,
+        ((41, "p1 p2 p3 p4"), (42, "p2 p3 p4 p5"), (43, "p1 p2 p5 p6"), (44, "p1 p3 p5 p6")),
+    )
 
 
 def close(world, reason=""):

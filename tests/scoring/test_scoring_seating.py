@@ -23,6 +23,7 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import examples
 
 from scoring.seating import (
     SEATS,
@@ -127,7 +128,7 @@ an_evening = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(evening=an_evening)
 def test_every_present_player_sits_at_one_table_of_four_or_sits_out(evening):
     plan = plan_evening(
@@ -141,7 +142,7 @@ def test_every_present_player_sits_at_one_table_of_four_or_sits_out(evening):
         assert len(one.sitting_out) == evening["players"] % 4
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(evening=an_evening)
 def test_nobody_sits_out_twice_before_everyone_has_once(evening):
     players, played = list(range(evening["players"])), []
@@ -154,7 +155,7 @@ def test_nobody_sits_out_twice_before_everyone_has_once(evening):
         assert sit_out_spread(players, played) <= 1
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(evening=an_evening, late=st.integers(1, 3))
 def test_those_who_sit_out_have_missed_no_more_rounds_than_those_who_play(evening, late):
     """Late arrivals join after round 1; their missed round counts as sat out."""
@@ -169,7 +170,7 @@ def test_those_who_sit_out_have_missed_no_more_rounds_than_those_who_play(evenin
         assert max(missed[p] for p in one.sitting_out) <= min(missed[p] for p in one.seated())
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(evening=an_evening)
 def test_the_same_seed_gives_the_same_seating(evening):
     kwargs = {
@@ -182,7 +183,7 @@ def test_the_same_seed_gives_the_same_seating(evening):
     assert plan_evening(**kwargs).rounds == plan_evening(**kwargs).rounds
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(evening=an_evening)
 def test_the_first_dealer_is_whoever_at_the_table_dealt_first_least(evening):
     players, played = list(range(evening["players"])), []

@@ -4,6 +4,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db.models import Sum
 from scoring_helpers import SEATS, play_live, ratings_of, record, standings_of
+from support.world import season_match
 
 from games import services as games
 from games.exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken
@@ -150,13 +151,7 @@ def test_a_match_finished_by_live_play_sends_one_signal_on_commit_and_is_scored(
 ):
     services.league_update(actor=world.users["ada"], league_id=world.league.pk, ruleset={"options": SHORT})
     played = record(3, "p1 p2 p3 p4".split(), SHORT)
-    match = services.season_match_create(
-        actor=world.users["sam"],
-        season_id=world.season.pk,
-        seats=seats("p1 p2 p3 p4"),
-        first_dealer=played["first_dealer"],
-        dealing="recorded",
-    )
+    match = season_match(world, tuple("p1 p2 p3 p4".split()), first_dealer=played["first_dealer"])
     sent = []
     match_result_changed.connect(receiver := lambda **kwargs: sent.append(kwargs["status"]), weak=False)
     try:
@@ -176,13 +171,7 @@ def test_an_abandoned_match_counts_for_nothing_not_even_its_finished_deals(
 ):
     finished = file(11, "p1 p2 p3 p4")
     played = record(12, "p1 p2 p5 p6".split())
-    match = services.season_match_create(
-        actor=world.users["sam"],
-        season_id=world.season.pk,
-        seats=seats("p1 p2 p5 p6"),
-        first_dealer=played["first_dealer"],
-        dealing="recorded",
-    )
+    match = season_match(world, tuple("p1 p2 p5 p6".split()), first_dealer=played["first_dealer"])
     play_live(match, played, world.users["sam"], deals=1)  # one deal scored
     assert DealScore.objects.filter(match=match).count() == 4
 

@@ -7,23 +7,21 @@ needs PostgreSQL (DATABASE_URL) and Redis.
 """
 
 import os
-import subprocess
-import sys
-import threading
 import time
-from pathlib import Path
 
 import pytest
 import redis
-from django.db import connection, transaction
-from polling import wait_for as _wait
+from django.db import connection
 from scoring_helpers import record, require_redis, standings_of
+from support import IN_CI
+from support.locks import row_locked
+from support.polling import wait_for as _wait
+from support.servers import Worker
 
 from config.celery import app
 from scoring import recompute, scheduling, services
 from scoring.models import League, MatchLine, Season
 
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 BROKER = os.environ.get("CELERY_TEST_BROKER") or "redis://127.0.0.1:6379/14"
 DEBOUNCE = 4  # seconds
 
@@ -71,49 +69,13 @@ def _reset_connections() -> None:
 
 @pytest.fixture
 def worker(broker):
-    """``celery -A config worker`` in a subprocess, on the test database."""
-    db = connection.settings_dict
-    env = dict(
-        os.environ,
-        CELERY_BROKER_URL=broker,
-        REDIS_URL=broker,
-        DATABASE_URL=(f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"),
-    )
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--concurrency=1",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"scoring-test-{os.getpid()}@%h",
-            "--loglevel=INFO",
-        ],
-        cwd=Path(__file__).resolve().parents[2],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    log: list[str] = []
-    threading.Thread(target=lambda: log.extend(process.stdout), daemon=True).start()
+    """``celery -A config worker`` in a subprocess, on the test database (tests/support's Worker)."""
+    started = Worker(broker, "scoring-test")
     try:
-        _wait(lambda: app.control.ping(timeout=0.5), 60, "the worker to answer a ping", log)
-        yield log
+        _wait(lambda: app.control.ping(timeout=0.5), 60, "the worker to answer a ping", started.log)
+        yield started.log
     finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        started.stop()
 
 
 def recomputes(season) -> int:
@@ -151,28 +113,11 @@ def test_a_worker_recomputes_each_season_once_per_burst_and_once_more_for_a_late
 
     # A trigger while a run is going: the run is held on the league's row lock; a match that
     # finishes then queues one more run.
-    locked, release = threading.Event(), threading.Event()
-
-    def hold_the_league():
-        try:
-            with transaction.atomic():
-                League.objects.select_for_update().get(pk=world.league.pk)
-                locked.set()
-                release.wait(30)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold_the_league)
-    holder.start()
-    try:
-        assert locked.wait(10)
+    with row_locked(League, world.league.pk):
         file(4)
         _wait(lambda: not scheduling.is_pending(season.pk), 30, "the second run to start", worker)
         file(5)  # finishes while that run waits for the lock
         assert scheduling.is_pending(season.pk)
-    finally:
-        release.set()
-        holder.join()
     _wait(lambda: recomputes(season) == 3, 30, "the second and third runs", worker)
     time.sleep(DEBOUNCE + 1)
     assert recomputes(season) == 3

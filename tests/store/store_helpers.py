@@ -1,43 +1,12 @@
 """Helpers for the event-store tests: sample records, reading a match's state, a scorer that
-plays legal cards. Raw tampering with stored rows is tests/event_table.py's."""
+plays legal cards. Raw tampering with stored rows is tests/support/event_table.py's."""
 
-import json
-from pathlib import Path
+from support import SEATS, expected, sample  # noqa: F401 - re-exported
+from support.world import legal_play, play_legal_cards, state_of  # noqa: F401 - re-exported
 
-from games import services
-from games.engine import MatchState
-from games.engine.match import restore
 from games.models import Match, MatchEvent, MatchProjection
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
-SEATS = ("N", "E", "S", "W")
 SEATED = dict(zip(SEATS, ("north", "east", "south", "west")))  # usernames of the conftest users
-
-
-def sample(name: str) -> dict:
-    return json.loads((EXAMPLES / f"{name}.record.json").read_text())
-
-
-def expected(name: str) -> dict:
-    return json.loads((EXAMPLES / f"{name}.expected.json").read_text())
-
-
-def state_of(match) -> MatchState:
-    """The engine state from the match's read model."""
-    return restore(MatchProjection.objects.get(pk=match.pk).snapshot)
-
-
-def legal_play(match) -> tuple[str, str]:
-    """(seat, card): the seat on turn and its first legal card."""
-    deal = state_of(match).deal
-    seat = deal.to_play
-    return seat.name, str(deal.legal_cards(seat)[0])
-
-
-def play_legal_cards(match, actor, count: int) -> None:
-    for _ in range(count):
-        seat, card = legal_play(match)
-        services.card_play(match_id=match.pk, actor=actor, card=card, seat=seat)
 
 
 def stored_state(match) -> dict:

@@ -2,8 +2,8 @@
 commitments of server-dealt matches (audit.commitments_check)."""
 
 import pytest
-from event_table import json_param, tamperable
 from store_helpers import play_legal_cards, state_of
+from support.event_table import json_param, tamperable
 
 from games import audit, events, services
 from games.models import MatchEvent

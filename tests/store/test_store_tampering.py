@@ -3,7 +3,7 @@
 
 import pytest
 from django.db import connection
-from event_table import json_param, tamperable
+from support.event_table import json_param, tamperable
 
 from games import audit, events
 from games.models import MatchEvent
@@ -53,21 +53,24 @@ def test_an_edited_payload_is_caught_at_its_seq(match):
     assert checked.reason.startswith("hash mismatch")
 
 
-def test_a_deleted_event_is_caught_as_a_gap(match):
+def deleted(match, seq: int):
+    """The chain check of ``match`` once its event ``seq`` is deleted."""
     with tamperable() as cursor:
-        cursor.execute("DELETE FROM games_matchevent WHERE id = %s", [_row(match, SEQ).pk])
+        cursor.execute("DELETE FROM games_matchevent WHERE id = %s", [_row(match, seq).pk])
+    return audit.chain_check(match)
 
-    checked = audit.chain_check(match)
+
+def test_a_deleted_event_is_caught_as_a_gap(match):
+    checked = deleted(match, SEQ)
+
     assert (checked.ok, checked.first_bad_seq) == (False, SEQ)
     assert checked.reason.startswith("missing event")
 
 
 def test_a_deleted_last_event_is_caught_against_the_match_version(match):
     last = match.version
-    with tamperable() as cursor:
-        cursor.execute("DELETE FROM games_matchevent WHERE id = %s", [_row(match, last).pk])
+    checked = deleted(match, last)
 
-    checked = audit.chain_check(match)
     assert (checked.ok, checked.first_bad_seq) == (False, last)
     assert checked.reason.startswith("missing event")
 

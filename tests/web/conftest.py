@@ -1,44 +1,20 @@
 """Fixtures for the page tests: users in every role, an imported finished match, a recorded
-match with a deal in play; the ``browser`` marker's skip (a failure under CI=true)."""
-
-import os
+match with a deal in play, a club with a season and its standings."""
 
 import pytest
-from django.contrib.auth.models import Group
-from web_helpers import CHROMIUM, PLAYERS, SEATS, sample
+from support.world import people
+from web_helpers import PLAYERS, SEATS, sample
 
 from games import services
-
-IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
-
-
-def pytest_runtest_setup(item):
-    if not item.get_closest_marker("browser"):
-        return
-    missing = None
-    if not os.path.exists(CHROMIUM):
-        missing = f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"
-    else:
-        try:
-            import playwright.sync_api  # noqa: F401
-        except ImportError:
-            missing = "needs the playwright package (pip install -e '.[dev]')"
-    if missing is None:
-        return
-    if IN_CI:
-        pytest.fail(f"CI=true but the browser test cannot run: {missing}", pytrace=False)
-    pytest.skip(missing)
+from scoring import recompute
+from scoring import services as scoring
 
 
 @pytest.fixture
 def users(django_user_model):
     """The four players (ala N, bartek E, celina S, darek W), ``scorer`` (scorers group),
     ``staff``, and ``outsider`` (signed in, no part of the match)."""
-    make = django_user_model.objects.create_user  # no password: hashing one is slow
-    made = {name: make(name) for name in (*PLAYERS, "scorer", "outsider")}
-    made["staff"] = make("staff", is_staff=True)
-    made["scorer"].groups.add(Group.objects.get_or_create(name="scorers")[0])
-    return made
+    return people(django_user_model, (*PLAYERS, "scorer", "outsider"))
 
 
 @pytest.fixture
@@ -71,3 +47,20 @@ def live_match(users):
             services.card_play(match_id=match.pk, actor=users["scorer"], card=card)
     match.refresh_from_db()
     return match
+
+
+@pytest.fixture
+def club(users, django_user_model):
+    """Club ``kk`` (admin ``ada``; the four players and ``scorer`` members), league ``Liga`` with
+    season ``Wiosna`` holding m3-legal, its standings computed."""
+    ada = django_user_model.objects.create_user("ada")
+    club = scoring.club_create(actor=ada, name="Klub Kierkowy", slug="kk")
+    for name in ("ala", "bartek", "celina", "darek"):
+        scoring.membership_set(actor=ada, club_id=club.pk, username=name)
+    scoring.membership_set(actor=ada, club_id=club.pk, username="scorer", role="scorer")
+    league = scoring.league_create(actor=ada, club_id=club.pk, name="Liga")
+    season = scoring.season_create(actor=ada, league_id=league.pk, name="Wiosna")
+    scoring.season_record_import(actor=users["scorer"], season_id=season.pk, record=sample("m3-legal"))
+    recompute.standings_recompute(season_id=season.pk)
+    club.ada, club.season = ada, season
+    return club

@@ -11,31 +11,21 @@ import os
 from pathlib import Path
 
 import pytest
-from web_helpers import CHROMIUM, PLAYERS, SEATS, expected, oracle, sample
+from web_helpers import PLAYERS, SEATS, expected, oracle, sample
 
 from games import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PASSWORD = "a-long-pass-phrase"
 
 
 @pytest.fixture
-def table(django_user_model, settings):
+def table(django_user_model):
     """m1-legal filed by ``scorer``; ``ala`` (seat N) and ``staff`` may sign in; bartek disputes
     the sixth card of deal 1."""
     from games import disputes
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, for tests only
     make = django_user_model.objects.create_user
     make("ala", password=PASSWORD)
     make("staff", password=PASSWORD, is_staff=True)
@@ -46,21 +36,6 @@ def table(django_user_model, settings):
     match = services.record_import(actor=scorer, record=sample("m1-legal"))
     disputes.dispute_raise(match_id=match.pk, actor=bartek, deal=1, play_index=5, statement="a revoke, surely")
     return match
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API keeps an event loop in this thread; the ORM calls of fixtures that
-    # run while it is open would otherwise be refused as "async".
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def sign_in(browser, url: str, username: str):

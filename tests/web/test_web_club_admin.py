@@ -9,33 +9,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.utils import timezone
-from web_helpers import sample
 
 from games.models import Match, Player
-from scoring import invitations, recompute
-from scoring import services as scoring
+from scoring import invitations
 from scoring.models import ClubPlayer, Invitation, Season
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
 PASSWORD = "kiery-i-piki-2025"
-
-
-@pytest.fixture
-def club(users, django_user_model):
-    """Club ``kk`` (admin ``ada``; the four players and ``scorer`` members), league ``Liga`` with
-    season ``Wiosna`` holding m3-legal, its standings computed."""
-    ada = django_user_model.objects.create_user("ada")
-    club = scoring.club_create(actor=ada, name="Klub Kierkowy", slug="kk")
-    for name in ("ala", "bartek", "celina", "darek"):
-        scoring.membership_set(actor=ada, club_id=club.pk, username=name)
-    scoring.membership_set(actor=ada, club_id=club.pk, username="scorer", role="scorer")
-    league = scoring.league_create(actor=ada, club_id=club.pk, name="Liga")
-    season = scoring.season_create(actor=ada, league_id=league.pk, name="Wiosna")
-    scoring.season_record_import(actor=users["scorer"], season_id=season.pk, record=sample("m3-legal"))
-    recompute.standings_recompute(season_id=season.pk)
-    club.ada, club.season = ada, season
-    return club
 
 
 def signed_in(client, user):

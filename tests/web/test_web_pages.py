@@ -311,22 +311,9 @@ def test_the_record_viewer_reports_an_unreadable_record(client, users):
 
 
 @pytest.fixture
-def season(users, django_user_model):
-    """Club ``kk`` (admin ``ada``; the four players and ``scorer`` members) with a season holding
-    m3-legal, its standings computed."""
-    from scoring import recompute
-    from scoring import services as scoring
-
-    ada = django_user_model.objects.create_user("ada")
-    club = scoring.club_create(actor=ada, name="Klub Kierkowy", slug="kk")
-    for name in ("ala", "bartek", "celina", "darek"):
-        scoring.membership_set(actor=ada, club_id=club.pk, username=name)
-    scoring.membership_set(actor=ada, club_id=club.pk, username="scorer", role="scorer")
-    league = scoring.league_create(actor=ada, club_id=club.pk, name="Liga")
-    season = scoring.season_create(actor=ada, league_id=league.pk, name="Wiosna")
-    scoring.season_record_import(actor=users["scorer"], season_id=season.pk, record=sample("m3-legal"))
-    recompute.standings_recompute(season_id=season.pk)
-    return season
+def season(club):
+    """The season of ``club`` (web/conftest.py), m3-legal filed in it, its standings computed."""
+    return club.season
 
 
 def test_club_members_and_staff_see_the_standings(client, users, season):

@@ -3,17 +3,15 @@ are shown and marked as such, with no table view to step through; the date of pl
 
 import datetime
 import json
-from pathlib import Path
 
 import pytest
 from django.utils.formats import date_format
+from support import TALLY_EXAMPLES
 from web_helpers import PLAYERS, SEATS, score_sheet
 
 from games import services
 
 pytestmark = pytest.mark.django_db
-
-TALLY_EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples-tally"
 
 
 @pytest.fixture

@@ -4,26 +4,17 @@ for what the deal viewer must show, and readers for the rendered pages."""
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
+
+import support
+from support import PLAYERS, SEATS, expected  # noqa: F401 - re-exported
 
 from games.engine import MatchState, Ruleset, Seat
 from games.engine.cards import BY_NAME
 
-CHROMIUM = "/usr/bin/chromium"  # Debian's package: the browser tests download none
-EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
-SEATS = ("N", "E", "S", "W")
-PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
-
 
 def sample(name: str, players=PLAYERS) -> dict:
     """A sample record with ``players`` seated N, E, S, W."""
-    record = json.loads((EXAMPLES / f"{name}.record.json").read_text())
-    record["players"] = dict(zip(SEATS, players))
-    return record
-
-
-def expected(name: str) -> dict:
-    return json.loads((EXAMPLES / f"{name}.expected.json").read_text())
+    return support.sample(name, players)
 
 
 def oracle(record: dict, number: int) -> list[dict]:

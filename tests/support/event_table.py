@@ -30,3 +30,16 @@ def tamperable():
 def json_param() -> str:
     """The placeholder for a JSON text parameter written by raw SQL."""
     return "%s::jsonb" if connection.vendor == "postgresql" else "%s"
+
+
+def assert_refused(sql: str, params: list) -> None:
+    """``sql`` is refused by the append-only trigger (PostgreSQL), its transaction rolled back."""
+    import psycopg
+    import pytest
+    from django.db import DatabaseError, transaction
+
+    with pytest.raises(DatabaseError) as raised:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(sql, params)
+    assert isinstance(raised.value.__cause__, psycopg.errors.InsufficientPrivilege)
+    assert "append-only" in str(raised.value)
