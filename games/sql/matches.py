@@ -81,13 +81,20 @@ def events_append(
     match_values: dict[str, Any],
     projection_values: dict[str, Any] | None,
     notify: tuple[str, str] | None = None,
+    patches: dict[str, tuple[tuple[str, ...], Any]] | None = None,
 ) -> None:
     """Insert ``events`` (new ``MatchEvent`` instances of ``match``, their primary keys set on
     return), set ``match_values`` on the match's row and ``projection_values`` on its projection's
     (None: the projection is not there yet — the caller creates it), and ``pg_notify(channel,
     payload)`` ``notify`` — one statement on PostgreSQL. ``notify`` is PostgreSQL's alone: on
     other databases it must be None. A second event with a ``seq`` already taken raises
-    ``IntegrityError`` (``one_event_per_seq``), and nothing of the statement is written."""
+    ``IntegrityError`` (``one_event_per_seq``), and nothing of the statement is written.
+
+    ``patches``: for some JSON columns of ``projection_values``, ``(path, part)`` — the new value
+    is the stored one with ``part`` at ``path`` and nothing else changed (a card play adds to the
+    plays of the deal). On PostgreSQL the column is then set with ``jsonb_set`` from ``part``
+    alone instead of the whole value; elsewhere the whole value is written. The caller vouches
+    that the two are equal."""
     if not events:
         raise ValueError("nothing to append")
     wrapper = rows.db()
@@ -97,14 +104,22 @@ def events_append(
         _append_one_by_one(match, events, match_values, projection_values)
         return
     match_names, projection_names = tuple(sorted(match_values)), tuple(sorted(projection_values or ()))
-    sql = _append_sql(len(events), match_names, projection_names if projection_values is not None else None, notify)
+    patched = tuple(sorted(patches or ())) if projection_values is not None else ()
+    sql = _append_sql(
+        len(events), match_names, projection_names if projection_values is not None else None, notify, patched
+    )
     field, pk = Match._meta.get_field, Match._meta.pk.get_db_prep_save(match.pk, wrapper)
     params = [value for event in events for value in rows.insert_params(event)]
     params += [field(name).get_db_prep_save(match_values[name], wrapper) for name in match_names]
     params.append(pk)
     if projection_values is not None:
         field = MatchProjection._meta.get_field
-        params += [field(name).get_db_prep_save(projection_values[name], wrapper) for name in projection_names]
+        for name in projection_names:
+            if name in patched:
+                path, part = patches[name]
+                params += [list(path), field(name).get_db_prep_save(part, wrapper)]
+            else:
+                params.append(field(name).get_db_prep_save(projection_values[name], wrapper))
         params.append(pk)
     if notify is not None:
         params += list(notify)
@@ -117,7 +132,11 @@ def events_append(
 
 @functools.cache
 def _append_sql(
-    count: int, match_names: tuple[str, ...], projection_names: tuple[str, ...] | None, notify: bool
+    count: int,
+    match_names: tuple[str, ...],
+    projection_names: tuple[str, ...] | None,
+    notify: bool,
+    patched: tuple[str, ...] = (),
 ) -> str:
     quote = connection.ops.quote_name
     fields = rows.insert_fields(MatchEvent)
@@ -130,12 +149,21 @@ def _append_sql(
     ]
     if projection_names is not None:
         parts.append(
-            f"p AS (UPDATE {rows.table(MatchProjection)} SET {rows.assignments(MatchProjection, projection_names)} "
+            f"p AS (UPDATE {rows.table(MatchProjection)} SET {_projection_assignments(projection_names, patched)} "
             f"WHERE {rows.column(MatchProjection, 'match')} = %s)"
         )
     if notify:  # a volatile function: the CTE is materialised and runs once, joined to the events' rows
         parts.append("n AS (SELECT pg_notify(%s, %s))")
     return f"WITH {', '.join(parts)} SELECT e.* FROM e{', n' if notify else ''}"
+
+
+def _projection_assignments(names: tuple[str, ...], patched: tuple[str, ...]) -> str:
+    """``"col" = %s``, or ``"col" = jsonb_set("col", path, part)`` for the patched columns."""
+    parts = []
+    for name in names:
+        col = rows.column(MatchProjection, name)
+        parts.append(f"{col} = jsonb_set({col}, %s::text[], %s)" if name in patched else f"{col} = %s")
+    return ", ".join(parts)
 
 
 def _append_one_by_one(
