@@ -98,6 +98,9 @@ def events_append(
     that the two are equal."""
     if not events:
         raise ValueError("nothing to append")
+    for path, _ in (patches or {}).values():  # written in the statement: plain keys only
+        if not _plain_path(path):
+            raise ValueError(f"not a plain JSON path: {path!r}")
     wrapper = rows.db()
     if wrapper.vendor != "postgresql":
         if notify is not None:
@@ -158,6 +161,11 @@ def _append_sql(
     return f"WITH {', '.join(parts)} SELECT e.* FROM e{', n' if notify else ''}"
 
 
+@functools.cache
+def _plain_path(path: tuple[str, ...]) -> bool:
+    return all(re.fullmatch(r"[a-z_]+", key) for key in path)
+
+
 def _projection_assignments(names: tuple[str, ...], patched: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
     """``"col" = %s``, or ``"col" = jsonb_set("col", '{path}', %s)`` for the patched columns (the
     path written in the statement: keys of the code's own, not parameters — a list parameter
@@ -166,8 +174,6 @@ def _projection_assignments(names: tuple[str, ...], patched: tuple[tuple[str, tu
     for name in names:
         col = rows.column(MatchProjection, name)
         if name in paths:
-            if not all(re.fullmatch(r"[a-z_]+", key) for key in paths[name]):
-                raise ValueError(f"not a plain JSON path: {paths[name]!r}")
             parts.append(f"{col} = jsonb_set({col}, '{{{','.join(paths[name])}}}', %s)")
         else:
             parts.append(f"{col} = %s")
