@@ -259,8 +259,15 @@ def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
     for name, value in unit.columns.items():
         setattr(match, name, value)
     unchanged = unit.projection is not None and _summary_unchanged(unit, finished_before)
-    results = unit.projection.snapshot["results"] if unchanged else None  # no deal ended, no ruling
-    values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state, results))
+    patches = None
+    if unchanged:  # cards played in a deal that goes on: the snapshot gains them, nothing else changes
+        stored = unit.projection.snapshot
+        plays = list(state.deal.plays)
+        snapshot = {**stored, "deal": {**stored["deal"], "plays": plays}}
+        patches = {"snapshot": (("deal", "plays"), plays)}
+    else:
+        snapshot = snapshot_of(state)
+    values = dict(version=match.version, head_hash=head, snapshot=snapshot)
     if not unchanged:
         earlier = unit.projection.summary if unit.projection else None
         values["summary"] = summary_of(state, match, rulings_of(rows, earlier.get("rulings") if earlier else None))
@@ -271,6 +278,7 @@ def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
         match_values=dict(version=match.version, status=match.status, **unit.columns),
         projection_values=values if unit.projection is not None else None,
         notify=live.moved_notice(match),
+        patches=patches,
     )
     if unit.projection is None:
         unit.projection = MatchProjection.objects.create(match=match, **values)

@@ -14,6 +14,7 @@ that writes what the command decided.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -81,15 +82,25 @@ def events_append(
     match_values: dict[str, Any],
     projection_values: dict[str, Any] | None,
     notify: tuple[str, str] | None = None,
+    patches: dict[str, tuple[tuple[str, ...], Any]] | None = None,
 ) -> None:
     """Insert ``events`` (new ``MatchEvent`` instances of ``match``, their primary keys set on
     return), set ``match_values`` on the match's row and ``projection_values`` on its projection's
     (None: the projection is not there yet — the caller creates it), and ``pg_notify(channel,
     payload)`` ``notify`` — one statement on PostgreSQL. ``notify`` is PostgreSQL's alone: on
     other databases it must be None. A second event with a ``seq`` already taken raises
-    ``IntegrityError`` (``one_event_per_seq``), and nothing of the statement is written."""
+    ``IntegrityError`` (``one_event_per_seq``), and nothing of the statement is written.
+
+    ``patches``: for some JSON columns of ``projection_values``, ``(path, part)`` — the new value
+    is the stored one with ``part`` at ``path`` and nothing else changed (a card play adds to the
+    plays of the deal). On PostgreSQL the column is then set with ``jsonb_set`` from ``part``
+    alone instead of the whole value; elsewhere the whole value is written. The caller vouches
+    that the two are equal."""
     if not events:
         raise ValueError("nothing to append")
+    for path, _ in (patches or {}).values():  # written in the statement: plain keys only
+        if not _plain_path(path):
+            raise ValueError(f"not a plain JSON path: {path!r}")
     wrapper = rows.db()
     if wrapper.vendor != "postgresql":
         if notify is not None:
@@ -97,14 +108,22 @@ def events_append(
         _append_one_by_one(match, events, match_values, projection_values)
         return
     match_names, projection_names = tuple(sorted(match_values)), tuple(sorted(projection_values or ()))
-    sql = _append_sql(len(events), match_names, projection_names if projection_values is not None else None, notify)
+    patched = tuple(sorted((name, path) for name, (path, _) in (patches or {}).items()))
+    patched = patched if projection_values is not None else ()
+    sql = _append_sql(
+        len(events), match_names, projection_names if projection_values is not None else None, notify, patched
+    )
     field, pk = Match._meta.get_field, Match._meta.pk.get_db_prep_save(match.pk, wrapper)
     params = [value for event in events for value in rows.insert_params(event)]
     params += [field(name).get_db_prep_save(match_values[name], wrapper) for name in match_names]
     params.append(pk)
     if projection_values is not None:
         field = MatchProjection._meta.get_field
-        params += [field(name).get_db_prep_save(projection_values[name], wrapper) for name in projection_names]
+        for name in projection_names:
+            if patches is not None and name in patches:
+                params.append(field(name).get_db_prep_save(patches[name][1], wrapper))
+            else:
+                params.append(field(name).get_db_prep_save(projection_values[name], wrapper))
         params.append(pk)
     if notify is not None:
         params += list(notify)
@@ -117,7 +136,11 @@ def events_append(
 
 @functools.cache
 def _append_sql(
-    count: int, match_names: tuple[str, ...], projection_names: tuple[str, ...] | None, notify: bool
+    count: int,
+    match_names: tuple[str, ...],
+    projection_names: tuple[str, ...] | None,
+    notify: bool,
+    patched: tuple[tuple[str, tuple[str, ...]], ...] = (),
 ) -> str:
     quote = connection.ops.quote_name
     fields = rows.insert_fields(MatchEvent)
@@ -130,12 +153,31 @@ def _append_sql(
     ]
     if projection_names is not None:
         parts.append(
-            f"p AS (UPDATE {rows.table(MatchProjection)} SET {rows.assignments(MatchProjection, projection_names)} "
+            f"p AS (UPDATE {rows.table(MatchProjection)} SET {_projection_assignments(projection_names, patched)} "
             f"WHERE {rows.column(MatchProjection, 'match')} = %s)"
         )
     if notify:  # a volatile function: the CTE is materialised and runs once, joined to the events' rows
         parts.append("n AS (SELECT pg_notify(%s, %s))")
     return f"WITH {', '.join(parts)} SELECT e.* FROM e{', n' if notify else ''}"
+
+
+@functools.cache
+def _plain_path(path: tuple[str, ...]) -> bool:
+    return all(re.fullmatch(r"[a-z_]+", key) for key in path)
+
+
+def _projection_assignments(names: tuple[str, ...], patched: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
+    """``"col" = %s``, or ``"col" = jsonb_set("col", '{path}', %s)`` for the patched columns (the
+    path written in the statement: keys of the code's own, not parameters — a list parameter
+    costs psycopg more to adapt than the rest of the statement's)."""
+    paths, parts = dict(patched), []
+    for name in names:
+        col = rows.column(MatchProjection, name)
+        if name in paths:
+            parts.append(f"{col} = jsonb_set({col}, '{{{','.join(paths[name])}}}', %s)")
+        else:
+            parts.append(f"{col} = %s")
+    return ", ".join(parts)
 
 
 def _append_one_by_one(

@@ -12,10 +12,14 @@ docs/hot-path-sql.md, with what to re-check on an upgrade.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Iterable
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.models import signals
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
 
 
 def db():
@@ -61,7 +65,28 @@ def instance(model: type[models.Model], alias: str, values: Iterable[Any], only:
         for step in steps:
             value = step(value, col, wrapper)
         converted.append(value)
-    return model.from_db(wrapper.alias, attnames, converted)
+    if not _plain(model) or signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model):
+        return model.from_db(wrapper.alias, attnames, converted)
+    # What ``from_db`` gives, without ``__init__``'s walk over every field: the values in the
+    # instance's ``__dict__`` (a field left out stays deferred, read on first access).
+    obj = model.__new__(model)
+    obj._state = models.base.ModelState()
+    obj._state.adding, obj._state.db = False, wrapper.alias
+    obj.__dict__.update(zip(attnames, converted))
+    return obj
+
+
+@functools.cache
+def _plain(model: type[models.Model]) -> bool:
+    """Whether ``from_db`` on ``model`` only sets each field's value in the instance's
+    ``__dict__``: neither ``from_db`` nor ``__init__`` overridden, and every field read through
+    the ORM's plain deferred attribute (a foreign key's id too), no descriptor of its own."""
+    plain = (DeferredAttribute, ForeignKeyDeferredAttribute)
+    return (
+        model.from_db.__func__ is models.Model.from_db.__func__
+        and model.__init__ is models.Model.__init__
+        and all(type(inspect.getattr_static(model, f.attname, None)) in plain for f in model._meta.concrete_fields)
+    )
 
 
 def table(model: type[models.Model]) -> str:

@@ -134,6 +134,44 @@ def test_the_append_writes_the_rows_the_orm_writes(users, count):
     )
 
 
+def test_a_patched_json_column_is_written_as_the_whole_value(users):
+    """A card play's snapshot: the stored one with the deal's plays replaced (``jsonb_set`` on
+    PostgreSQL, the whole value elsewhere) — the same column as the whole value written."""
+    ours, theirs = _twin_matches(users)
+    stored = {"deal": {"plays": [1, 2], "hands": [[3]], "decided": False}, "played": 0, "results": []}
+    for match in (ours, theirs):
+        MatchProjection.objects.filter(pk=match.pk).update(snapshot=stored)
+    snapshot = {**stored, "deal": {**stored["deal"], "plays": [1, 2, 40]}}
+    values = {"version": ours.version + 1, "head_hash": "e" * 64, "snapshot": snapshot}
+
+    for match, patches in ((ours, {"snapshot": (("deal", "plays"), [1, 2, 40])}), (theirs, None)):
+        with transaction.atomic():
+            sql.events_append(
+                match,
+                _events(match, users["north"], [{"buyer": "E", "price": 2}]),
+                match_values={"version": match.version + 1},
+                projection_values=values,
+                patches=patches,
+            )
+
+    assert MatchProjection.objects.get(pk=ours.pk).snapshot == snapshot
+    assert _without_ids(fields(MatchProjection.objects.get(pk=ours.pk))) == _without_ids(
+        fields(MatchProjection.objects.get(pk=theirs.pk))
+    )
+
+
+def test_a_patch_path_is_plain_keys_only(users):
+    ours, _ = _twin_matches(users)
+    with pytest.raises(ValueError), transaction.atomic():
+        sql.events_append(
+            ours,
+            _events(ours, users["north"], [{"buyer": "E", "price": 2}]),
+            match_values={"version": ours.version + 1},
+            projection_values={"snapshot": {}},
+            patches={"snapshot": (("deal'", "plays"), [])},
+        )
+
+
 def test_the_append_without_a_projection_leaves_it_to_the_caller(users):
     ours, _ = _twin_matches(users)
     before = fields(MatchProjection.objects.get(pk=ours.pk))
