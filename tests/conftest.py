@@ -31,6 +31,16 @@ def require_postgres() -> None:
     pytest.skip(reason)
 
 
+def pytest_configure(config):
+    """On SQLite the test database is made from the models, not by running the migrations (pytest-django's
+    ``--nomigrations``): there the three that run code do nothing (0002's trigger and 0010's partitions are
+    PostgreSQL's, scoring 0003 rewrites the rows of a database that is empty), and each xdist worker saved
+    seconds of ``migrate``. ``makemigrations --check`` keeps models and migrations one schema;
+    test_audit_confirmation calls scoring 0003 itself. PostgreSQL keeps migrating: its schema is theirs."""
+    if not _database_is_postgres():
+        config.option.nomigrations = True
+
+
 def pytest_runtest_setup(item):
     if item.get_closest_marker("postgres"):
         require_postgres()
