@@ -41,6 +41,29 @@ def pytest_configure(config):
         config.option.nomigrations = True
 
 
+MIGRATION_MODULES = django_settings.MIGRATION_MODULES  # the project's (pytest-django's nomigrations replaces them)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker, request):
+    """After pytest-django's set-up, without migrations (SQLite): the project's migrations back in the
+    settings (``nomigrations`` left them switched off), and every one of them recorded as applied in the
+    test database, as ``migrate`` leaves it: /readyz and ``makemigrations --check`` read them."""
+    if not request.config.getvalue("nomigrations"):
+        return
+    from django.db import connections
+    from django.db.migrations.loader import MigrationLoader
+    from django.db.migrations.recorder import MigrationRecorder
+
+    django_settings.MIGRATION_MODULES = MIGRATION_MODULES
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            recorder = MigrationRecorder(connection)
+            recorder.ensure_schema()
+            for app, name in MigrationLoader(connection, ignore_no_migrations=True).graph.nodes:
+                recorder.record_applied(app, name)
+
+
 def pytest_runtest_setup(item):
     if item.get_closest_marker("postgres"):
         require_postgres()
