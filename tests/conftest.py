@@ -31,6 +31,39 @@ def require_postgres() -> None:
     pytest.skip(reason)
 
 
+def pytest_configure(config):
+    """On SQLite the test database is made from the models, not by running the migrations (pytest-django's
+    ``--nomigrations``): there the three that run code do nothing (0002's trigger and 0010's partitions are
+    PostgreSQL's, scoring 0003 rewrites the rows of a database that is empty), and each xdist worker saved
+    seconds of ``migrate``. ``makemigrations --check`` keeps models and migrations one schema;
+    test_audit_confirmation calls scoring 0003 itself. PostgreSQL keeps migrating: its schema is theirs."""
+    if not _database_is_postgres():
+        config.option.nomigrations = True
+
+
+MIGRATION_MODULES = django_settings.MIGRATION_MODULES  # the project's (pytest-django's nomigrations replaces them)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker, request):
+    """After pytest-django's set-up, without migrations (SQLite): the project's migrations back in the
+    settings (``nomigrations`` left them switched off), and every one of them recorded as applied in the
+    test database, as ``migrate`` leaves it: /readyz and ``makemigrations --check`` read them."""
+    if not request.config.getvalue("nomigrations"):
+        return
+    from django.db import connections
+    from django.db.migrations.loader import MigrationLoader
+    from django.db.migrations.recorder import MigrationRecorder
+
+    django_settings.MIGRATION_MODULES = MIGRATION_MODULES
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            recorder = MigrationRecorder(connection)
+            recorder.ensure_schema()
+            for app, name in MigrationLoader(connection, ignore_no_migrations=True).graph.nodes:
+                recorder.record_applied(app, name)
+
+
 def pytest_runtest_setup(item):
     if item.get_closest_marker("postgres"):
         require_postgres()

@@ -28,3 +28,11 @@ def test_the_schema_is_openapi_3():
 def test_ci_runs_against_postgresql():
     assert os.environ.get("DATABASE_URL"), "DATABASE_URL must be set to a PostgreSQL URL"
     assert connection.vendor == "postgresql"
+
+
+def test_the_migrations_make_the_schema_of_the_models():
+    """On SQLite the tests build their database from the models (tests/conftest.py, ``nomigrations``):
+    this keeps the migrations' schema the same one."""
+    from django.core.management import call_command
+
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)

@@ -7,7 +7,6 @@ import ast
 from pathlib import Path
 
 import pytest
-import yaml
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.test import APIClient
 
@@ -89,10 +88,10 @@ def test_every_registered_code_is_listed_and_served():
         assert answer.json()["type"] == f"/api/v1/problems/{code}/"
 
 
-def test_every_code_but_the_rule_violations_is_named_on_the_operations_that_return_it():
+def test_every_code_but_the_rule_violations_is_named_on_the_operations_that_return_it(committed_openapi):
     """The R30 codes are named as a family (the 422 of the commands points at /problems/); the few
     any request may get (405, 406, 500) are named in the API's description."""
-    document = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    document = committed_openapi
     named = {code for code in PROBLEMS if f"`{code}`" in document["info"]["description"]}
     for item in document["paths"].values():
         for operation in item.values():

@@ -2,7 +2,10 @@
 club ``world``, uvicorn serving the project, headless chromium. An area that needs a variation
 overrides ``world`` in its conftest, asking for this one or calling ``build_world`` itself."""
 
+from pathlib import Path
+
 import pytest
+import yaml
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from support.servers import AsgiServer, chromium
@@ -33,3 +36,28 @@ def browser(monkeypatch):
     """Debian's chromium, headless, driven by Playwright (skipped without it, a failure under CI=true)."""
     with chromium(monkeypatch) as launched:
         yield launched
+
+
+def load_yaml(text: str):
+    """PyYAML's C loader when it was built with libyaml (several times faster on openapi.yaml's 300 kB)."""
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+@pytest.fixture(scope="session")
+def openapi_schema():
+    """The live OpenAPI schema as ``manage.py spectacular`` writes it (in English), read back from its
+    YAML: generated once per session (seconds each time), shared by the tests that read it. Read, never
+    change it. A test of the schema's view itself asks /api/v1/schema/ (test_skeleton, tests/i18n)."""
+    from django.utils import translation
+    from drf_spectacular.renderers import OpenApiYamlRenderer
+    from drf_spectacular.settings import spectacular_settings
+
+    with translation.override("en"):
+        schema = spectacular_settings.DEFAULT_GENERATOR_CLASS().get_schema(request=None, public=True)
+        return load_yaml(OpenApiYamlRenderer().render(schema, renderer_context={}).decode())
+
+
+@pytest.fixture(scope="session")
+def committed_openapi():
+    """openapi.yaml at the repository's root, read once per session."""
+    return load_yaml((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
