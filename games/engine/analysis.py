@@ -360,23 +360,24 @@ class _Search:
             if trick_no >= self.stop_trick:
                 low, high = self.static_bounds(hands, 0, trick_no, past, taken)
                 return high if self.leaf else low
-            found = None
+            if self.use_bounds:
+                low, high = self.static_bounds(hands, 0, trick_no, past, taken)
+                if low >= beta or low == high:  # cut before the table's key is computed
+                    return low
+                if high <= alpha:
+                    return high
+            else:
+                low, high = -INF, INF
             if self.use_tt:
                 if taken == 15:  # every seat has a trick: multiplier 1, the past adds up
                     offset = -past if rozbojnik else past
                 key = (self.key(hands), turn, taken)
                 found = self.lookup(self.tt, key, offset, past, taken, trick_no)
-            if self.use_bounds:
-                low, high = self.static_bounds(hands, 0, trick_no, past, taken)
                 if found is not None:
                     if found[0] > low:
                         low = found[0]
                     if found[1] < high:
                         high = found[1]
-            elif found is not None:
-                low, high = found
-            else:
-                low, high = -INF, INF
             if self.floor is not None and key is not None:  # the seat's worst/best tables bound its guaranteed
                 below = self.lookup(self.floor, key, offset, past, taken, trick_no)
                 above = self.lookup(self.ceiling, key, offset, past, taken, trick_no)
