@@ -28,6 +28,9 @@ The search is a double-dummy alpha-beta over bitmask hands:
   decided for the seat or against it, its cards and points are counted accordingly;
 - moves ordered by who wins the trick and what the cards cost; a seat's guaranteed search
   reads its worst and best searches' tables (worst ≤ guaranteed ≤ best at every position);
+- nodes kept cheap (most are trick starts the bounds or the table answer at once): the moves
+  generated inline, each suit's merged moves and the remaining cards' penalties cached, the
+  bounds tried before the table's key is computed;
 - every idea can be switched off (``SearchOptions``) and ``search_bounds`` shows the range a
   search starts from, so that tests check each against brute force;
 - a time budget: past it the answer is not exact and each value is an interval proven by a
