@@ -28,6 +28,9 @@ The search is a double-dummy alpha-beta over bitmask hands:
   decided for the seat or against it, its cards and points are counted accordingly;
 - moves ordered by who wins the trick and what the cards cost; a seat's guaranteed search
   reads its worst and best searches' tables (worst ≤ guaranteed ≤ best at every position);
+- nodes kept cheap (most are trick starts the bounds or the table answer at once): the moves
+  generated inline, each suit's merged moves and the remaining cards' penalties cached, the
+  bounds tried before the table's key is computed;
 - every idea can be switched off (``SearchOptions``) and ``search_bounds`` shows the range a
   search starts from, so that tests check each against brute force;
 - a time budget: past it the answer is not exact and each value is an interval proven by a
@@ -224,6 +227,13 @@ class _Search:
         self.floor: dict[Any, tuple[int, int, int]] | None = None
         self.ceiling: dict[Any, tuple[int, int, int]] = {}
         self.penalty_order = options.penalty_order
+        # the options read at every node, as plain attributes; caches of per-position arithmetic
+        self.use_tt = options.transpositions
+        self.all_max, self.seat_max = mode == BEST, mode == GUARANTEED  # who maximises the seat's points
+        self.use_bounds = options.bounds
+        self.merge_ranks = options.merge_ranks
+        self.pools: dict[int, int] = {}  # the remaining cards → their penalties (R14)
+        self.runs: dict[int, tuple[int, ...]] = {}  # one suit's legal and live cards → its merged moves
 
     # --- values ---------------------------------------------------------------------------------
     def final(self, past: int, taken: int) -> int:
@@ -263,18 +273,19 @@ class _Search:
         mine = left - 1 if lost else left  # tricks the seat may still take
         takers = taken.bit_count()
         k_max = 4 - takers
-        k_min = max(0, k_max - left)
+        k_min = k_max - left if k_max > left else 0
         has = taken >> s & 1
         if self.rozbojnik:
             union = hands[0] | hands[1] | hands[2] | hands[3]
-            pool = (
-                SUIT_PENALTY[0][union & 8191]
-                + SUIT_PENALTY[1][union >> 13 & 8191]
-                + SUIT_PENALTY[2][union >> 26 & 8191]
-                + SUIT_PENALTY[3][union >> 39]
-                + TRICK_PENALTY * mine
-                + LAST_TRICK_PENALTY * self.last_left[trick_no]
-            )
+            cards = self.pools.get(union)
+            if cards is None:
+                cards = self.pools[union] = (
+                    SUIT_PENALTY[0][union & 8191]
+                    + SUIT_PENALTY[1][union >> 13 & 8191]
+                    + SUIT_PENALTY[2][union >> 26 & 8191]
+                    + SUIT_PENALTY[3][union >> 39]
+                )
+            pool = cards + TRICK_PENALTY * mine + LAST_TRICK_PENALTY * self.last_left[trick_no]
             if lost:
                 pool -= self.last_bonus[trick_no]
             else:
@@ -282,9 +293,11 @@ class _Search:
             if not has:
                 low = -POOL if takers <= 1 else 0
                 if mine:  # the seat may still take a trick: then k ≤ k_max − 1, and Max only if it takes all
-                    low = min(low, -pool * (min(k_max - 1, 2) + 1))
+                    worst = -pool * (k_max if k_max < 3 else 3)  # min(k_max − 1, 2) + 1
+                    if worst < low:
+                        low = worst
                 return low, 0
-            low = -(past + pool) * (min(k_max, 2) + 1)
+            low = -(past + pool) * (k_max + 1 if k_max < 2 else 3)
             high = 0 if taken == 1 << s else -past * (k_min + 1)
             return low, high
         if not has:
@@ -341,6 +354,7 @@ class _Search:
         if trick_no == 14:
             return self.final(past, taken)
         s = self.seat
+        rozbojnik = self.rozbojnik
         key = known = None
         offset = 0
         if led < 0:  # a trick start: the last trick, the depth limit, the table and bounds
@@ -349,22 +363,24 @@ class _Search:
             if trick_no >= self.stop_trick:
                 low, high = self.static_bounds(hands, 0, trick_no, past, taken)
                 return high if self.leaf else low
-            offset = 0
-            found = None
-            if self.options.transpositions:
-                linear = taken == 15  # every seat has a trick: multiplier 1, the past adds up
-                if linear:
-                    offset = -past if self.rozbojnik else past
-                key = (self.key(hands), turn, taken)
-                found = self.lookup(self.tt, key, offset, past, taken, trick_no)
-            if self.options.bounds:
+            if self.use_bounds:
                 low, high = self.static_bounds(hands, 0, trick_no, past, taken)
-                if found is not None:
-                    low, high = max(low, found[0]), min(high, found[1])
-            elif found is not None:
-                low, high = found
+                if low >= beta or low == high:  # cut before the table's key is computed
+                    return low
+                if high <= alpha:
+                    return high
             else:
                 low, high = -INF, INF
+            if self.use_tt:
+                if taken == 15:  # every seat has a trick: multiplier 1, the past adds up
+                    offset = -past if rozbojnik else past
+                key = (self.key(hands), turn, taken)
+                found = self.lookup(self.tt, key, offset, past, taken, trick_no)
+                if found is not None:
+                    if found[0] > low:
+                        low = found[0]
+                    if found[1] < high:
+                        high = found[1]
             if self.floor is not None and key is not None:  # the seat's worst/best tables bound its guaranteed
                 below = self.lookup(self.floor, key, offset, past, taken, trick_no)
                 above = self.lookup(self.ceiling, key, offset, past, taken, trick_no)
@@ -391,42 +407,54 @@ class _Search:
                 alpha = low
             if high < beta:
                 beta = high
-        maximizing = self.mode == BEST or (self.mode == GUARANTEED and turn == s)
+        maximizing = self.all_max or (self.seat_max and turn == s)
         value = -INF if maximizing else INF
         a1, b1 = alpha, beta
-        for card in self.moves(hands, turn, led, best, winner, tmask, trick_no, maximizing):
+        hand = hands[turn]
+        cards = self.merged(hands, hand, self.legal(hand, led, best, trick_no), tmask)
+        if len(cards) > 1:
+            cards = self.order(cards, turn, led, best, winner, maximizing)
+        node = self.node
+        if n == 3:  # R3: the trick completes with each card; its winner leads the next
+            above_best = ABOVE[best]
+            if rozbojnik:
+                base = TRICK_PENALTY + tpen + self.last_bonus[trick_no]
+            nxt = trick_no + 1
+        else:
+            nturn = (turn + 1) & 3
+        for card in cards:
             bit = 1 << card
-            hands[turn] ^= bit
-            if led < 0:
-                nled, nbest, nwin = SUIT_OF[card], card, turn
-            elif ABOVE[best] & bit:
-                nled, nbest, nwin = led, card, turn
-            else:
-                nled, nbest, nwin = led, best, winner
-            if n == 3:  # R3: the trick is complete; its winner leads the next
-                if self.rozbojnik:
-                    gain = TRICK_PENALTY + tpen + CARD_PENALTY[card] + self.last_bonus[trick_no]
+            hands[turn] = hand ^ bit
+            if n == 3:
+                nwin = turn if above_best & bit else winner
+                if nwin == s:
+                    v = node(
+                        hands,
+                        nwin,
+                        -1,
+                        -1,
+                        -1,
+                        0,
+                        0,
+                        0,
+                        nxt,
+                        past + (base + CARD_PENALTY[card] if rozbojnik else ODGRYWKA_TRICK_POINTS),
+                        taken | 1 << nwin,
+                        alpha,
+                        beta,
+                    )
                 else:
-                    gain = ODGRYWKA_TRICK_POINTS
-                v = self.node(
-                    hands,
-                    nwin,
-                    -1,
-                    -1,
-                    -1,
-                    0,
-                    0,
-                    0,
-                    trick_no + 1,
-                    past + gain if nwin == s else past,
-                    taken | 1 << nwin,
-                    alpha,
-                    beta,
-                )
+                    v = node(hands, nwin, -1, -1, -1, 0, 0, 0, nxt, past, taken | 1 << nwin, alpha, beta)
             else:
-                v = self.node(
+                if led < 0:
+                    nled, nbest, nwin = SUIT_OF[card], card, turn
+                elif ABOVE[best] & bit:
+                    nled, nbest, nwin = led, card, turn
+                else:
+                    nled, nbest, nwin = led, best, winner
+                v = node(
                     hands,
-                    (turn + 1) & 3,
+                    nturn,
                     nled,
                     nbest,
                     nwin,
@@ -439,7 +467,6 @@ class _Search:
                     alpha,
                     beta,
                 )
-            hands[turn] ^= bit
             if maximizing:
                 if v > value:
                     value = v
@@ -453,7 +480,9 @@ class _Search:
                     beta = v
                     if alpha >= beta:
                         break
-        self.store(key, known, offset, value, a1, b1, past)
+        hands[turn] = hand
+        if key is not None:
+            self.store(key, known, offset, value, a1, b1, past)
         return value
 
     def store(self, key, known, offset, value, alpha, beta, past) -> None:
@@ -495,20 +524,27 @@ class _Search:
         a, b = slopes[0] * d, slopes[1] * d
         return low + min(a, b), high + max(a, b)
 
-    def moves(self, hands, turn, led, best, winner, tmask, trick_no, maximizing) -> list[int]:
-        """The legal cards (``Variant.legal``), equivalent ones merged, in a promising order."""
-        hand = hands[turn]
-        legal = self.legal(hand, led, best, trick_no)
-        return self.order(self.merged(hands, hand, legal, tmask), turn, led, best, winner, maximizing)
-
     def merged(self, hands, hand, legal, tmask) -> list[int]:
-        cards = []
-        if not self.options.merge_ranks:
-            for c in iter_cards(legal):
-                cards.append(int(c))
-            return cards
+        if not self.merge_ranks:
+            return [int(c) for c in iter_cards(legal)]
         live = hands[0] | hands[1] | hands[2] | hands[3] | tmask
-        m = legal
+        runs = self.runs
+        cards: list[int] = []
+        for shift in (0, 13, 26, 39):
+            mine = legal >> shift & 8191
+            if mine:
+                code = shift << 26 | mine << 13 | live >> shift & 8191
+                found = runs.get(code)
+                if found is None:
+                    found = runs[code] = self.suit_runs(mine << shift, live)
+                cards += found
+        return cards
+
+    @staticmethod
+    def suit_runs(m: int, live: int) -> tuple[int, ...]:
+        """One suit's legal cards ``m``, lowest first, each run of equivalent ones as its lowest:
+        the next live card up is also legal and costs the same (R14)."""
+        cards = []
         while m:
             low = m & -m
             m ^= low
@@ -525,7 +561,7 @@ class _Search:
                     break
                 m ^= nxt
                 c = c2
-        return cards
+        return tuple(cards)
 
     def order(self, cards, turn, led, best, winner, maximizing) -> list[int]:
         """Cheap ordering: the seat ducks or grabs as its side wants, the others the opposite.
@@ -556,7 +592,7 @@ class _Search:
         """The remaining cards with equivalent ranks merged: per suit, the owners in rank order
         (and, in a rozbójnik, each card's penalty class); each suit's code is computed once."""
         raw_key = (hands[0], hands[1], hands[2], hands[3])
-        if not self.options.merge_ranks:
+        if not self.merge_ranks:
             return raw_key
         found = self.keys.get(raw_key)
         if found is not None:
