@@ -45,7 +45,6 @@ from .models import DealSecret, Match, MatchEvent, MatchProjection, Player
 from .projections import apply, start_state
 from .roles import is_scorer, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
 
-_Unit = Unit  # what the decisions below take: the locked match, its engine state, the actor and his role
 T = MatchEvent.Type
 User = get_user_model()
 
@@ -65,7 +64,7 @@ def player_for_user(user) -> Player:
     return player
 
 
-def _acting_seat(unit: _Unit, requested: str | None, default: Seat | None) -> Seat:
+def _acting_seat(unit: Unit, requested: str | None, default: Seat | None) -> Seat:
     """Who may act for which seat: a player for his own seat only; the scorer for any seat."""
     match, actor = unit.match, unit.actor
     if is_scorer(match, actor):
@@ -141,7 +140,7 @@ def match_create(
             created_by=actor,
             played_on=played_on,
         )
-        unit = _Unit(match, None, state, actor)
+        unit = Unit(match, None, state, actor)
         unit.emit(
             MatchCreated(
                 seats={s.name: p.username for s, p in zip(Seat, players)},
@@ -221,7 +220,7 @@ def deal_start(
 ) -> CommandResult:
     """Deal the next deal due: by the server (secretly, with a published commitment) or as recorded."""
 
-    def decide(unit: _Unit) -> None:
+    def decide(unit: Unit) -> None:
         recorded = unit.match.dealing == Match.Dealing.RECORDED
         if recorded and not is_scorer(unit.match, unit.actor):
             raise NotAllowed(gettext("in a recorded match only its scorer enters the hands"))
@@ -250,7 +249,7 @@ def _parse_hands(hands: Any) -> dict[str, list[str]]:
     return {s.name: list(hands[s.name]) for s in Seat}
 
 
-def _decide_deal(unit: _Unit, hands: dict[str, list[str]] | None) -> None:
+def _decide_deal(unit: Unit, hands: dict[str, list[str]] | None) -> None:
     spec = unit.state.next_deal
     if spec is None:
         unit.state.start_deal(())  # raises deal_in_play or match_over, as the rules say
@@ -286,7 +285,7 @@ def card_play(
     seat: str | None = None,
     expected_version: int | None = None,
 ) -> CommandResult:
-    def decide(unit: _Unit) -> None:
+    def decide(unit: Unit) -> None:
         deal = unit.state.deal
         acting = _acting_seat(unit, seat, deal.to_play if deal else None)
         _decide_play(unit, acting, card)
@@ -296,7 +295,7 @@ def card_play(
     )
 
 
-def _decide_play(unit: _Unit, seat: Seat, card: Any) -> None:
+def _decide_play(unit: Unit, seat: Seat, card: Any) -> None:
     if card not in BY_NAME:
         raise InvalidInput(
             gettext("not a card: %(card)s (rank 2-9/T/J/Q/K/A then suit S/H/D/C)") % {"card": repr(card)}, field="card"
@@ -319,7 +318,7 @@ def lead_offer(
 ) -> CommandResult:
     """R26, R28: a player (or the scorer for him) offers to buy the lead right for ``price`` tricks."""
 
-    def decide(unit: _Unit) -> None:
+    def decide(unit: Unit) -> None:
         _decide_offer(unit, _acting_seat(unit, seat, None), price)
 
     return commands.run(
@@ -327,7 +326,7 @@ def lead_offer(
     )
 
 
-def _decide_offer(unit: _Unit, buyer: Seat, price: Any) -> None:
+def _decide_offer(unit: Unit, buyer: Seat, price: Any) -> None:
     event = LeadOffered(buyer=buyer.name, price=price)
     unit.state = apply(unit.state, event)
     unit.emit(event)
@@ -345,7 +344,7 @@ def lead_decide(
     if keep == (offer is not None):
         raise InvalidInput(gettext('send either {"offer": <event seq>} or {"keep": true}'), field="offer")
 
-    def decide(unit: _Unit) -> None:
+    def decide(unit: Unit) -> None:
         deal, due = unit.state.deal, unit.state.next_deal
         if deal is not None or (due is not None and due.lead_for_sale):  # else the engine says why not
             holder = unit.state.lead_holder
@@ -358,7 +357,7 @@ def lead_decide(
     )
 
 
-def _offer_index(unit: _Unit, seq: Any) -> int:
+def _offer_index(unit: Unit, seq: Any) -> int:
     """The place among the standing offers (the deal's, or the next deal's before it is dealt or
     filed) of the lead_offered event ``seq``: they are the latest lead_offered events."""
     standing = len(unit.state.lead_offers)
@@ -378,7 +377,7 @@ def _offer_index(unit: _Unit, seq: Any) -> int:
     return offers.index(seq)
 
 
-def _decide_lead(unit: _Unit, index: int | None) -> None:
+def _decide_lead(unit: Unit, index: int | None) -> None:
     unit.state = unit.state.decide_lead(index, seat=unit.state.lead_holder)
     if index is None:
         unit.emit(LeadKept())
@@ -400,7 +399,7 @@ def deal_tally(
     ``tally`` (R31, R32) or only its ``points`` (R33), with the ``sale`` of a compensating
     odgrywka's lead ``{"buyer": seat, "price": tricks}`` when it was sold. One event."""
 
-    def decide(unit: _Unit) -> None:
+    def decide(unit: Unit) -> None:
         if unit.match.dealing != Match.Dealing.RECORDED or not is_scorer(unit.match, unit.actor):
             raise NotAllowed(gettext("only the scorer of a recorded match files deals from a paper sheet"))
         _decide_tally(unit, tally=tally, points=points, sale=sale)
@@ -410,7 +409,7 @@ def deal_tally(
     )
 
 
-def _decide_tally(unit: _Unit, *, tally: Any, points: Any, sale: Any, both: bool = False) -> None:
+def _decide_tally(unit: Unit, *, tally: Any, points: Any, sale: Any, both: bool = False) -> None:
     """R31–R33 through the engine (which checks match_over, bad_tally, sale_not_allowed, bad_sale in
     that order); the error names the deal it was meant to be."""
     number = unit.state.schedule.played + 1
@@ -440,7 +439,7 @@ def match_abandon(*, match_id, actor, reason: str = "", expected_version: int | 
     if not isinstance(reason, str) or len(reason) > 500 or "\x00" in reason:
         raise InvalidInput(gettext("reason must be text of at most 500 characters, without NUL"), field="reason")
 
-    def decide(unit: _Unit) -> None:
+    def decide(unit: Unit) -> None:
         if not (is_scorer(unit.match, actor) or actor.is_staff or seat_of(unit.match, actor) is not None):
             raise NotAllowed(gettext("only the seated players, the scorer or staff may abandon a match"))
         unit.emit(MatchAbandoned(reason=reason))
@@ -468,7 +467,7 @@ def record_import(*, actor, record: Any, allow_duplicate: bool = False) -> Match
         match.fingerprint = fingerprint
         Match.objects.filter(pk=match.pk).update(fingerprint=fingerprint)
         projection = MatchProjection.objects.get(pk=match.pk)
-        unit = _Unit(match, projection, restore(projection.snapshot), actor)
+        unit = Unit(match, projection, restore(projection.snapshot), actor)
         for deal in decoded.deals:
             if deal.entry != "played":  # R31–R33: filed from a paper sheet
                 sale = None if deal.sale is None else {"buyer": deal.sale.buyer, "price": deal.sale.price}
