@@ -166,7 +166,7 @@ def _unhashed_static_files(settings):
 def _short_analysis_budget(settings):
     """The arbiter's analysis searches up to its budget from an early position (a dispute with no
     play, a ruling on it): tests keep that short; late positions are exact long before it."""
-    settings.ANALYSIS_BUDGET_MS = 300
+    settings.ANALYSIS_BUDGET_MS = 100
 
 
 @pytest.fixture(autouse=True)

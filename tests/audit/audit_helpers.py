@@ -29,6 +29,23 @@ def play_next_deal(match, actor, rng: random.Random, *, cards: int = 52) -> None
     play_legal_cards(match, actor, cards)
 
 
+def with_audit_people(world):
+    """tests/support's world (club ``kk``: admin ``ada``, scorer ``sam``, arbiter ``ari``, members
+    ``ala``, ``bartek``, ``celina``, ``darek``; ``staff``; ``outsider``) with a member ``member``;
+    ``rival`` arbitrates another club; the players have their player profiles."""
+    from scoring import services as leagues
+
+    ada = world.users["ada"]
+    make = type(ada).objects.create_user
+    world.users.update(member=make("member"), rival=make("rival"))
+    leagues.membership_set(actor=ada, club_id=world.club.pk, username="member", role="member")
+    world.other_club = leagues.club_create(actor=ada, name="Inny Klub", slug="ik")
+    leagues.membership_set(actor=ada, club_id=world.other_club.pk, username="rival", role="arbiter")
+    for player in PLAYERS:
+        games.player_for_user(world.users[player])
+    return world
+
+
 def url(match_id, what: str = "") -> str:
     return f"/api/v1/matches/{match_id}/" + (f"{what}/" if what else "")
 

@@ -4,12 +4,9 @@ matches played in it through the live commands."""
 import random
 
 import pytest
-from audit_helpers import PLAYERS, play_record, simulated
+from audit_helpers import play_record, simulated, with_audit_people
 from support import api_client
 from support.world import season_match as recorded_match
-
-from games import services as games
-from scoring import services as leagues
 
 
 @pytest.fixture(autouse=True)
@@ -21,18 +18,8 @@ def _fresh_throttles():
 
 @pytest.fixture
 def world(world):
-    """tests/support's world (club ``kk``: admin ``ada``, scorer ``sam``, arbiter ``ari``, members
-    ``ala``, ``bartek``, ``celina``, ``darek``; ``staff``; ``outsider``) with a member ``member``;
-    ``rival`` arbitrates another club; the players have their player profiles."""
-    ada = world.users["ada"]
-    make = type(ada).objects.create_user
-    world.users.update(member=make("member"), rival=make("rival"))
-    leagues.membership_set(actor=ada, club_id=world.club.pk, username="member", role="member")
-    world.other_club = leagues.club_create(actor=ada, name="Inny Klub", slug="ik")
-    leagues.membership_set(actor=ada, club_id=world.other_club.pk, username="rival", role="arbiter")
-    for player in PLAYERS:
-        games.player_for_user(world.users[player])
-    return world
+    """tests/support's world with the audit's people (audit_helpers.with_audit_people)."""
+    return with_audit_people(world)
 
 
 @pytest.fixture

@@ -6,10 +6,13 @@ hands and every ruling. Role × seated or not × every endpoint and page that sh
 import json
 
 import pytest
-from audit_helpers import SEATS, url
+from audit_helpers import SEATS, url, with_audit_people
 from audit_helpers import filed as filed_by
-from django.test import Client
+from django.contrib.auth import get_user_model
+from django.test import Client, TestCase
 from rest_framework.test import APIClient
+from support.once import fresh, fresh_world, once_per_module
+from support.world import build_world
 
 from games import live
 from games.engine.cards import BY_NAME
@@ -28,14 +31,33 @@ EVERYONE = (*SEATED, *ALL_HANDS, *NOBODY)
 PLAYS_INTO_DEAL_2 = 9
 
 
-@pytest.fixture
-def table(world, django_user_model):
+def seat_officials(world):
     """Seated officials: ``sit_staff`` (staff, a member), ``sit_arbiter`` and ``sit_admin`` (the
     club's arbiter and admin), at one table with ``ala``."""
+    make = type(world.users["ada"]).objects.create_user
     for name, role in (("sit_staff", "member"), ("sit_arbiter", "arbiter"), ("sit_admin", "admin")):
-        world.users[name] = django_user_model.objects.create_user(name, is_staff=name == "sit_staff")
+        world.users[name] = make(name, is_staff=name == "sit_staff")
         leagues.membership_set(actor=world.users["ada"], club_id=world.club.pk, username=name, role=role)
     return world
+
+
+def build():
+    """The table's world and its two matches, built once for the module (support.once): every test
+    here reads them or adds a dispute or ruling to them, rolled back after it."""
+    table = seat_officials(with_audit_people(build_world(get_user_model())))
+    return {
+        "table": table,
+        "finished": filed(table, TestCase.captureOnCommitCallbacks),
+        "mid_deal": filed(table, TestCase.captureOnCommitCallbacks, deals=2, cards=PLAYS_INTO_DEAL_2),
+    }
+
+
+built = once_per_module(build)
+
+
+@pytest.fixture
+def table(built):
+    return fresh_world(built["table"])
 
 
 @pytest.fixture
@@ -54,9 +76,9 @@ def filed(world, capture, *, deals=None, cards=None, seed=4):
 
 
 @pytest.fixture
-def mid_deal(table, django_capture_on_commit_callbacks):
+def mid_deal(built):
     """Deal 1 finished, deal 2 in play after a few cards: every seat still holds hidden cards."""
-    match = filed(table, django_capture_on_commit_callbacks, deals=2, cards=PLAYS_INTO_DEAL_2)
+    match = fresh(built["mid_deal"])
     started = MatchEvent.objects.filter(match=match, type=T.DEAL_STARTED).order_by("seq").last()
     return match, started
 
@@ -177,8 +199,8 @@ RULING_STATUS = {
 
 
 @pytest.fixture
-def finished(table, django_capture_on_commit_callbacks):
-    return filed(table, django_capture_on_commit_callbacks)
+def finished(built):
+    return fresh(built["finished"])
 
 
 def ruling_body(kind, deal):

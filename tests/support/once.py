@@ -1,0 +1,58 @@
+"""Rows built once per module instead of once per test, for modules whose every test starts from
+the same costly rows (whole matches played through the commands).
+
+``once_per_module(build)`` makes a module-scoped fixture: ``build()`` runs inside a transaction
+that stays open for the module and is rolled back at its end. Each test's own ``db`` transaction is
+then a savepoint inside it (pytest-django's TestCase-style tests), so whatever a test writes is gone
+for the next one, and the built rows are as ``build`` left them. Python objects are shared by the
+module's tests: the fixtures that hand them out give fresh copies (``fresh``) so that no test sees
+another's changes in memory. A module using it must not hold tests that need a transactional
+database (their flush would empty the built rows). The fuzz tests seed their world the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+
+
+def once_per_module(build: Callable[[], object], *, on_commit: bool = False):
+    """A module-scoped fixture giving what ``build()`` returns, built once (in English, the
+    language the suite reads). With ``on_commit`` the on-commit work that ``build`` registers
+    (standings, webhooks) runs when it returns, as ``django_capture_on_commit_callbacks(execute=True)``
+    runs it in a test; else it never runs, as in a test's transaction."""
+
+    @pytest.fixture(scope="module")
+    def built(django_db_setup, django_db_blocker):
+        from django.db import transaction
+        from django.test import TestCase, override_settings
+
+        with django_db_blocker.unblock(), override_settings(LANGUAGE_CODE="en"), transaction.atomic():
+            if on_commit:
+                with TestCase.captureOnCommitCallbacks(execute=True):
+                    made = build()
+            else:
+                made = build()
+            yield made
+            transaction.set_rollback(True)
+
+    return built
+
+
+def fresh(instance):
+    """A model instance read again from the database: a test's changes to its copy stay its own."""
+    return type(instance)._default_manager.get(pk=instance.pk)
+
+
+def fresh_world(world):
+    """The world with its club, league and season read again and its own dict of users."""
+    return replace(
+        world,
+        users=dict(world.users),
+        club=fresh(world.club),
+        league=fresh(world.league),
+        season=fresh(world.season),
+        other_club=fresh(world.other_club) if world.other_club is not None else None,
+    )
