@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from hypothesis import settings
-from support import HYPOTHESIS_PROFILE, IN_CI
+from support import HYPOTHESIS_PROFILE, IN_CI, SUITE_SETTINGS
 from support.servers import require_browser
 
 pytest_plugins = ["support.fixtures"]
@@ -166,7 +166,7 @@ def _unhashed_static_files(settings):
 def _short_analysis_budget(settings):
     """The arbiter's analysis searches up to its budget from an early position (a dispute with no
     play, a ruling on it): tests keep that short; late positions are exact long before it."""
-    settings.ANALYSIS_BUDGET_MS = 100
+    settings.ANALYSIS_BUDGET_MS = SUITE_SETTINGS["ANALYSIS_BUDGET_MS"]
 
 
 @pytest.fixture(autouse=True)
@@ -177,4 +177,4 @@ def _english_unless_asked(settings):
     ``Accept-Language: pl`` and checks the default itself (test_i18n_settings.py, and
     test_i18n_pages.py's ``test_polish_is_the_default_when_the_browser_asks_for_neither``). A
     test written without knowing of Polish keeps reading English (docs/i18n.md)."""
-    settings.LANGUAGE_CODE = "en"
+    settings.LANGUAGE_CODE = SUITE_SETTINGS["LANGUAGE_CODE"]

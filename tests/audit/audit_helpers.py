@@ -81,6 +81,16 @@ def filed(world, capture, players=PLAYERS, *, by: str = "sam", seed: int = 4, de
     return match
 
 
+def played_out(world, capture, *, seed: int = 1, deals: int | None = None):
+    """A recorded season match scored by ``sam``, ``simulated(seed)`` entered (``deals`` of it: by
+    default to its end), its on-commit work run by ``capture``."""
+    match = season_match(world)
+    with capture(execute=True):
+        play_record(match, simulated(seed), world.users["sam"], deals=deals)
+    match.refresh_from_db()
+    return match
+
+
 def play_to_the_end(match, actor, rng: random.Random) -> int:
     """Deal and play random legal deals until the match is over; how many deals that took."""
     played = 0

@@ -4,9 +4,8 @@ matches played in it through the live commands."""
 import random
 
 import pytest
-from audit_helpers import play_record, simulated, with_audit_people
+from audit_helpers import played_out, with_audit_people
 from support import api_client
-from support.world import season_match as recorded_match
 
 
 @pytest.fixture(autouse=True)
@@ -29,14 +28,10 @@ def clients(world):
 
 @pytest.fixture
 def season_match(world, django_capture_on_commit_callbacks):
-    """A recorded season match scored by ``sam``, played to its end (finished)."""
+    """A recorded season match scored by ``sam``, played to its end (audit_helpers.played_out)."""
 
     def _make(seed: int = 1, deals: int | None = None):
-        match = recorded_match(world)
-        with django_capture_on_commit_callbacks(execute=True):
-            play_record(match, simulated(seed), world.users["sam"], deals=deals)
-        match.refresh_from_db()
-        return match
+        return played_out(world, django_capture_on_commit_callbacks, seed=seed, deals=deals)
 
     return _make
 

@@ -3,7 +3,11 @@
 ``score_adjusted`` ruling outside the analysed range must pass (an explicit override)."""
 
 import pytest
-from audit_helpers import PROBLEM, SEATS, dispute, rule, simulated, url
+from audit_helpers import PROBLEM, SEATS, dispute, played_out, rule, simulated, url, with_audit_people
+from django.contrib.auth import get_user_model
+from django.test import TestCase
+from support.once import fresh, fresh_world, once_per_module
+from support.world import build_world
 
 from games import services as games
 from games.models import Match, MatchEvent
@@ -32,19 +36,30 @@ def card_seq(match, deal: int, index: int) -> int:
     raise AssertionError(f"no card {index} in deal {deal}")
 
 
-@pytest.fixture
-def in_play(season_match):
-    """Deal 1 finished, deal 2 in play with 30 cards on the table."""
-    match = season_match(deals=1)
+def build():
+    """The audit's world and a match in it with deal 1 finished and deal 2 in play, 30 cards on the
+    table, built once for the module (support.once)."""
+    world = with_audit_people(build_world(get_user_model()))
+    match = played_out(world, TestCase.captureOnCommitCallbacks, deals=1)
     record = simulated(1)
     games.deal_start(match_id=match.pk, actor=match.scorer, hands=record["deals"][1]["hands"])
     for card in record["deals"][1]["plays"][:30]:
         games.card_play(match_id=match.pk, actor=match.scorer, card=card)
-    match.refresh_from_db()
-    return match
+    return world, match
 
 
-# --- the values ------------------------------------------------------------------------------------------
+built = once_per_module(build)
+
+
+@pytest.fixture
+def world(built):
+    return fresh_world(built[0])
+
+
+@pytest.fixture
+def in_play(built):
+    """Deal 1 finished, deal 2 in play with 30 cards on the table."""
+    return fresh(built[1])
 
 
 def test_late_in_a_deal_it_gives_each_seats_exact_range_and_the_value_of_each_legal_card(in_play, clients):

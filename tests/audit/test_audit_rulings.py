@@ -2,8 +2,23 @@
 the summary and the read models, and how a later ruling supersedes an earlier one."""
 
 import pytest
-from audit_helpers import PROBLEM, SEATS, dispute, play_next_deal, play_to_the_end, rule, simulated, url
+from audit_helpers import (
+    PROBLEM,
+    SEATS,
+    dispute,
+    play_next_deal,
+    play_to_the_end,
+    played_out,
+    rule,
+    simulated,
+    url,
+    with_audit_people,
+)
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.test import TestCase
+from support.once import fresh, fresh_world, once_per_module
+from support.world import build_world
 
 from games import audit
 from games.models import DealScore, Dispute, Match, MatchEvent, MatchProjection
@@ -15,9 +30,24 @@ T = MatchEvent.Type
 ADJUSTED = {"N": -100, "E": 0, "S": 0, "W": 0}
 
 
+def build():
+    """The audit's world and one finished match in it, built once for the module (support.once):
+    each test raises disputes and rules on it, rolled back after it."""
+    world = with_audit_people(build_world(get_user_model()))
+    return world, played_out(world, TestCase.captureOnCommitCallbacks, seed=1)
+
+
+built = once_per_module(build)
+
+
 @pytest.fixture
-def finished(season_match):
-    return season_match(seed=1)
+def world(built):
+    return fresh_world(built[0])
+
+
+@pytest.fixture
+def finished(built):
+    return fresh(built[1])
 
 
 @pytest.fixture

@@ -148,3 +148,58 @@ def english_leftovers(html: str, *, names: set[str] = frozenset()) -> set[str]:
 def sample(name: str) -> dict:
     """A sample record with the four players seated N, E, S, W."""
     return support.sample(name, PLAYERS)
+
+
+# --- the language tests' rows (tests/i18n/conftest.py's fixtures; test_i18n_pages builds them once) ---
+
+
+def polish_people(user_model) -> dict:
+    """The four players, ``zenon`` (scorer, in the scorers group), ``wanda`` (staff, an
+    arbiter of the club) and ``ada`` (the club's admin): names no English word shares."""
+    from support.world import people
+
+    return people(user_model, (*PLAYERS, "zenon", "ada"), staff="wanda", scorers=("zenon",))
+
+
+def ruled_match(users):
+    """m1-legal (9 deals, a sale, a kreska) filed by ``zenon``, deal 1's points adjusted by a
+    ruling of ``wanda`` at 10:00 UTC on 1 September 2026 (12:00 in Warsaw)."""
+    import datetime as dt
+
+    from games import disputes, services
+    from games.models import Match
+
+    match = services.record_import(actor=users["zenon"], record=sample("m1-legal"))
+    first = disputes.dispute_raise(match_id=match.pk, actor=users["ala"], deal=1, statement="źle policzone")
+    disputes.ruling_record(
+        dispute_id=first.pk,
+        actor=users["wanda"],
+        ruling="score_adjusted",
+        reason="przeliczone",
+        points={"N": -10, "E": -40, "S": -40, "W": -40},
+    )
+    Match.objects.filter(pk=match.pk).update(created_at=dt.datetime(2026, 9, 1, 10, 0, tzinfo=dt.UTC))
+    match.refresh_from_db()
+    return match
+
+
+def autumn_season(users):
+    """Club ``Klub Kierkowy`` with season ``Jesień`` (from 1 September 2026) of the finished
+    m3-legal, its standings computed."""
+    import datetime as dt
+
+    from scoring import recompute
+    from scoring import services as scoring
+    from scoring.models import Season
+
+    club = scoring.club_create(actor=users["ada"], name="Klub Kierkowy", slug="kk")
+    for name in PLAYERS:
+        scoring.membership_set(actor=users["ada"], club_id=club.pk, username=name)
+    scoring.membership_set(actor=users["ada"], club_id=club.pk, username="zenon", role="scorer")
+    league = scoring.league_create(actor=users["ada"], club_id=club.pk, name="Liga")
+    season = scoring.season_create(actor=users["ada"], league_id=league.pk, name="Jesień")
+    Season.objects.filter(pk=season.pk).update(start_date=dt.date(2026, 9, 1))
+    scoring.season_record_import(actor=users["zenon"], season_id=season.pk, record=sample("m3-legal"))
+    recompute.standings_recompute(season_id=season.pk)
+    season.refresh_from_db()
+    return season

@@ -5,12 +5,38 @@ import json
 import re
 
 import pytest
-from i18n_helpers import PLAYERS, english_leftovers, sample, visible_text
+from django.contrib.auth import get_user_model
+from i18n_helpers import PLAYERS, autumn_season, english_leftovers, polish_people, ruled_match, sample, visible_text
+from support.once import fresh, once_per_module
 
 pytestmark = pytest.mark.django_db
 
 # Names the pages show as data (users, club, season, statements), never words to translate.
 NAMES = {*PLAYERS, "zenon", "wanda", "ada", "Klub", "Kierkowy", "Liga", "Jesie"}
+
+
+def build():
+    """The conftest's rows, built once for the module (support.once): the pages only read them."""
+    users = polish_people(get_user_model())
+    return users, ruled_match(users), autumn_season(users)
+
+
+built = once_per_module(build)
+
+
+@pytest.fixture
+def users(built):
+    return dict(built[0])
+
+
+@pytest.fixture
+def finished_match(built):
+    return fresh(built[1])
+
+
+@pytest.fixture
+def season(built):
+    return fresh(built[2])
 
 
 def get(client, user, url, language=None, **kwargs):

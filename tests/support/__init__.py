@@ -18,6 +18,10 @@ IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 # The hypothesis profile: `make test-fast` sets "fast"; else "ci" under CI=true, "dev" (tests/conftest.py).
 HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "").strip()
 
+# What every test runs with (tests/conftest.py's autouse fixtures; support.once builds with them too):
+# English, the language the tests assert on, and a short analysis budget (early positions search to it).
+SUITE_SETTINGS = {"LANGUAGE_CODE": "en", "ANALYSIS_BUDGET_MS": 100}
+
 SEATS = ("N", "E", "S", "W")
 PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W
 PROBLEM = "application/problem+json"

@@ -17,10 +17,12 @@ from dataclasses import replace
 
 import pytest
 
+from support import SUITE_SETTINGS
+
 
 def once_per_module(build: Callable[[], object], *, on_commit: bool = False):
-    """A module-scoped fixture giving what ``build()`` returns, built once (in English, the
-    language the suite reads). With ``on_commit`` the on-commit work that ``build`` registers
+    """A module-scoped fixture giving what ``build()`` returns, built once with the settings every
+    test has (``support.SUITE_SETTINGS``). With ``on_commit`` the on-commit work that ``build`` registers
     (standings, webhooks) runs when it returns, as ``django_capture_on_commit_callbacks(execute=True)``
     runs it in a test; else it never runs, as in a test's transaction."""
 
@@ -29,7 +31,7 @@ def once_per_module(build: Callable[[], object], *, on_commit: bool = False):
         from django.db import transaction
         from django.test import TestCase, override_settings
 
-        with django_db_blocker.unblock(), override_settings(LANGUAGE_CODE="en"), transaction.atomic():
+        with django_db_blocker.unblock(), override_settings(**SUITE_SETTINGS), transaction.atomic():
             if on_commit:
                 with TestCase.captureOnCommitCallbacks(execute=True):
                     made = build()
