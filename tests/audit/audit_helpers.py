@@ -4,6 +4,7 @@ import random
 
 from django.db import connection
 from support import PLAYERS, PROBLEM, SEATS  # noqa: F401 - re-exported
+from support.once import once_per_module
 from support.world import (  # noqa: F401 - re-exported
     play_legal_cards,
     play_record,
@@ -89,6 +90,22 @@ def played_out(world, capture, *, seed: int = 1, deals: int | None = None):
         play_record(match, simulated(seed), world.users["sam"], deals=deals)
     match.refresh_from_db()
     return match
+
+
+def world_once(*matches: tuple[int, int | None]):
+    """A module-scoped fixture (support.once): the audit's world and ``played_out`` matches in it,
+    one per (seed, deals), built once for the module; (world, [match, …])."""
+
+    def build():
+        from django.contrib.auth import get_user_model
+        from django.test import TestCase
+        from support.world import build_world
+
+        world = with_audit_people(build_world(get_user_model()))
+        capture = TestCase.captureOnCommitCallbacks
+        return world, [played_out(world, capture, seed=seed, deals=deals) for seed, deals in matches]
+
+    return once_per_module(build)
 
 
 def play_to_the_end(match, actor, rng: random.Random) -> int:

@@ -10,9 +10,10 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from audit_helpers import url
+from audit_helpers import url, world_once
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import CommandError, call_command
+from support.once import fresh, fresh_world
 
 from games import checkpoints, tasks
 from games.checkpointing import checkpoint_take, current_heads, signing_key
@@ -31,9 +32,17 @@ def keyed(settings):
     return checkpoints.public_key_b64(checkpoints.private_key_from_b64(KEY))
 
 
+built = world_once((1, None), (2, 1))  # the world and two matches, built once (support.once)
+
+
 @pytest.fixture
-def two_matches(season_match):
-    return season_match(seed=1), season_match(seed=2, deals=1)
+def world(built):
+    return fresh_world(built[0])
+
+
+@pytest.fixture
+def two_matches(built):
+    return tuple(fresh(match) for match in built[1])
 
 
 @pytest.fixture

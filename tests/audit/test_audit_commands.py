@@ -3,8 +3,10 @@
 from io import StringIO
 
 import pytest
+from audit_helpers import world_once
 from django.core.management import CommandError, call_command
 from support.event_table import json_param, tamperable
+from support.once import fresh, fresh_world
 
 from games import events, tasks
 from games.models import MatchEvent
@@ -12,9 +14,17 @@ from games.models import MatchEvent
 pytestmark = pytest.mark.django_db
 
 
+built = world_once((1, None), (2, 1))  # the world and two matches, built once (support.once)
+
+
 @pytest.fixture
-def matches(season_match):
-    return season_match(seed=1), season_match(seed=2, deals=1)
+def world(built):
+    return fresh_world(built[0])
+
+
+@pytest.fixture
+def matches(built):
+    return tuple(fresh(match) for match in built[1])
 
 
 def _edit_a_card(match, seq: int = 10) -> None:

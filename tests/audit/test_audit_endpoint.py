@@ -1,8 +1,9 @@
 """GET /api/v1/matches/{id}/audit/: who may see it, and tampering caught at the right seq."""
 
 import pytest
-from audit_helpers import PROBLEM, db_id, play_next_deal, server_deal_played, url
+from audit_helpers import PROBLEM, db_id, play_next_deal, server_deal_played, url, world_once
 from support.event_table import json_param, tamperable
+from support.once import fresh, fresh_world
 
 from games import events
 from games import services as games
@@ -14,9 +15,17 @@ T = MatchEvent.Type
 SEQ = 10  # a card_played event inside the first deal (dealt at seq 2)
 
 
+built = world_once((1, None))  # the world and one finished match, built once (support.once)
+
+
 @pytest.fixture
-def finished(season_match):
-    return season_match()
+def world(built):
+    return fresh_world(built[0])
+
+
+@pytest.fixture
+def finished(built):
+    return fresh(built[1][0])
 
 
 def audit(client, match):

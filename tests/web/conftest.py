@@ -2,65 +2,28 @@
 match with a deal in play, a club with a season and its standings."""
 
 import pytest
-from support.world import people
-from web_helpers import PLAYERS, SEATS, sample
-
-from games import services
-from scoring import recompute
-from scoring import services as scoring
+from web_helpers import club_with_standings, imported_match, match_in_play, page_people
 
 
 @pytest.fixture
 def users(django_user_model):
-    """The four players (ala N, bartek E, celina S, darek W), ``scorer`` (scorers group),
-    ``staff``, and ``outsider`` (signed in, no part of the match)."""
-    return people(django_user_model, (*PLAYERS, "scorer", "outsider"))
+    """web_helpers.page_people: the four players, ``scorer``, ``staff``, ``outsider``."""
+    return page_people(django_user_model)
 
 
 @pytest.fixture
 def finished_match(users):
-    """The sample record m1-legal (9 deals, a sale, a ×2 deal with a kreska) imported by
-    ``scorer``, who thereby scores it."""
-    return services.record_import(actor=users["scorer"], record=sample("m1-legal"))
+    """web_helpers.imported_match: m1-legal imported by ``scorer``, who thereby scores it."""
+    return imported_match(users)
 
 
 @pytest.fixture
 def live_match(users):
-    """A recorded match scored by ``scorer``: m1-legal's first two deals played, the third dealt
-    and sold, 10 cards into it."""
-    record = sample("m1-legal")
-    match = services.match_create(
-        actor=users["scorer"],
-        seats=dict(zip(SEATS, PLAYERS)),
-        first_dealer=record["first_dealer"],
-        dealing="recorded",
-        ruleset={"options": record["ruleset"]["options"]},
-    )
-    for number, deal in enumerate(record["deals"][:3], 1):
-        services.deal_start(match_id=match.pk, actor=users["scorer"], hands=deal["hands"])
-        if "sale" in deal:
-            offered = services.lead_offer(
-                match_id=match.pk, actor=users["scorer"], price=deal["sale"]["price"], seat=deal["sale"]["buyer"]
-            )
-            services.lead_decide(match_id=match.pk, actor=users["scorer"], offer=offered.events[0].seq)
-        for card in deal["plays"][:10] if number == 3 else deal["plays"]:
-            services.card_play(match_id=match.pk, actor=users["scorer"], card=card)
-    match.refresh_from_db()
-    return match
+    """web_helpers.match_in_play: m1-legal's first two deals played, the third 10 cards in."""
+    return match_in_play(users)
 
 
 @pytest.fixture
 def club(users, django_user_model):
-    """Club ``kk`` (admin ``ada``; the four players and ``scorer`` members), league ``Liga`` with
-    season ``Wiosna`` holding m3-legal, its standings computed."""
-    ada = django_user_model.objects.create_user("ada")
-    club = scoring.club_create(actor=ada, name="Klub Kierkowy", slug="kk")
-    for name in ("ala", "bartek", "celina", "darek"):
-        scoring.membership_set(actor=ada, club_id=club.pk, username=name)
-    scoring.membership_set(actor=ada, club_id=club.pk, username="scorer", role="scorer")
-    league = scoring.league_create(actor=ada, club_id=club.pk, name="Liga")
-    season = scoring.season_create(actor=ada, league_id=league.pk, name="Wiosna")
-    scoring.season_record_import(actor=users["scorer"], season_id=season.pk, record=sample("m3-legal"))
-    recompute.standings_recompute(season_id=season.pk)
-    club.ada, club.season = ada, season
-    return club
+    """web_helpers.club_with_standings: club ``kk``, season ``Wiosna`` of m3-legal, standings computed."""
+    return club_with_standings(users, django_user_model)

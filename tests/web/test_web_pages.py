@@ -5,11 +5,56 @@ import re
 import uuid
 
 import pytest
-from web_helpers import SEATS, deal_data, expected, oracle, sample, score_sheet
+from django.contrib.auth import get_user_model
+from support.once import fresh, once_per_module
+from web_helpers import (
+    SEATS,
+    club_with_standings,
+    deal_data,
+    expected,
+    imported_match,
+    match_in_play,
+    oracle,
+    page_people,
+    sample,
+    score_sheet,
+)
 
 from games.models import MatchProjection
 
 pytestmark = pytest.mark.django_db
+
+
+def build():
+    """The conftest's rows, built once for the module (support.once): the pages only read them."""
+    users = page_people(get_user_model())
+    club = club_with_standings(users, get_user_model())
+    return users, imported_match(users), match_in_play(users), club
+
+
+built = once_per_module(build)
+
+
+@pytest.fixture
+def users(built):
+    return dict(built[0])
+
+
+@pytest.fixture
+def finished_match(built):
+    return fresh(built[1])
+
+
+@pytest.fixture
+def live_match(built):
+    return fresh(built[2])
+
+
+@pytest.fixture
+def club(built):
+    club = fresh(built[3])
+    club.ada, club.season = built[3].ada, fresh(built[3].season)
+    return club
 
 
 def page(client, user, url):
