@@ -93,6 +93,10 @@ SLOW = (
     "tests/scoring/test_scoring_evenings.py::test_an_evening_of_13_members_over_4_rounds_seats_files_and_ranks",
     # drf-spectacular's validation of the whole schema (the fast subset compares it with openapi.yaml)
     "tests/api/test_api_problems.py::test_the_schema_validates_without_warnings",
+    # exhaustive checks: the audit's time travel at each of a deal's 53 positions (other tests take a
+    # few), and R33's points search against every tally of two takers (R33's cases stay fast)
+    "tests/audit/test_audit_timetravel.py::test_every_event_of_a_sample_deal_shows_the_state_replay_gives_for_that_prefix",
+    "tests/engine/test_engine_tally.py::test_the_points_search_agrees_with_enumerating_every_tally_of_two_takers",
 )
 SLOW_FILES = tuple(entry for entry in SLOW if "::" not in entry)
 

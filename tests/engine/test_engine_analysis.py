@@ -196,7 +196,7 @@ def test_the_bounds_given_past_the_budget_hold_the_exact_values(deal, back):
         assert card == same and interval.low <= value.low <= interval.high
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played_deals(), st.integers(1, 11))
 def test_the_bounds_the_search_starts_from_never_cut_off_the_exact_value(deal, back):
     # Availability bounds (R14–R22) and, mid-trick, the decided-trick bounds (R11: a discard
@@ -209,7 +209,7 @@ def test_the_bounds_the_search_starts_from_never_cut_off_the_exact_value(deal, b
             assert interval.low <= expected[seat][index] <= interval.high, (seat, mode, interval)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played_deals(), st.integers(12, 22))
 def test_deeper_the_bounds_hold_the_exact_values_too(deal, back):
     position = deal_position(deal, 52 - back)
