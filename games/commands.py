@@ -16,6 +16,11 @@ One straight line, in one transaction (docs/card-play.md):
 6. **signal** what the command produced (``signals.events_appended`` with the ``CommandResult``:
    the live notification, the webhook outbox), inside the transaction.
 
+A card play first tries the optimistic branch (``_unlocked``; PostgreSQL): the same steps
+without the lock, on the match as this process's last command on it left it (``states``), and
+one statement that writes the events only if the match is still there; not taken or lost, it
+has written nothing, and the play takes the line above (docs/card-play.md).
+
 The answer, ``CommandResult``, carries the events, the engine state after them and the caller's
 role, so that the API serialises it without another read. A refusal carries the caller's role
 too (``CommandError.role``): the API tells an outsider's refused input from an admitted caller's
