@@ -29,6 +29,7 @@ too (``CommandError.role``): the API tells an outsider's refused input from an a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -153,6 +154,11 @@ def _signalled(result: CommandResult) -> CommandResult:
 DECIDED_BY = ("status", "read_only", "north", "east", "south", "west", "scorer", "dealing")
 
 
+@functools.cache
+def _decided_by() -> tuple[tuple[str, str], ...]:
+    return tuple((name, Match._meta.get_field(name).attname) for name in DECIDED_BY)
+
+
 def _unlocked(match_id, actor, expected_version: int | None, decide: Callable[[Unit], None]) -> CommandResult | None:
     """The optimistic branch (docs/card-play.md): decide on the match as this process's last
     command on it left it (``states.kept_match``), without the lock; and if the command is cards
@@ -179,7 +185,7 @@ def _unlocked(match_id, actor, expected_version: int | None, decide: Callable[[U
     if role.kind not in (Role.PLAYER, Role.SCORER):  # decided by DECIDED_BY alone (a club role is not)
         return None
     unit, head = Unit(match, match.projection, state, actor, role=role), match.projection.head_hash
-    checked = {name: getattr(match, Match._meta.get_field(name).attname) for name in DECIDED_BY}
+    checked = {name: getattr(match, attname) for name, attname in _decided_by()}
     try:
         decide(unit)
     except Exception:  # noqa: BLE001 - decided again under the lock, where a refusal counts

@@ -9,7 +9,8 @@ from store_helpers import legal_play, play_legal_cards, state_of
 
 from games import audit, services, sql, states
 from games.engine.match import snapshot
-from games.models import MatchProjection
+from games.exceptions import MatchReadOnly
+from games.models import Match, MatchProjection
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +118,19 @@ def test_a_play_decided_on_a_kept_match_that_is_not_the_stored_log_writes_nothin
     assert audit.chain_check(server_match).ok and audit.rules_check(server_match).ok
     assert snapshot(result.state) == MatchProjection.objects.get(pk=server_match.pk).snapshot
     assert states.known(server_match.pk) == (result.match.version, result.match.projection.head_hash)
+
+
+def test_a_play_on_a_kept_match_whose_season_closed_meanwhile_is_refused_under_the_lock(server_match, users):
+    """Closing a season marks its matches read-only without moving their version: the kept row
+    still says open, so the play is decided on it — and the statement, which checks the column,
+    writes nothing; the locked line refuses it: a closed season takes no command."""
+    play_legal_cards(server_match, users["scorer"], 1)
+    Match.objects.filter(pk=server_match.pk).update(read_only=True)  # as scoring's season close does
+    seat, card = legal_play(server_match)
+    before = MatchProjection.objects.get(pk=server_match.pk).version
+
+    with pytest.raises(MatchReadOnly):
+        services.card_play(match_id=server_match.pk, actor=users["scorer"], card=card, seat=seat)
+
+    assert MatchProjection.objects.get(pk=server_match.pk).version == before
+    assert server_match.events.count() == before
