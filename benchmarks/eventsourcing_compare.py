@@ -7,10 +7,13 @@
 In process, one thread, one PostgreSQL, in one run:
 
 - **kierki**: ``games.services.card_play`` — the project's command path as the API calls it (the
-  match locked with its projection, the rules engine, the event with its hash chain, the version
-  and the read models, one transaction) — on server-dealt matches of four users. The seat on turn
-  plays a random legal card, chosen from the state the command returns; only the ``card_play``
-  calls are timed (dealing and new matches are not).
+  rules engine, the event with its hash chain, the version and the read models, all or nothing)
+  — on server-dealt matches of four users. The seat on turn plays a random legal card, chosen
+  from the state the command returns; only the ``card_play`` calls are timed (dealing and new
+  matches are not). A card in a deal that goes on takes the optimistic branch
+  (docs/card-play.md): decided on the match as this process left it, written by one
+  self-committing statement if the match has not moved; the last card of a deal takes the
+  locked line (the match locked with its projection, one transaction).
 - **eventsourcing**: an ``Application`` with its PostgreSQL persistence (``eventsourcing.postgres``)
   and its aggregate cache on; one aggregate per match, ``card_played`` then ``save()``: one event
   per save, the aggregate got from the repository (the cache) each time. A new aggregate every 52
@@ -19,7 +22,9 @@ In process, one thread, one PostgreSQL, in one run:
 The two alternate in ``--rounds`` rounds of ``--plays / rounds`` each, so that a change of load on
 the machine hits both alike. The database of ``--database-url`` (its name must contain ``bench``)
 is dropped and created afresh; the library's tables live in the same database. The last line is
-JSON with every figure. Target (issue 16): kierki ≥ 1.5 × eventsourcing.
+JSON with every figure. Target (issue 16): kierki ≥ 1.5 × eventsourcing. Both sides wait for
+one WAL flush per play or save, so the slower the disk's flush, the nearer 1 the ratio; compare
+runs back to back (figures: docs/hot-path-sql.md, "What it bought").
 """
 
 from __future__ import annotations

@@ -16,6 +16,11 @@ One straight line, in one transaction (docs/card-play.md):
 6. **signal** what the command produced (``signals.events_appended`` with the ``CommandResult``:
    the live notification, the webhook outbox), inside the transaction.
 
+A card play first tries the optimistic branch (``_unlocked``; PostgreSQL): the same steps
+without the lock, on the match as this process's last command on it left it (``states``), and
+one statement that writes the events only if the match is still there; not taken or lost, it
+has written nothing, and the play takes the line above (docs/card-play.md).
+
 The answer, ``CommandResult``, carries the events, the engine state after them and the caller's
 role, so that the API serialises it without another read. A refusal carries the caller's role
 too (``CommandError.role``): the API tells an outsider's refused input from an admitted caller's
@@ -24,6 +29,7 @@ too (``CommandError.role``): the API tells an outsider's refused input from an a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,17 +100,23 @@ def run(
     ended_too: bool = False,
     locate: str | None = None,
     not_found: str | None = None,
+    optimistic: bool = False,
 ) -> CommandResult:
     """Run one command: lock, admit, check the version, ``decide``, append, project, signal —
     all in one transaction, or nothing is stored (the module docstring). ``ended_too``: also on
     a finished or abandoned match (signing the sheet, withdrawing it, a ruling). ``locate``:
     what the command does (``DEAL``, ``PLAY``, …), for where a broken rule is located.
-    ``not_found``: the detail an outsider's 404 gives (default: no such match).
+    ``not_found``: the detail an outsider's 404 gives (default: no such match). ``optimistic``:
+    first try the optimistic branch (``_unlocked``: a card play) — it stores the same, or nothing.
 
     Decisions write nothing (``_commit`` writes what they emitted), so a refusal leaves nothing to
     undo: inside a caller's transaction (the API's Idempotency-Key, which stores the refusal) the
     block needs no savepoint — two statements fewer on every card play. The refusal is raised
     after the block, so that it does not doom the caller's transaction."""
+    if optimistic:
+        result = _unlocked(match_id, actor, expected_version, decide)
+        if result is not None:
+            return result
     unit = role = None
     with transaction.atomic(savepoint=False):
         try:
@@ -128,9 +140,82 @@ def append(unit: Unit) -> CommandResult:
     """Append the unit's events (``_commit``: chained, then projected) and signal them: the last
     steps of ``run``, and of the commands that build their unit themselves (a new match, an
     imported record)."""
-    result = CommandResult(unit.match, _commit(unit), unit.state, unit.role, unit.projection)
+    return _signalled(CommandResult(unit.match, _commit(unit), unit.state, unit.role, unit.projection))
+
+
+def _signalled(result: CommandResult) -> CommandResult:
     events_appended.send(sender=Match, match=result.match, events=result.events, result=result)
     return result
+
+
+# The Match columns a card play's decision reads (with the version): the role (the seats, the
+# scorer), that the match takes commands (status, read_only) and how it is dealt (the last card
+# of a server-dealt deal). ``_unlocked`` writes only if they are still as it read them.
+DECIDED_BY = ("status", "read_only", "north", "east", "south", "west", "scorer", "dealing")
+
+
+@functools.cache
+def _decided_by() -> tuple[tuple[str, str], ...]:
+    return tuple((name, Match._meta.get_field(name).attname) for name in DECIDED_BY)
+
+
+def _unlocked(match_id, actor, expected_version: int | None, decide: Callable[[Unit], None]) -> CommandResult | None:
+    """The optimistic branch (docs/card-play.md): decide on the match as this process's last
+    command on it left it (``states.kept_match``), without the lock; and if the command is cards
+    played in a deal that goes on — nothing but the events, the version and the snapshot's plays
+    to write, nothing a receiver of the signal does in the transaction — write it all in one
+    statement, which writes only if the match is still there (``sql.events_append_unlocked``:
+    the version, the head hash, ``DECIDED_BY``). Outside a transaction it commits by itself.
+    None, with nothing written: not taken (nothing kept, another version expected, a caller the
+    match's columns do not make a player or its scorer, a refusal, any other command) or lost
+    (the match moved) — ``run`` then takes the locked line, which decides again, and refuses
+    there if it must: a refusal counts only on the match as locked."""
+    if not sql.appends_unlocked():
+        return None
+    try:
+        kept = states.kept_match(Match._meta.pk.to_python(match_id))
+    except (ValueError, TypeError, ValidationError):
+        return None
+    if kept is None:
+        return None
+    match, state = kept
+    if expected_version not in (None, match.version) or match.status != Match.Status.IN_PROGRESS or match.read_only:
+        return None
+    role = role_of(match, actor)
+    if role.kind not in (Role.PLAYER, Role.SCORER):  # decided by DECIDED_BY alone (a club role is not)
+        return None
+    unit, head = Unit(match, match.projection, state, actor, role=role), match.projection.head_hash
+    checked = {name: getattr(match, attname) for name, attname in _decided_by()}
+    try:
+        decide(unit)
+    except Exception:  # noqa: BLE001 - decided again under the lock, where a refusal counts
+        return None
+    if unit.secrets or unit.columns or not _summary_unchanged(unit, len(unit.projection.summary["deals"])):
+        return None  # more to write than the plays (a deal's end, ...): the locked line writes it
+    return _unlocked_commit(unit, head, checked)
+
+
+def _unlocked_commit(unit: Unit, head: str, checked: dict[str, Any]) -> CommandResult | None:
+    from . import live  # live imports selectors, which import this module
+
+    rows, new_head = _chained(unit)
+    values, patches = _plays_projected(unit, new_head)
+    written = sql.events_append_unlocked(
+        unit.match,
+        rows,
+        head=head,
+        checked=checked,
+        match_values={"version": unit.match.version},
+        projection_values=values,
+        notify=live.moved_notice(unit.match),
+        patches=patches,
+    )
+    if not written:
+        return None
+    for name, value in values.items():
+        setattr(unit.projection, name, value)
+    states.keep(unit.projection, unit.state, unit.match)
+    return _signalled(CommandResult(unit.match, rows, unit.state, unit.role, unit.projection))
 
 
 def admit(*, match_id, actor, not_found: str | None = None) -> Role:
@@ -215,6 +300,17 @@ def _lock(match_id) -> Match:
 
 def _commit(unit: Unit) -> list[MatchEvent]:
     """Append the unit's events (chained), then bring the read models up to date."""
+    rows, head = _chained(unit)
+    if unit.secrets:
+        DealSecret.objects.bulk_create(unit.secrets)
+    _project(unit, head, rows)  # inserts the rows with the read models' new values
+    states.keep(unit.projection, unit.state, unit.match)
+    return rows
+
+
+def _chained(unit: Unit) -> tuple[list[MatchEvent], str]:
+    """The unit's events as new rows, each hashed on the one before (the match's version moved
+    to the last): the rows and the new head hash."""
     match, projection = unit.match, unit.projection
     previous = projection.head_hash if projection else GENESIS
     now = timezone.now()
@@ -237,11 +333,7 @@ def _commit(unit: Unit) -> list[MatchEvent]:
             )
         )
         match.version = seq
-    if unit.secrets:
-        DealSecret.objects.bulk_create(unit.secrets)
-    _project(unit, previous, rows)  # inserts the rows with the read models' new values
-    states.keep(unit.projection, unit.state)
-    return rows
+    return rows, previous
 
 
 def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
@@ -261,14 +353,9 @@ def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
     unchanged = unit.projection is not None and _summary_unchanged(unit, finished_before)
     patches = None
     if unchanged:  # cards played in a deal that goes on: the snapshot gains them, nothing else changes
-        stored = unit.projection.snapshot
-        plays = list(state.deal.plays)
-        snapshot = {**stored, "deal": {**stored["deal"], "plays": plays}}
-        patches = {"snapshot": (("deal", "plays"), plays)}
+        values, patches = _plays_projected(unit, head)
     else:
-        snapshot = snapshot_of(state)
-    values = dict(version=match.version, head_hash=head, snapshot=snapshot)
-    if not unchanged:
+        values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state))
         earlier = unit.projection.summary if unit.projection else None
         values["summary"] = summary_of(state, match, rulings_of(rows, earlier.get("rulings") if earlier else None))
         values["summary"].update(sign_offs_of(rows, earlier))
@@ -291,6 +378,16 @@ def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
         announce_result(Match, match_id=match.pk, status=match.status)
     if len(state.results) > finished_before:
         DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
+
+
+def _plays_projected(unit: Unit, head: str) -> tuple[dict[str, Any], dict[str, tuple[tuple[str, ...], Any]]]:
+    """The projection's new values after cards played in a deal that goes on — the stored snapshot
+    with the deal's plays from the state, nothing else changed — and the patch that writes them
+    (``games.sql.events_append``'s ``patches``: the plays alone)."""
+    stored, plays = unit.projection.snapshot, list(unit.state.deal.plays)
+    snapshot = {**stored, "deal": {**stored["deal"], "plays": plays}}
+    values = dict(version=unit.match.version, head_hash=head, snapshot=snapshot)
+    return values, {"snapshot": (("deal", "plays"), plays)}
 
 
 def _summary_unchanged(unit: Unit, finished_before: int) -> bool:

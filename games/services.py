@@ -291,7 +291,12 @@ def card_play(
         _decide_play(unit, acting, card)
 
     return commands.run(
-        match_id=match_id, actor=actor, expected_version=expected_version, decide=decide, locate=commands.PLAY
+        match_id=match_id,
+        actor=actor,
+        expected_version=expected_version,
+        decide=decide,
+        locate=commands.PLAY,
+        optimistic=True,
     )
 
 

@@ -6,7 +6,11 @@
   role and the projection as the command left them: a receiver builds from it, reads nothing back).
   A receiver that writes (an outbox row, a webhook delivery) commits or rolls back with the
   events. It runs on every card play: a receiver must decide from its arguments alone whether
-  it cares before it touches the database.
+  it cares before it touches the database. A card in a deal that goes on (the match in
+  progress, only ``card_played`` events, the projection's snapshot still holding a deal) may
+  have been written by the optimistic branch (``commands._unlocked``), which on PostgreSQL
+  commits in its one statement: the signal then comes after the commit (inside the caller's
+  transaction, if any), and a receiver must do nothing for it — webhooks' ``may_matter`` does not.
 - ``match_result_changing`` is sent inside the transaction and ``match_result_changed`` after it
   commits, whenever a command leaves a match finished or abandoned (``match_id``: the match's
   UUID, ``status``: its new status) — an arbiter's ruling on a finished or abandoned match

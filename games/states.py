@@ -18,6 +18,10 @@ for the same log (a future rebuild with a changed fold) must be followed by a re
 processes, as after any deployment. Kept states are as a snapshot restores them (finished deals
 without their ``final``), so a command decides and answers exactly as after a restore. At most
 ``LIMIT`` matches are kept, the least recently moved forgotten first.
+
+With the state, the match's row as that command left it (``kept_match``): what a card play
+decides on without the lock (``games.commands``, the optimistic branch), for a statement that
+writes only if the row, the version and the head hash are still those (docs/card-play.md).
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ from typing import Any
 
 from games.engine import MatchState
 
+from . import sql
+from .models import Match, MatchProjection
+
 LIMIT = 1000
 
 
@@ -39,6 +46,7 @@ class Kept:
     snapshot: dict[str, Any]
     summary: dict[str, Any]
     state: MatchState
+    match: dict[str, Any] | None = None  # the match row's values (``sql.field_values``), at ``version``
 
 
 _kept: OrderedDict[Any, Kept] = OrderedDict()
@@ -66,11 +74,36 @@ def kept_state(projection) -> MatchState | None:
     return kept.state
 
 
-def keep(projection, state: MatchState) -> None:
-    """Keep ``state``, the state the match's ``projection`` (as just written) holds."""
+def kept_match(match_id: Any) -> tuple[Match, MatchState] | None:
+    """The match as this process's last command on it left it — a new ``Match`` from the kept row,
+    its projection (``match.projection``) from the kept one — and the kept state; None if no row
+    is kept. Nothing is read: whether it is still what is stored is for the caller to check."""
+    kept = _kept.get(match_id)
+    if kept is None or kept.match is None:
+        return None
+    match = sql.loaded(Match, kept.match)
+    projection = sql.loaded(
+        MatchProjection,
+        {
+            "match_id": match.pk,
+            "version": kept.version,
+            "head_hash": kept.head_hash,
+            "snapshot": kept.snapshot,
+            "summary": kept.summary,
+        },
+    )
+    Match.projection.related.set_cached_value(match, projection)
+    MatchProjection.match.field.set_cached_value(projection, match)
+    return match, kept.state
+
+
+def keep(projection, state: MatchState, match: Match | None = None) -> None:
+    """Keep ``state``, the state the match's ``projection`` (as just written) holds; and
+    ``match``'s row, if given, at the projection's version and wholly loaded."""
     if any(result.final is not None for result in state.results):  # as restored from a snapshot
         state = replace(state, results=tuple(replace(result, final=None) for result in state.results))
-    kept = Kept(projection.version, projection.head_hash, projection.snapshot, projection.summary, state)
+    row = sql.field_values(match) if match is not None and match.version == projection.version else None
+    kept = Kept(projection.version, projection.head_hash, projection.snapshot, projection.summary, state, row)
     with _lock:
         _kept[projection.match_id] = kept
         _kept.move_to_end(projection.match_id)

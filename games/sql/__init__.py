@@ -9,7 +9,8 @@ prepared and converted as the ORM does it (``rows``), on PostgreSQL and SQLite a
   (``api/idempotency.py``);
 - ``matches``: the match locked with its projection, and the append of a command's events with
   the match's and the projection's new values (and the live views' ``pg_notify``) in one
-  statement (``games/services.py``);
+  statement (``games/commands.py``), and the same append made without the lock, written only
+  if the match is still where the command found it (the optimistic branch of a card play);
 - ``rows``: how those statements name tables and columns, take parameters and build instances,
   and the plain ``update`` and ``insert`` of one row.
 
@@ -19,15 +20,19 @@ Django is upgraded. Everything else goes through the ORM.
 """
 
 from .idempotency_keys import key_lock_and_find, key_store
-from .matches import events_append, match_lock
-from .rows import insert, update
+from .matches import appends_unlocked, events_append, events_append_unlocked, match_lock
+from .rows import field_values, insert, loaded, update
 from .tokens import token_with_user_and_player
 
 __all__ = [
+    "appends_unlocked",
     "events_append",
+    "events_append_unlocked",
+    "field_values",
     "insert",
     "key_lock_and_find",
     "key_store",
+    "loaded",
     "match_lock",
     "token_with_user_and_player",
     "update",

@@ -9,6 +9,11 @@ that writes what the command decided.
   inside the command's transaction, all or nothing. On SQLite (no data-modifying ``WITH``) the
   same writes run as separate statements in the same transaction: the same rows, one writer at a
   time anyway.
+- ``events_append_unlocked`` (PostgreSQL): the same append for a command decided without the
+  lock, on the match as this process last left it (``games.states``) — one statement that writes
+  only if the match is still at that version, with that head hash and with the columns the
+  decision read unchanged, and otherwise writes nothing at all (docs/card-play.md, "The
+  optimistic branch"). Outside a transaction it commits by itself: no ``BEGIN``, no ``COMMIT``.
 """
 
 from __future__ import annotations
@@ -159,6 +164,97 @@ def _append_sql(
     if notify:  # a volatile function: the CTE is materialised and runs once, joined to the events' rows
         parts.append("n AS (SELECT pg_notify(%s, %s))")
     return f"WITH {', '.join(parts)} SELECT e.* FROM e{', n' if notify else ''}"
+
+
+def appends_unlocked() -> bool:
+    """Whether ``events_append_unlocked`` runs here: PostgreSQL (a data-modifying ``WITH``)."""
+    return rows.db().vendor == "postgresql"
+
+
+def events_append_unlocked(
+    match: Match,
+    events: Sequence[MatchEvent],
+    *,
+    head: str,
+    checked: dict[str, Any],
+    match_values: dict[str, Any],
+    projection_values: dict[str, Any],
+    notify: tuple[str, str] | None = None,
+    patches: dict[str, tuple[tuple[str, ...], Any]] | None = None,
+) -> bool:
+    """``events_append`` for a command decided without the lock: in one statement, and only if the
+    match is still where the decision found it — at version ``events[0].seq - 1``, its projection's
+    head hash ``head``, and each column of ``checked`` (name: value) as given. Then the match's
+    row is updated first (the order every writer locks in: ``match_lock``), and the projection,
+    the events and the notification only if it was: True, and ``match`` set from the row as
+    stored. Otherwise nothing is written — not an event, not a notification — and False: another
+    command moved the match (a concurrent one waited for is re-checked on the row it committed,
+    READ COMMITTED's re-check of an ``UPDATE``'s ``WHERE``), or what the process kept is not what
+    is stored. The version makes the check: every command moves it, and the head hash makes sure
+    the log at that version is the one the decision's state came from."""
+    if not events:
+        raise ValueError("nothing to append")
+    for path, _ in (patches or {}).values():
+        if not _plain_path(path):
+            raise ValueError(f"not a plain JSON path: {path!r}")
+    wrapper = rows.db()
+    match_names, checked_names = tuple(sorted(match_values)), tuple(sorted(checked))
+    projection_names = tuple(sorted(projection_values))
+    patched = tuple(sorted((name, path) for name, (path, _) in (patches or {}).items()))
+    sql = _append_unlocked_sql(len(events), match_names, checked_names, projection_names, notify is not None, patched)
+    match_field, pk = Match._meta.get_field, Match._meta.pk.get_db_prep_save(match.pk, wrapper)
+    params = [match_field(name).get_db_prep_save(match_values[name], wrapper) for name in match_names]
+    params += [pk, events[0].seq - 1]
+    params += [match_field(name).get_db_prep_save(checked[name], wrapper) for name in checked_names]
+    params.append(head)
+    field = MatchProjection._meta.get_field
+    for name in projection_names:
+        value = patches[name][1] if patches is not None and name in patches else projection_values[name]
+        params.append(field(name).get_db_prep_save(value, wrapper))
+    params += [value for event in events for value in rows.insert_params(event)]
+    if notify is not None:
+        params += list(notify)
+    with wrapper.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()
+    if not found:
+        return False
+    split = rows.width(Match)
+    rows.refresh(match, "m", found[0][:split])
+    ids = {row[split + 1]: row[split] for row in found}
+    for event in events:
+        rows.inserted(event, ids[event.seq])
+    return True
+
+
+@functools.cache
+def _append_unlocked_sql(
+    count: int,
+    match_names: tuple[str, ...],
+    checked: tuple[str, ...],
+    projection_names: tuple[str, ...],
+    notify: bool,
+    patched: tuple[tuple[str, tuple[str, ...]], ...],
+) -> str:
+    quote, m = connection.ops.quote_name, functools.partial(rows.column, Match)
+    of_match = rows.column(MatchProjection, "match")
+    fields = rows.insert_fields(MatchEvent)
+    guards = "".join(f" AND m.{m(name)} IS NOT DISTINCT FROM %s" for name in checked)
+    one_event = f"SELECT {', '.join(['%s'] * len(fields))} FROM m"  # a row only if the match's was updated
+    parts = [
+        f"m AS (UPDATE {rows.table(Match)} AS m SET {rows.assignments(Match, match_names)} "
+        f"WHERE m.{m('id')} = %s AND m.{m('version')} = %s{guards} AND EXISTS (SELECT FROM "
+        f"{rows.table(MatchProjection)} AS h WHERE h.{of_match} = m.{m('id')} "
+        f"AND h.{rows.column(MatchProjection, 'head_hash')} = %s) RETURNING {rows.columns(Match, 'm')})",
+        f"p AS (UPDATE {rows.table(MatchProjection)} SET {_projection_assignments(projection_names, patched)} "
+        f"WHERE {of_match} = (SELECT {m('id')} FROM m))",
+        f"e AS (INSERT INTO {rows.table(MatchEvent)} ({', '.join(quote(f.column) for f in fields)}) "
+        f"{' UNION ALL '.join([one_event] * count)} "
+        f"RETURNING {rows.column(MatchEvent, 'id')}, {rows.column(MatchEvent, 'seq')})",
+    ]
+    if notify:  # from m: sent only if the match's row was updated
+        parts.append("n AS (SELECT pg_notify(%s, %s) FROM m)")
+    return f"WITH {', '.join(parts)} SELECT m.*, e.* FROM m, e{', n' if notify else ''}"
 
 
 @functools.cache

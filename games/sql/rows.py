@@ -65,13 +65,45 @@ def instance(model: type[models.Model], alias: str, values: Iterable[Any], only:
         for step in steps:
             value = step(value, col, wrapper)
         converted.append(value)
+    return _built(model, wrapper.alias, attnames, converted)
+
+
+def loaded(model: type[models.Model], values: dict[str, Any]):
+    """An instance as the ORM loads one whose fields (by attname) have ``values``, already
+    converted (``field_values`` of another instance): the fields left out deferred."""
+    return _built(model, DEFAULT_DB_ALIAS, tuple(values), tuple(values.values()))
+
+
+def field_values(obj: models.Model) -> dict[str, Any] | None:
+    """``obj``'s concrete fields' values by attname, for ``loaded``; None if one is deferred."""
+    loaded_values = obj.__dict__
+    try:
+        return {attname: loaded_values[attname] for attname in _attnames(type(obj))}
+    except KeyError:
+        return None
+
+
+def refresh(obj: models.Model, alias: str, values: Iterable[Any]) -> None:
+    """Set ``obj``'s fields from the raw values of ``columns(type(obj), alias)``, converted as
+    ``instance`` converts them."""
+    fresh = instance(type(obj), alias, values)
+    for attname in _attnames(type(obj)):
+        setattr(obj, attname, getattr(fresh, attname))
+
+
+@functools.cache
+def _attnames(model: type[models.Model]) -> tuple[str, ...]:
+    return tuple(f.attname for f in model._meta.concrete_fields)
+
+
+def _built(model: type[models.Model], alias: str, attnames: tuple[str, ...], converted) -> models.Model:
     if not _plain(model) or signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model):
-        return model.from_db(wrapper.alias, attnames, converted)
+        return model.from_db(alias, attnames, converted)
     # What ``from_db`` gives, without ``__init__``'s walk over every field: the values in the
     # instance's ``__dict__`` (a field left out stays deferred, read on first access).
     obj = model.__new__(model)
     obj._state = models.base.ModelState()
-    obj._state.adding, obj._state.db = False, wrapper.alias
+    obj._state.adding, obj._state.db = False, alias
     obj.__dict__.update(zip(attnames, converted))
     return obj
 

@@ -9,7 +9,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from api.serializers import CommandResultSerializer
-from games import live
+from games import live, states
 from games.models import MatchProjection
 
 pytestmark = pytest.mark.django_db
@@ -31,9 +31,7 @@ def test_ping_answers_an_authenticated_client_and_no_one_else(users):
     assert anonymous.status_code == 401 and anonymous["Content-Type"] == PROBLEM
 
 
-def test_a_card_play_costs_five_statements_on_postgresql_and_seven_on_sqlite_with_token_if_match_and_key(
-    dealt_match, clients, users
-):
+def _a_play_with_token_if_match_and_key(dealt_match, clients, users) -> list[str]:
     bartek = _token_client(users["bartek"])  # E leads the first deal
     view = state(clients["bartek"], dealt_match)
     headers = {"If-Match": f'"{view["version"]}"', "Idempotency-Key": "hot-path"}
@@ -42,20 +40,59 @@ def test_a_card_play_costs_five_statements_on_postgresql_and_seven_on_sqlite_wit
         response = post(bartek, dealt_match, "plays", {"card": view["deal"]["legal_cards"][0]}, **headers)
 
     assert response.status_code == 201, response.content
-    data = [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().upper().startswith(DATA_STATEMENTS)]
+    return [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().upper().startswith(DATA_STATEMENTS)]
+
+
+def test_a_card_play_costs_four_statements_on_postgresql_and_seven_on_sqlite_with_token_if_match_and_key(
+    dealt_match, clients, users
+):
+    data = _a_play_with_token_if_match_and_key(dealt_match, clients, users)
     # the token (with the user and his player), the key looked up (under its advisory lock on
-    # PostgreSQL), the match locked with its projection, the append, the key stored with the
-    # response — all in one transaction. The append is one statement on PostgreSQL (a
-    # data-modifying WITH: the event, the match's version, the projection, and the NOTIFY that
-    # wakes the live views of every process: games.sql.events_append), three on SQLite (the
-    # event, the match's version, the projection: SQLite has no data-modifying WITH). Each
-    # statement is a round trip: fewer of them is the cheaper command of issue 16.
+    # PostgreSQL), the append, the key stored with the response — all in one transaction. On
+    # PostgreSQL this process kept the match as its last command (the deal) left it, so the play
+    # is decided without the lock and the append is the optimistic one (docs/card-play.md): one
+    # data-modifying WITH that writes the event, the match's version, the projection and the
+    # NOTIFY that wakes the live views of every process only if the match is still at that
+    # version (games.sql.events_append_unlocked). On SQLite the match is locked and the append
+    # is three statements (the event, the match's version, the projection: no data-modifying
+    # WITH). Each statement is a round trip: fewer of them is the cheaper command of issue 16.
     postgresql = connection.vendor == "postgresql"
-    assert len(data) == (5 if postgresql else 7), "\n".join(data)
+    assert len(data) == (4 if postgresql else 7), "\n".join(data)
     assert sum("pg_notify" in sql for sql in data) == live.notifying()
     if postgresql:
-        assert sum("games_matchevent" in sql and 'games_match"' in sql and "pg_notify" in sql for sql in data) == 1
+        (append,) = [sql for sql in data if "games_matchevent" in sql]
+        assert 'games_match"' in append and "pg_notify" in append and "FOR UPDATE" not in append
+        assert not any("FOR UPDATE" in sql for sql in data)  # no lock taken
     assert sum("games_player" in sql for sql in data) == 1  # read with the token, not on its own
+
+
+def test_a_card_play_on_a_match_this_process_did_not_keep_locks_it_five_statements_on_postgresql(
+    dealt_match, clients, users
+):
+    states.forget_all()  # as in a process that has not moved the match: the locked line
+
+    data = _a_play_with_token_if_match_and_key(dealt_match, clients, users)
+
+    # the token, the key, the match locked with its projection, the append, the key stored
+    postgresql = connection.vendor == "postgresql"
+    assert len(data) == (5 if postgresql else 7), "\n".join(data)
+    if postgresql:
+        assert sum("FOR UPDATE OF m, p" in sql for sql in data) == 1
+        assert sum("games_matchevent" in sql and 'games_match"' in sql and "pg_notify" in sql for sql in data) == 1
+
+
+def test_a_card_play_without_a_key_is_one_statement_after_the_token_on_postgresql(dealt_match, clients, users):
+    bartek = _token_client(users["bartek"])
+    view = state(clients["bartek"], dealt_match)
+
+    with CaptureQueriesContext(connection) as queries:
+        response = post(bartek, dealt_match, "plays", {"card": view["deal"]["legal_cards"][0]})
+
+    assert response.status_code == 201, response.content
+    data = [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().upper().startswith(DATA_STATEMENTS)]
+    # the token, then the optimistic append, which commits by itself (no BEGIN, no COMMIT) outside
+    # a test's transaction; SQLite: the token, the lock, the three writes of the append
+    assert len(data) == (2 if connection.vendor == "postgresql" else 5), "\n".join(data)
 
 
 def test_a_play_within_a_deal_keeps_the_stored_summary_and_the_last_card_rewrites_it(dealt_match, clients):

@@ -1,5 +1,6 @@
 """Racing HTTP clients, each request on its own PostgreSQL connection (PostgreSQL only)."""
 
+import contextlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -7,7 +8,8 @@ import pytest
 from api_helpers import post, state, url
 from django.db import connection
 
-from games.models import IdempotencyKey, MatchEvent
+from games import audit, live
+from games.models import IdempotencyKey, Match, MatchEvent
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -88,3 +90,63 @@ def test_a_retry_while_the_first_request_runs_is_409_and_after_it_commits_a_repl
     assert first.status_code == after.status_code == 201 and after["Idempotent-Replayed"] == "true"
     assert after.json() == first.json()
     assert MatchEvent.objects.filter(match_id=dealt_match).count() == 3
+
+
+def test_a_play_that_loses_the_race_without_the_lock_writes_nothing_and_is_decided_again_under_it(
+    dealt_match, clients, monkeypatch
+):
+    """Two requests decided on version 2 as this process kept it (the optimistic branch,
+    docs/card-play.md), each on its own connection: the scorer's statement runs first — between
+    bartek's decision and his statement — and lands; bartek's writes nothing (no event, no
+    notification) and his play is decided again on the locked match, where E has played: 422."""
+    from games import sql
+
+    view = state(clients["bartek"], dealt_match)
+    hand = view["deal"]["legal_cards"]
+    written, unlocked = [], sql.events_append_unlocked
+
+    def scorer_first(*args, **kwargs):
+        if not written:  # bartek's statement: the scorer's request runs, whole, before it
+            written.append("bartek's turn")
+            with ThreadPoolExecutor(1) as pool:
+                scorer = pool.submit(
+                    lambda: (post(clients["scorer"], dealt_match, "plays", {"card": hand[1]}), connection.close())[0]
+                )
+                responses["scorer"] = scorer.result(30)
+        written.append(unlocked(*args, **kwargs))
+        return written[-1]
+
+    responses = {}
+    monkeypatch.setattr(sql, "events_append_unlocked", scorer_first)
+    with _listening() as notices:
+        responses["bartek"] = post(clients["bartek"], dealt_match, "plays", {"card": hand[0]})
+        heard = notices(expected=1)
+
+    assert written == ["bartek's turn", True, False]  # the scorer's statement wrote, bartek's did not
+    assert responses["scorer"].status_code == 201
+    refused = responses["bartek"].json()
+    assert responses["bartek"].status_code == 422 and refused["code"] == "not_your_turn"
+    assert (refused["error"]["play_index"], refused["error"]["seat"]) == (1, "S")  # as locked: S on turn
+    stored = list(MatchEvent.objects.filter(match_id=dealt_match).order_by("seq"))
+    assert [(e.seq, e.actor_name, e.payload.get("card")) for e in stored[2:]] == [(3, "scorer", hand[1])]
+    assert audit.audit_failures(Match.objects.get(pk=dealt_match)) == []  # the chain and the rules
+    assert heard == [dealt_match]  # one notification: the landed play's
+
+
+@contextlib.contextmanager
+def _listening():
+    """The match ids the live views' channel announces meanwhile (a connection of its own)."""
+    import psycopg
+
+    settings = connection.settings_dict
+    with psycopg.connect(
+        dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"], port=settings["PORT"], autocommit=True
+    ) as listener:
+        listener.execute(f"LISTEN {live.CHANNEL}")
+
+        def notices(expected: int) -> list[str]:
+            heard = [n.payload.split()[0] for n in listener.notifies(timeout=5, stop_after=expected)]
+            heard += [n.payload.split()[0] for n in listener.notifies(timeout=0.5)]  # and nothing more
+            return heard
+
+        yield notices

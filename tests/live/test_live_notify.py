@@ -7,7 +7,8 @@ import uuid
 import pytest
 from live_helpers import SSE
 
-from games import live, services
+from games import live, services, sql
+from games.engine import Seat
 
 pytestmark = pytest.mark.postgres
 
@@ -29,6 +30,32 @@ def test_a_stream_and_a_feed_wake_on_the_notification_not_the_recheck(asgi_serve
 
     assert (dealt.id, dealt.event) == ("2", "deal_started")
     assert turn.event == "your_turn" and turn.json["match"] == str(match.pk)
+
+
+def test_a_card_play_decided_without_the_lock_wakes_the_stream_too(
+    asgi_server, server_match, user, token, settings, monkeypatch
+):
+    settings.LIVE_RECHECK_SECONDS = 3600  # only a notification can wake it within the read timeout
+    settings.LIVE_KEEPALIVE_SECONDS = 3600
+    match = server_match()
+    written, unlocked = [], sql.events_append_unlocked
+
+    def spied(*args, **kwargs):
+        written.append(unlocked(*args, **kwargs))
+        return written[-1]
+
+    monkeypatch.setattr(sql, "events_append_unlocked", spied)
+
+    with SSE(f"{asgi_server.url}/api/v1/matches/{match.pk}/stream/", token("celina"), timeout=20) as stream:
+        assert stream.events(1)[0].event == "match_created"
+        dealt = services.deal_start(match_id=match.pk, actor=user("ala"))
+        assert stream.events(1)[0].event == "deal_started"
+        card = str(dealt.state.deal.legal_cards(Seat.E)[0])
+        services.card_play(match_id=match.pk, actor=user("bartek"), card=card)  # the optimistic branch
+        played = stream.events(1)[0]
+
+    assert written == [True]  # the play took the optimistic branch: its statement sent the notification
+    assert (played.id, played.event) == ("3", "card_played")
 
 
 def test_a_lost_notification_is_made_up_for_by_the_recheck(asgi_server, server_match, user, token, settings):

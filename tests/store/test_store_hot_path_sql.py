@@ -12,7 +12,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from store_helpers import SEATED, play_legal_cards
 
-from games import live, services, sql
+from games import commands, live, services, sql
 from games.events import chain_hash
 from games.models import IdempotencyKey, Match, MatchEvent, MatchProjection, Player
 
@@ -240,6 +240,94 @@ def test_the_notification_rides_in_the_append_statement_on_postgresql_only(users
                     projection_values=None,
                     notify=("kierki_live", "x"),
                 )
+
+
+# --- the append without the lock (PostgreSQL) ------------------------------------------------------
+
+
+def _checked(match: Match) -> dict:
+    return {name: getattr(match, Match._meta.get_field(name).attname) for name in commands.DECIDED_BY}
+
+
+def _append_unlocked(match: Match, actor, *, head: str, checked: dict | None = None, notify=None) -> bool:
+    events = _events(match, actor, [{"buyer": "E", "price": 2}])
+    return sql.events_append_unlocked(
+        match,
+        events,
+        head=head,
+        checked=_checked(match) if checked is None else checked,
+        match_values={"version": match.version + 1},
+        projection_values={"version": match.version + 1, "head_hash": events[-1].hash},
+        notify=notify,
+    )
+
+
+@pytest.mark.postgres
+def test_the_unlocked_append_writes_the_rows_the_locked_append_writes(users):
+    ours, theirs = _twin_matches(users)
+    Match.objects.filter(pk=ours.pk).update(confirmed=True)  # not read by the decision: not checked, read back
+    with transaction.atomic():
+        events = _events(theirs, users["north"], [{"buyer": "E", "price": 2}])
+        sql.events_append(
+            theirs,
+            events,
+            match_values={"version": theirs.version + 1},
+            projection_values={"version": theirs.version + 1, "head_hash": events[-1].hash},
+        )
+    Match.objects.filter(pk=theirs.pk).update(confirmed=True)
+    match = Match.objects.select_related("projection").get(pk=ours.pk)
+    match.confirmed = False  # as a process kept it before the column changed
+
+    with CaptureQueriesContext(connection) as queries:
+        assert _append_unlocked(match, users["north"], head=match.projection.head_hash)
+
+    assert len(queries.captured_queries) == 1  # no lock, no transaction of its own
+    assert typed(match) == typed(Match.objects.get(pk=ours.pk))  # set from the row as stored
+    assert _without_ids(fields(Match.objects.get(pk=ours.pk))) | {"created_at": None} == _without_ids(
+        fields(Match.objects.get(pk=theirs.pk))
+    ) | {"created_at": None}
+    assert _without_ids(fields(MatchProjection.objects.get(pk=ours.pk))) == _without_ids(
+        fields(MatchProjection.objects.get(pk=theirs.pk))
+    )
+    stored = [_without_ids(fields(e)) for e in MatchEvent.objects.filter(match=ours).order_by("seq")]
+    assert stored[1:] == [_without_ids(fields(e)) for e in MatchEvent.objects.filter(match=theirs).order_by("seq")][1:]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("moved", ["version", "head hash", "a checked column"])
+def test_the_unlocked_append_writes_nothing_when_the_match_is_not_where_it_was(users, moved):
+    ours, _ = _twin_matches(users)
+    kept = Match.objects.select_related("projection").get(pk=ours.pk)
+    head, checked = kept.projection.head_hash, _checked(kept)
+    if moved == "version":  # another command appended meanwhile
+        with transaction.atomic():
+            sql.events_append(
+                ours,
+                _events(ours, users["north"], [{"buyer": "W", "price": 3}]),
+                match_values={"version": ours.version + 1},
+                projection_values={"version": ours.version + 1},
+            )
+    elif moved == "head hash":  # what the process kept is not the log stored (a rolled-back command)
+        head = "0" * 64
+    else:
+        Match.objects.filter(pk=ours.pk).update(read_only=True)  # its season closed
+    before = (
+        list(MatchEvent.objects.filter(match=ours).values_list("seq", "hash")),
+        fields(MatchProjection.objects.get(pk=ours.pk)),
+        Match.objects.get(pk=ours.pk).version,
+    )
+
+    with CaptureQueriesContext(connection) as queries:
+        written = _append_unlocked(kept, users["north"], head=head, checked=checked, notify=live.moved_notice(kept))
+
+    assert written is False
+    assert "pg_notify" in queries.captured_queries[-1]["sql"]  # in the statement, sent only from its match row
+    after = (
+        list(MatchEvent.objects.filter(match=ours).values_list("seq", "hash")),
+        fields(MatchProjection.objects.get(pk=ours.pk)),
+        Match.objects.get(pk=ours.pk).version,
+    )
+    assert after == before
 
 
 # --- the token with its user and player ------------------------------------------------------------

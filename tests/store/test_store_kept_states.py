@@ -4,12 +4,13 @@ the database; every kept state is the one a restore of the stored snapshot gives
 (another process moved the match, a command rolled back, nothing kept) reads and restores."""
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from store_helpers import legal_play, play_legal_cards, state_of
 
-from games import services, sql, states
+from games import audit, services, sql, states
 from games.engine.match import snapshot
-from games.models import MatchProjection
+from games.exceptions import MatchReadOnly
+from games.models import Match, MatchProjection
 
 pytestmark = pytest.mark.django_db
 
@@ -80,3 +81,56 @@ def test_a_rolled_back_command_leaves_a_key_that_matches_nothing_stored(server_m
         assert locked.projection.get_deferred_fields() == set()  # so the stored one is read whole
     result = services.card_play(match_id=server_match.pk, actor=users["scorer"], card=card, seat=seat)
     assert result.match.version == before.version + 1
+
+
+def test_a_play_decided_on_a_kept_match_that_is_not_the_stored_log_writes_nothing_and_locks(
+    server_match, users, monkeypatch
+):
+    """The optimistic branch (docs/card-play.md) decides on what this process kept. Here that is
+    a play rolled back, while another process made the same play at the same version: the same
+    state, another log (each event's time is hashed). The next play, decided on what was kept,
+    is legal on both, but its statement checks the head hash: it writes nothing, and the play is
+    decided again on the match locked, chained on what is stored."""
+    scorer = users["scorer"]
+    play_legal_cards(server_match, scorer, 1)
+    seat, card = legal_play(server_match)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.card_play(match_id=server_match.pk, actor=scorer, card=card, seat=seat)
+        raise RuntimeError("the caller's transaction fails after the command")
+    match, kept = states.kept_match(server_match.pk)  # the rolled-back play
+    services.card_play(match_id=server_match.pk, actor=scorer, card=card, seat=seat)  # "another process"
+    states.keep(match.projection, kept, match)  # this process still holds the rolled-back one
+    assert snapshot(kept) == MatchProjection.objects.get(pk=server_match.pk).snapshot
+    seat, card = legal_play(server_match)
+    written, unlocked = [], sql.events_append_unlocked
+
+    def spied(*args, **kwargs):
+        written.append(unlocked(*args, **kwargs))
+        return written[-1]
+
+    monkeypatch.setattr(sql, "events_append_unlocked", spied)
+    result = services.card_play(match_id=server_match.pk, actor=scorer, card=card, seat=seat)
+
+    assert written == ([False] if connection.vendor == "postgresql" else [])  # decided unlocked, not written
+    events = list(server_match.events.order_by("seq"))
+    assert result.match.version == events[-1].seq and events[-1].payload["card"] == card
+    assert result.events[0].hash == events[-1].hash
+    assert audit.chain_check(server_match).ok and audit.rules_check(server_match).ok
+    assert snapshot(result.state) == MatchProjection.objects.get(pk=server_match.pk).snapshot
+    assert states.known(server_match.pk) == (result.match.version, result.match.projection.head_hash)
+
+
+def test_a_play_on_a_kept_match_whose_season_closed_meanwhile_is_refused_under_the_lock(server_match, users):
+    """Closing a season marks its matches read-only without moving their version: the kept row
+    still says open, so the play is decided on it — and the statement, which checks the column,
+    writes nothing; the locked line refuses it: a closed season takes no command."""
+    play_legal_cards(server_match, users["scorer"], 1)
+    Match.objects.filter(pk=server_match.pk).update(read_only=True)  # as scoring's season close does
+    seat, card = legal_play(server_match)
+    before = MatchProjection.objects.get(pk=server_match.pk).version
+
+    with pytest.raises(MatchReadOnly):
+        services.card_play(match_id=server_match.pk, actor=users["scorer"], card=card, seat=seat)
+
+    assert MatchProjection.objects.get(pk=server_match.pk).version == before
+    assert server_match.events.count() == before
