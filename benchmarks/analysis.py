@@ -59,9 +59,9 @@ SWITCHES = (  # flag, SearchOptions field, what it switches off
     ("--no-shared-tables", "shared_tables", "worst/best tables shared with guaranteed"),
 )
 EXTRAS = (  # flag, SearchOptions field, what it switches on (off by default: measured, they do not pay)
-    ("--shed-cards", "shed_cards", "a decided trick's cards to come at their cheapest"),
-    ("--decided-leads", "decided_leads", "trick-start decided bounds (must / cannot take)"),
-    ("--null-window", "null_window", "zero-window probes (bisecting the range)"),
+    ("--shed-cards", "shed_cards", "shed cards (cards to come at their cheapest)"),
+    ("--decided-leads", "decided_leads", "decided leads (trick start: must/cannot take)"),
+    ("--null-window", "null_window", "null window (zero-window probes)"),
 )
 
 
