@@ -4,6 +4,7 @@ second, and what each pruning idea is worth.
     .venv/bin/python benchmarks/analysis.py [--positions 1000] [--deep 10] [--ablation 40] [--seed 17]
                                             [--quick] [--no-tt] [--no-merge] [--no-bounds] [--no-decided]
                                             [--no-other-pasts] [--no-penalty-order] [--no-shared-tables]
+                                            [--shed-cards] [--decided-leads] [--null-window] [--slowest 10]
 
 1. ``--positions`` random positions with at most 7 tricks left (at least 24 cards played), taken
    from deals of simulated matches (``games.engine.simulate``): the distribution of the time to
@@ -15,15 +16,20 @@ second, and what each pruning idea is worth.
    off in turn (``SearchOptions``: transposition table, rank merging, availability bounds,
    decided-trick bounds, table entries of other pasts, penalty-aware ordering, shared
    worst/best tables): one side-by-side
-   table of time and nodes against all on (budget 30 s; a run that hits it counts as not exact).
+   table of time and nodes against all on (budget 30 s, ``--ablation-budget``; a run that hits
+   it counts as not exact, and its nodes are cut short: on a loaded machine raise the budget).
 
 4. ``--late-ablation`` positions with 6 or 7 tricks left (where the slow tail is), solved with
    each of the cheaper ideas switched off (decided-trick bounds, other pasts, ordering, shared
    tables).
 
-``--no-…`` switch an idea off for parts 1 and 2. ``--quick`` is a smoke run (40, 2, 10 and 5
-positions) for CI. One process, one core; on a shared machine the times are noisy — the node
-counts are not (they depend on the load only through the budget).
+``--no-…`` switch an idea off for parts 1 and 2; ``--shed-cards``, ``--decided-leads`` and
+``--null-window`` switch on the three ideas that are off by default (measured, they do not pay: see
+docs/analysis.md), and both ablation tables have a row with each of them on. ``--slowest N``
+lists part 1's N positions with the most nodes (index, kind, tricks left, nodes, CPU s).
+``--quick`` is a smoke run (40, 2, 10 and 5 positions) for CI. One process, one core; on a
+shared machine the times are noisy — the node counts are not (they depend on the load only
+through the budget).
 """
 
 from __future__ import annotations
@@ -51,6 +57,11 @@ SWITCHES = (  # flag, SearchOptions field, what it switches off
     ("--no-other-pasts", "other_pasts", "table entries of other pasts as bounds"),
     ("--no-penalty-order", "penalty_order", "penalty-aware move ordering"),
     ("--no-shared-tables", "shared_tables", "worst/best tables shared with guaranteed"),
+)
+EXTRAS = (  # flag, SearchOptions field, what it switches on (off by default: measured, they do not pay)
+    ("--shed-cards", "shed_cards", "shed cards (cards to come at their cheapest)"),
+    ("--decided-leads", "decided_leads", "decided leads (trick start: must/cannot take)"),
+    ("--null-window", "null_window", "null window (zero-window probes)"),
 )
 
 
@@ -129,12 +140,28 @@ def report(title: str, run: dict, *, limit: float | None) -> dict:
     return figures
 
 
-def ablation(deals: list, variants: dict) -> dict:
+def slowest(deals: list, run: dict, count: int) -> list:
+    """The ``count`` positions with the most nodes: their index in part 1 (the same seed gives
+    the same positions), kind, tricks left, nodes and CPU seconds."""
+    order = sorted(range(len(deals)), key=lambda i: run["counts"][i], reverse=True)[:count]
+    rows = []
+    print(f"  the {count} positions with the most nodes:")
+    for i in order:
+        deal = deals[i]
+        row = {"index": i, "kind": deal.kind.value, "tricks_left": 14 - deal.trick_no}
+        row.update({"nodes": run["counts"][i], "cpu": round(run["cpu"][i], 3)})
+        rows.append(row)
+        nodes, cpu = row["nodes"], row["cpu"]
+        print(f"    #{i}: {row['kind']}, {row['tricks_left']} tricks left, {nodes:,} nodes, {cpu:.2f} CPU s")
+    return rows
+
+
+def ablation(deals: list, variants: dict, budget: float = 30.0) -> dict:
     """One side-by-side table: each variant's time and nodes on the same positions."""
     print(f"{'search':50} {'CPU s':>8} {'wall s':>8} {'nodes':>12} {'nodes/all on':>13} {'exact':>9}")
     figures, base = {}, None
     for name, variant in variants.items():
-        run = solve(deals, 30.0, variant)
+        run = solve(deals, budget, variant)
         cpu, wall = sum(run["cpu"]), sum(run["times"])
         base = base or run["nodes"]
         print(
@@ -154,18 +181,26 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--late-ablation", type=int, default=30)
     parser.add_argument("--quick", action="store_true", help="a smoke run: 40, 2, 10 and 5 positions")
-    for flag, _, help_text in SWITCHES:
+    parser.add_argument("--slowest", type=int, default=0, help="list part 1's N positions with the most nodes")
+    parser.add_argument("--ablation-budget", type=float, default=30.0, help="seconds per position in parts 3 and 4")
+    for flag, _, help_text in SWITCHES + EXTRAS:
         parser.add_argument(flag, action="store_true", help=help_text)
     args = parser.parse_args()
     if args.quick:
         args.positions, args.deep, args.ablation, args.late_ablation = 40, 2, 10, 5
-    options = SearchOptions(**{field: not getattr(args, flag[2:].replace("-", "_")) for flag, field, _ in SWITCHES})
+    switched = {field: not getattr(args, flag[2:].replace("-", "_")) for flag, field, _ in SWITCHES}
+    switched.update({field: getattr(args, flag[2:].replace("-", "_")) for flag, field, _ in EXTRAS})
+    options = SearchOptions(**switched)
     rng = random.Random(args.seed)
-    figures: dict = {"options": {field: getattr(options, field) for _, field, _ in SWITCHES}}
+    figures: dict = {"options": switched}
+    budget = f"(budget {args.ablation_budget:g} s)"
 
     if args.positions:
-        late = solve(positions(rng, args.positions, 24, 51), 30.0, options)
+        deals = positions(rng, args.positions, 24, 51)
+        late = solve(deals, 30.0, options)
         figures["late"] = report(f"<= 7 tricks left, {args.positions} positions, budget 30 s", late, limit=1.0)
+        if args.slowest:
+            figures["slowest"] = slowest(deals, late, args.slowest)
 
     if args.deep:
         deep = solve(positions(rng, args.deep, 0, 20), 10.0, options)
@@ -176,15 +211,17 @@ def main() -> None:
         variants = {"all on": SearchOptions()}
         variants.update({f"no {help_text}": SearchOptions(**{field: False}) for _, field, help_text in SWITCHES})
         variants["all off"] = SearchOptions(**{field: False for _, field, _ in SWITCHES})
-        print(f"\nablation: {args.ablation} positions with <= 5 tricks left, each idea switched off (budget 30 s)")
-        figures["ablation"] = ablation(deals, variants)
+        variants.update({f"with {text}": SearchOptions(**{field: True}) for _, field, text in EXTRAS})
+        print(f"\nablation: {args.ablation} positions with <= 5 tricks left, each idea switched off", budget)
+        figures["ablation"] = ablation(deals, variants, args.ablation_budget)
 
     if args.late_ablation:
         deals = positions(rng, args.late_ablation, 24, 31)
-        print(f"\nablation: {args.late_ablation} positions with 6-7 tricks left, the cheaper ideas (budget 30 s)")
+        print(f"\nablation: {args.late_ablation} positions with 6-7 tricks left, the cheaper ideas", budget)
         variants = {"all on": SearchOptions()}
         variants.update({f"no {text}": SearchOptions(**{field: False}) for _, field, text in SWITCHES[3:]})
-        figures["late_ablation"] = ablation(deals, variants)
+        variants.update({f"with {text}": SearchOptions(**{field: True}) for _, field, text in EXTRAS})
+        figures["late_ablation"] = ablation(deals, variants, args.ablation_budget)
     print(json.dumps(figures))
 
 

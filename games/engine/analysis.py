@@ -32,7 +32,11 @@ The search is a double-dummy alpha-beta over bitmask hands:
   generated inline, each suit's merged moves and the remaining cards' penalties cached, the
   bounds tried before the table's key is computed;
 - every idea can be switched off (``SearchOptions``) and ``search_bounds`` shows the range a
-  search starts from, so that tests check each against brute force;
+  search starts from, so that tests check each against brute force; three more can be
+  switched on, measured and left off because they do not pay: a decided trick's cards still to
+  come counted at their cheapest, bounds at a trick start when the trick about to be led is
+  decided for or against the seat, and zero-window probes instead of one full-window search
+  (the slow searches are proofs that no line does better, which no window shortens);
 - a time budget: past it the answer is not exact and each value is an interval proven by a
   depth-limited search whose leaves are those bounds.
 """
@@ -71,6 +75,13 @@ SUIT_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(1 << r for r in range(13) i
 RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(52))
 COSTLY_FIRST: tuple[tuple[int, int], ...] = tuple((-CARD_PENALTY[c], -(c % 13)) for c in range(52))
 CHEAP_FIRST: tuple[tuple[int, int], ...] = tuple((CARD_PENALTY[c], c % 13) for c in range(52))
+FREE_CARDS = sum(1 << c for c in range(52) if not CARD_PENALTY[c])  # the cards that cost nothing (R14)
+FREE_RANKS = tuple(FREE_CARDS >> 13 * s & 8191 for s in range(4))
+# CHEAPEST[s][m]: the least penalty among the cards of suit s in the 13-bit mask m (a large number if none)
+CHEAPEST: tuple[tuple[int, ...], ...] = tuple(
+    (INF,) + tuple(min(CARD_PENALTY[13 * s + r] for r in range(13) if m >> r & 1) for m in range(1, 1 << 13))
+    for s in range(4)
+)
 SUIT_PENALTY: tuple[tuple[int, ...], ...] = tuple(
     tuple(sum(CARD_PENALTY[13 * s + r] for r in range(13) if m >> r & 1) for m in range(1 << 13)) for s in range(4)
 )
@@ -78,7 +89,8 @@ SUIT_PENALTY: tuple[tuple[int, ...], ...] = tuple(
 
 @dataclass(frozen=True, slots=True)
 class SearchOptions:
-    """The pruning ideas, each of which can be switched off (the benchmark measures each)."""
+    """The pruning ideas, each of which can be switched off (the benchmark measures each); the
+    last three were measured and are off by default."""
 
     transpositions: bool = True  # the transposition table at trick starts
     merge_ranks: bool = True  # equivalent ranks merged in the key and among the moves
@@ -87,6 +99,10 @@ class SearchOptions:
     shared_tables: bool = True  # a seat's guaranteed search reads its worst and best searches' tables
     penalty_order: bool = True  # move ordering that knows who wins the trick and what the cards cost
     decided_tricks: bool = True  # mid-trick: bounds once the trick in progress is decided for or against the seat
+    # measured and left off (docs/analysis.md, "Speed"): they change no value but do not pay
+    shed_cards: bool = False  # a decided trick's cards still to come counted at their cheapest (R14)
+    decided_leads: bool = False  # trick start: bounds when whatever is led the trick must go to the seat or cannot
+    null_window: bool = False  # zero-window probes bisecting the proven range instead of one full-window search
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +239,8 @@ class _Search:
         self.keys: dict[tuple[int, ...], tuple[int, ...]] = {}  # the hands → their merged key
         self.nodes = 0
         self.decided_tricks = options.bounds and options.decided_tricks
+        self.decided_leads = options.bounds and options.decided_leads
+        self.shed_cards = options.shed_cards
         # guaranteed only: the tables of the seat's worst and best searches (worst ≤ guaranteed ≤ best)
         self.floor: dict[Any, tuple[int, int, int]] | None = None
         self.ceiling: dict[Any, tuple[int, int, int]] = {}
@@ -260,14 +278,23 @@ class _Search:
         return self.final(past, taken | 1 << winner)
 
     def static_bounds(
-        self, hands: list[int], trick_penalty: int, trick_no: int, past: int, taken: int, lost: bool = False
+        self,
+        hands: list[int],
+        trick_penalty: int,
+        trick_no: int,
+        past: int,
+        taken: int,
+        lost: bool = False,
+        shed: int = 0,
     ) -> tuple[int, int]:
         """Bounds on the final value from what is still available (sound, cheap, loose early).
 
         ``lost``: the seat cannot take the trick in progress (it has played and is beaten, or it
         can neither follow above the best card nor win by discarding): the cards already in that
         trick and the trick itself (R14's 2, R15's 9, R17's 10) are no longer the seat's to take;
-        who takes it is still open, so the counts of seats with a trick stay as they are."""
+        who takes it is still open, so the counts of seats with a trick stay as they are.
+        ``shed``: penalties (R14) of cards still in the hands that are sure to go elsewhere or
+        are already counted in ``past`` (the cards still to come to a decided trick)."""
         s = self.seat
         left = 14 - trick_no  # tricks still to complete, the one in progress included
         mine = left - 1 if lost else left  # tricks the seat may still take
@@ -287,9 +314,9 @@ class _Search:
                 )
             pool = cards + TRICK_PENALTY * mine + LAST_TRICK_PENALTY * self.last_left[trick_no]
             if lost:
-                pool -= self.last_bonus[trick_no]
+                pool -= self.last_bonus[trick_no] + shed
             else:
-                pool += trick_penalty
+                pool += trick_penalty - shed
             if not has:
                 low = -POOL if takers <= 1 else 0
                 if mine:  # the seat may still take a trick: then k ≤ k_max − 1, and Max only if it takes all
@@ -304,24 +331,95 @@ class _Search:
             return 0, ODGRYWKA_TRICK_POINTS * mine * k_max
         return past * (k_min + 1), (past + ODGRYWKA_TRICK_POINTS * mine) * (k_max + 1)
 
-    def decided(self, hands, turn, best, winner, tpen, n, trick_no, past, taken) -> tuple[int, int] | None:
+    def decided(
+        self, hands, turn, led, best, winner, tpen, n, trick_no, past, taken, alpha=-INF, beta=INF
+    ) -> tuple[int, int] | None:
         """Mid-trick bounds when the trick in progress is decided for the seat or against it, else None.
 
         Against: the seat has played and is beaten, or is still to play with no card of the led
         suit above the best (R11: a discard never wins). For: the seat holds the best card and
         no one still to play holds a higher one of the led suit — it takes the trick and at
-        least the cards already in it (R14, R15, R17), whatever the others add."""
+        least the cards already in it (R14, R15, R17), whatever the others add. With
+        ``options.shed_cards`` (rozbójnik), where those bounds alone do not cut ``(alpha, beta)``,
+        the cards still to come are counted at their cheapest (``still_to_come``): to the
+        seat's trick, or away from it."""
         s = self.seat
         if winner != s:
             if (s - turn) & 3 >= 4 - n or not hands[s] & ABOVE[best]:
-                return self.static_bounds(hands, tpen, trick_no, past, taken, True)
+                low, high = found = self.static_bounds(hands, tpen, trick_no, past, taken, True)
+                if low >= beta or low == high or high <= alpha or not self.shed_cards:
+                    return found
+                shed = self.still_to_come(hands, turn, led, n)
+                return self.static_bounds(hands, tpen, trick_no, past, taken, True, shed) if shed else found
             return None
         above = ABOVE[best]
         for step in range(4 - n):
             if hands[(turn + step) & 3] & above:
                 return None
-        gain = TRICK_PENALTY + tpen + self.last_bonus[trick_no] if self.rozbojnik else ODGRYWKA_TRICK_POINTS
+        if not self.rozbojnik:
+            return self.static_bounds(hands, 0, trick_no + 1, past + ODGRYWKA_TRICK_POINTS, taken | 1 << s)
+        gain = TRICK_PENALTY + tpen + self.last_bonus[trick_no]
         # the trick is the seat's: the next trick's view, the cards still to come in this one in the pool
+        low, high = found = self.static_bounds(hands, 0, trick_no + 1, past + gain, taken | 1 << s)
+        if low >= beta or low == high or high <= alpha or not self.shed_cards:
+            return found
+        shed = self.still_to_come(hands, turn, led, n)  # at least that much of them is the seat's
+        return self.static_bounds(hands, 0, trick_no + 1, past + gain + shed, taken | 1 << s, False, shed)
+
+    def still_to_come(self, hands, turn, led, n) -> int:
+        """R14: the least penalty the cards still to come to the trick in progress add up to:
+        each player still to play at its cheapest card of the led suit if it holds one (R11),
+        else of its hand (R12 only narrows the choice); 0 outside a rozbójnik."""
+        if not self.rozbojnik:
+            return 0
+        total = 0
+        shift = 13 * led
+        for step in range(4 - n):
+            hand = hands[(turn + step) & 3]
+            if hand & FREE_CARDS:  # a free card of the led suit, or a free discard when void
+                if hand >> shift & 8191 & FREE_RANKS[led] or not hand >> shift & 8191:
+                    continue
+            follow = hand >> shift & 8191
+            if follow:
+                total += CHEAPEST[led][follow]
+            else:
+                total += min(CHEAPEST[t][hand >> 13 * t & 8191] for t in range(4))
+        return total
+
+    def decided_lead(self, hands, turn, trick_no, past, taken) -> tuple[int, int] | None:
+        """Trick-start bounds when the trick about to be led is decided for the seat or against it
+        whatever is led (the leader's legal leads, R10, R16), else None.
+
+        Against: the seat holds no card above the leader's lowest lead of any suit it may lead.
+        For: the seat leads and no one else holds a card above its lowest lead of any suit, or
+        another leads and the seat holds every suit that may be led with even its lowest card
+        of it above all the others' (R11, R16: it must follow, and it wins)."""
+        s = self.seat
+        mine = hands[s]
+        leads = self.legal(hands[turn], -1, -1, trick_no)
+        if turn == s:
+            others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ mine
+            for shift in (0, 13, 26, 39):
+                m = leads >> shift & 8191
+                if m and others & ABOVE[shift + (m & -m).bit_length() - 1]:
+                    return None
+        else:
+            lost = True
+            for shift in (0, 13, 26, 39):
+                m = leads >> shift & 8191
+                if m and mine & ABOVE[shift + (m & -m).bit_length() - 1]:
+                    lost = False
+                    break
+            if lost:
+                return self.static_bounds(hands, 0, trick_no, past, taken, True)
+            others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ mine
+            for shift in (0, 13, 26, 39):
+                if leads >> shift & 8191:
+                    m = mine >> shift & 8191
+                    if not m or others & ABOVE[shift + (m & -m).bit_length() - 1]:
+                        return None
+        gain = TRICK_PENALTY + self.last_bonus[trick_no] if self.rozbojnik else ODGRYWKA_TRICK_POINTS
+        # the trick is the seat's: the next trick's view, this trick's cards still in the pool
         return self.static_bounds(hands, 0, trick_no + 1, past + gain, taken | 1 << s)
 
     # --- the search -----------------------------------------------------------------------------
@@ -388,6 +486,14 @@ class _Search:
                     low = below[0]
                 if above is not None and above[1] < high:
                     high = above[1]
+            if self.decided_leads and low < beta and low != high and high > alpha:
+                # only where the table and the availability bounds did not answer (the check costs)
+                found = self.decided_lead(hands, turn, trick_no, past, taken)
+                if found is not None:
+                    if found[0] > low:
+                        low = found[0]
+                    if found[1] < high:
+                        high = found[1]
             known = low, high
             if low >= beta or low == high:
                 return low
@@ -397,7 +503,9 @@ class _Search:
                 alpha = low
             if high < beta:
                 beta = high
-        elif self.decided_tricks and (found := self.decided(hands, turn, best, winner, tpen, n, trick_no, past, taken)):
+        elif self.decided_tricks and (
+            found := self.decided(hands, turn, led, best, winner, tpen, n, trick_no, past, taken, alpha, beta)
+        ):
             low, high = found
             if low >= beta or low == high:
                 return low
@@ -685,7 +793,8 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
     """The proven range the search starts from for ``seat``'s ``mode`` value at this position,
     before any card is searched (the sale's transfer added, as in ``analyse``): the
     availability bounds, narrowed by the decided-trick bounds when the trick in progress is
-    decided for or against the seat. Every value ``analyse`` finds lies within it."""
+    decided for or against the seat (and, with ``options.decided_leads``, at a trick start
+    when the trick about to be led is). Every value ``analyse`` finds lies within it."""
     transfer = sale_transfer(deal)[seat]
     if deal.is_over:
         points = deal.settlement().points[seat]
@@ -697,9 +806,22 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
         low, high = search.static_bounds(pos.hands, pos.trick_penalty, pos.trick_no, past, pos.taken)
     else:
         low, high = -INF, INF
+    if pos.led < 0 and search.decided_leads and pos.trick_no < 13:
+        found = search.decided_lead(pos.hands, pos.turn, pos.trick_no, past, pos.taken)
+        if found is not None:
+            low, high = max(low, found[0]), min(high, found[1])
     if pos.led >= 0 and search.decided_tricks:
         found = search.decided(
-            pos.hands, pos.turn, pos.best, pos.winner, pos.trick_penalty, pos.in_trick, pos.trick_no, past, pos.taken
+            pos.hands,
+            pos.turn,
+            pos.led,
+            pos.best,
+            pos.winner,
+            pos.trick_penalty,
+            pos.in_trick,
+            pos.trick_no,
+            past,
+            pos.taken,
         )
         if found is not None:
             low, high = max(low, found[0]), min(high, found[1])
@@ -787,9 +909,25 @@ def _bounded(search: _Search, pos: _Position, card: int | None, seconds: float) 
 
 
 def _value(search: _Search, pos: _Position, card: int | None, depth: int, leaf: int) -> int:
-    if card is None:
-        return search.run(pos, depth=depth, leaf=leaf)
-    return search.run(_play(search, pos, card), depth=depth + (pos.in_trick == 3), leaf=leaf)
+    if card is not None:
+        pos, depth = _play(search, pos, card), depth + (pos.in_trick == 3)
+    if depth >= 99 and search.options.null_window and search.use_bounds and search.use_tt:
+        return _probed(search, pos)
+    return search.run(pos, depth=depth, leaf=leaf)
+
+
+def _probed(search: _Search, pos: _Position) -> int:
+    """The exact value by zero-window probes: each asks whether the value reaches the middle of
+    the range proven so far (the table keeps each probe's bounds for the next one)."""
+    low, high = search.static_bounds(pos.hands, pos.trick_penalty, pos.trick_no, pos.raw[search.seat], pos.taken)
+    while low < high:
+        guess = (low + high + 1) // 2  # does the value reach ``guess``?
+        value = search.run(pos, guess - 1, guess)
+        if value >= guess:
+            low = value
+        else:
+            high = value
+    return low
 
 
 def _play(search: _Search, pos: _Position, card: int) -> _Position:

@@ -154,6 +154,41 @@ def test_switching_a_pruning_idea_off_changes_no_value(deal, back, options):
         assert bounds.low <= value.low and value.high <= bounds.high, card
 
 
+LEFT_OFF = SearchOptions(shed_cards=True, decided_leads=True)  # the left-off bounds, both on
+ALL_LEFT_OFF = SearchOptions(shed_cards=True, decided_leads=True, null_window=True)
+
+
+@settings(max_examples=examples(15), deadline=None)
+@given(
+    played_deals(),
+    st.integers(0, 20),
+    st.sampled_from(
+        [
+            SearchOptions(shed_cards=True),
+            SearchOptions(decided_leads=True),
+            SearchOptions(null_window=True),
+            ALL_LEFT_OFF,
+        ]
+    ),
+)
+def test_switching_a_left_off_idea_on_changes_no_value(deal, back, options):
+    position = deal_position(deal, 52 - back)
+    switched, full = analyse(position, budget=60, options=options), analyse(position, budget=60)
+    assert full.exact and switched.exact
+    assert switched.as_json() == full.as_json()
+
+
+@PROPERTY
+@given(played_deals(), st.integers(0, 12))
+def test_with_the_left_off_ideas_on_it_still_equals_the_brute_force_enumeration(deal, back):
+    position = deal_position(deal, 52 - back)
+    analysis = analyse(position, budget=60, options=ALL_LEFT_OFF)
+    expected = brute_force(position)
+    assert analysis.exact
+    for seat in SEATS:
+        assert values(analysis, seat) == expected[seat], seat
+
+
 def test_past_its_budget_it_says_it_is_not_exact_and_gives_bounds_that_hold():
     rng = random.Random(7)
     deal = DealState(ScheduledDeal(1, Kind.ODGRYWKA, Seat.W, Seat.N, False), Ruleset(), deal_hands(rng))
@@ -218,4 +253,29 @@ def test_deeper_the_bounds_hold_the_exact_values_too(deal, back):
     for seat in SEATS:
         for mode in ("worst", "best", "guaranteed"):
             interval, value = search_bounds(position, seat, mode), getattr(analysis.seat(seat), mode).low
+            assert interval.low <= value <= interval.high, (seat, mode)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(played_deals(), st.integers(1, 11))
+def test_the_left_off_bounds_never_cut_off_the_brute_force_value(deal, back):
+    # R14: a decided trick's cards still to come at their cheapest (R11: the led suit if held);
+    # at a trick start, a trick that whatever is led goes to the seat or cannot (R10, R11, R16).
+    position = deal_position(deal, 52 - back)
+    expected = brute_force(position)
+    for seat in SEATS:
+        for index, mode in enumerate(("worst", "best", "guaranteed")):
+            interval = search_bounds(position, seat, mode, LEFT_OFF)
+            assert interval.low <= expected[seat][index] <= interval.high, (seat, mode, interval)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(played_deals(), st.integers(12, 22))
+def test_deeper_the_left_off_bounds_hold_the_exact_values_too(deal, back):
+    position = deal_position(deal, 52 - back)
+    analysis = analyse(position, budget=60)
+    assert analysis.exact
+    for seat in SEATS:
+        for mode in ("worst", "best", "guaranteed"):
+            interval, value = search_bounds(position, seat, mode, LEFT_OFF), getattr(analysis.seat(seat), mode).low
             assert interval.low <= value <= interval.high, (seat, mode)
