@@ -256,7 +256,7 @@ def test_deeper_the_bounds_hold_the_exact_values_too(deal, back):
             assert interval.low <= value <= interval.high, (seat, mode)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played_deals(), st.integers(1, 11))
 def test_the_left_off_bounds_never_cut_off_the_brute_force_value(deal, back):
     # R14: a decided trick's cards still to come at their cheapest (R11: the led suit if held);
@@ -269,7 +269,7 @@ def test_the_left_off_bounds_never_cut_off_the_brute_force_value(deal, back):
             assert interval.low <= expected[seat][index] <= interval.high, (seat, mode, interval)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played_deals(), st.integers(12, 22))
 def test_deeper_the_left_off_bounds_hold_the_exact_values_too(deal, back):
     position = deal_position(deal, 52 - back)
