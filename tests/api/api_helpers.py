@@ -3,6 +3,31 @@
 from support import EXAMPLES, PLAYERS, PROBLEM, SEATS, TALLY_EXAMPLES, expected, sample, sample_names  # noqa: F401 - re-exported
 
 
+def api_people() -> dict:
+    """The four players of the conftest's ``server_match``; ``scorer`` (scorers group), ``staff``;
+    ``outsider``, seated in another match only, with ``o1``–``o3``."""
+    from django.contrib.auth import get_user_model
+    from support.world import people
+
+    from games import services
+
+    made = people(get_user_model(), (*PLAYERS, "scorer", "outsider", "o1", "o2", "o3"))
+    services.match_create(
+        actor=made["outsider"], first_dealer="N", seats={"N": "outsider", "E": "o1", "S": "o2", "W": "o3"}
+    )
+    return made
+
+
+def fresh_users(users: dict) -> dict:
+    """The users of ``users`` (by name) read again from the database, in one query: for a test
+    handed rows built once per module (support.once). A user object caches what a test gives it
+    (``user.player``, made by games.services.player_for_user), which the test's rollback removes."""
+    from django.contrib.auth import get_user_model
+
+    found = get_user_model()._default_manager.in_bulk([user.pk for user in users.values()])
+    return {name: found[user.pk] for name, user in users.items()}
+
+
 def owner(hands: dict[str, list[str]], card: str) -> str:
     return next(seat for seat, cards in hands.items() if card in cards)
 

@@ -1,12 +1,18 @@
 """Fixtures for the API tests: users in every role, authenticated clients, a server-dealt
-match created through the API."""
+match created through the API. A module whose every test starts from those users builds them once
+(support.once) and hands out copies::
+
+    built = once_per_module(api_people)
+
+
+    @pytest.fixture
+    def users(built):
+        return fresh_users(built)
+"""
 
 import pytest
-from api_helpers import create_match, post
-from support import PLAYERS, api_client
-from support.world import people
-
-from games import services
+from api_helpers import api_people, create_match, post
+from support import api_client
 
 
 @pytest.fixture(autouse=True)
@@ -17,14 +23,9 @@ def _fresh_throttles():
 
 
 @pytest.fixture
-def users(django_user_model):
-    """The four players of ``server_match``; ``scorer`` (scorers group), ``staff``; ``outsider``,
-    seated in another match only."""
-    made = people(django_user_model, (*PLAYERS, "scorer", "outsider", "o1", "o2", "o3"))
-    services.match_create(
-        actor=made["outsider"], first_dealer="N", seats={"N": "outsider", "E": "o1", "S": "o2", "W": "o3"}
-    )
-    return made
+def users():
+    """api_helpers.api_people, made for the test."""
+    return api_people()
 
 
 @pytest.fixture

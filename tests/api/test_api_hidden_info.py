@@ -5,9 +5,19 @@ import json
 import re
 
 import pytest
-from api_helpers import post, sample, state, url
+from api_helpers import api_people, fresh_users, post, sample, state, url
+from support.once import once_per_module
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_people)  # every test starts from these users: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built)
+
 
 CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
 

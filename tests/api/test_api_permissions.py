@@ -6,9 +6,19 @@ Outsiders get 404 for a match's endpoints: its existence is not revealed.
 """
 
 import pytest
-from api_helpers import sample, state, url
+from api_helpers import api_people, fresh_users, sample, state, url
+from support.once import once_per_module
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_people)  # every test starts from these users: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built)
+
 
 ROLES = ("player", "other", "scorer", "staff", "anonymous")
 READ = {"player": 200, "other": 404, "scorer": 200, "staff": 200, "anonymous": 401}
