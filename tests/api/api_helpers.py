@@ -18,6 +18,30 @@ def api_people() -> dict:
     return made
 
 
+def api_dealt() -> dict:
+    """``api_people`` and the conftest's ``dealt_match`` between them: ``{"users": …, "match": id}``."""
+    from support import api_client
+
+    users = api_people()
+    clients = {name: api_client(user) for name, user in users.items()}
+    return {"users": users, "match": deal(clients, new_server_match(clients))}
+
+
+def new_server_match(clients) -> str:
+    """A server-dealt match (ala N, bartek E, celina S, darek W; first dealer N, so E leads)
+    created by the scorer, who scores it without sitting at it. No deal yet."""
+    response = create_match(clients["scorer"], "server", scorer="scorer")
+    assert response.status_code == 201, response.content
+    return response.json()["id"]
+
+
+def deal(clients, match_id) -> str:
+    """The match's next deal dealt (its first: E, bartek, to lead)."""
+    response = post(clients["ala"], match_id, "deals")
+    assert response.status_code == 201, response.content
+    return match_id
+
+
 def fresh_users(users: dict) -> dict:
     """The users of ``users`` (by name) read again from the database, in one query: for a test
     handed rows built once per module (support.once). A user object caches what a test gives it

@@ -8,10 +8,11 @@ match created through the API. A module whose every test starts from those users
     @pytest.fixture
     def users(built):
         return fresh_users(built)
-"""
+
+(``api_dealt`` with the dealt match too, where every test plays in it.)"""
 
 import pytest
-from api_helpers import api_people, create_match, post
+from api_helpers import api_people, deal, new_server_match
 from support import api_client
 
 
@@ -40,16 +41,11 @@ def clients(users, client_for):
 
 @pytest.fixture
 def server_match(clients):
-    """A server-dealt match (ala N, bartek E, celina S, darek W; first dealer N, so E leads)
-    created by the scorer, who scores it without sitting at it. No deal yet."""
-    response = create_match(clients["scorer"], "server", scorer="scorer")
-    assert response.status_code == 201, response.content
-    return response.json()["id"]
+    """api_helpers.new_server_match: ala N, bartek E, celina S, darek W, scored by ``scorer``."""
+    return new_server_match(clients)
 
 
 @pytest.fixture
 def dealt_match(server_match, clients):
     """``server_match`` with its first deal dealt (E, bartek, to lead)."""
-    response = post(clients["ala"], server_match, "deals")
-    assert response.status_code == 201, response.content
-    return server_match
+    return deal(clients, server_match)
