@@ -42,6 +42,26 @@ def deal(clients, match_id) -> str:
     return match_id
 
 
+def once_per_class(build):
+    """A class-scoped fixture giving ``build(built)``, built once for the tests of a class on top of
+    the module's rows (its ``built`` fixture, support.once): in a savepoint of the module's
+    transaction, rolled back after the class's last test. The module's other tests never see these
+    rows. A test of the class asks for it by name (not through ``request.getfixturevalue``, which
+    would open it inside the test's own transaction)."""
+    import pytest
+
+    @pytest.fixture(scope="class")
+    def built_for_class(built, django_db_blocker):
+        from django.db import transaction
+        from django.test import override_settings
+
+        with django_db_blocker.unblock(), override_settings(LANGUAGE_CODE="en"), transaction.atomic():
+            yield build(built)
+            transaction.set_rollback(True)
+
+    return built_for_class
+
+
 def fresh_users(users: dict) -> dict:
     """The users of ``users`` (by name) read again from the database, in one query: for a test
     handed rows built once per module (support.once). A user object caches what a test gives it
