@@ -24,8 +24,8 @@ def _fresh_throttles():
 
 
 @pytest.fixture
-def users():
-    """api_helpers.api_people, made for the test."""
+def users(django_user_model):
+    """api_helpers.api_people, made for the test (``django_user_model`` brings the database)."""
     return api_people()
 
 

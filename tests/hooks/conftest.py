@@ -17,8 +17,8 @@ from webhooks import services
 
 
 @pytest.fixture
-def world():
-    """hooks_helpers.hooks_world, built for the test."""
+def world(django_user_model):
+    """hooks_helpers.hooks_world, built for the test (``django_user_model`` brings the database)."""
     return hooks_world()
 
 

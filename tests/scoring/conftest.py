@@ -14,6 +14,6 @@ from scoring_helpers import scoring_world
 
 
 @pytest.fixture
-def world():
-    """scoring_helpers.scoring_world, built for the test."""
+def world(django_user_model):
+    """scoring_helpers.scoring_world, built for the test (``django_user_model`` brings the database)."""
     return scoring_world()

@@ -9,8 +9,9 @@ from games.models import Match
 
 
 @pytest.fixture
-def users():
-    """store_helpers.store_people: four seated players, a scorer and a stranger, by name."""
+def users(django_user_model):
+    """store_helpers.store_people: four seated players, a scorer and a stranger, by name
+    (``django_user_model`` brings the database)."""
     return store_people()
 
 
