@@ -46,8 +46,9 @@ def once_per_class(build):
     """A class-scoped fixture giving ``build(built)``, built once for the tests of a class on top of
     the module's rows (its ``built`` fixture, support.once): in a savepoint of the module's
     transaction, rolled back after the class's last test. The module's other tests never see these
-    rows. A test of the class asks for it by name (not through ``request.getfixturevalue``, which
-    would open it inside the test's own transaction)."""
+    rows. ``build`` gets the module's own objects: it reads its users again (``fresh_users``), as
+    ``user.player`` cached on them would outlive its row. A test of the class asks for it by name
+    (not through ``request.getfixturevalue``, which would open it inside the test's own transaction)."""
     import pytest
 
     @pytest.fixture(scope="class")

@@ -56,8 +56,9 @@ def new_sale_match(scorer) -> str:
 
 def matrix_matches(users) -> dict:
     """The matrix's matches, by the conftest's fixture names: ``server_match`` (no deal yet),
-    ``dealt_match`` (another, its first deal dealt), ``sale_match``."""
-    clients = {name: api_client(user) for name, user in users.items()}
+    ``dealt_match`` (another, its first deal dealt), ``sale_match``. The users are read again:
+    what a build caches on them (``user.player``) must not outlive its rows."""
+    clients = {name: api_client(user) for name, user in fresh_users(users).items()}
     return {
         "server_match": new_server_match(clients),
         "dealt_match": deal(clients, new_server_match(clients)),

@@ -93,7 +93,9 @@ def once_per_class(build):
     """A class-scoped fixture giving ``build(built)``, built once for the tests of a class, on top
     of the module's rows (its ``built`` fixture, support.once): in a savepoint of the module's
     transaction, rolled back when the class's last test is done. The module's other tests never see
-    these rows. ``build`` runs the on-commit work it means to (``TestCase.captureOnCommitCallbacks``).
+    these rows. ``build`` runs the on-commit work it means to (``TestCase.captureOnCommitCallbacks``);
+    it gets the module's own objects, and reads its users again (``renewed``): ``user.player``
+    cached on them would outlive its row.
     A test of the class asks for it by name (not through ``request.getfixturevalue``, which would
     open it inside the test's own transaction)."""
     import pytest

@@ -23,6 +23,7 @@ ROW_KEYS = set(
 
 def file_three(world):
     """Three finished matches in the season."""
+    world = renewed(world)  # what a build caches on the users (user.player) must not outlive its rows
     tables = ((31, "p1 p2 p3 p4"), (32, "p2 p3 p4 p5"), (33, "p1 p2 p5 p6"))
     return file_records(world, TestCase.captureOnCommitCallbacks, tables)
 

@@ -23,6 +23,7 @@ SHORT = {"regular_deals": ["R", "O"]}
 
 def start_one(world):
     """A recorded season match in progress (its first deal played), scored by ``sam``."""
+    world = renewed(world)  # what a build caches on the users (user.player) must not outlive its rows
     services.league_update(actor=world.users["ada"], league_id=world.league.pk, ruleset={"options": SHORT})
     played = record(5, ["p1", "p2", "p3", "p4"], SHORT)
     match = services.season_match_create(
@@ -38,6 +39,7 @@ def start_one(world):
 
 def file_four(world):
     """Four finished matches in the season."""
+    world = renewed(world)  # what a build caches on the users (user.player) must not outlive its rows
     tables = ((41, "p1 p2 p3 p4"), (42, "p2 p3 p4 p5"), (43, "p1 p2 p5 p6"), (44, "p1 p3 p5 p6"))
     return file_records(world, TestCase.captureOnCommitCallbacks, tables)
 
