@@ -28,11 +28,20 @@ def allow_private(settings):
     settings.WEBHOOKS_ALLOW_PRIVATE = True
 
 
-@pytest.fixture
-def receiver():
+@pytest.fixture(scope="module")
+def running_receiver():
+    """One receiver per module: stopping one waits for its loop to notice."""
     running = Receiver().start()
     yield running
     running.stop()
+
+
+@pytest.fixture
+def receiver(running_receiver):
+    """The module's receiver, as a new one: nothing received, no failures to come."""
+    running_receiver.received.clear()
+    running_receiver.fail(0)
+    return running_receiver
 
 
 @pytest.fixture
