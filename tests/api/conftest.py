@@ -1,12 +1,19 @@
 """Fixtures for the API tests: users in every role, authenticated clients, a server-dealt
-match created through the API."""
+match created through the API. A module whose every test starts from those users builds them once
+(support.once) and hands out copies::
+
+    built = once_per_module(api_people)
+
+
+    @pytest.fixture
+    def users(built):
+        return fresh_users(built)
+
+(``api_dealt`` with the dealt match too, where every test plays in it.)"""
 
 import pytest
-from api_helpers import create_match, post
-from support import PLAYERS, api_client
-from support.world import people
-
-from games import services
+from api_helpers import api_people, deal, new_server_match
+from support import api_client
 
 
 @pytest.fixture(autouse=True)
@@ -18,13 +25,8 @@ def _fresh_throttles():
 
 @pytest.fixture
 def users(django_user_model):
-    """The four players of ``server_match``; ``scorer`` (scorers group), ``staff``; ``outsider``,
-    seated in another match only."""
-    made = people(django_user_model, (*PLAYERS, "scorer", "outsider", "o1", "o2", "o3"))
-    services.match_create(
-        actor=made["outsider"], first_dealer="N", seats={"N": "outsider", "E": "o1", "S": "o2", "W": "o3"}
-    )
-    return made
+    """api_helpers.api_people, made for the test (``django_user_model`` brings the database)."""
+    return api_people()
 
 
 @pytest.fixture
@@ -39,16 +41,11 @@ def clients(users, client_for):
 
 @pytest.fixture
 def server_match(clients):
-    """A server-dealt match (ala N, bartek E, celina S, darek W; first dealer N, so E leads)
-    created by the scorer, who scores it without sitting at it. No deal yet."""
-    response = create_match(clients["scorer"], "server", scorer="scorer")
-    assert response.status_code == 201, response.content
-    return response.json()["id"]
+    """api_helpers.new_server_match: ala N, bartek E, celina S, darek W, scored by ``scorer``."""
+    return new_server_match(clients)
 
 
 @pytest.fixture
 def dealt_match(server_match, clients):
     """``server_match`` with its first deal dealt (E, bartek, to lead)."""
-    response = post(clients["ala"], server_match, "deals")
-    assert response.status_code == 201, response.content
-    return server_match
+    return deal(clients, server_match)

@@ -5,7 +5,8 @@ match is refused with 409 ``duplicate_record`` naming it (nothing stored), unles
 import random
 
 import pytest
-from api_helpers import PROBLEM, sample
+from api_helpers import PROBLEM, api_people, fresh_users, sample
+from support.once import once_per_module
 
 from games.engine import Ruleset
 from games.engine.simulate import simulate_match
@@ -14,6 +15,15 @@ from scoring import services as scoring
 from scoring.models import StandingRow
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_people)  # every test starts from these users: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built)
+
 
 IMPORT = "/api/v1/matches/import/"
 

@@ -5,9 +5,24 @@ import json
 import re
 
 import pytest
-from api_helpers import post, sample, state, url
+from api_helpers import api_dealt, fresh_users, post, sample, state, url
+from support.once import once_per_module
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_dealt)  # the users and the dealt match: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built["users"])
+
+
+@pytest.fixture
+def dealt_match(built):
+    return built["match"]
+
 
 CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
 

@@ -2,17 +2,27 @@
 taken for it must keep — the same responses, the same order of refusals. Plus the ping."""
 
 import pytest
-from api_helpers import PROBLEM, post, state, url
+from api_helpers import PROBLEM, api_people, fresh_users, post, state, url
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+from support.once import once_per_module
 
 from api.serializers import CommandResultSerializer
 from games import live, states
 from games.models import MatchProjection
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_people)  # every test starts from these users: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built)
+
 
 DATA_STATEMENTS = ("SELECT", "INSERT", "UPDATE", "DELETE", "WITH")
 

@@ -2,12 +2,22 @@
 /api/v1/matches/import/."""
 
 import pytest
-from api_helpers import PROBLEM, expected, sample, sample_names, url
+from api_helpers import PROBLEM, api_people, expected, fresh_users, sample, sample_names, url
+from support.once import once_per_module
 from support.summaries import summary_as_expected
 
 from games.models import Match, MatchEvent, Player
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_people)  # every test starts from these users: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built)
+
 
 IMPORT = "/api/v1/matches/import/"
 

@@ -3,11 +3,21 @@ digits in URLs and headers, NUL characters, names longer than the database holds
 saying what is wrong, and nothing is stored."""
 
 import pytest
-from api_helpers import PROBLEM, sample, url
+from api_helpers import PROBLEM, api_people, fresh_users, sample, url
+from support.once import once_per_module
 
 from games.models import IdempotencyKey, Match, Player
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_people)  # every test starts from these users: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built)
+
 
 IMPORT = "/api/v1/matches/import/"
 HUGE = "9" * 4400  # past Python's 4,300-digit limit of int(str)

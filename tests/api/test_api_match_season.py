@@ -1,11 +1,21 @@
 """Issue 13: a match says which season it was filed into, and ``GET /matches/?season=`` filters by it."""
 
 import pytest
-from api_helpers import sample
+from api_helpers import api_people, fresh_users, sample
+from support.once import once_per_module
 
 from scoring import services as scoring
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_people)  # every test starts from these users: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built)
+
 
 IMPORT = "/api/v1/matches/import/"
 

@@ -1,9 +1,18 @@
 """Creating, listing and reading matches."""
 
 import pytest
-from api_helpers import SEATS, sample, url
+from api_helpers import SEATS, api_people, fresh_users, sample, url
+from support.once import once_per_module
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_people)  # every test starts from these users: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built)
 
 
 def test_creating_a_match_answers_201_with_the_match_its_etag_and_location(clients):

@@ -6,9 +6,21 @@ Outsiders get 404 for a match's endpoints: its existence is not revealed.
 """
 
 import pytest
-from api_helpers import sample, state, url
+from api_helpers import api_people, deal, fresh_users, new_server_match, once_per_class, sample, state, url
+from django.contrib.auth import get_user_model
+from support import api_client
+from support.once import once_per_module
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_people)  # every test starts from these users: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built)
+
 
 ROLES = ("player", "other", "scorer", "staff", "anonymous")
 READ = {"player": 200, "other": 404, "scorer": 200, "staff": 200, "anonymous": 401}
@@ -28,22 +40,36 @@ EXPECTED = {
 }
 
 
-@pytest.fixture
-def sale_match(clients, django_user_model):
+def new_sale_match(scorer) -> str:
     """A recorded match of m1-legal's players (users p1-N…) in its deal 3: N's compensating
-    odgrywka, dealt, no offer yet. Scored by ``scorer``."""
+    odgrywka, dealt, no offer yet. Scored by ``scorer`` (a client)."""
     record = sample("m1-legal")
     for name in record["players"].values():
-        django_user_model.objects.create_user(name)
+        get_user_model().objects.create_user(name)
     third = dict(record["deals"][2], plays=[])
     third.pop("sale")
     record["deals"] = record["deals"][:2] + [third]
-    response = clients["scorer"].post("/api/v1/matches/import/", record, format="json")
+    response = scorer.post("/api/v1/matches/import/", record, format="json")
     assert response.status_code == 201
     return response.json()["id"]
 
 
-def _request(endpoint: str, request, users):
+def matrix_matches(users) -> dict:
+    """The matrix's matches, by the conftest's fixture names: ``server_match`` (no deal yet),
+    ``dealt_match`` (another, its first deal dealt), ``sale_match``. The users are read again:
+    what a build caches on them (``user.player``) must not outlive its rows."""
+    clients = {name: api_client(user) for name, user in fresh_users(users).items()}
+    return {
+        "server_match": new_server_match(clients),
+        "dealt_match": deal(clients, new_server_match(clients)),
+        "sale_match": new_sale_match(clients["scorer"]),
+    }
+
+
+matrix = once_per_class(matrix_matches)
+
+
+def _request(endpoint: str, request, matrix):
     """(method, path, body, the username acting as "player")."""
     if endpoint == "list":
         return "get", "/api/v1/matches/", None, "ala"
@@ -57,32 +83,35 @@ def _request(endpoint: str, request, users):
     if endpoint == "import":
         return "post", "/api/v1/matches/import/", sample("m3-legal"), "ala"
     if endpoint in ("retrieve", "state", "events", "record"):
-        match_id = request.getfixturevalue("dealt_match")
+        match_id = matrix["dealt_match"]
         return "get", url(match_id, "" if endpoint == "retrieve" else endpoint), None, "celina"
     if endpoint == "deals":
-        return "post", url(request.getfixturevalue("server_match"), "deals"), {}, "darek"
+        return "post", url(matrix["server_match"], "deals"), {}, "darek"
     if endpoint == "plays":
-        match_id = request.getfixturevalue("dealt_match")
+        match_id = matrix["dealt_match"]
         card = state(request.getfixturevalue("clients")["scorer"], match_id)["deal"]["legal_cards"][0]
         return "post", url(match_id, "plays"), {"card": card}, "bartek"  # E leads the first trick
-    match_id = request.getfixturevalue("sale_match")
+    match_id = matrix["sale_match"]
     if endpoint == "lead-offers":
         return "post", url(match_id, "lead-offers"), {"price": 2, "seat": "W"}, "p1-W"
     return "post", url(match_id, "lead-decision"), {"keep": True}, "p1-N"  # N holds the lead
 
 
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("endpoint", list(EXPECTED))
-def test_the_permission_matrix(endpoint, role, request, users, client_for, django_user_model):
-    method, path, body, player = _request(endpoint, request, users)
-    actor = {"player": player, "other": "outsider", "scorer": "scorer", "staff": "staff"}.get(role)
-    client = client_for(django_user_model.objects.get(username=actor) if actor else None)
+class TestThePermissionMatrix:
+    """Role × endpoint, over matches made once for the matrix (once_per_class)."""
 
-    response = getattr(client, method)(path, body, format="json") if method == "post" else client.get(path)
+    @pytest.mark.parametrize("role", ROLES)
+    @pytest.mark.parametrize("endpoint", list(EXPECTED))
+    def test_the_permission_matrix(self, endpoint, role, request, matrix, client_for, django_user_model):
+        method, path, body, player = _request(endpoint, request, matrix)
+        actor = {"player": player, "other": "outsider", "scorer": "scorer", "staff": "staff"}.get(role)
+        client = client_for(django_user_model.objects.get(username=actor) if actor else None)
 
-    assert response.status_code == EXPECTED[endpoint][role], response.content
-    if response.status_code >= 400:
-        assert response["Content-Type"] == "application/problem+json"
+        response = getattr(client, method)(path, body, format="json") if method == "post" else client.get(path)
+
+        assert response.status_code == EXPECTED[endpoint][role], response.content
+        if response.status_code >= 400:
+            assert response["Content-Type"] == "application/problem+json"
 
 
 def test_a_player_may_not_act_for_another_seat(dealt_match, clients):

@@ -4,12 +4,21 @@ physical table (with a compensating odgrywka whose lead is sold)."""
 import random
 
 import pytest
-from api_helpers import SEATS, expected, owner, post, sample, state, url
+from api_helpers import SEATS, api_people, expected, fresh_users, owner, post, sample, state, url
+from support.once import once_per_module
 from support.summaries import as_expected
 
 from games.events import deal_commitment
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_people)  # every test starts from these users: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built)
 
 
 def test_four_players_play_a_whole_server_dealt_deal_each_from_his_own_view(dealt_match, clients):

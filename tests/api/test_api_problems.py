@@ -1,9 +1,18 @@
 """Errors are application/problem+json (RFC 9457) with a code; auth, throttling, the root."""
 
 import pytest
-from api_helpers import PROBLEM, post, sample, url
+from api_helpers import PROBLEM, api_people, fresh_users, post, sample, url
+from support.once import once_per_module
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_people)  # every test starts from these users: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built)
 
 
 def test_a_rule_violation_is_a_problem_with_its_code_rule_and_located_error(clients):

@@ -5,7 +5,11 @@ import json
 import random
 
 import pytest
+from api_helpers import fresh_users
+from django.contrib.auth import get_user_model
+from django.test import TestCase
 from support import api_client as client
+from support.once import fresh, once_per_module
 
 from games.engine import Ruleset
 from games.engine.simulate import simulate_match
@@ -20,24 +24,33 @@ def record(seed: int, names) -> dict:
     return simulate_match(random.Random(seed), players=dict(zip("NESW", names)), ruleset=Ruleset.from_options({}))
 
 
-@pytest.fixture
-def season_world(django_user_model, django_capture_on_commit_callbacks):
+def build_season():
     """Club ``kk`` (admin ``ada``, scorer ``sam``, members p1–p5), an open season with two finished
     imported matches; ``outsider`` belongs to no club, ``staff`` is staff."""
-    users = {name: django_user_model.objects.create_user(name) for name in ("ada", "sam", *MEMBERS, "outsider")}
-    users["staff"] = django_user_model.objects.create_user("staff", is_staff=True)
+    make = get_user_model().objects.create_user
+    users = {name: make(name) for name in ("ada", "sam", *MEMBERS, "outsider")}
+    users["staff"] = make("staff", is_staff=True)
     club = services.club_create(actor=users["ada"], name="Klub Kierkowy", slug="kk")
     services.membership_set(actor=users["ada"], club_id=club.pk, username="sam", role="scorer")
     for name in MEMBERS:
         services.membership_set(actor=users["ada"], club_id=club.pk, username=name)
     league = services.league_create(actor=users["ada"], club_id=club.pk, name="Liga")
     season = services.season_create(actor=users["ada"], league_id=league.pk, name="2026")
-    with django_capture_on_commit_callbacks(execute=True):
+    with TestCase.captureOnCommitCallbacks(execute=True):
         matches = [
             services.season_record_import(actor=users["sam"], season_id=season.pk, record=record(seed, names.split()))
             for seed, names in ((41, "p1 p2 p3 p4"), (42, "p2 p3 p4 p5"))
         ]
     return users, season, matches
+
+
+built = once_per_module(build_season)  # every test reads that season: built once (support.once)
+
+
+@pytest.fixture
+def season_world(built):
+    users, season, matches = built
+    return fresh_users(users), fresh(season), [fresh(match) for match in matches]
 
 
 def export(user, season_id):

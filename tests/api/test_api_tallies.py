@@ -3,14 +3,24 @@ sample is imported in test_api_import.py), live filing with POST /matches/{id}/t
 input answered 422 ``bad_tally`` with nothing stored."""
 
 import pytest
-from api_helpers import PLAYERS, PROBLEM, SEATS, create_match, post, sample, sample_names, url
+from api_helpers import PLAYERS, PROBLEM, SEATS, api_people, create_match, fresh_users, post, sample, sample_names, url
 from support import counts
+from support.once import once_per_module
 
 from games.engine import record as records
 from games.engine import replay
 from games.models import DealScore, Match, MatchEvent, Player
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(api_people)  # every test starts from these users: built once (support.once)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built)
+
 
 IMPORT = "/api/v1/matches/import/"
 

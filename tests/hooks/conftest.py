@@ -1,22 +1,25 @@
-"""Fixtures for the webhook tests: a club with a season, a loopback receiver, endpoints."""
+"""Fixtures for the webhook tests: a club with a season, a loopback receiver, endpoints. A module
+whose every test starts from that world builds it once (support.once) and hands out copies::
+
+    built = once_per_module(hooks_world)
+
+
+    @pytest.fixture
+    def world(built):
+        return renewed(built)
+"""
 
 import pytest
-from hooks_helpers import PLAYERS, Receiver
-from support.world import build_world
+from hooks_helpers import PLAYERS, Receiver, hooks_world
 from support.world import season_match as recorded_match
 
-from scoring import services as scoring
 from webhooks import services
 
 
 @pytest.fixture
 def world(django_user_model):
-    """Club ``kk`` (admin ``ada``, scorer ``sam``, arbiter ``arb``, members ``p1``–``p4``), league
-    ``Liga`` (the short ruleset) with season ``2025``; club ``other`` (admin ``olga``); ``staff``;
-    ``outsider`` (tests/support's world with these names)."""
-    world = build_world(django_user_model, players=PLAYERS, arbiter="arb", others=("olga", "outsider"))
-    world.other_club = scoring.club_create(actor=world.users["olga"], name="Inny", slug="other")
-    return world
+    """hooks_helpers.hooks_world, built for the test (``django_user_model`` brings the database)."""
+    return hooks_world()
 
 
 @pytest.fixture
@@ -25,11 +28,20 @@ def allow_private(settings):
     settings.WEBHOOKS_ALLOW_PRIVATE = True
 
 
-@pytest.fixture
-def receiver():
+@pytest.fixture(scope="module")
+def running_receiver():
+    """One receiver per module: stopping one waits for its loop to notice."""
     running = Receiver().start()
     yield running
     running.stop()
+
+
+@pytest.fixture
+def receiver(running_receiver):
+    """The module's receiver, as a new one: nothing received, no failures to come."""
+    running_receiver.received.clear()
+    running_receiver.fail(0)
+    return running_receiver
 
 
 @pytest.fixture

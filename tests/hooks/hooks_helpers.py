@@ -16,6 +16,33 @@ from webhooks.models import Delivery
 PLAYERS = ("p1", "p2", "p3", "p4")
 
 
+def hooks_world():
+    """Club ``kk`` (admin ``ada``, scorer ``sam``, arbiter ``arb``, members ``p1``–``p4``), league
+    ``Liga`` (the short ruleset) with season ``2025``; club ``other`` (admin ``olga``); ``staff``;
+    ``outsider`` (tests/support's world with these names)."""
+    from django.contrib.auth import get_user_model
+    from support.world import build_world
+
+    from scoring import services as scoring
+
+    world = build_world(get_user_model(), players=PLAYERS, arbiter="arb", others=("olga", "outsider"))
+    world.other_club = scoring.club_create(actor=world.users["olga"], name="Inny", slug="other")
+    return world
+
+
+def renewed(world):
+    """A copy of a world built once per module (support.once) for one test: its clubs, league and
+    season read again, and its users too (in one query): a user object caches what a test gives it
+    (``user.player``, made by games.services.player_for_user), which the test's rollback removes."""
+    from django.contrib.auth import get_user_model
+    from support.once import fresh_world
+
+    copy = fresh_world(world)
+    found = get_user_model()._default_manager.in_bulk([user.pk for user in world.users.values()])
+    copy.users = {name: found[user.pk] for name, user in world.users.items()}
+    return copy
+
+
 @dataclass
 class Received:
     path: str

@@ -4,13 +4,22 @@ and an attempt connects to the address that was checked."""
 import socket
 
 import pytest
-from hooks_helpers import deliveries
+from hooks_helpers import deliveries, hooks_world, renewed
 from rest_framework.test import APIClient
+from support.once import once_per_module
 
 from webhooks import addresses, services
 from webhooks.models import Endpoint
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(hooks_world)  # every test starts from the world: built once (support.once)
+
+
+@pytest.fixture
+def world(built):
+    return renewed(built)
 
 
 def register(world, url: str):

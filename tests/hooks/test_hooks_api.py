@@ -5,13 +5,22 @@ import hashlib
 import hmac
 
 import pytest
-from hooks_helpers import deliveries
+from hooks_helpers import deliveries, hooks_world, renewed
 from support import PROBLEM
 from support import api_client as client
+from support.once import once_per_module
 
 from webhooks.models import Delivery, Endpoint
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(hooks_world)  # every test starts from the world: built once (support.once)
+
+
+@pytest.fixture
+def world(built):
+    return renewed(built)
 
 
 # --- who may do what --------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ import hmac
 import pytest
 from django.db import transaction
 from django.utils import timezone
-from hooks_helpers import deliveries, play, simulated
+from hooks_helpers import deliveries, hooks_world, play, renewed, simulated
+from support.once import once_per_module
 
 from games import disputes
 from games import services as games
@@ -18,6 +19,14 @@ from scoring import services as scoring
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(hooks_world)  # every test starts from the world: built once (support.once)
+
+
+@pytest.fixture
+def world(built):
+    return renewed(built)
 
 
 def _signed(secret: str, received) -> bool:

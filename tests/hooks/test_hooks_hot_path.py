@@ -4,7 +4,8 @@ whatever endpoints the club has registered."""
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from hooks_helpers import PLAYERS, play, simulated
+from hooks_helpers import PLAYERS, hooks_world, play, renewed, simulated
+from support.once import once_per_module
 from support.world import season_match as recorded_match
 
 from games import services as games
@@ -14,6 +15,15 @@ from scoring import services as scoring
 from webhooks.models import Endpoint
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(hooks_world)  # every test starts from the world: built once (support.once)
+
+
+@pytest.fixture
+def world(built):
+    return renewed(built)
+
 
 WEBHOOK_TABLES = ("webhooks_", "scoring_seasonmatch", "scoring_season")
 

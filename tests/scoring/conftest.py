@@ -1,12 +1,19 @@
-"""Fixtures for the scoring tests: a club with members, a league and an open season."""
+"""Fixtures for the scoring tests: a club with members, a league and an open season. A module
+whose every test starts from that world builds it once (support.once) and hands out copies::
+
+    built = once_per_module(scoring_world)
+
+
+    @pytest.fixture
+    def world(built):
+        return renewed(built)
+"""
 
 import pytest
-from support.world import build_world
+from scoring_helpers import scoring_world
 
 
 @pytest.fixture
 def world(django_user_model):
-    """Club ``kk`` (admin ``ada``, scorer ``sam``, arbiter ``arb``, members ``p1``–``p6``), league
-    ``Liga`` (the default ruleset), season ``2025``; ``outsider``, ``staff`` (tests/support's world
-    with these names)."""
-    return build_world(django_user_model, players=("p1", "p2", "p3", "p4", "p5", "p6"), arbiter="arb", options=None)
+    """scoring_helpers.scoring_world, built for the test (``django_user_model`` brings the database)."""
+    return scoring_world()

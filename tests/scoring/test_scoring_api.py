@@ -4,8 +4,10 @@ import csv
 import io
 
 import pytest
-from scoring_helpers import file_records, record
+from django.test import TestCase
+from scoring_helpers import file_records, once_per_class, record, renewed, scoring_world
 from support import api_client as client
+from support.once import fresh, once_per_module
 
 from scoring import services
 from scoring.models import League, Membership, Season, SeasonMatch
@@ -19,12 +21,25 @@ ROW_KEYS = set(
 )
 
 
-@pytest.fixture
-def filed(world, django_capture_on_commit_callbacks):
+def file_three(world):
     """Three finished matches in the season."""
-    file_records(
-        world, django_capture_on_commit_callbacks, ((31, "p1 p2 p3 p4"), (32, "p2 p3 p4 p5"), (33, "p1 p2 p5 p6"))
-    )
+    world = renewed(world)  # what a build caches on the users (user.player) must not outlive its rows
+    tables = ((31, "p1 p2 p3 p4"), (32, "p2 p3 p4 p5"), (33, "p1 p2 p5 p6"))
+    return file_records(world, TestCase.captureOnCommitCallbacks, tables)
+
+
+built = once_per_module(scoring_world)  # every test starts from the world; built once (support.once)
+built_filed = once_per_class(file_three)
+
+
+@pytest.fixture
+def world(built):
+    return renewed(built)
+
+
+@pytest.fixture
+def filed(built_filed):
+    return [fresh(match) for match in built_filed]
 
 
 # --- clubs and members -------------------------------------------------------------------------------
@@ -210,40 +225,69 @@ def test_lists_filter_and_order(world, django_user_model):
 # --- standings ---------------------------------------------------------------------------------------------
 
 
-def test_the_standings_are_json_with_exactly_the_issues_keys(world, filed):
-    response = client(world.users["outsider"]).get(f"/api/v1/seasons/{world.season.pk}/standings/")
+class TestWithThreeFiledMatches:
+    """The tests that read three finished matches of the season, filed once for them (once_per_class)."""
 
-    assert response.status_code == 200
-    body = response.json()
-    assert set(body) == {"season", "computed_at", "rows", "awaiting_confirmation", "withdrawn"}  # issues 11, 13
-    assert body["season"] == world.season.pk and body["awaiting_confirmation"] == body["withdrawn"] == []
-    assert body["computed_at"] is not None
-    assert len(body["rows"]) == 6
-    for row in body["rows"]:
-        assert set(row) == ROW_KEYS
-        assert set(row["rating"]) == {"mu", "sigma", "ordinal"}
-        assert len(row["placements"]) == 4 and sum(row["placements"]) == row["matches"]
-    assert [row["position"] for row in body["rows"]] == sorted(row["position"] for row in body["rows"])
-    assert sum(row["balance"] for row in body["rows"]) == 0
-    assert {row["player"] for row in body["rows"]} == {"p1", "p2", "p3", "p4", "p5", "p6"}
+    def test_the_standings_are_json_with_exactly_the_issues_keys(self, world, filed):
+        response = client(world.users["outsider"]).get(f"/api/v1/seasons/{world.season.pk}/standings/")
 
-
-def test_the_standings_as_csv_by_format_or_accept(world, filed):
-    api = client(world.users["p1"])
-    json_rows = api.get(f"/api/v1/seasons/{world.season.pk}/standings/").json()["rows"]
-
-    by_format = api.get(f"/api/v1/seasons/{world.season.pk}/standings/", {"format": "csv"})
-    by_accept = api.get(f"/api/v1/seasons/{world.season.pk}/standings/", HTTP_ACCEPT="text/csv")
-
-    for response in (by_format, by_accept):
         assert response.status_code == 200
-        assert response["Content-Type"].startswith("text/csv")
-        table = list(csv.DictReader(io.StringIO(response.content.decode())))
-        assert [line["player"] for line in table] == [row["player"] for row in json_rows]
-        assert [int(line["balance"]) for line in table] == [row["balance"] for row in json_rows]
-        assert [int(line["first"]) for line in table] == [row["placements"][0] for row in json_rows]
-        assert [float(line["mu"]) for line in table] == [row["rating"]["mu"] for row in json_rows]
-    assert by_format.content == by_accept.content
+        body = response.json()
+        assert set(body) == {"season", "computed_at", "rows", "awaiting_confirmation", "withdrawn"}  # issues 11, 13
+        assert body["season"] == world.season.pk and body["awaiting_confirmation"] == body["withdrawn"] == []
+        assert body["computed_at"] is not None
+        assert len(body["rows"]) == 6
+        for row in body["rows"]:
+            assert set(row) == ROW_KEYS
+            assert set(row["rating"]) == {"mu", "sigma", "ordinal"}
+            assert len(row["placements"]) == 4 and sum(row["placements"]) == row["matches"]
+        assert [row["position"] for row in body["rows"]] == sorted(row["position"] for row in body["rows"])
+        assert sum(row["balance"] for row in body["rows"]) == 0
+        assert {row["player"] for row in body["rows"]} == {"p1", "p2", "p3", "p4", "p5", "p6"}
+
+    def test_the_standings_as_csv_by_format_or_accept(self, world, filed):
+        api = client(world.users["p1"])
+        json_rows = api.get(f"/api/v1/seasons/{world.season.pk}/standings/").json()["rows"]
+
+        by_format = api.get(f"/api/v1/seasons/{world.season.pk}/standings/", {"format": "csv"})
+        by_accept = api.get(f"/api/v1/seasons/{world.season.pk}/standings/", HTTP_ACCEPT="text/csv")
+
+        for response in (by_format, by_accept):
+            assert response.status_code == 200
+            assert response["Content-Type"].startswith("text/csv")
+            table = list(csv.DictReader(io.StringIO(response.content.decode())))
+            assert [line["player"] for line in table] == [row["player"] for row in json_rows]
+            assert [int(line["balance"]) for line in table] == [row["balance"] for row in json_rows]
+            assert [int(line["first"]) for line in table] == [row["placements"][0] for row in json_rows]
+            assert [float(line["mu"]) for line in table] == [row["rating"]["mu"] for row in json_rows]
+        assert by_format.content == by_accept.content
+
+    def test_unranked_players_have_no_position(self, world, filed, django_capture_on_commit_callbacks):
+        with django_capture_on_commit_callbacks(execute=True):
+            client(world.users["ada"]).patch(f"/api/v1/seasons/{world.season.pk}/", {"min_matches": 3}, format="json")
+
+        rows = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/standings/").json()["rows"]
+
+        assert [(row["player"], row["ranked"], row["position"]) for row in rows if row["matches"] < 3] == [
+            (row["player"], False, None) for row in rows if row["matches"] < 3
+        ]
+        assert all(row["ranked"] for row in rows if row["matches"] >= 3)
+
+    def test_a_player_shows_his_matches_balances_and_rating_history(self, world, filed):
+        api = client(world.users["outsider"])
+        p1 = api.get("/api/v1/players/", {"username": "p1"}).json()["results"][0]
+
+        body = api.get(f"/api/v1/players/{p1['id']}/").json()
+
+        assert body["username"] == "p1"
+        assert len(body["matches"]) == 2 and all(m["season"] == world.season.pk for m in body["matches"])
+        assert all(m["place"] in (1, 2, 3, 4) and m["status"] == "finished" for m in body["matches"])
+        [season] = body["balances"]
+        assert season["balance"] == sum(m["balance"] for m in body["matches"])
+        [league] = body["ratings"]
+        assert league["league"] == world.league.pk and league["matches"] == 2 and league["provisional"] is True
+        assert [point["match"] for point in league["history"]] == [m["match"] for m in reversed(body["matches"])]
+        assert league["history"][-1]["mu"] == league["mu"]
 
 
 def test_an_error_asked_for_as_csv_is_still_problem_json(world):
@@ -264,18 +308,6 @@ def test_options_asked_for_as_csv_describes_the_endpoint_in_json(world):
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     assert response.json()["name"]
-
-
-def test_unranked_players_have_no_position(world, filed, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        client(world.users["ada"]).patch(f"/api/v1/seasons/{world.season.pk}/", {"min_matches": 3}, format="json")
-
-    rows = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/standings/").json()["rows"]
-
-    assert [(row["player"], row["ranked"], row["position"]) for row in rows if row["matches"] < 3] == [
-        (row["player"], False, None) for row in rows if row["matches"] < 3
-    ]
-    assert all(row["ranked"] for row in rows if row["matches"] >= 3)
 
 
 def test_an_empty_season_has_no_rows_and_no_computation_yet(world):
@@ -304,23 +336,6 @@ def test_changing_something_that_does_not_exist_is_not_found(world, path):
 
 
 # --- players ----------------------------------------------------------------------------------------------------
-
-
-def test_a_player_shows_his_matches_balances_and_rating_history(world, filed):
-    api = client(world.users["outsider"])
-    p1 = api.get("/api/v1/players/", {"username": "p1"}).json()["results"][0]
-
-    body = api.get(f"/api/v1/players/{p1['id']}/").json()
-
-    assert body["username"] == "p1"
-    assert len(body["matches"]) == 2 and all(m["season"] == world.season.pk for m in body["matches"])
-    assert all(m["place"] in (1, 2, 3, 4) and m["status"] == "finished" for m in body["matches"])
-    [season] = body["balances"]
-    assert season["balance"] == sum(m["balance"] for m in body["matches"])
-    [league] = body["ratings"]
-    assert league["league"] == world.league.pk and league["matches"] == 2 and league["provisional"] is True
-    assert [point["match"] for point in league["history"]] == [m["match"] for m in reversed(body["matches"])]
-    assert league["history"][-1]["mu"] == league["mu"]
 
 
 # --- the schema ---------------------------------------------------------------------------------------------------

@@ -6,10 +6,12 @@ import io
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import TestCase
 from django.utils import timezone
 from pypdf import PdfReader
-from scoring_helpers import file_records
+from scoring_helpers import file_records, once_per_class, renewed, scoring_world
 from support import api_client as client
+from support.once import fresh, once_per_module
 from support.world import season_match
 
 from games.models import Match, Player
@@ -17,6 +19,7 @@ from scoring import invitations, services
 from scoring.models import ClubPlayer, Invitation
 
 pytestmark = pytest.mark.django_db
+
 User = get_user_model()
 PASSWORD = "kiery-i-piki-2025"
 
@@ -31,11 +34,25 @@ def staff(world):
     return world.users["staff"]
 
 
+def file_three(world):
+    """Three finished matches in the season."""
+    world = renewed(world)  # what a build caches on the users (user.player) must not outlive its rows
+    tables = ((51, "p1 p2 p3 p4"), (52, "p2 p3 p4 p5"), (53, "p1 p2 p5 p6"))
+    return file_records(world, TestCase.captureOnCommitCallbacks, tables)
+
+
+built = once_per_module(scoring_world)  # every test starts from the world: built once (support.once)
+built_filed = once_per_class(file_three)
+
+
 @pytest.fixture
-def filed(world, django_capture_on_commit_callbacks):
-    return file_records(
-        world, django_capture_on_commit_callbacks, ((51, "p1 p2 p3 p4"), (52, "p2 p3 p4 p5"), (53, "p1 p2 p5 p6"))
-    )
+def world(built):
+    return renewed(built)
+
+
+@pytest.fixture
+def filed(built_filed):
+    return [fresh(match) for match in built_filed]
 
 
 # --- members ---------------------------------------------------------------------------------------
@@ -155,36 +172,53 @@ def test_a_closed_seasons_match_refuses_a_command_with_a_problem(world):
     assert Match.objects.get(pk=match.pk).version == 1
 
 
-def test_the_summary_endpoint(world, filed):
-    services.season_close(actor=world.users["ada"], season_id=world.season.pk)
+class TestWithThreeFiledMatches:
+    """The tests that read three finished matches of the season, filed once for them (once_per_class)."""
 
-    summary = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/summary/").json()
+    def test_the_summary_endpoint(self, world, filed):
+        services.season_close(actor=world.users["ada"], season_id=world.season.pk)
 
-    assert summary["final"] and summary["status"] == "closed" and len(summary["champions"]) >= 1
-    assert summary["champions"][0] == summary["table"][0]["player"]
-    assert summary["best_match"]["match"] in {str(m.pk) for m in filed}
-    assert summary["most_improved"]["player"] in {row["player"] for row in summary["table"]}
-    assert [c["status"] for c in summary["status_changes"]] == ["closed"]
+        summary = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/summary/").json()
+
+        assert summary["final"] and summary["status"] == "closed" and len(summary["champions"]) >= 1
+        assert summary["champions"][0] == summary["table"][0]["player"]
+        assert summary["best_match"]["match"] in {str(m.pk) for m in filed}
+        assert summary["most_improved"]["player"] in {row["player"] for row in summary["table"]}
+        assert [c["status"] for c in summary["status_changes"]] == ["closed"]
+
+    def test_a_finished_matchs_sheet_is_filled_and_an_outsider_gets_a_404(self, world, filed):
+        match = filed[0]
+        url = f"/api/v1/matches/{match.pk}/sheet.pdf"
+
+        sheet = client(world.users["p1"]).get(url, HTTP_ACCEPT="application/pdf")
+        hidden = client(world.users["outsider"]).get(url, HTTP_ACCEPT="application/pdf")
+        missing = client(world.users["p1"]).get("/api/v1/matches/00000000-0000-0000-0000-000000000000/sheet.pdf")
+
+        assert sheet.status_code == 200 and sheet["Content-Type"] == "application/pdf"
+        text, pages = pdf_text(sheet)
+        summary = match.projection.summary
+        assert pages >= 1 and "Klub Kierkowy" in text and "Winner" in text
+        assert str(summary["totals"]["W"]) in text and "R/O" not in text
+        assert hidden.status_code == 404 and hidden["Content-Type"] == "application/problem+json"
+        assert missing.status_code == 404
+
+    def test_the_season_pdfs(self, world, filed):
+        standings = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/standings.pdf")
+        summary = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/summary.pdf")
+        missing = client(world.users["p1"]).get("/api/v1/seasons/99999/standings.pdf")
+        anonymous = client().get(f"/api/v1/seasons/{world.season.pk}/standings.pdf")
+
+        text, _ = pdf_text(standings)
+        assert standings.status_code == 200 and all(f"p{i}" in text for i in range(1, 7))
+        assert "Leader" in pdf_text(summary)[0]
+        assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+        assert anonymous.status_code == 401
+        # found by fuzzing: a format no renderer has is a 404 problem in JSON, not the problem's keys "as PDF"
+        unknown = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/standings.pdf?format=nope")
+        assert unknown.status_code == 404 and unknown.json()["code"] == "not_found"
 
 
 # --- PDFs -------------------------------------------------------------------------------------------------
-
-
-def test_a_finished_matchs_sheet_is_filled_and_an_outsider_gets_a_404(world, filed):
-    match = filed[0]
-    url = f"/api/v1/matches/{match.pk}/sheet.pdf"
-
-    sheet = client(world.users["p1"]).get(url, HTTP_ACCEPT="application/pdf")
-    hidden = client(world.users["outsider"]).get(url, HTTP_ACCEPT="application/pdf")
-    missing = client(world.users["p1"]).get("/api/v1/matches/00000000-0000-0000-0000-000000000000/sheet.pdf")
-
-    assert sheet.status_code == 200 and sheet["Content-Type"] == "application/pdf"
-    text, pages = pdf_text(sheet)
-    summary = match.projection.summary
-    assert pages >= 1 and "Klub Kierkowy" in text and "Winner" in text
-    assert str(summary["totals"]["W"]) in text and "R/O" not in text
-    assert hidden.status_code == 404 and hidden["Content-Type"] == "application/problem+json"
-    assert missing.status_code == 404
 
 
 def test_a_new_matchs_sheet_is_blank(world):
@@ -194,19 +228,3 @@ def test_a_new_matchs_sheet_is_blank(world):
 
     assert pages == 1 and "R/O" in text and "First dealer: S" in text and "Point values" in text
     assert "N: p1" in text and "W: p4" in text
-
-
-def test_the_season_pdfs(world, filed):
-    standings = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/standings.pdf")
-    summary = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/summary.pdf")
-    missing = client(world.users["p1"]).get("/api/v1/seasons/99999/standings.pdf")
-    anonymous = client().get(f"/api/v1/seasons/{world.season.pk}/standings.pdf")
-
-    text, _ = pdf_text(standings)
-    assert standings.status_code == 200 and all(f"p{i}" in text for i in range(1, 7))
-    assert "Leader" in pdf_text(summary)[0]
-    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
-    assert anonymous.status_code == 401
-    # found by fuzzing: a format no renderer has is a 404 problem in JSON, not the problem's keys "as PDF"
-    unknown = client(world.users["p1"]).get(f"/api/v1/seasons/{world.season.pk}/standings.pdf?format=nope")
-    assert unknown.status_code == 404 and unknown.json()["code"] == "not_found"

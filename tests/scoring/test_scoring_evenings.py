@@ -5,8 +5,10 @@ withdrawals, and the bad input refused with nothing changed."""
 import random
 
 import pytest
-from scoring_helpers import evening_club, play_live
+from django.contrib.auth import get_user_model
+from scoring_helpers import evening_club, play_live, renewed
 from support import api_client as client
+from support.once import once_per_module
 from support.world import SHORT
 
 from games.engine import Ruleset
@@ -23,10 +25,17 @@ def quick_seating(settings):
     settings.EVENING_SEATING_SECONDS = 0.5
 
 
-@pytest.fixture
-def club(django_user_model):
+def build_club():
     """Club ``kk``: admin ``ada``, members m01–m13, outsider ``olek``; league with short matches, open season."""
-    world = evening_club(django_user_model, 13, SHORT)
+    return evening_club(get_user_model(), 13, SHORT)
+
+
+built = once_per_module(build_club)  # every test starts from that club: built once (support.once)
+
+
+@pytest.fixture
+def club(built):
+    world = renewed(built)
     return world.users, world.club, world.season
 
 

@@ -6,7 +6,8 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from scoring_helpers import record
+from scoring_helpers import record, renewed, scoring_world
+from support.once import once_per_module
 from support.world import season_match
 
 from games.exceptions import InvalidInput, NotAllowed, NotFound
@@ -16,8 +17,17 @@ from scoring.exceptions import InvitationExpired, InvitationInvalid, InvitationU
 from scoring.models import ClubPlayer, Invitation, Membership
 
 pytestmark = pytest.mark.django_db
+
 User = get_user_model()
 PASSWORD = "kiery-i-piki-2025"
+
+
+built = once_per_module(scoring_world)  # every test starts from the world: built once (support.once)
+
+
+@pytest.fixture
+def world(built):
+    return renewed(built)
 
 
 def add(world, name, actor="ada"):

@@ -4,7 +4,8 @@
 import datetime
 
 import pytest
-from scoring_helpers import record, standings_of
+from scoring_helpers import record, renewed, scoring_world, standings_of
+from support.once import once_per_module
 
 from games.engine import Seat, replay
 from games.engine import record as records
@@ -13,6 +14,14 @@ from scoring import services
 from scoring.models import SeasonMatch
 
 pytestmark = pytest.mark.django_db
+
+
+built = once_per_module(scoring_world)  # every test starts from the world: built once (support.once)
+
+
+@pytest.fixture
+def world(built):
+    return renewed(built)
 
 
 def as_points(data: dict) -> dict:

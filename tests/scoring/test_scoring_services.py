@@ -3,7 +3,8 @@
 import pytest
 from django.core.management import CommandError, call_command
 from django.db.models import Sum
-from scoring_helpers import SEATS, play_live, ratings_of, record, standings_of
+from scoring_helpers import SEATS, play_live, ratings_of, record, renewed, scoring_world, standings_of
+from support.once import once_per_module
 from support.world import season_match
 
 from games import services as games
@@ -17,6 +18,14 @@ from scoring.models import MatchLine, RatedMatch, Rating, RatingChange, Season, 
 pytestmark = pytest.mark.django_db
 
 SHORT = {"regular_deals": ["R", "O"]}  # a short match, for live play
+
+
+built = once_per_module(scoring_world)  # every test starts from the world: built once (support.once)
+
+
+@pytest.fixture
+def world(built):
+    return renewed(built)
 
 
 @pytest.fixture

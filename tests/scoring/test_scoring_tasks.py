@@ -3,14 +3,24 @@ Redis (real Redis; the real broker and worker are in test_scoring_worker.py)."""
 
 import pytest
 from django.db import DatabaseError, OperationalError
-from scoring_helpers import record, require_redis, standings_of
+from scoring_helpers import record, renewed, require_redis, scoring_world, standings_of
+from support.once import once_per_module
 
 from config.celery import app
 from scoring import recompute, scheduling, services, tasks
 from scoring.models import Season
 
 pytestmark = pytest.mark.django_db
+
 TEST_REDIS = "redis://127.0.0.1:6379/14"
+
+
+built = once_per_module(scoring_world)  # every test starts from the world: built once (support.once)
+
+
+@pytest.fixture
+def world(built):
+    return renewed(built)
 
 
 def test_the_recompute_is_acked_late_and_retried_with_backoff_on_database_errors():

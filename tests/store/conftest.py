@@ -2,7 +2,7 @@
 server-dealt match."""
 
 import pytest
-from store_helpers import SEATED, sample
+from store_helpers import new_server_match, sample, store_people
 
 from games import services
 from games.models import Match
@@ -10,14 +10,9 @@ from games.models import Match
 
 @pytest.fixture
 def users(django_user_model):
-    """Four seated players (each with a player profile), a scorer and a stranger, by name."""
-    made = {
-        name: django_user_model.objects.create_user(name)  # no password: hashing one is slow
-        for name in ("north", "east", "south", "west", "scorer", "stranger")
-    }
-    for name in ("north", "east", "south", "west"):
-        services.player_for_user(made[name])
-    return made
+    """store_helpers.store_people: four seated players, a scorer and a stranger, by name
+    (``django_user_model`` brings the database)."""
+    return store_people()
 
 
 @pytest.fixture
@@ -30,9 +25,5 @@ def import_sample(users):
 
 @pytest.fixture
 def server_match(users):
-    """A server-dealt match with a scorer, its first deal dealt."""
-    match = services.match_create(
-        actor=users["north"], first_dealer="N", dealing=Match.Dealing.SERVER, scorer="scorer", seats=SEATED
-    )
-    services.deal_start(match_id=match.pk, actor=users["north"])
-    return Match.objects.get(pk=match.pk)
+    """store_helpers.new_server_match: server-dealt, with a scorer, its first deal dealt."""
+    return new_server_match(users)

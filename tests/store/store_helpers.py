@@ -9,6 +9,40 @@ from games.models import Match, MatchEvent, MatchProjection
 SEATED = dict(zip(SEATS, ("north", "east", "south", "west")))  # usernames of the conftest users
 
 
+def store_people() -> dict:
+    """Four seated players (each with a player profile), a scorer and a stranger, by name."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    make = get_user_model().objects.create_user  # no password: hashing one is slow
+    made = {name: make(name) for name in ("north", "east", "south", "west", "scorer", "stranger")}
+    for name in ("north", "east", "south", "west"):
+        services.player_for_user(made[name])
+    return made
+
+
+def new_server_match(users) -> Match:
+    """A server-dealt match with a scorer, its first deal dealt."""
+    from games import services
+
+    match = services.match_create(
+        actor=users["north"], first_dealer="N", dealing=Match.Dealing.SERVER, scorer="scorer", seats=SEATED
+    )
+    services.deal_start(match_id=match.pk, actor=users["north"])
+    return Match.objects.get(pk=match.pk)
+
+
+def fresh_users(users: dict) -> dict:
+    """The users of ``users`` (by name) read again from the database, in one query: for a test
+    handed rows built once per module (support.once). A user object caches what a test gives it
+    (``user.player``), which the test's rollback may remove."""
+    from django.contrib.auth import get_user_model
+
+    found = get_user_model()._default_manager.in_bulk([user.pk for user in users.values()])
+    return {name: found[user.pk] for name, user in users.items()}
+
+
 def stored_state(match) -> dict:
     """Everything a command may write for one match, to compare before and after."""
     projection = MatchProjection.objects.get(pk=match.pk)

@@ -5,7 +5,8 @@ import io
 
 import pytest
 from django.core.management import CommandError, call_command
-from store_helpers import SEATED, legal_play, play_legal_cards, sample
+from store_helpers import SEATED, fresh_users, legal_play, new_server_match, play_legal_cards, sample, store_people
+from support.once import fresh, once_per_module
 
 from games import audit, services
 from games.models import DealScore, Match, MatchProjection
@@ -36,11 +37,12 @@ def _rebuild(*args) -> str:
     return out.getvalue()
 
 
-@pytest.fixture
-def matches(import_sample, server_match, users):
-    """Imported samples (finished and in progress), a live server-dealt match in its second
-    deal, and an abandoned one."""
-    imported = [import_sample(name) for name in SAMPLES]
+def build_matches():
+    """The conftest's users; imported samples (finished and in progress), a live server-dealt match
+    in its second deal, and an abandoned one."""
+    users = store_people()
+    imported = [services.record_import(actor=users["scorer"], record=sample(name)) for name in SAMPLES]
+    server_match = new_server_match(users)
     play_legal_cards(server_match, users["scorer"], 52)
     services.deal_start(match_id=server_match.pk, actor=users["east"])
     play_legal_cards(server_match, users["scorer"], 8)
@@ -50,7 +52,22 @@ def matches(import_sample, server_match, users):
         seat, card = legal_play(abandoned)
         services.card_play(match_id=abandoned.pk, actor=users[SEATED[seat]], card=card)
     services.match_abandon(match_id=abandoned.pk, actor=users["south"], reason="rain")
-    return imported + [server_match, abandoned]
+    return users, imported + [server_match, abandoned]
+
+
+# Built once (support.once): every test of the module starts from these users, and those of
+# ``matches`` from these matches; the others rebuild their own along with them.
+built = once_per_module(build_matches)
+
+
+@pytest.fixture
+def users(built):
+    return fresh_users(built[0])
+
+
+@pytest.fixture
+def matches(built):
+    return [fresh(match) for match in built[1]]
 
 
 def test_the_fixture_covers_every_status_and_finished_deals(matches):
