@@ -93,6 +93,18 @@ SLOW = (
     "tests/scoring/test_scoring_evenings.py::test_an_evening_of_13_members_over_4_rounds_seats_files_and_ranks",
     # drf-spectacular's validation of the whole schema (the fast subset compares it with openapi.yaml)
     "tests/api/test_api_problems.py::test_the_schema_validates_without_warnings",
+    # whole matches or evenings in one test (each 1.5–3 s; the fast subset keeps shorter ones of each)
+    "tests/api/test_api_play.py::test_four_players_play_a_whole_server_dealt_deal_each_from_his_own_view",
+    "tests/api/test_api_duplicates.py::test_a_match_filed_card_by_card_is_caught_when_its_record_is_imported_afterwards",
+    "tests/audit/test_audit_rulings.py::test_voiding_the_last_deal_reopens_the_match_for_a_replacement_of_the_same_deal",
+    "tests/audit/test_audit_standings.py::test_a_voided_deal_leaves_the_standings_once_its_replacement_is_played",
+    "tests/scoring/test_scoring_evenings.py::test_swiss_seating_puts_the_evenings_leaders_together",
+    "tests/scoring/test_scoring_seating.py::test_it_sends_four_different_players_out_of_13_over_4_rounds",
+    "tests/scoring/test_scoring_evenings.py::test_a_late_arrival_is_seated_from_the_next_round",
+    "tests/scoring/test_scoring_evenings.py::test_a_player_who_withdraws_is_not_seated_again",
+    "tests/scoring/test_scoring_services.py::test_rulings_rescore_and_rerate_the_matches_they_change",
+    # whole seasons rebuilt for each example (a property: `make test` runs it on all its examples)
+    "tests/scoring/test_scoring_properties.py::test_incremental_recomputes_equal_a_full_rebuild",
     # exhaustive checks: the audit's time travel at each of a deal's 53 positions (other tests take a
     # few), and R33's points search against every tally of two takers (R33's cases stay fast)
     "tests/audit/test_audit_timetravel.py::test_every_event_of_a_sample_deal_shows_the_state_replay_gives_for_that_prefix",

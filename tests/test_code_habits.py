@@ -41,3 +41,17 @@ def test_no_module_imports_a_private_name_of_another(package):
     ]
 
     assert found == []
+
+
+def test_every_slow_entry_names_a_test_that_exists():
+    """tests/conftest.py's SLOW names files and single tests by path: a renamed test left there
+    would silently come back into `make test-fast` (issue 12's under-a-minute subset)."""
+    from conftest import SLOW
+
+    missing = []
+    for entry in SLOW:
+        path, _, name = entry.partition("::")
+        where = ROOT / path
+        if not where.exists() or (name and f"def {name.split('[')[0].split('::')[-1]}(" not in where.read_text()):
+            missing.append(entry)
+    assert missing == []

@@ -1,6 +1,7 @@
 """Helpers for the API tests: sample records, request shortcuts, card owners."""
 
 from support import EXAMPLES, PLAYERS, PROBLEM, SEATS, TALLY_EXAMPLES, expected, sample, sample_names  # noqa: F401 - re-exported
+from support.once import fresh_users, once_per_class  # noqa: F401 - re-exported
 
 
 def api_people() -> dict:
@@ -40,37 +41,6 @@ def deal(clients, match_id) -> str:
     response = post(clients["ala"], match_id, "deals")
     assert response.status_code == 201, response.content
     return match_id
-
-
-def once_per_class(build):
-    """A class-scoped fixture giving ``build(built)``, built once for the tests of a class on top of
-    the module's rows (its ``built`` fixture, support.once): in a savepoint of the module's
-    transaction, rolled back after the class's last test. The module's other tests never see these
-    rows. ``build`` gets the module's own objects: it reads its users again (``fresh_users``), as
-    ``user.player`` cached on them would outlive its row. A test of the class asks for it by name
-    (not through ``request.getfixturevalue``, which would open it inside the test's own transaction)."""
-    import pytest
-
-    @pytest.fixture(scope="class")
-    def built_for_class(built, django_db_blocker):
-        from django.db import transaction
-        from django.test import override_settings
-
-        with django_db_blocker.unblock(), override_settings(LANGUAGE_CODE="en"), transaction.atomic():
-            yield build(built)
-            transaction.set_rollback(True)
-
-    return built_for_class
-
-
-def fresh_users(users: dict) -> dict:
-    """The users of ``users`` (by name) read again from the database, in one query: for a test
-    handed rows built once per module (support.once). A user object caches what a test gives it
-    (``user.player``, made by games.services.player_for_user), which the test's rollback removes."""
-    from django.contrib.auth import get_user_model
-
-    found = get_user_model()._default_manager.in_bulk([user.pk for user in users.values()])
-    return {name: found[user.pk] for name, user in users.items()}
 
 
 def owner(hands: dict[str, list[str]], card: str) -> str:

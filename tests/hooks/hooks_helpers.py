@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from support import world as short_matches
+from support.once import fresh_world  # noqa: F401 - re-exported
 from support.world import play_record as play  # noqa: F401 - re-exported
 
 from webhooks.models import Delivery
@@ -28,19 +29,6 @@ def hooks_world():
     world = build_world(get_user_model(), players=PLAYERS, arbiter="arb", others=("olga", "outsider"))
     world.other_club = scoring.club_create(actor=world.users["olga"], name="Inny", slug="other")
     return world
-
-
-def renewed(world):
-    """A copy of a world built once per module (support.once) for one test: its clubs, league and
-    season read again, and its users too (in one query): a user object caches what a test gives it
-    (``user.player``, made by games.services.player_for_user), which the test's rollback removes."""
-    from django.contrib.auth import get_user_model
-    from support.once import fresh_world
-
-    copy = fresh_world(world)
-    found = get_user_model()._default_manager.in_bulk([user.pk for user in world.users.values()])
-    copy.users = {name: found[user.pk] for name, user in world.users.items()}
-    return copy
 
 
 @dataclass

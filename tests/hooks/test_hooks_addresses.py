@@ -4,7 +4,7 @@ and an attempt connects to the address that was checked."""
 import socket
 
 import pytest
-from hooks_helpers import deliveries, hooks_world, renewed
+from hooks_helpers import deliveries, fresh_world, hooks_world
 from rest_framework.test import APIClient
 from support.once import once_per_module
 
@@ -19,7 +19,7 @@ built = once_per_module(hooks_world)  # every test starts from the world: built 
 
 @pytest.fixture
 def world(built):
-    return renewed(built)
+    return fresh_world(built)
 
 
 def register(world, url: str):

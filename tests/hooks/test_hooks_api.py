@@ -5,7 +5,7 @@ import hashlib
 import hmac
 
 import pytest
-from hooks_helpers import deliveries, hooks_world, renewed
+from hooks_helpers import deliveries, fresh_world, hooks_world
 from support import PROBLEM
 from support import api_client as client
 from support.once import once_per_module
@@ -20,7 +20,7 @@ built = once_per_module(hooks_world)  # every test starts from the world: built 
 
 @pytest.fixture
 def world(built):
-    return renewed(built)
+    return fresh_world(built)
 
 
 # --- who may do what --------------------------------------------------------------------------------

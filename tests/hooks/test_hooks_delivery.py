@@ -8,7 +8,7 @@ import hmac
 import pytest
 from django.db import transaction
 from django.utils import timezone
-from hooks_helpers import deliveries, hooks_world, play, renewed, simulated
+from hooks_helpers import deliveries, fresh_world, hooks_world, play, simulated
 from support.once import once_per_module
 
 from games import disputes
@@ -26,7 +26,7 @@ built = once_per_module(hooks_world)  # every test starts from the world: built 
 
 @pytest.fixture
 def world(built):
-    return renewed(built)
+    return fresh_world(built)
 
 
 def _signed(secret: str, received) -> bool:

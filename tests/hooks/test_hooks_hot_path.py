@@ -4,7 +4,7 @@ whatever endpoints the club has registered."""
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from hooks_helpers import PLAYERS, hooks_world, play, renewed, simulated
+from hooks_helpers import PLAYERS, fresh_world, hooks_world, play, simulated
 from support.once import once_per_module
 from support.world import season_match as recorded_match
 
@@ -22,7 +22,7 @@ built = once_per_module(hooks_world)  # every test starts from the world: built 
 
 @pytest.fixture
 def world(built):
-    return renewed(built)
+    return fresh_world(built)
 
 
 WEBHOOK_TABLES = ("webhooks_", "scoring_seasonmatch", "scoring_season")

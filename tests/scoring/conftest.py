@@ -6,7 +6,7 @@ whose every test starts from that world builds it once (support.once) and hands 
 
     @pytest.fixture
     def world(built):
-        return renewed(built)
+        return fresh_world(built)
 """
 
 import pytest

@@ -5,6 +5,7 @@ import os
 import random
 
 from support import SEATS, servers
+from support.once import fresh_world, once_per_class  # noqa: F401 - re-exported
 from support.world import play_record as play_live  # noqa: F401 - re-exported
 from support.world import ratings_of, standings_of  # noqa: F401 - re-exported
 
@@ -22,25 +23,6 @@ def scoring_world():
     from support.world import build_world
 
     return build_world(get_user_model(), players=PLAYERS, arbiter="arb", options=None)
-
-
-def renewed(world):
-    """A copy of a world built once per module (support.once) for one test: its club, league and
-    season read again, and its users too (in one query): a user object caches what a test gives it
-    (``user.player``, made by games.services.player_for_user), which the test's rollback removes."""
-    from support.once import fresh_world
-
-    copy = fresh_world(world)
-    copy.users = fresh_users(world.users)
-    return copy
-
-
-def fresh_users(users: dict) -> dict:
-    """The users of ``users`` (by name) read again from the database, in one query."""
-    from django.contrib.auth import get_user_model
-
-    found = get_user_model()._default_manager.in_bulk([user.pk for user in users.values()])
-    return {name: found[user.pk] for name, user in users.items()}
 
 
 def record(seed: int, names, options: dict | None = None) -> dict:
@@ -87,26 +69,3 @@ def require_redis(url: str) -> None:
     """Skip the calling test when Redis does not answer at ``url``; under CI=true (or with
     CELERY_TEST_BROKER set) that is a failure."""
     servers.require_redis(url, mandatory=bool(os.environ.get("CELERY_TEST_BROKER")))
-
-
-def once_per_class(build):
-    """A class-scoped fixture giving ``build(built)``, built once for the tests of a class, on top
-    of the module's rows (its ``built`` fixture, support.once): in a savepoint of the module's
-    transaction, rolled back when the class's last test is done. The module's other tests never see
-    these rows. ``build`` runs the on-commit work it means to (``TestCase.captureOnCommitCallbacks``);
-    it gets the module's own objects, and reads its users again (``renewed``): ``user.player``
-    cached on them would outlive its row.
-    A test of the class asks for it by name (not through ``request.getfixturevalue``, which would
-    open it inside the test's own transaction)."""
-    import pytest
-
-    @pytest.fixture(scope="class")
-    def built_for_class(built, django_db_blocker):
-        from django.db import transaction
-        from django.test import override_settings
-
-        with django_db_blocker.unblock(), override_settings(LANGUAGE_CODE="en"), transaction.atomic():
-            yield build(built)
-            transaction.set_rollback(True)
-
-    return built_for_class

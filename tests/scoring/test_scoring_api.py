@@ -5,7 +5,7 @@ import io
 
 import pytest
 from django.test import TestCase
-from scoring_helpers import file_records, once_per_class, record, renewed, scoring_world
+from scoring_helpers import file_records, fresh_world, once_per_class, record, scoring_world
 from support import api_client as client
 from support.once import fresh, once_per_module
 
@@ -23,7 +23,7 @@ ROW_KEYS = set(
 
 def file_three(world):
     """Three finished matches in the season."""
-    world = renewed(world)  # what a build caches on the users (user.player) must not outlive its rows
+    world = fresh_world(world)  # what a build caches on the users (user.player) must not outlive its rows
     tables = ((31, "p1 p2 p3 p4"), (32, "p2 p3 p4 p5"), (33, "p1 p2 p5 p6"))
     return file_records(world, TestCase.captureOnCommitCallbacks, tables)
 
@@ -34,7 +34,7 @@ built_filed = once_per_class(file_three)
 
 @pytest.fixture
 def world(built):
-    return renewed(built)
+    return fresh_world(built)
 
 
 @pytest.fixture

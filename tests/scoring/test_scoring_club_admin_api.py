@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import TestCase
 from django.utils import timezone
 from pypdf import PdfReader
-from scoring_helpers import file_records, once_per_class, renewed, scoring_world
+from scoring_helpers import file_records, fresh_world, once_per_class, scoring_world
 from support import api_client as client
 from support.once import fresh, once_per_module
 from support.world import season_match
@@ -36,7 +36,7 @@ def staff(world):
 
 def file_three(world):
     """Three finished matches in the season."""
-    world = renewed(world)  # what a build caches on the users (user.player) must not outlive its rows
+    world = fresh_world(world)  # what a build caches on the users (user.player) must not outlive its rows
     tables = ((51, "p1 p2 p3 p4"), (52, "p2 p3 p4 p5"), (53, "p1 p2 p5 p6"))
     return file_records(world, TestCase.captureOnCommitCallbacks, tables)
 
@@ -47,7 +47,7 @@ built_filed = once_per_class(file_three)
 
 @pytest.fixture
 def world(built):
-    return renewed(built)
+    return fresh_world(built)
 
 
 @pytest.fixture

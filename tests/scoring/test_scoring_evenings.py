@@ -6,7 +6,7 @@ import random
 
 import pytest
 from django.contrib.auth import get_user_model
-from scoring_helpers import evening_club, play_live, renewed
+from scoring_helpers import evening_club, fresh_world, play_live
 from support import api_client as client
 from support.once import once_per_module
 from support.world import SHORT
@@ -35,7 +35,7 @@ built = once_per_module(build_club)  # every test starts from that club: built o
 
 @pytest.fixture
 def club(built):
-    world = renewed(built)
+    world = fresh_world(built)
     return world.users, world.club, world.season
 
 

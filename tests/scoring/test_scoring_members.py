@@ -6,7 +6,7 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from scoring_helpers import record, renewed, scoring_world
+from scoring_helpers import fresh_world, record, scoring_world
 from support.once import once_per_module
 from support.world import season_match
 
@@ -27,7 +27,7 @@ built = once_per_module(scoring_world)  # every test starts from the world: buil
 
 @pytest.fixture
 def world(built):
-    return renewed(built)
+    return fresh_world(built)
 
 
 def add(world, name, actor="ada"):

@@ -4,7 +4,7 @@
 import datetime
 
 import pytest
-from scoring_helpers import record, renewed, scoring_world, standings_of
+from scoring_helpers import fresh_world, record, scoring_world, standings_of
 from support.once import once_per_module
 
 from games.engine import Seat, replay
@@ -21,7 +21,7 @@ built = once_per_module(scoring_world)  # every test starts from the world: buil
 
 @pytest.fixture
 def world(built):
-    return renewed(built)
+    return fresh_world(built)
 
 
 def as_points(data: dict) -> dict:

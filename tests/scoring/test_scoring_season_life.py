@@ -4,7 +4,7 @@ reason that is logged; the end-of-season summary names the champion and the seas
 import pytest
 from django.db.models import Max
 from django.test import TestCase
-from scoring_helpers import SEATS, file_records, once_per_class, play_live, record, renewed, scoring_world
+from scoring_helpers import SEATS, file_records, fresh_world, once_per_class, play_live, record, scoring_world
 from support.once import fresh, once_per_module
 
 from games import disputes
@@ -23,7 +23,7 @@ SHORT = {"regular_deals": ["R", "O"]}
 
 def start_one(world):
     """A recorded season match in progress (its first deal played), scored by ``sam``."""
-    world = renewed(world)  # what a build caches on the users (user.player) must not outlive its rows
+    world = fresh_world(world)  # what a build caches on the users (user.player) must not outlive its rows
     services.league_update(actor=world.users["ada"], league_id=world.league.pk, ruleset={"options": SHORT})
     played = record(5, ["p1", "p2", "p3", "p4"], SHORT)
     match = services.season_match_create(
@@ -39,7 +39,7 @@ def start_one(world):
 
 def file_four(world):
     """Four finished matches in the season."""
-    world = renewed(world)  # what a build caches on the users (user.player) must not outlive its rows
+    world = fresh_world(world)  # what a build caches on the users (user.player) must not outlive its rows
     tables = ((41, "p1 p2 p3 p4"), (42, "p2 p3 p4 p5"), (43, "p1 p2 p5 p6"), (44, "p1 p3 p5 p6"))
     return file_records(world, TestCase.captureOnCommitCallbacks, tables)
 
@@ -51,7 +51,7 @@ built_filed = once_per_class(file_four)
 
 @pytest.fixture
 def world(built):
-    return renewed(built)
+    return fresh_world(built)
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 import pytest
 from django.core.management import CommandError, call_command
 from django.db.models import Sum
-from scoring_helpers import SEATS, play_live, ratings_of, record, renewed, scoring_world, standings_of
+from scoring_helpers import SEATS, fresh_world, play_live, ratings_of, record, scoring_world, standings_of
 from support.once import once_per_module
 from support.world import season_match
 
@@ -25,7 +25,7 @@ built = once_per_module(scoring_world)  # every test starts from the world: buil
 
 @pytest.fixture
 def world(built):
-    return renewed(built)
+    return fresh_world(built)
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ Redis (real Redis; the real broker and worker are in test_scoring_worker.py)."""
 
 import pytest
 from django.db import DatabaseError, OperationalError
-from scoring_helpers import record, renewed, require_redis, scoring_world, standings_of
+from scoring_helpers import fresh_world, record, require_redis, scoring_world, standings_of
 from support.once import once_per_module
 
 from config.celery import app
@@ -20,7 +20,7 @@ built = once_per_module(scoring_world)  # every test starts from the world: buil
 
 @pytest.fixture
 def world(built):
-    return renewed(built)
+    return fresh_world(built)
 
 
 def test_the_recompute_is_acked_late_and_retried_with_backoff_on_database_errors():

@@ -2,6 +2,7 @@
 plays legal cards. Raw tampering with stored rows is tests/support/event_table.py's."""
 
 from support import SEATS, expected, sample  # noqa: F401 - re-exported
+from support.once import fresh_users  # noqa: F401 - re-exported
 from support.world import legal_play, play_legal_cards, state_of  # noqa: F401 - re-exported
 
 from games.models import Match, MatchEvent, MatchProjection
@@ -31,16 +32,6 @@ def new_server_match(users) -> Match:
     )
     services.deal_start(match_id=match.pk, actor=users["north"])
     return Match.objects.get(pk=match.pk)
-
-
-def fresh_users(users: dict) -> dict:
-    """The users of ``users`` (by name) read again from the database, in one query: for a test
-    handed rows built once per module (support.once). A user object caches what a test gives it
-    (``user.player``), which the test's rollback may remove."""
-    from django.contrib.auth import get_user_model
-
-    found = get_user_model()._default_manager.in_bulk([user.pk for user in users.values()])
-    return {name: found[user.pk] for name, user in users.items()}
 
 
 def stored_state(match) -> dict:

@@ -43,16 +43,47 @@ def once_per_module(build: Callable[[], object], *, on_commit: bool = False):
     return built
 
 
+def once_per_class(build: Callable[[object], object]):
+    """A class-scoped fixture giving ``build(built)``, built once for the tests of a class on top of
+    the module's rows (its ``built`` fixture, ``once_per_module``): in a savepoint of the module's
+    transaction, rolled back after the class's last test, so the module's other tests never see
+    these rows. ``build`` runs the on-commit work it means to (``TestCase.captureOnCommitCallbacks``)
+    and gets the module's own objects (``fresh_world``/``fresh_users`` give it its own). A test of
+    the class asks for it by name (``request.getfixturevalue`` would open it inside the test's own
+    transaction)."""
+
+    @pytest.fixture(scope="class")
+    def built_for_class(built, django_db_blocker):
+        from django.db import transaction
+        from django.test import override_settings
+
+        with django_db_blocker.unblock(), override_settings(**SUITE_SETTINGS), transaction.atomic():
+            yield build(built)
+            transaction.set_rollback(True)
+
+    return built_for_class
+
+
 def fresh(instance):
     """A model instance read again from the database: a test's changes to its copy stay its own."""
     return type(instance)._default_manager.get(pk=instance.pk)
 
 
+def fresh_users(users: dict) -> dict:
+    """The users of ``users`` (by name) read again, in one query: a user object caches what a test
+    gives it (``user.player``, made by games.services.player_for_user), which the test's rollback
+    removes."""
+    from django.contrib.auth import get_user_model
+
+    found = get_user_model()._default_manager.in_bulk([user.pk for user in users.values()])
+    return {name: found[user.pk] for name, user in users.items()}
+
+
 def fresh_world(world):
-    """The world with its club, league and season read again and its own dict of users."""
+    """The world with its users, club, league and season read again."""
     return replace(
         world,
-        users=dict(world.users),
+        users=fresh_users(world.users),
         club=fresh(world.club),
         league=fresh(world.league),
         season=fresh(world.season),
