@@ -44,9 +44,9 @@ def test_no_module_imports_a_private_name_of_another(package):
 
 
 def test_every_slow_entry_names_a_test_that_exists():
-    """tests/conftest.py's SLOW names files and single tests by path: a renamed test left there
+    """support.slow's SLOW names files and single tests by path: a renamed test left there
     would silently come back into `make test-fast` (issue 12's under-a-minute subset)."""
-    from conftest import SLOW
+    from support.slow import SLOW
 
     missing = []
     for entry in SLOW:

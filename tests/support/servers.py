@@ -1,7 +1,7 @@
 """The servers and processes tests start: ``config.asgi:application`` under uvicorn in a thread of
 the test process (so it sees the test database, SQLite in memory included), a Celery worker in a
 subprocess, Debian's chromium driven by Playwright; Redis for the tests that need it. Each is slow
-to start: tests that use one carry the ``slow`` marker (tests/conftest.py's SLOW)."""
+to start: tests that use one carry the ``slow`` marker (support.slow's SLOW)."""
 
 from __future__ import annotations
 
