@@ -1,7 +1,7 @@
 """Helpers for the API tests: sample records, request shortcuts, card owners."""
 
 from support import EXAMPLES, PLAYERS, PROBLEM, SEATS, TALLY_EXAMPLES, expected, sample, sample_names  # noqa: F401 - re-exported
-from support.once import fresh_users, once_per_class  # noqa: F401 - re-exported
+from support.once import fresh_users, once_per_class, once_per_module  # noqa: F401 - re-exported
 
 
 def api_people() -> dict:
@@ -26,6 +26,25 @@ def api_dealt() -> dict:
     users = api_people()
     clients = {name: api_client(user) for name, user in users.items()}
     return {"users": users, "match": deal(clients, new_server_match(clients))}
+
+
+def dealt_once():
+    """The fixtures of a module whose every test plays in the dealt match: ``built`` (``api_dealt``,
+    built once for the module: support.once), ``users`` (read again for each test) and
+    ``dealt_match``. A module takes them as ``built, users, dealt_match = dealt_once()``."""
+    import pytest
+
+    built = once_per_module(api_dealt)
+
+    @pytest.fixture
+    def users(built):
+        return fresh_users(built["users"])
+
+    @pytest.fixture
+    def dealt_match(built):
+        return built["match"]
+
+    return built, users, dealt_match
 
 
 def new_server_match(clients) -> str:

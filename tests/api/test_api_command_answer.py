@@ -3,23 +3,12 @@
 winner, the deal it ended — so that a client plays a card in one request."""
 
 import pytest
-from api_helpers import api_dealt, fresh_users, post, state
-from support.once import once_per_module
+from api_helpers import dealt_once, post, state
 
 pytestmark = pytest.mark.django_db
 
 
-built = once_per_module(api_dealt)  # the users and the dealt match: built once (support.once)
-
-
-@pytest.fixture
-def users(built):
-    return fresh_users(built["users"])
-
-
-@pytest.fixture
-def dealt_match(built):
-    return built["match"]
+built, users, dealt_match = dealt_once()  # the users and the dealt match, built once (support.once)
 
 
 SEATS = {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"}

@@ -3,10 +3,9 @@
 import datetime as dt
 
 import pytest
-from api_helpers import PROBLEM, api_dealt, fresh_users, post, state, url
+from api_helpers import PROBLEM, dealt_once, post, state, url
 from django.core.management import call_command
 from django.utils import timezone
-from support.once import once_per_module
 
 from api.idempotency import purge_expired_keys, request_fingerprint
 from games import services
@@ -15,17 +14,7 @@ from games.models import IdempotencyKey, MatchEvent
 pytestmark = pytest.mark.django_db
 
 
-built = once_per_module(api_dealt)  # the users and the dealt match: built once (support.once)
-
-
-@pytest.fixture
-def users(built):
-    return fresh_users(built["users"])
-
-
-@pytest.fixture
-def dealt_match(built):
-    return built["match"]
+built, users, dealt_match = dealt_once()  # the users and the dealt match, built once (support.once)
 
 
 def _events(match_id) -> int:

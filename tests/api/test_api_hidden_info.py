@@ -5,23 +5,12 @@ import json
 import re
 
 import pytest
-from api_helpers import api_dealt, fresh_users, post, sample, state, url
-from support.once import once_per_module
+from api_helpers import dealt_once, post, sample, state, url
 
 pytestmark = pytest.mark.django_db
 
 
-built = once_per_module(api_dealt)  # the users and the dealt match: built once (support.once)
-
-
-@pytest.fixture
-def users(built):
-    return fresh_users(built["users"])
-
-
-@pytest.fixture
-def dealt_match(built):
-    return built["match"]
+built, users, dealt_match = dealt_once()  # the users and the dealt match, built once (support.once)
 
 
 CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
