@@ -9,6 +9,7 @@ leads (R26, R27) all occur.
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import examples
@@ -231,51 +232,34 @@ def test_the_bounds_given_past_the_budget_hold_the_exact_values(deal, back):
         assert card == same and interval.low <= value.low <= interval.high
 
 
+# The bounds a search starts from: availability (R14–R22) and, mid-trick, the decided-trick bounds
+# (R11: a discard never wins; a seat holding the best card with no higher one still to come takes
+# the trick); LEFT_OFF adds a decided trick's cards still to come at their cheapest (R14; R11: the
+# led suit if held) and, at a trick start, a trick that whatever is led goes to the seat or cannot
+# (R10, R11, R16).
+BOUNDS = pytest.mark.parametrize("options", [SearchOptions(), LEFT_OFF], ids=["defaults", "left_off"])
+
+
+@BOUNDS
 @settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played_deals(), st.integers(1, 11))
-def test_the_bounds_the_search_starts_from_never_cut_off_the_exact_value(deal, back):
-    # Availability bounds (R14–R22) and, mid-trick, the decided-trick bounds (R11: a discard
-    # never wins; a seat holding the best card with no higher one still to come takes the trick).
+def test_the_bounds_the_search_starts_from_never_cut_off_the_brute_force_value(options, deal, back):
     position = deal_position(deal, 52 - back)
     expected = brute_force(position)
     for seat in SEATS:
         for index, mode in enumerate(("worst", "best", "guaranteed")):
-            interval = search_bounds(position, seat, mode)
+            interval = search_bounds(position, seat, mode, options)
             assert interval.low <= expected[seat][index] <= interval.high, (seat, mode, interval)
 
 
+@BOUNDS
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played_deals(), st.integers(12, 22))
-def test_deeper_the_bounds_hold_the_exact_values_too(deal, back):
+def test_deeper_the_bounds_hold_the_exact_values_too(options, deal, back):
     position = deal_position(deal, 52 - back)
     analysis = analyse(position, budget=60)
     assert analysis.exact
     for seat in SEATS:
         for mode in ("worst", "best", "guaranteed"):
-            interval, value = search_bounds(position, seat, mode), getattr(analysis.seat(seat), mode).low
-            assert interval.low <= value <= interval.high, (seat, mode)
-
-
-@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(played_deals(), st.integers(1, 11))
-def test_the_left_off_bounds_never_cut_off_the_brute_force_value(deal, back):
-    # R14: a decided trick's cards still to come at their cheapest (R11: the led suit if held);
-    # at a trick start, a trick that whatever is led goes to the seat or cannot (R10, R11, R16).
-    position = deal_position(deal, 52 - back)
-    expected = brute_force(position)
-    for seat in SEATS:
-        for index, mode in enumerate(("worst", "best", "guaranteed")):
-            interval = search_bounds(position, seat, mode, LEFT_OFF)
-            assert interval.low <= expected[seat][index] <= interval.high, (seat, mode, interval)
-
-
-@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(played_deals(), st.integers(12, 22))
-def test_deeper_the_left_off_bounds_hold_the_exact_values_too(deal, back):
-    position = deal_position(deal, 52 - back)
-    analysis = analyse(position, budget=60)
-    assert analysis.exact
-    for seat in SEATS:
-        for mode in ("worst", "best", "guaranteed"):
-            interval, value = search_bounds(position, seat, mode, LEFT_OFF), getattr(analysis.seat(seat), mode).low
+            interval, value = search_bounds(position, seat, mode, options), getattr(analysis.seat(seat), mode).low
             assert interval.low <= value <= interval.high, (seat, mode)
