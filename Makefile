@@ -27,11 +27,15 @@ test: $(STAMP)
 
 # Everything but the tests marked `slow` (servers, browsers, worker processes, fuzzing), with
 # fewer hypothesis examples, on two processes (pytest-xdist) unless REDIS_URL is set: the workers
-# would share one cache, and the throttle tests empty it. docs/testing.md.
+# would share one cache, and the throttle tests empty it. Bytecode is cached between runs even
+# where the environment sets PYTHONDONTWRITEBYTECODE (each worker would compile the project and
+# pytest would rewrite every test module again: a sixth of the run), and schemathesis' plugin,
+# which only the slow fuzz tests use, is not loaded. docs/testing.md.
 TEST_FAST_WORKERS ?= $(if $(REDIS_URL),0,2)
 
 test-fast: $(STAMP)
-	HYPOTHESIS_PROFILE=fast $(VENV)/bin/pytest -m "not slow" -n $(TEST_FAST_WORKERS)
+	env -u PYTHONDONTWRITEBYTECODE HYPOTHESIS_PROFILE=fast $(VENV)/bin/pytest -m "not slow" -n $(TEST_FAST_WORKERS) \
+		-p no:schemathesis
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
