@@ -4,7 +4,7 @@ STAMP := $(VENV)/.installed
 HOST  ?= 127.0.0.1
 PORT  ?= 8000
 
-.PHONY: install run test test-fast lint format docs bench messages
+.PHONY: install run test test-fast lint format docs bench messages compile-engine clean-engine
 
 install: $(STAMP)
 
@@ -36,6 +36,16 @@ TEST_FAST_WORKERS ?= $(if $(REDIS_URL),0,2)
 test-fast: $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE HYPOTHESIS_PROFILE=fast $(VENV)/bin/pytest -m "not slow" -n $(TEST_FAST_WORKERS) \
 		-p no:schemathesis
+
+# make compile-engine: the arbiter's search (games/engine/analysis.py) compiled with mypyc, about
+# 2.2x faster, same answers; optional: needs gcc and the Python headers, and is rebuilt by hand after
+# analysis.py changes (the tests fail while it is stale). make clean-engine: back to pure Python.
+compile-engine: $(STAMP)
+	$(PY) -m pip install -q -e '.[dev,compile]'
+	$(PY) -m games.engine.compiled build
+
+clean-engine:
+	$(PY) -m games.engine.compiled clean
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

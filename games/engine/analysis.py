@@ -46,7 +46,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .cards import ABOVE, NAMES, SUIT_OF, Card, iter_cards
 from .deal import DealState
@@ -62,27 +62,33 @@ from .scoring import (
 )
 from .seats import SEATS, Seat
 
-INF = 10**9
+INF: Final = 10**9
 WORST, BEST, GUARANTEED = "worst", "best", "guaranteed"
 MODES = (WORST, BEST, GUARANTEED)
+# a transposition table: (merged cards, leader, seats with a trick) → (low, high, past) (see ``_Search.lookup``)
+Key = tuple[tuple[int, ...], int, int]
+Table = dict[Key, tuple[int, int, int]]
 
 # Penalty classes for the transposition key: cards of one suit with the same penalty (R14) are
 # interchangeable once their relative order is kept (the king of hearts alone costs 21).
 _PENALTY_CLASS = {p: i for i, p in enumerate(sorted(set(CARD_PENALTY)))}
-CARD_CLASS: tuple[int, ...] = tuple(_PENALTY_CLASS[p] for p in CARD_PENALTY)
+CARD_CLASS: Final[tuple[int, ...]] = tuple(_PENALTY_CLASS[p] for p in CARD_PENALTY)
 # SUIT_BITS[m]: the single bits of a 13-bit suit mask, lowest first.
-SUIT_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(1 << r for r in range(13) if m >> r & 1) for m in range(1 << 13))
-RANK_OF: tuple[int, ...] = tuple(c % 13 for c in range(52))
-COSTLY_FIRST: tuple[tuple[int, int], ...] = tuple((-CARD_PENALTY[c], -(c % 13)) for c in range(52))
-CHEAP_FIRST: tuple[tuple[int, int], ...] = tuple((CARD_PENALTY[c], c % 13) for c in range(52))
-FREE_CARDS = sum(1 << c for c in range(52) if not CARD_PENALTY[c])  # the cards that cost nothing (R14)
-FREE_RANKS = tuple(FREE_CARDS >> 13 * s & 8191 for s in range(4))
+SUIT_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(1 << r for r in range(13) if m >> r & 1) for m in range(1 << 13)
+)
+RANK_OF: Final[tuple[int, ...]] = tuple(c % 13 for c in range(52))
+# sort keys: by penalty (R14), then by rank (one int, so that sorting compares ints, not tuples)
+COSTLY_FIRST: Final[tuple[int, ...]] = tuple(-(13 * CARD_PENALTY[c] + c % 13) for c in range(52))
+CHEAP_FIRST: Final[tuple[int, ...]] = tuple(13 * CARD_PENALTY[c] + c % 13 for c in range(52))
+FREE_CARDS: Final = sum(1 << c for c in range(52) if not CARD_PENALTY[c])  # the cards that cost nothing (R14)
+FREE_RANKS: Final = tuple(FREE_CARDS >> 13 * s & 8191 for s in range(4))
 # CHEAPEST[s][m]: the least penalty among the cards of suit s in the 13-bit mask m (a large number if none)
-CHEAPEST: tuple[tuple[int, ...], ...] = tuple(
+CHEAPEST: Final[tuple[tuple[int, ...], ...]] = tuple(
     (INF,) + tuple(min(CARD_PENALTY[13 * s + r] for r in range(13) if m >> r & 1) for m in range(1, 1 << 13))
     for s in range(4)
 )
-SUIT_PENALTY: tuple[tuple[int, ...], ...] = tuple(
+SUIT_PENALTY: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sum(CARD_PENALTY[13 * s + r] for r in range(13) if m >> r & 1) for m in range(1 << 13)) for s in range(4)
 )
 
@@ -234,7 +240,7 @@ class _Search:
         last = deal.ruleset.last_tricks
         self.last_bonus = tuple(LAST_TRICK_PENALTY if t in last else 0 for t in range(15))
         self.last_left = tuple(sum(1 for x in last if x >= t) for t in range(15))  # R15 tricks still to come
-        self.tt: dict[Any, tuple[int, int, int]] = {}
+        self.tt: Table = {}
         self.suit_codes: dict[int, int] = {}
         self.keys: dict[tuple[int, ...], tuple[int, ...]] = {}  # the hands → their merged key
         self.nodes = 0
@@ -242,8 +248,8 @@ class _Search:
         self.decided_leads = options.bounds and options.decided_leads
         self.shed_cards = options.shed_cards
         # guaranteed only: the tables of the seat's worst and best searches (worst ≤ guaranteed ≤ best)
-        self.floor: dict[Any, tuple[int, int, int]] | None = None
-        self.ceiling: dict[Any, tuple[int, int, int]] = {}
+        self.floor: Table | None = None
+        self.ceiling: Table = {}
         self.penalty_order = options.penalty_order
         # the options read at every node, as plain attributes; caches of per-position arithmetic
         self.use_tt = options.transpositions
@@ -264,7 +270,7 @@ class _Search:
             return 0 if takers == 1 else -past * (5 - takers)  # R21 Max: 0; R20: × (k + 1)
         return past * (5 - takers)  # R22
 
-    def last_trick(self, hands, turn: int, past: int, taken: int) -> int:
+    def last_trick(self, hands: list[int], turn: int, past: int, taken: int) -> int:
         """Trick 13 from its start: one card each, so it plays itself (R3, R11)."""
         led_card = hands[turn].bit_length() - 1
         winner, top, penalty = turn, led_card, 0
@@ -332,7 +338,19 @@ class _Search:
         return past * (k_min + 1), (past + ODGRYWKA_TRICK_POINTS * mine) * (k_max + 1)
 
     def decided(
-        self, hands, turn, led, best, winner, tpen, n, trick_no, past, taken, alpha=-INF, beta=INF
+        self,
+        hands: list[int],
+        turn: int,
+        led: int,
+        best: int,
+        winner: int,
+        tpen: int,
+        n: int,
+        trick_no: int,
+        past: int,
+        taken: int,
+        alpha: int = -INF,
+        beta: int = INF,
     ) -> tuple[int, int] | None:
         """Mid-trick bounds when the trick in progress is decided for the seat or against it, else None.
 
@@ -366,7 +384,7 @@ class _Search:
         shed = self.still_to_come(hands, turn, led, n)  # at least that much of them is the seat's
         return self.static_bounds(hands, 0, trick_no + 1, past + gain + shed, taken | 1 << s, False, shed)
 
-    def still_to_come(self, hands, turn, led, n) -> int:
+    def still_to_come(self, hands: list[int], turn: int, led: int, n: int) -> int:
         """R14: the least penalty the cards still to come to the trick in progress add up to:
         each player still to play at its cheapest card of the led suit if it holds one (R11),
         else of its hand (R12 only narrows the choice); 0 outside a rozbójnik."""
@@ -386,7 +404,7 @@ class _Search:
                 total += min(CHEAPEST[t][hand >> 13 * t & 8191] for t in range(4))
         return total
 
-    def decided_lead(self, hands, turn, trick_no, past, taken) -> tuple[int, int] | None:
+    def decided_lead(self, hands: list[int], turn: int, trick_no: int, past: int, taken: int) -> tuple[int, int] | None:
         """Trick-start bounds when the trick about to be led is decided for the seat or against it
         whatever is led (the leader's legal leads, R10, R16), else None.
 
@@ -445,7 +463,22 @@ class _Search:
             beta,
         )
 
-    def node(self, hands, turn, led, best, winner, tpen, tmask, n, trick_no, past, taken, alpha, beta):
+    def node(
+        self,
+        hands: list[int],
+        turn: int,
+        led: int,
+        best: int,
+        winner: int,
+        tpen: int,
+        tmask: int,
+        n: int,
+        trick_no: int,
+        past: int,
+        taken: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
         self.nodes += 1
         if not self.nodes & 1023:
             self.clock.check()
@@ -453,7 +486,8 @@ class _Search:
             return self.final(past, taken)
         s = self.seat
         rozbojnik = self.rozbojnik
-        key = known = None
+        key: Key | None = None
+        known = (-INF, INF)  # the bounds the table entry starts from (set where ``key`` is)
         offset = 0
         if led < 0:  # a trick start: the last trick, the depth limit, the table and bounds
             if trick_no == 13 and self.stop_trick > 13:
@@ -522,7 +556,6 @@ class _Search:
         cards = self.merged(hands, hand, self.legal(hand, led, best, trick_no), tmask)
         if len(cards) > 1:
             cards = self.order(cards, turn, led, best, winner, maximizing)
-        node = self.node
         if n == 3:  # R3: the trick completes with each card; its winner leads the next
             above_best = ABOVE[best]
             if rozbojnik:
@@ -536,7 +569,7 @@ class _Search:
             if n == 3:
                 nwin = turn if above_best & bit else winner
                 if nwin == s:
-                    v = node(
+                    v = self.node(
                         hands,
                         nwin,
                         -1,
@@ -552,7 +585,7 @@ class _Search:
                         beta,
                     )
                 else:
-                    v = node(hands, nwin, -1, -1, -1, 0, 0, 0, nxt, past, taken | 1 << nwin, alpha, beta)
+                    v = self.node(hands, nwin, -1, -1, -1, 0, 0, 0, nxt, past, taken | 1 << nwin, alpha, beta)
             else:
                 if led < 0:
                     nled, nbest, nwin = SUIT_OF[card], card, turn
@@ -560,7 +593,7 @@ class _Search:
                     nled, nbest, nwin = led, card, turn
                 else:
                     nled, nbest, nwin = led, best, winner
-                v = node(
+                v = self.node(
                     hands,
                     nturn,
                     nled,
@@ -593,7 +626,9 @@ class _Search:
             self.store(key, known, offset, value, a1, b1, past)
         return value
 
-    def store(self, key, known, offset, value, alpha, beta, past) -> None:
+    def store(
+        self, key: Key | None, known: tuple[int, int], offset: int, value: int, alpha: int, beta: int, past: int
+    ) -> None:
         """The table entry of a trick start searched within ``(alpha, beta)`` (fail-soft)."""
         if key is None:
             return
@@ -606,7 +641,9 @@ class _Search:
             low = high = value
         self.tt[key] = (low - offset, high - offset, past)
 
-    def lookup(self, table, key, offset, past, taken, trick_no) -> tuple[int, int] | None:
+    def lookup(
+        self, table: Table, key: Key, offset: int, past: int, taken: int, trick_no: int
+    ) -> tuple[int, int] | None:
         """A table entry as bounds at this ``past`` (the seat's raw points so far).
 
         Entries are keyed without the past. Once every seat has a trick the value is the past
@@ -632,7 +669,7 @@ class _Search:
         a, b = slopes[0] * d, slopes[1] * d
         return low + min(a, b), high + max(a, b)
 
-    def merged(self, hands, hand, legal, tmask) -> list[int]:
+    def merged(self, hands: list[int], hand: int, legal: int, tmask: int) -> list[int]:
         if not self.merge_ranks:
             return [int(c) for c in iter_cards(legal)]
         live = hands[0] | hands[1] | hands[2] | hands[3] | tmask
@@ -671,7 +708,7 @@ class _Search:
                 c = c2
         return tuple(cards)
 
-    def order(self, cards, turn, led, best, winner, maximizing) -> list[int]:
+    def order(self, cards: list[int], turn: int, led: int, best: int, winner: int, maximizing: bool) -> list[int]:
         """Cheap ordering: the seat ducks or grabs as its side wants, the others the opposite.
 
         With ``options.penalty_order`` the penalties count too (R14): a discard goes to the
@@ -696,7 +733,7 @@ class _Search:
             return sorted(cards, key=RANK_OF.__getitem__, reverse=high_first)
         return cards[::-1] if high_first else cards
 
-    def key(self, hands) -> Any:
+    def key(self, hands: list[int]) -> tuple[int, ...]:
         """The remaining cards with equivalent ranks merged: per suit, the owners in rank order
         (and, in a rozbójnik, each card's penalty class); each suit's code is computed once."""
         raw_key = (hands[0], hands[1], hands[2], hands[3])
@@ -765,14 +802,14 @@ def analyse(deal: DealState, *, budget: float = 10.0, options: SearchOptions = S
     jobs += [(turn, GUARANTEED, rep) for rep in groups]
     results = _run_jobs(deal, pos, jobs, options, started + budget)
     nodes = results.pop("nodes")
-    seats = []
+    per_seat: list[SeatAnalysis] = []
     for s in range(4):
         if s == turn:
             values = [results[(s, GUARANTEED, rep)] for rep in groups]
             guaranteed = Interval(max(v.low for v in values), max(v.high for v in values))
         else:
             guaranteed = results[(s, GUARANTEED, None)]
-        seats.append(
+        per_seat.append(
             SeatAnalysis(
                 results[(s, WORST, None)].shifted(transfer[s]),
                 results[(s, BEST, None)].shifted(transfer[s]),
@@ -786,7 +823,7 @@ def analyse(deal: DealState, *, budget: float = 10.0, options: SearchOptions = S
     )
     cards = tuple(sorted(cards, key=lambda item: int(item[0])))
     exact = all(v.exact for v in results.values())
-    return Analysis(SEATS[turn], exact, tuple(seats), cards, nodes, time.perf_counter() - started)
+    return Analysis(SEATS[turn], exact, tuple(per_seat), cards, nodes, time.perf_counter() - started)
 
 
 def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions = SearchOptions()) -> Interval:

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import HEARTS, JACK, KING, KING_OF_HEARTS, QUEEN
 from .ruleset import Kind
 from .seats import SEATS, Seat
 
-POOL = 130  # R14, R17: one deal's points before multipliers
-TRICK_PENALTY = 2  # R14
-LAST_TRICK_PENALTY = 9  # R14, R15
-ODGRYWKA_TRICK_POINTS = 10  # R17
-SALE_POINTS_PER_TRICK = 10  # R27
+POOL: Final = 130  # R14, R17: one deal's points before multipliers
+TRICK_PENALTY: Final = 2  # R14
+LAST_TRICK_PENALTY: Final = 9  # R14, R15
+ODGRYWKA_TRICK_POINTS: Final = 10  # R17
+SALE_POINTS_PER_TRICK: Final = 10  # R27
 
 
 def _card_penalty(card: int) -> int:
@@ -25,7 +26,7 @@ def _card_penalty(card: int) -> int:
     return points + (16 if card == KING_OF_HEARTS else 0)
 
 
-CARD_PENALTY: tuple[int, ...] = tuple(_card_penalty(c) for c in range(52))
+CARD_PENALTY: Final[tuple[int, ...]] = tuple(_card_penalty(c) for c in range(52))
 
 
 def trick_penalty(cards: Sequence[int], trick_no: int, last_tricks: tuple[int, int]) -> int:
