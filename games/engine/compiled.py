@@ -25,13 +25,15 @@ SOURCES = ("analysis.py",)  # the search; the rest of the engine stays interpret
 STAMP = ENGINE / "compiled.sha256"
 
 
-def extensions() -> list[Path]:
+def extensions(root: Path = ROOT) -> list[Path]:
     """The compiled files in the engine's directory (mypyc's module and its runtime library)."""
-    return sorted(p for p in ENGINE.iterdir() if p.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)))
+    engine = root / "games" / "engine"
+    return sorted(p for p in engine.iterdir() if p.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)))
 
 
-def digest() -> str:
-    return "".join(f"{hashlib.sha256((ENGINE / name).read_bytes()).hexdigest()}  {name}\n" for name in SOURCES)
+def digest(root: Path = ROOT) -> str:
+    engine = root / "games" / "engine"
+    return "".join(f"{hashlib.sha256((engine / name).read_bytes()).hexdigest()}  {name}\n" for name in SOURCES)
 
 
 def stale() -> bool:
@@ -39,23 +41,24 @@ def stale() -> bool:
     return bool(extensions()) and (not STAMP.exists() or STAMP.read_text() != digest())
 
 
-def clean() -> None:
-    for path in extensions():
+def clean(root: Path = ROOT) -> None:
+    for path in extensions(root):
         path.unlink()
-    STAMP.unlink(missing_ok=True)
+    (root / "games" / "engine" / STAMP.name).unlink(missing_ok=True)
 
 
-def build() -> None:
-    """mypyc (from the ``compile`` extra: ``pip install -e '.[compile]'``) and a C compiler."""
-    clean()
-    work = ROOT / "build"  # mypyc's C sources and objects (its command line always puts them there)
+def build(root: Path = ROOT) -> None:
+    """mypyc (the ``compile`` extra, or ``dev``) and a C compiler; ``root``: the checkout (or a
+    copy of its ``games/engine``, as tests/engine compiles one)."""
+    clean(root)
+    work = root / "build"  # mypyc's C sources and objects (its command line always puts them there)
     existed = work.exists()
-    paths = [str((ENGINE / name).relative_to(ROOT)) for name in SOURCES]
+    paths = [f"games/engine/{name}" for name in SOURCES]
     # follow-imports=silent: the modules imported are type-checked only as far as the search needs
-    subprocess.run([sys.executable, "-m", "mypyc", "--follow-imports=silent", *paths], cwd=ROOT, check=True)
+    subprocess.run([sys.executable, "-m", "mypyc", "--follow-imports=silent", *paths], cwd=root, check=True)
     if not existed:
         shutil.rmtree(work)
-    STAMP.write_text(digest())
+    (root / "games" / "engine" / STAMP.name).write_text(digest(root))
 
 
 def main(argv: list[str]) -> int:

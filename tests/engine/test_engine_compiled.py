@@ -1,44 +1,28 @@
-"""The optional compiled search (games/engine/compiled.py, docs/analysis.md "Speed"): when
-``make compile-engine`` has built it, it was built from the source here and gives the pure-Python
-module's answers on the same positions, node for node. Without it these tests are skipped (the
-other analysis tests then test the pure module; with it, the compiled one)."""
+"""The compiled search (games/engine/compiled.py, docs/analysis.md "Speed"): mypyc compiles
+``analysis.py`` (in a copy of the engine) and the compiled module gives the source's answers on
+the same positions, node for node; a compiled engine left in the checkout by
+``make compile-engine`` is current and is the one imported."""
 
 import importlib.machinery
-import importlib.util
-import random
+import json
+import os
+import shutil
+import subprocess
 import sys
 
-import pytest
+from games.engine import analysis, compiled
 
-from games.engine import SEATS, analysis, compiled, record, replay
+SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+
+# Positions of simulated deals with at most 7 tricks left (as benchmarks/analysis.py draws them),
+# analysed exactly, with each seat's start bounds: run by this process (the source) and by Python
+# on the compiled copy; the same code, so the positions are the same.
+ANSWERS = """
+import json, random, sys
+from games.engine import SEATS, analysis, record, replay
 from games.engine.simulate import simulate_match
 
-pytestmark = pytest.mark.skipif(not compiled.extensions(), reason="the engine is not compiled (make compile-engine)")
-
-
-def test_built_from_the_source_here():
-    assert not compiled.stale(), "analysis.py changed since make compile-engine: run it again, or make clean-engine"
-
-
-def test_the_compiled_module_is_the_one_imported():
-    assert analysis.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
-
-
-@pytest.fixture(scope="module")
-def pure():
-    """analysis.py itself, under another name (its relative imports resolve in games.engine as usual)."""
-    spec = importlib.util.spec_from_file_location("games.engine.analysis_source", compiled.ENGINE / "analysis.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        del sys.modules[spec.name]
-
-
-def positions(seed: int, count: int) -> list:
-    """Positions of simulated deals with at most 7 tricks left (as benchmarks/analysis.py draws them)."""
+def positions(seed, count):
     rng, found = random.Random(seed), []
     while len(found) < count:
         state = replay(record.decode(simulate_match(rng))).state
@@ -46,17 +30,48 @@ def positions(seed: int, count: int) -> list:
             found.append(analysis.deal_position(result.final, rng.randint(24, 51)))
     return found[:count]
 
+answers = []
+for position in positions(int(sys.argv[1]), int(sys.argv[2])):
+    found = analysis.analyse(position, budget=60.0)
+    bounds = [analysis.search_bounds(position, seat, mode) for seat in SEATS for mode in analysis.MODES]
+    answers.append({"exact": found.exact, "nodes": found.nodes, "json": found.as_json(),
+                    "bounds": [[b.low, b.high] for b in bounds]})
+print(json.dumps({"module": analysis.__file__, "answers": answers}, default=str))
+"""
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_the_same_answers_as_the_source(pure, seed):
-    for position in positions(seed, 15):
-        fast, slow = analysis.analyse(position, budget=60.0), pure.analyse(position, budget=60.0)
-        assert fast.exact and slow.exact
-        assert fast.as_json() == slow.as_json() and fast.nodes == slow.nodes
-        for seat in SEATS:
-            for mode in analysis.MODES:
-                fast_bounds, slow_bounds = (
-                    analysis.search_bounds(position, seat, mode),
-                    pure.search_bounds(position, seat, mode),
-                )
-                assert (fast_bounds.low, fast_bounds.high) == (slow_bounds.low, slow_bounds.high)
+
+def answers(python_path, seed=1, count=20) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(python_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", ANSWERS, str(seed), str(count)],
+        cwd=python_path,  # `-c` puts the working directory first on the path
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def test_compiled_with_mypyc_the_search_gives_the_sources_answers_node_for_node(tmp_path):
+    engine = compiled.ROOT / "games" / "engine"
+    shutil.copytree(
+        engine, tmp_path / "games" / "engine", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.sha256")
+    )
+    (tmp_path / "games" / "__init__.py").write_text("")
+    compiled.build(tmp_path)
+    assert compiled.extensions(tmp_path)
+
+    fast, slow = answers(tmp_path), answers(compiled.ROOT)
+    assert fast["module"].endswith(SUFFIXES) and fast["module"].startswith(str(tmp_path))
+    assert slow["module"] == str(engine / "analysis.py") or slow["module"].endswith(SUFFIXES)
+    assert all(answer["exact"] for answer in slow["answers"])
+    assert fast["answers"] == slow["answers"]
+
+
+def test_a_compiled_engine_in_the_checkout_is_current_and_is_the_one_imported():
+    if not compiled.extensions():  # pure Python (a clean checkout, CI): the source itself runs
+        assert analysis.__file__.endswith("analysis.py")
+        return
+    assert not compiled.stale(), "analysis.py changed since make compile-engine: run it again, or make clean-engine"
+    assert analysis.__file__.endswith(SUFFIXES)

@@ -35,6 +35,8 @@ SLOW = (
     "tests/scoring/test_scoring_services.py::test_rulings_rescore_and_rerate_the_matches_they_change",
     # whole seasons rebuilt for each example (a property: `make test` runs it on all its examples)
     "tests/scoring/test_scoring_properties.py::test_incremental_recomputes_equal_a_full_rebuild",
+    # runs mypyc and a C compiler on the solver (about 10 s)
+    "tests/engine/test_engine_compiled.py::test_compiled_with_mypyc_the_search_gives_the_sources_answers_node_for_node",
     # exhaustive checks: the audit's time travel at each of a deal's 53 positions (other tests take a
     # few), and R33's points search against every tally of two takers (R33's cases stay fast)
     "tests/audit/test_audit_timetravel.py::test_every_event_of_a_sample_deal_shows_the_state_replay_gives_for_that_prefix",
