@@ -103,9 +103,7 @@ def events_append(
     that the two are equal."""
     if not events:
         raise ValueError("nothing to append")
-    for path, _ in (patches or {}).values():  # written in the statement: plain keys only
-        if not _plain_path(path):
-            raise ValueError(f"not a plain JSON path: {path!r}")
+    patched = _patched(patches)
     wrapper = rows.db()
     if wrapper.vendor != "postgresql":
         if notify is not None:
@@ -113,7 +111,6 @@ def events_append(
         _append_one_by_one(match, events, match_values, projection_values)
         return
     match_names, projection_names = tuple(sorted(match_values)), tuple(sorted(projection_values or ()))
-    patched = tuple(sorted((name, path) for name, (path, _) in (patches or {}).items()))
     patched = patched if projection_values is not None else ()
     sql = _append_sql(
         len(events), match_names, projection_names if projection_values is not None else None, notify, patched
@@ -123,12 +120,7 @@ def events_append(
     params += [field(name).get_db_prep_save(match_values[name], wrapper) for name in match_names]
     params.append(pk)
     if projection_values is not None:
-        field = MatchProjection._meta.get_field
-        for name in projection_names:
-            if patches is not None and name in patches:
-                params.append(field(name).get_db_prep_save(patches[name][1], wrapper))
-            else:
-                params.append(field(name).get_db_prep_save(projection_values[name], wrapper))
+        params += _projection_params(projection_names, projection_values, patches, wrapper)
         params.append(pk)
     if notify is not None:
         params += list(notify)
@@ -194,23 +186,17 @@ def events_append_unlocked(
     the log at that version is the one the decision's state came from."""
     if not events:
         raise ValueError("nothing to append")
-    for path, _ in (patches or {}).values():
-        if not _plain_path(path):
-            raise ValueError(f"not a plain JSON path: {path!r}")
+    patched = _patched(patches)
     wrapper = rows.db()
     match_names, checked_names = tuple(sorted(match_values)), tuple(sorted(checked))
     projection_names = tuple(sorted(projection_values))
-    patched = tuple(sorted((name, path) for name, (path, _) in (patches or {}).items()))
     sql = _append_unlocked_sql(len(events), match_names, checked_names, projection_names, notify is not None, patched)
     match_field, pk = Match._meta.get_field, Match._meta.pk.get_db_prep_save(match.pk, wrapper)
     params = [match_field(name).get_db_prep_save(match_values[name], wrapper) for name in match_names]
     params += [pk, events[0].seq - 1]
     params += [match_field(name).get_db_prep_save(checked[name], wrapper) for name in checked_names]
     params.append(head)
-    field = MatchProjection._meta.get_field
-    for name in projection_names:
-        value = patches[name][1] if patches is not None and name in patches else projection_values[name]
-        params.append(field(name).get_db_prep_save(value, wrapper))
+    params += _projection_params(projection_names, projection_values, patches, wrapper)
     params += [value for event in events for value in rows.insert_params(event)]
     if notify is not None:
         params += list(notify)
@@ -260,6 +246,24 @@ def _append_unlocked_sql(
 @functools.cache
 def _plain_path(path: tuple[str, ...]) -> bool:
     return all(re.fullmatch(r"[a-z_]+", key) for key in path)
+
+
+def _patched(patches: dict[str, tuple[tuple[str, ...], Any]] | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The patched columns and their paths, sorted (part of the statement's cache key); the paths
+    are written in the statement, so only plain keys are taken."""
+    for path, _ in (patches or {}).values():
+        if not _plain_path(path):
+            raise ValueError(f"not a plain JSON path: {path!r}")
+    return tuple(sorted((name, path) for name, (path, _) in (patches or {}).items()))
+
+
+def _projection_params(names: tuple[str, ...], values: dict[str, Any], patches, wrapper) -> list[Any]:
+    """The parameters of ``_projection_assignments``: a patched column's part, else its whole value."""
+    field = MatchProjection._meta.get_field
+    return [
+        field(name).get_db_prep_save(patches[name][1] if patches and name in patches else values[name], wrapper)
+        for name in names
+    ]
 
 
 def _projection_assignments(names: tuple[str, ...], patched: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
