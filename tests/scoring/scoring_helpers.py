@@ -69,3 +69,29 @@ def require_redis(url: str) -> None:
     """Skip the calling test when Redis does not answer at ``url``; under CI=true (or with
     CELERY_TEST_BROKER set) that is a failure."""
     servers.require_redis(url, mandatory=bool(os.environ.get("CELERY_TEST_BROKER")))
+
+
+def world_and_three_filed(seeds: tuple[int, int, int]):
+    """The fixtures of a module whose tests start from the world, and of its classes that need
+    three finished matches in the season (``p1``–``p6`` at three tables, ``record(seed)`` each):
+    ``built`` (the world, once per module: support.once), ``built_filed`` (the matches, once per
+    class), ``world`` and ``filed`` (read again for each test). A module takes them as
+    ``built, built_filed, world, filed = world_and_three_filed(seeds)``."""
+    import pytest
+    from django.test import TestCase
+    from support.once import fresh, once_per_module
+
+    def file_three(world):
+        world = fresh_world(world)  # what a build caches on the users (user.player) must not outlive its rows
+        tables = tuple(zip(seeds, ("p1 p2 p3 p4", "p2 p3 p4 p5", "p1 p2 p5 p6")))
+        return file_records(world, TestCase.captureOnCommitCallbacks, tables)
+
+    @pytest.fixture
+    def world(built):
+        return fresh_world(built)
+
+    @pytest.fixture
+    def filed(built_filed):
+        return [fresh(match) for match in built_filed]
+
+    return once_per_module(scoring_world), once_per_class(file_three), world, filed

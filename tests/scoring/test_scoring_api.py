@@ -4,10 +4,8 @@ import csv
 import io
 
 import pytest
-from django.test import TestCase
-from scoring_helpers import file_records, fresh_world, once_per_class, record, scoring_world
+from scoring_helpers import record, world_and_three_filed
 from support import api_client as client
-from support.once import fresh, once_per_module
 
 from scoring import services
 from scoring.models import League, Membership, Season, SeasonMatch
@@ -21,25 +19,8 @@ ROW_KEYS = set(
 )
 
 
-def file_three(world):
-    """Three finished matches in the season."""
-    world = fresh_world(world)  # what a build caches on the users (user.player) must not outlive its rows
-    tables = ((31, "p1 p2 p3 p4"), (32, "p2 p3 p4 p5"), (33, "p1 p2 p5 p6"))
-    return file_records(world, TestCase.captureOnCommitCallbacks, tables)
-
-
-built = once_per_module(scoring_world)  # every test starts from the world; built once (support.once)
-built_filed = once_per_class(file_three)
-
-
-@pytest.fixture
-def world(built):
-    return fresh_world(built)
-
-
-@pytest.fixture
-def filed(built_filed):
-    return [fresh(match) for match in built_filed]
+# the world once per module, three filed matches once per class (support.once)
+built, built_filed, world, filed = world_and_three_filed((31, 32, 33))
 
 
 # --- clubs and members -------------------------------------------------------------------------------

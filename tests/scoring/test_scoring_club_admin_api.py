@@ -6,12 +6,10 @@ import io
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import TestCase
 from django.utils import timezone
 from pypdf import PdfReader
-from scoring_helpers import file_records, fresh_world, once_per_class, scoring_world
+from scoring_helpers import world_and_three_filed
 from support import api_client as client
-from support.once import fresh, once_per_module
 from support.world import season_match
 
 from games.models import Match, Player
@@ -34,25 +32,8 @@ def staff(world):
     return world.users["staff"]
 
 
-def file_three(world):
-    """Three finished matches in the season."""
-    world = fresh_world(world)  # what a build caches on the users (user.player) must not outlive its rows
-    tables = ((51, "p1 p2 p3 p4"), (52, "p2 p3 p4 p5"), (53, "p1 p2 p5 p6"))
-    return file_records(world, TestCase.captureOnCommitCallbacks, tables)
-
-
-built = once_per_module(scoring_world)  # every test starts from the world: built once (support.once)
-built_filed = once_per_class(file_three)
-
-
-@pytest.fixture
-def world(built):
-    return fresh_world(built)
-
-
-@pytest.fixture
-def filed(built_filed):
-    return [fresh(match) for match in built_filed]
+# the world once per module, three filed matches once per class (support.once)
+built, built_filed, world, filed = world_and_three_filed((51, 52, 53))
 
 
 # --- members ---------------------------------------------------------------------------------------
