@@ -34,7 +34,7 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from config.replica import reads_from_replica
-from games import commands, selectors, services, signoffs
+from games import claims, commands, selectors, services, signoffs
 from games.commands import CommandResult
 from games.exceptions import CommandError, NotFound
 from games.models import Match
@@ -424,7 +424,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         ],
     )
     @action(detail=True, methods=["post"])
-    @idempotent
+    @idempotent(claimed=True)
     def plays(self, request, pk=None):
         return self._command(request, pk, services.card_play, s.PlayInput, lambda body: dict(body))
 
@@ -634,6 +634,13 @@ class MatchViewSet(viewsets.GenericViewSet):
         except (CommandError, APIException) as refusal:
             commands.hide_from_outsiders(refusal, match_id=pk, actor=request.user)
             raise
+        claim = claims.current()
+        if claim is not None and claim.row is not None:
+            return claim.reply  # rendered and stored with the events (api.idempotency)
+        return self.command_answer(result)
+
+    def command_answer(self, result: CommandResult) -> Response:
+        """A command's answer: what it appended, as its caller may see it, with the new version."""
         # Already in its JSON form: ``s.CommandResultSerializer`` documents it (the schema, and a test
         # checks that it would give the same). Running it on every command deep-copies its nested
         # fields, a tenth of a card play's CPU.

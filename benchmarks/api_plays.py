@@ -2,11 +2,13 @@
 
     .venv/bin/python benchmarks/api_plays.py [--database-url postgres://postgres@127.0.0.1:5432/kierki_bench]
         [--clients 8] [--duration 30] [--ping-duration 10] [--warmup 3] [--workers 2]
+        [--worker-class sync|gthread] [--threads 1]
         [--client-mode process|thread] [--seed 1]
 
 1. Drops and re-creates the database of ``--database-url`` (its name must contain ``bench``),
    migrates it, and creates four users with API tokens and one server-dealt match per client.
-2. Starts gunicorn (``--workers`` sync workers, 2 by default) on a free port of 127.0.0.1 with
+2. Starts gunicorn (``--workers`` workers, 2 by default, of ``--worker-class``: sync by default, as
+   docker/gunicorn.conf.py runs them; gthread keeps connections alive) on a free port of 127.0.0.1 with
    production settings: ``DJANGO_DEBUG=false``, a secret key, allowed hosts, persistent database
    connections (``CONN_MAX_AGE`` from the settings), the application's JSON access log
    (``LOG_LEVEL=INFO``, to a file). Only the HTTPS redirect is off (no TLS proxy in front).
@@ -163,7 +165,9 @@ def start_service(command: str, args: list[str], env: dict[str, str], log_path: 
     )
 
 
-def start_gunicorn(port: int, workers: int, env: dict[str, str], log_path: Path) -> subprocess.Popen:
+def start_gunicorn(
+    port: int, workers: int, env: dict[str, str], log_path: Path, *, worker_class: str = "sync", threads: int = 1
+) -> subprocess.Popen:
     return start_service(
         "gunicorn",
         [
@@ -171,7 +175,9 @@ def start_gunicorn(port: int, workers: int, env: dict[str, str], log_path: Path)
             "--workers",
             str(workers),
             "--worker-class",
-            "sync",
+            worker_class,
+            "--threads",
+            str(threads),
             "--bind",
             f"127.0.0.1:{port}",
             "--backlog",
@@ -507,7 +513,9 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30, help="seconds of measured plays")
     parser.add_argument("--ping-duration", type=float, default=10, help="seconds of measured pings")
     parser.add_argument("--warmup", type=float, default=3, help="seconds before each phase is measured")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--worker-class", choices=("sync", "gthread"), default="sync", help="gunicorn's worker class")
+    parser.add_argument("--threads", type=int, default=1, help="threads per gthread worker")
     parser.add_argument("--client-mode", choices=("process", "thread"), default="process")
     parser.add_argument("--log-level", default="INFO", help="the server's LOG_LEVEL (access lines at INFO)")
     parser.add_argument("--seed", type=int, default=1)
@@ -521,7 +529,9 @@ def main() -> None:
 
     port = free_port()
     log_dir = Path(tempfile.mkdtemp(prefix="kierki-bench-"))
-    server = start_gunicorn(port, args.workers, env, log_dir / "gunicorn.log")
+    server = start_gunicorn(
+        port, args.workers, env, log_dir / "gunicorn.log", worker_class=args.worker_class, threads=args.threads
+    )
     pool = None
     try:
         wait_ready(port, tables[0]["tokens"][0], server)
@@ -531,7 +541,8 @@ def main() -> None:
             pool = multiprocessing.get_context("fork").Pool(args.clients)
         workers = worker_pids(server.pid)
         print(
-            f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port} (log {log_dir / 'gunicorn.log'}); "
+            f"gunicorn: {args.workers} {args.worker_class} workers on 127.0.0.1:{port} "
+            f"(log {log_dir / 'gunicorn.log'}); "
             f"{args.clients} client {args.client_mode}es; {args.warmup:g} s warm-up, then "
             f"{args.duration:g} s of plays and {args.ping_duration:g} s of pings",
             flush=True,

@@ -19,7 +19,9 @@ One straight line, in one transaction (docs/card-play.md):
 A card play first tries the optimistic branch (``_unlocked``; PostgreSQL): the same steps
 without the lock, on the match as this process's last command on it left it (``states``), and
 one statement that writes the events only if the match is still there; not taken or lost, it
-has written nothing, and the play takes the line above (docs/card-play.md).
+has written nothing, and the play takes the line above (docs/card-play.md). Handed a claim on an
+``Idempotency-Key`` (``games.claims``), that statement stores the key with its answer too, and a
+command that cannot do so writes nothing and raises ``claims.NotClaimed``.
 
 The answer, ``CommandResult``, carries the events, the engine state after them and the caller's
 role, so that the API serialises it without another read. A refusal carries the caller's role
@@ -43,7 +45,7 @@ from games.engine import MatchState
 from games.engine.errors import RuleViolation
 from games.engine.match import restore
 
-from . import confirmation, sql, states
+from . import claims, confirmation, sql, states
 from .event_types import CardPlayed, Event
 from .events import GENESIS, chain_hash, event_body
 from .exceptions import CommandError, MatchClosed, MatchReadOnly, NotFound, RuleBroken, VersionConflict
@@ -117,6 +119,8 @@ def run(
         result = _unlocked(match_id, actor, expected_version, decide)
         if result is not None:
             return result
+    if claims.current() is not None:
+        raise claims.NotClaimed  # only the optimistic branch stores a claim's answer: nothing written
     unit = role = None
     with transaction.atomic(savepoint=False):
         try:
@@ -200,6 +204,10 @@ def _unlocked_commit(unit: Unit, head: str, checked: dict[str, Any]) -> CommandR
 
     rows, new_head = _chained(unit)
     values, patches = _plays_projected(unit, new_head)
+    for name, value in values.items():  # the unit's rows are this attempt's own (states.kept_match)
+        setattr(unit.projection, name, value)
+    result, claim = CommandResult(unit.match, rows, unit.state, unit.role, unit.projection), claims.current()
+    key, reply = claim.answer(result) if claim is not None else (None, None)  # rendered before it is stored
     written = sql.events_append_unlocked(
         unit.match,
         rows,
@@ -209,13 +217,14 @@ def _unlocked_commit(unit: Unit, head: str, checked: dict[str, Any]) -> CommandR
         projection_values=values,
         notify=live.moved_notice(unit.match),
         patches=patches,
+        key=key,
     )
     if not written:
         return None
-    for name, value in values.items():
-        setattr(unit.projection, name, value)
+    if claim is not None:
+        claim.row, claim.reply = key, reply
     states.keep(unit.projection, unit.state, unit.match)
-    return _signalled(CommandResult(unit.match, rows, unit.state, unit.role, unit.projection))
+    return _signalled(result)
 
 
 def admit(*, match_id, actor, not_found: str | None = None) -> Role:

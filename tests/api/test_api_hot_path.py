@@ -53,26 +53,27 @@ def _a_play_with_token_if_match_and_key(dealt_match, clients, users) -> list[str
     return [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().upper().startswith(DATA_STATEMENTS)]
 
 
-def test_a_card_play_costs_four_statements_on_postgresql_and_seven_on_sqlite_with_token_if_match_and_key(
+def test_a_card_play_costs_two_statements_on_postgresql_and_seven_on_sqlite_with_token_if_match_and_key(
     dealt_match, clients, users
 ):
     data = _a_play_with_token_if_match_and_key(dealt_match, clients, users)
-    # the token (with the user and his player), the key looked up (under its advisory lock on
-    # PostgreSQL), the append, the key stored with the response — all in one transaction. On
-    # PostgreSQL this process kept the match as its last command (the deal) left it, so the play
-    # is decided without the lock and the append is the optimistic one (docs/card-play.md): one
-    # data-modifying WITH that writes the event, the match's version, the projection and the
-    # NOTIFY that wakes the live views of every process only if the match is still at that
-    # version (games.sql.events_append_unlocked). On SQLite the match is locked and the append
-    # is three statements (the event, the match's version, the projection: no data-modifying
-    # WITH). Each statement is a round trip: fewer of them is the cheaper command of issue 16.
+    # On PostgreSQL this process kept the match as its last command (the deal) left it, so the
+    # play is decided without the lock and its answer is rendered before anything is written:
+    # the token (with the user and his player), then one data-modifying WITH that writes the
+    # event, the match's version, the projection, the NOTIFY that wakes the live views of every
+    # process and the Idempotency-Key with that answer — only if the match is still at that
+    # version and the key is new (games.sql.events_append_unlocked, games.claims). It commits by
+    # itself: no transaction around it. On SQLite the key is looked up, the match locked, the
+    # append is three statements (no data-modifying WITH) and the key is stored, in one
+    # transaction. Each statement is a round trip: fewer of them is the cheaper command of issue 16.
     postgresql = connection.vendor == "postgresql"
-    assert len(data) == (4 if postgresql else 7), "\n".join(data)
+    assert len(data) == (2 if postgresql else 7), "\n".join(data)
     assert sum("pg_notify" in sql for sql in data) == live.notifying()
     if postgresql:
-        (append,) = [sql for sql in data if "games_matchevent" in sql]
-        assert 'games_match"' in append and "pg_notify" in append and "FOR UPDATE" not in append
-        assert not any("FOR UPDATE" in sql for sql in data)  # no lock taken
+        append = data[1]
+        assert "games_matchevent" in append and 'games_match"' in append and "games_idempotencykey" in append
+        assert "FOR UPDATE" not in append
+        assert not any("FOR UPDATE" in sql or "advisory" in sql for sql in data)  # no lock taken
     assert sum("games_player" in sql for sql in data) == 1  # read with the token, not on its own
 
 
@@ -83,7 +84,8 @@ def test_a_card_play_on_a_match_this_process_did_not_keep_locks_it_five_statemen
 
     data = _a_play_with_token_if_match_and_key(dealt_match, clients, users)
 
-    # the token, the key, the match locked with its projection, the append, the key stored
+    # the token, the key (under its advisory lock), the match locked with its projection, the
+    # append, the key stored: the claim of the optimistic branch was not taken and wrote nothing
     postgresql = connection.vendor == "postgresql"
     assert len(data) == (5 if postgresql else 7), "\n".join(data)
     if postgresql:

@@ -61,17 +61,21 @@ def test_eight_retries_of_one_idempotent_request_run_it_once(dealt_match, client
 
 
 def test_a_retry_while_the_first_request_runs_is_409_and_after_it_commits_a_replay(dealt_match, clients, monkeypatch):
-    from games import services
+    """The usual way (a play this process did not keep, so no claim is stored: the key under its
+    advisory lock, in the request's transaction): a retry meanwhile is 409, afterwards a replay."""
+    from games import services, states
 
     card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
     inside, release = threading.Event(), threading.Event()
     real = services.card_play
 
     def slow(**kwargs):  # the first request holds its transaction open until the retry has been answered
-        inside.set()
-        assert release.wait(30)
+        if connection.in_atomic_block:
+            inside.set()
+            assert release.wait(30)
         return real(**kwargs)
 
+    states.forget_all()
     monkeypatch.setattr(services, "card_play", slow)
 
     def send():
@@ -90,6 +94,43 @@ def test_a_retry_while_the_first_request_runs_is_409_and_after_it_commits_a_repl
     assert first.status_code == after.status_code == 201 and after["Idempotent-Replayed"] == "true"
     assert after.json() == first.json()
     assert MatchEvent.objects.filter(match_id=dealt_match).count() == 3
+
+
+def test_a_retry_that_lands_while_the_first_request_renders_its_answer_is_replayed_to_the_first(
+    dealt_match, clients, monkeypatch
+):
+    """The claim (games.claims): the first request has decided without the lock and renders its
+    answer, to be stored with its event; meanwhile the retry lands the play and its answer. The
+    first's statement then writes nothing, and it answers what the retry stored."""
+    from api.views import MatchViewSet
+
+    card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
+    inside, release = threading.Event(), threading.Event()
+    real = MatchViewSet.command_answer
+
+    def slow(view, result):  # the first request's answer, rendered before its statement
+        if not inside.is_set():
+            inside.set()
+            assert release.wait(30)
+        return real(view, result)
+
+    monkeypatch.setattr(MatchViewSet, "command_answer", slow)
+
+    def send():
+        return post(clients["bartek"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "claimed"})
+
+    with ThreadPoolExecutor(1) as pool:
+        first = pool.submit(lambda: (send(), connection.close())[0])
+        assert inside.wait(30)
+        retry = send()
+        release.set()
+        first = first.result(30)
+
+    assert retry.status_code == first.status_code == 201
+    assert not retry.has_header("Idempotent-Replayed") and first["Idempotent-Replayed"] == "true"
+    assert first.json() == retry.json() and first["ETag"] == retry["ETag"] == '"3"'
+    assert MatchEvent.objects.filter(match_id=dealt_match).count() == 3
+    assert audit.audit_failures(Match.objects.get(pk=dealt_match)) == []
 
 
 def test_a_play_that_loses_the_race_without_the_lock_writes_nothing_and_is_decided_again_under_it(
