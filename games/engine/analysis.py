@@ -97,6 +97,8 @@ RANK_OF: Final[tuple[int, ...]] = tuple(c % 13 for c in range(52))
 # sort keys: by penalty (R14), then by rank (one int, so that sorting compares ints, not tuples)
 COSTLY_FIRST: Final[tuple[int, ...]] = tuple(-(13 * CARD_PENALTY[c] + c % 13) for c in range(52))
 CHEAP_FIRST: Final[tuple[int, ...]] = tuple(13 * CARD_PENALTY[c] + c % 13 for c in range(52))
+HIGH_FIRST: Final[tuple[int, ...]] = tuple(-(c % 13) for c in range(52))
+TAKERS: Final[tuple[int, ...]] = tuple(m.bit_count() for m in range(16))  # seats with a trick (bits) → how many
 FREE_CARDS: Final = sum(1 << c for c in range(52) if not CARD_PENALTY[c])  # the cards that cost nothing (R14)
 FREE_RANKS: Final = tuple(FREE_CARDS >> 13 * s & 8191 for s in range(4))
 # CHEAPEST[s][m]: the least penalty among the cards of suit s in the 13-bit mask m (a large number if none)
@@ -248,13 +250,27 @@ def legal_mask(rule: int, hand: int, led: int, best: int, trick_no: int) -> int:
     return allowed
 
 
+def sort_by(cards: list[int], keys: tuple[int, ...]) -> list[int]:
+    """``cards`` sorted in place by ``keys[card]``, stably (as ``sorted(cards, key=keys.__getitem__)``):
+    an insertion sort, the lists being a few cards long (compiled, no call per comparison)."""
+    for i in range(1, len(cards)):
+        card = cards[i]
+        k = keys[card]
+        j = i - 1
+        while j >= 0 and keys[cards[j]] > k:
+            cards[j + 1] = cards[j]
+            j -= 1
+        cards[j + 1] = card
+    return cards
+
+
 class _Keys:
     """The transposition keys' ids, shared by the searches of one position (so that a seat's
     guaranteed search can read its worst and best searches' tables): the hands → the id of their
     merged key (``_Search.key``), and each merged key's id (ids count up from 0)."""
 
     def __init__(self) -> None:
-        self.ids: dict[tuple[int, int, int, int], int] = {}  # the four hands → the id
+        self.ids: dict[tuple[int, ...], int] = {}  # the four hands → the id
         self.merged: dict[tuple[int, ...], int] = {}  # a merged key → its id
         self.suit_codes: dict[int, int] = {}  # one suit's owners → its code
 
@@ -350,7 +366,7 @@ class _Search:
     def final(self, past: int, taken: int) -> int:
         """R20–R22 for this seat at the end of the deal (raw ``past``, ``taken`` seats with a trick)."""
         s = self.seat
-        takers = taken.bit_count()
+        takers = TAKERS[taken]
         if not taken >> s & 1:
             return -POOL if self.rozbojnik and takers == 1 else 0  # R20/R22: 0; R21: another's Max
         if self.rozbojnik:
@@ -392,7 +408,7 @@ class _Search:
         s = self.seat
         left = 14 - trick_no  # tricks still to complete, the one in progress included
         mine = left - 1 if lost else left  # tricks the seat may still take
-        takers = taken.bit_count()
+        takers = TAKERS[taken]
         k_max = 4 - takers
         k_min = k_max - left if k_max > left else 0
         has = taken >> s & 1
@@ -591,7 +607,7 @@ class _Search:
             if self.use_tt:
                 if taken == 15:  # every seat has a trick: multiplier 1, the past adds up
                     offset = -past if rozbojnik else past
-                raw_key = (hands[0], hands[1], hands[2], hands[3])
+                raw_key = tuple(hands)
                 found_id = self.ids.get(raw_key)
                 key = (self.key(raw_key) if found_id is None else found_id) << 6 | turn << 4 | taken
                 t_low, t_high = self.lookup(self.tt, key, offset, past, taken, trick_no)
@@ -747,7 +763,7 @@ class _Search:
             return low + offset, high + offset
         if not self.other_pasts:
             return -INF, INF
-        k_max = 4 - taken.bit_count()
+        k_max = 4 - TAKERS[taken]
         k_min = k_max - (14 - trick_no)
         if k_min < 0:
             k_min = 0
@@ -819,18 +835,18 @@ class _Search:
         s = self.seat
         if led >= 0 and cards[0] // 13 != led:  # a discard
             if self.penalty_order and self.rozbojnik and (winner == s) != wants_seat_to_take:
-                return sorted(cards, key=CHEAP_FIRST.__getitem__)
-            return sorted(cards, key=COSTLY_FIRST.__getitem__)
+                return sort_by(cards, CHEAP_FIRST)
+            return sort_by(cards, COSTLY_FIRST)
         # one suit from here on (following, or a lead): ``merged`` gives the cards lowest first
         if self.penalty_order and led >= 0 and turn != s and winner == s and wants_seat_to_take:
             under = [c for c in cards if c < best]
             return under[::-1] + cards[len(under) :]
         high_first = wants_seat_to_take if turn == s else not wants_seat_to_take
         if led < 0:
-            return sorted(cards, key=RANK_OF.__getitem__, reverse=high_first)
+            return sort_by(cards, HIGH_FIRST if high_first else RANK_OF)
         return cards[::-1] if high_first else cards
 
-    def key(self, raw_key: tuple[int, int, int, int]) -> int:
+    def key(self, raw_key: tuple[int, ...]) -> int:
         """The id of the remaining cards (the four hands) with equivalent ranks merged: per suit,
         the owners in rank order (and, in a rozbójnik, each card's penalty class); each suit's
         code is computed once, each merged key gets an id once (``_Keys``, the table's key is the
