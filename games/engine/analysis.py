@@ -264,6 +264,16 @@ def sort_by(cards: list[int], keys: tuple[int, ...]) -> list[int]:
     return cards
 
 
+def compiled() -> bool:
+    """Whether this module runs compiled (mypyc: its functions are not Python functions)."""
+    return not hasattr(compiled, "__code__")
+
+
+# Compiled, a few caches cost more than what they save (a boxed key, a hash, a compare): the
+# search computes those values instead (the same values: the tests compare both builds).
+COMPILED: Final = compiled()
+
+
 class _Keys:
     """The transposition keys' ids, shared by the searches of one position (so that a seat's
     guaranteed search can read its worst and best searches' tables): the hands → the id of their
@@ -786,6 +796,8 @@ class _Search:
         if not self.merge_ranks:
             return [int(c) for c in iter_cards(legal)]
         live = hands[0] | hands[1] | hands[2] | hands[3] | tmask
+        if COMPILED:  # native bit arithmetic is cheaper than boxing a key for the cache
+            return self.suit_runs(legal, live)
         runs = self.runs
         cards: list[int] = []
         for shift in range(0, 52, 13):
@@ -794,14 +806,14 @@ class _Search:
                 code = shift << 26 | mine << 13 | live >> shift & 8191
                 found = runs.get(code)
                 if found is None:
-                    found = runs[code] = self.suit_runs(mine << shift, live)
+                    found = runs[code] = tuple(self.suit_runs(mine << shift, live))
                 cards += found
         return cards
 
     @staticmethod
-    def suit_runs(m: int, live: int) -> tuple[int, ...]:
-        """One suit's legal cards ``m``, lowest first, each run of equivalent ones as its lowest:
-        the next live card up is also legal and costs the same (R14)."""
+    def suit_runs(m: int, live: int) -> list[int]:
+        """The legal cards ``m``, lowest first (suit by suit), each run of equivalent ones as its
+        lowest: the next live card up is also legal and costs the same (R14)."""
         cards = []
         while m:
             low = m & -m
@@ -819,7 +831,7 @@ class _Search:
                     break
                 m ^= nxt
                 c = c2
-        return tuple(cards)
+        return cards
 
     def order(self, cards: list[int], turn: int, led: int, best: int, winner: int, maximizing: bool) -> list[int]:
         """Cheap ordering: the seat ducks or grabs as its side wants, the others the opposite.
