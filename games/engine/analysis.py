@@ -250,9 +250,23 @@ def legal_mask(rule: int, hand: int, led: int, best: int, trick_no: int) -> int:
     return allowed
 
 
+def compiled() -> bool:
+    """Whether this module runs compiled (mypyc: its functions are not Python functions)."""
+    return not hasattr(compiled, "__code__")
+
+
+# Compiled, a few caches and library calls cost more than what they save (a boxed key, a hash,
+# a compare; a Python call per comparison): the search computes those values natively instead
+# (the same values: the compiled test compares both builds, answers and node counts).
+COMPILED: Final = compiled()
+
+
 def sort_by(cards: list[int], keys: tuple[int, ...]) -> list[int]:
-    """``cards`` sorted in place by ``keys[card]``, stably (as ``sorted(cards, key=keys.__getitem__)``):
-    an insertion sort, the lists being a few cards long (compiled, no call per comparison)."""
+    """``cards`` sorted in place by ``keys[card]``, stably: compiled, an insertion sort (the lists
+    are a few cards long; no call per comparison), else ``list.sort`` (the same order)."""
+    if not COMPILED:
+        cards.sort(key=keys.__getitem__)
+        return cards
     for i in range(1, len(cards)):
         card = cards[i]
         k = keys[card]
@@ -262,16 +276,6 @@ def sort_by(cards: list[int], keys: tuple[int, ...]) -> list[int]:
             j -= 1
         cards[j + 1] = card
     return cards
-
-
-def compiled() -> bool:
-    """Whether this module runs compiled (mypyc: its functions are not Python functions)."""
-    return not hasattr(compiled, "__code__")
-
-
-# Compiled, a few caches cost more than what they save (a boxed key, a hash, a compare): the
-# search computes those values instead (the same values: the tests compare both builds).
-COMPILED: Final = compiled()
 
 
 class _Keys:
