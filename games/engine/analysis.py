@@ -32,8 +32,8 @@ The search is a double-dummy alpha-beta over bitmask hands:
   generated inline (the three variants' legality written out, ``legal_mask``), the remaining
   cards' penalties carried down the search, the bounds tried before the table's key is
   computed, the table keyed on one int; compiled with mypyc (``compiled.py``), no name imported
-  at a node, no optional or boxed pair returned, no Python call per comparison, and the merged
-  moves computed rather than cached (``COMPILED``);
+  at a node, no optional or boxed pair returned, no Python call per comparison (``sort_by``), the
+  merged moves computed rather than cached;
 - every idea can be switched off (``SearchOptions``) and ``search_bounds`` shows the range a
   search starts from, so that tests check each against brute force; three more can be
   switched on, measured and left off because they do not pay: a decided trick's cards still to
@@ -258,9 +258,9 @@ def compiled() -> bool:
     return not hasattr(compiled, "__code__")
 
 
-# Compiled, a few caches and library calls cost more than what they save (a boxed key, a hash,
-# a compare; a Python call per comparison): the search computes those values natively instead
-# (the same values: the compiled test compares both builds, answers and node counts).
+# Compiled, ``list.sort(key=…)`` costs a Python call per comparison and an insertion sort is
+# cheaper; in the pure module the other way round (``sort_by``: the same order either way; the
+# compiled test compares both builds, answers and node counts).
 COMPILED: Final = compiled()
 
 
@@ -377,7 +377,6 @@ class _Search:
         self.use_bounds = options.bounds
         self.other_pasts = options.other_pasts
         self.merge_ranks = options.merge_ranks
-        self.runs: dict[int, tuple[int, ...]] = {}  # one suit's legal and live cards → its merged moves
 
     # --- values ---------------------------------------------------------------------------------
     def final(self, past: int, taken: int) -> int:
@@ -800,28 +799,15 @@ class _Search:
         return low + a, high + b
 
     def merged(self, hands: list[int], hand: int, legal: int, tmask: int) -> list[int]:
+        """The legal cards (``legal``), lowest first (suit by suit), each run of equivalent ones as
+        its lowest: the next live card up is also legal and costs the same (R14). Computed at each
+        node: a cache keyed on each suit's legal and live cards cost as much in the pure module
+        and more compiled (a boxed key, a hash, a compare)."""
         if not self.merge_ranks:
             return [int(c) for c in iter_cards(legal)]
         live = hands[0] | hands[1] | hands[2] | hands[3] | tmask
-        if COMPILED:  # native bit arithmetic is cheaper than boxing a key for the cache
-            return self.suit_runs(legal, live)
-        runs = self.runs
+        m = legal
         cards: list[int] = []
-        for shift in range(0, 52, 13):
-            mine = legal >> shift & 8191
-            if mine:
-                code = shift << 26 | mine << 13 | live >> shift & 8191
-                found = runs.get(code)
-                if found is None:
-                    found = runs[code] = tuple(self.suit_runs(mine << shift, live))
-                cards += found
-        return cards
-
-    @staticmethod
-    def suit_runs(m: int, live: int) -> list[int]:
-        """The legal cards ``m``, lowest first (suit by suit), each run of equivalent ones as its
-        lowest: the next live card up is also legal and costs the same (R14)."""
-        cards = []
         while m:
             low = m & -m
             m ^= low
