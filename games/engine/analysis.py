@@ -29,8 +29,11 @@ The search is a double-dummy alpha-beta over bitmask hands:
 - moves ordered by who wins the trick and what the cards cost; a seat's guaranteed search
   reads its worst and best searches' tables (worst ≤ guaranteed ≤ best at every position);
 - nodes kept cheap (most are trick starts the bounds or the table answer at once): the moves
-  generated inline, each suit's merged moves and the remaining cards' penalties cached, the
-  bounds tried before the table's key is computed;
+  generated inline (the three variants' legality written out, ``legal_mask``), the remaining
+  cards' penalties carried down the search, the bounds tried before the table's key is
+  computed, the table keyed on one int; compiled with mypyc (``compiled.py``), no name imported
+  at a node, no optional or boxed pair returned, no Python call per comparison (``sort_by``), the
+  merged moves computed rather than cached;
 - every idea can be switched off (``SearchOptions``) and ``search_bounds`` shows the range a
   search starts from, so that tests check each against brute force; three more can be
   switched on, measured and left off because they do not pay: a decided trick's cards still to
@@ -48,26 +51,42 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .cards import ABOVE, NAMES, SUIT_OF, Card, iter_cards
+from . import cards as cards_module
+from . import scoring as scoring_module
+from .cards import NAMES, Card, iter_cards
 from .deal import DealState
+from .rules import ODGRYWKA, ROZBOJNIK, ROZBOJNIK_DESCENDING, Variant
 from .ruleset import Kind
-from .scoring import (
-    CARD_PENALTY,
-    LAST_TRICK_PENALTY,
-    ODGRYWKA_TRICK_POINTS,
-    POOL,
-    SALE_POINTS_PER_TRICK,
-    TRICK_PENALTY,
-    raw_points,
-)
+from .scoring import SALE_POINTS_PER_TRICK, raw_points
 from .seats import SEATS, Seat
+
+# The tables and constants the search reads at every node, as this module's own ``Final`` names
+# (compiled, a module's own Final is a C static; a name imported from another module is a
+# dictionary look-up at each use).
+ABOVE: Final[tuple[int, ...]] = cards_module.ABOVE
+SUIT_OF: Final[tuple[int, ...]] = cards_module.SUIT_OF
+CARD_PENALTY: Final[tuple[int, ...]] = scoring_module.CARD_PENALTY  # R14
+POOL: Final[int] = scoring_module.POOL  # R14, R17
+TRICK_PENALTY: Final[int] = scoring_module.TRICK_PENALTY  # R14
+LAST_TRICK_PENALTY: Final[int] = scoring_module.LAST_TRICK_PENALTY  # R14, R15
+ODGRYWKA_TRICK_POINTS: Final[int] = scoring_module.ODGRYWKA_TRICK_POINTS  # R17
+SUIT_MASKS: Final[tuple[int, ...]] = cards_module.SUIT_MASKS
+HEARTS_MASK: Final[int] = cards_module.HEARTS_MASK
+NOT_HEARTS: Final[int] = ~cards_module.HEARTS_MASK
+KH_BIT: Final[int] = cards_module.KH_BIT
+# The variants whose legality the search computes natively (``legal_mask``), by code; any other
+# variant is asked through ``Variant.legal``.
+RULE_ROZBOJNIK: Final = 0
+RULE_DESCENDING: Final = 1
+RULE_ODGRYWKA: Final = 2
+RULE_OTHER: Final = -1
 
 INF: Final = 10**9
 WORST, BEST, GUARANTEED = "worst", "best", "guaranteed"
 MODES = (WORST, BEST, GUARANTEED)
-# a transposition table: (merged cards, leader, seats with a trick) → (low, high, past) (see ``_Search.lookup``)
-Key = tuple[tuple[int, ...], int, int]
-Table = dict[Key, tuple[int, int, int]]
+# a transposition table: one int (the merged cards' id, the leader, the seats with a trick, see
+# ``_Search.key``) → (low, high, past) (see ``_Search.lookup``)
+Table = dict[int, tuple[int, int, int]]
 
 # Penalty classes for the transposition key: cards of one suit with the same penalty (R14) are
 # interchangeable once their relative order is kept (the king of hearts alone costs 21).
@@ -81,6 +100,8 @@ RANK_OF: Final[tuple[int, ...]] = tuple(c % 13 for c in range(52))
 # sort keys: by penalty (R14), then by rank (one int, so that sorting compares ints, not tuples)
 COSTLY_FIRST: Final[tuple[int, ...]] = tuple(-(13 * CARD_PENALTY[c] + c % 13) for c in range(52))
 CHEAP_FIRST: Final[tuple[int, ...]] = tuple(13 * CARD_PENALTY[c] + c % 13 for c in range(52))
+HIGH_FIRST: Final[tuple[int, ...]] = tuple(-(c % 13) for c in range(52))
+TAKERS: Final[tuple[int, ...]] = tuple(m.bit_count() for m in range(16))  # seats with a trick (bits) → how many
 FREE_CARDS: Final = sum(1 << c for c in range(52) if not CARD_PENALTY[c])  # the cards that cost nothing (R14)
 FREE_RANKS: Final = tuple(FREE_CARDS >> 13 * s & 8191 for s in range(4))
 # CHEAPEST[s][m]: the least penalty among the cards of suit s in the 13-bit mask m (a large number if none)
@@ -175,6 +196,102 @@ class Analysis:
         return data
 
 
+def hand_penalties(hands: list[int]) -> int:
+    """R14: the penalties of the cards still in the hands (the search keeps it up to date)."""
+    union = hands[0] | hands[1] | hands[2] | hands[3]
+    return sum(SUIT_PENALTY[s][union >> 13 * s & 8191] for s in range(4))
+
+
+def rule_code(variant: Variant) -> int:
+    """The code of ``variant``'s rules for ``legal_mask`` (``RULE_OTHER`` for a variant it does not know)."""
+    legal = variant.legal
+    if legal is ROZBOJNIK.legal:
+        return RULE_ROZBOJNIK
+    if legal is ROZBOJNIK_DESCENDING.legal:
+        return RULE_DESCENDING
+    if legal is ODGRYWKA.legal:
+        return RULE_ODGRYWKA
+    return RULE_OTHER
+
+
+def legal_mask(rule: int, hand: int, led: int, best: int, trick_no: int) -> int:
+    """``Variant.legal`` of the variant with code ``rule`` (not ``RULE_OTHER``), written out for
+    the search (a call into ``rules.py`` at every node costs, compiled, more than the rest of the
+    node's move generation). The same masks as ``rules.py``, rule for rule (the tests compare
+    them on random hands): R10 no heart led while holding another suit; R11 (R13) follow suit;
+    void, R12a no king of hearts discarded in the first trick, R12b from trick 2 on a heart
+    discarded while holding the king is the king, R12c (descending) hearts discarded highest
+    first; R16 follow suit and overtake when able, any card led or discarded."""
+    if rule == RULE_ODGRYWKA:
+        if led < 0:
+            return hand
+        follow = hand & SUIT_MASKS[led]
+        if not follow:
+            return hand
+        higher = follow & ABOVE[best]
+        return higher if higher else follow
+    if led < 0:  # R10
+        others = hand & NOT_HEARTS
+        return others if others else hand
+    follow = hand & SUIT_MASKS[led]
+    if follow:  # R11; R13: R12 never limits following suit
+        return follow
+    if trick_no == 1:  # R12a
+        allowed = hand & ~KH_BIT
+    elif hand & KH_BIT:  # R12b
+        allowed = hand & NOT_HEARTS | KH_BIT
+    else:
+        allowed = hand
+    if rule == RULE_DESCENDING:  # R12c
+        hearts = hand & HEARTS_MASK
+        if trick_no == 1:
+            hearts &= ~KH_BIT
+        elif hearts & KH_BIT:
+            hearts = KH_BIT
+        if hearts:
+            allowed &= hand & NOT_HEARTS | 1 << (hearts.bit_length() - 1)
+    return allowed
+
+
+def compiled() -> bool:
+    """Whether this module runs compiled (mypyc: its functions are not Python functions)."""
+    return not hasattr(compiled, "__code__")
+
+
+# Compiled, ``list.sort(key=…)`` costs a Python call per comparison and an insertion sort is
+# cheaper; in the pure module the other way round (``sort_by``: the same order either way; the
+# compiled test compares both builds, answers and node counts).
+COMPILED: Final = compiled()
+
+
+def sort_by(cards: list[int], keys: tuple[int, ...]) -> list[int]:
+    """``cards`` sorted in place by ``keys[card]``, stably: compiled, an insertion sort (the lists
+    are a few cards long; no call per comparison), else ``list.sort`` (the same order)."""
+    if not COMPILED:
+        cards.sort(key=keys.__getitem__)
+        return cards
+    for i in range(1, len(cards)):
+        card = cards[i]
+        k = keys[card]
+        j = i - 1
+        while j >= 0 and keys[cards[j]] > k:
+            cards[j + 1] = cards[j]
+            j -= 1
+        cards[j + 1] = card
+    return cards
+
+
+class _Keys:
+    """The transposition keys' ids, shared by the searches of one position (so that a seat's
+    guaranteed search can read its worst and best searches' tables): the hands → the id of their
+    merged key (``_Search.key``), and each merged key's id (ids count up from 0)."""
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple[int, ...], int] = {}  # the four hands → the id
+        self.merged: dict[tuple[int, ...], int] = {}  # a merged key → its id
+        self.suit_codes: dict[int, int] = {}  # one suit's owners → its code
+
+
 class _OutOfTime(Exception):
     pass
 
@@ -230,19 +347,22 @@ class _Search:
     (everyone maximises them) or ``guaranteed`` (the seat maximises, the other three minimise).
     Values are before the sale's transfer, which is a constant the caller adds."""
 
-    def __init__(self, deal: DealState, seat: int, mode: str, options: SearchOptions, clock: _Clock):
+    def __init__(
+        self, deal: DealState, seat: int, mode: str, options: SearchOptions, clock: _Clock, keys: _Keys | None = None
+    ):
         self.seat = seat
         self.mode = mode
         self.options = options
         self.clock = clock
         self.legal: Callable[[int, int, int, int], int] = deal.variant.legal  # R10–R16, the one source
+        self.rule = rule_code(deal.variant)  # the same masks, computed natively (``legal_mask``)
         self.rozbojnik = deal.kind is Kind.ROZBOJNIK
         last = deal.ruleset.last_tricks
         self.last_bonus = tuple(LAST_TRICK_PENALTY if t in last else 0 for t in range(15))
         self.last_left = tuple(sum(1 for x in last if x >= t) for t in range(15))  # R15 tricks still to come
         self.tt: Table = {}
-        self.suit_codes: dict[int, int] = {}
-        self.keys: dict[tuple[int, ...], tuple[int, ...]] = {}  # the hands → their merged key
+        self.keys = keys if keys is not None else _Keys()
+        self.ids = self.keys.ids
         self.nodes = 0
         self.decided_tricks = options.bounds and options.decided_tricks
         self.decided_leads = options.bounds and options.decided_leads
@@ -255,19 +375,18 @@ class _Search:
         self.use_tt = options.transpositions
         self.all_max, self.seat_max = mode == BEST, mode == GUARANTEED  # who maximises the seat's points
         self.use_bounds = options.bounds
+        self.other_pasts = options.other_pasts
         self.merge_ranks = options.merge_ranks
-        self.pools: dict[int, int] = {}  # the remaining cards → their penalties (R14)
-        self.runs: dict[int, tuple[int, ...]] = {}  # one suit's legal and live cards → its merged moves
 
     # --- values ---------------------------------------------------------------------------------
     def final(self, past: int, taken: int) -> int:
         """R20–R22 for this seat at the end of the deal (raw ``past``, ``taken`` seats with a trick)."""
         s = self.seat
-        takers = taken.bit_count()
+        takers = TAKERS[taken]
         if not taken >> s & 1:
             return -POOL if self.rozbojnik and takers == 1 else 0  # R20/R22: 0; R21: another's Max
         if self.rozbojnik:
-            return 0 if takers == 1 else -past * (5 - takers)  # R21 Max: 0; R20: × (k + 1)
+            return 0 if takers == 1 else -(past * (5 - takers))  # R21 Max: 0; R20: × (k + 1)
         return past * (5 - takers)  # R22
 
     def last_trick(self, hands: list[int], turn: int, past: int, taken: int) -> int:
@@ -285,7 +404,7 @@ class _Search:
 
     def static_bounds(
         self,
-        hands: list[int],
+        rem: int,
         trick_penalty: int,
         trick_no: int,
         past: int,
@@ -293,7 +412,8 @@ class _Search:
         lost: bool = False,
         shed: int = 0,
     ) -> tuple[int, int]:
-        """Bounds on the final value from what is still available (sound, cheap, loose early).
+        """Bounds on the final value from what is still available (sound, cheap, loose early);
+        ``rem``: the penalties (R14) of the cards still in the hands (``hand_penalties``).
 
         ``lost``: the seat cannot take the trick in progress (it has played and is beaten, or it
         can neither follow above the best card nor win by discarding): the cards already in that
@@ -304,21 +424,12 @@ class _Search:
         s = self.seat
         left = 14 - trick_no  # tricks still to complete, the one in progress included
         mine = left - 1 if lost else left  # tricks the seat may still take
-        takers = taken.bit_count()
+        takers = TAKERS[taken]
         k_max = 4 - takers
         k_min = k_max - left if k_max > left else 0
         has = taken >> s & 1
         if self.rozbojnik:
-            union = hands[0] | hands[1] | hands[2] | hands[3]
-            cards = self.pools.get(union)
-            if cards is None:
-                cards = self.pools[union] = (
-                    SUIT_PENALTY[0][union & 8191]
-                    + SUIT_PENALTY[1][union >> 13 & 8191]
-                    + SUIT_PENALTY[2][union >> 26 & 8191]
-                    + SUIT_PENALTY[3][union >> 39]
-                )
-            pool = cards + TRICK_PENALTY * mine + LAST_TRICK_PENALTY * self.last_left[trick_no]
+            pool = rem + TRICK_PENALTY * mine + LAST_TRICK_PENALTY * self.last_left[trick_no]
             if lost:
                 pool -= self.last_bonus[trick_no] + shed
             else:
@@ -326,12 +437,12 @@ class _Search:
             if not has:
                 low = -POOL if takers <= 1 else 0
                 if mine:  # the seat may still take a trick: then k ≤ k_max − 1, and Max only if it takes all
-                    worst = -pool * (k_max if k_max < 3 else 3)  # min(k_max − 1, 2) + 1
+                    worst = -(pool * (k_max if k_max < 3 else 3))  # min(k_max − 1, 2) + 1
                     if worst < low:
                         low = worst
                 return low, 0
-            low = -(past + pool) * (k_max + 1 if k_max < 2 else 3)
-            high = 0 if taken == 1 << s else -past * (k_min + 1)
+            low = -((past + pool) * (k_max + 1 if k_max < 2 else 3))
+            high = 0 if taken == 1 << s else -(past * (k_min + 1))
             return low, high
         if not has:
             return 0, ODGRYWKA_TRICK_POINTS * mine * k_max
@@ -345,14 +456,16 @@ class _Search:
         best: int,
         winner: int,
         tpen: int,
+        rem: int,
         n: int,
         trick_no: int,
         past: int,
         taken: int,
         alpha: int = -INF,
         beta: int = INF,
-    ) -> tuple[int, int] | None:
-        """Mid-trick bounds when the trick in progress is decided for the seat or against it, else None.
+    ) -> tuple[int, int]:
+        """Mid-trick bounds when the trick in progress is decided for the seat or against it, else
+        ``(-INF, INF)`` (a pair, never None: compiled, it is returned unboxed).
 
         Against: the seat has played and is beaten, or is still to play with no card of the led
         suit above the best (R11: a discard never wins). For: the seat holds the best card and
@@ -364,25 +477,25 @@ class _Search:
         s = self.seat
         if winner != s:
             if (s - turn) & 3 >= 4 - n or not hands[s] & ABOVE[best]:
-                low, high = found = self.static_bounds(hands, tpen, trick_no, past, taken, True)
+                low, high = found = self.static_bounds(rem, tpen, trick_no, past, taken, True)
                 if low >= beta or low == high or high <= alpha or not self.shed_cards:
                     return found
                 shed = self.still_to_come(hands, turn, led, n)
-                return self.static_bounds(hands, tpen, trick_no, past, taken, True, shed) if shed else found
-            return None
+                return self.static_bounds(rem, tpen, trick_no, past, taken, True, shed) if shed else found
+            return -INF, INF
         above = ABOVE[best]
         for step in range(4 - n):
             if hands[(turn + step) & 3] & above:
-                return None
+                return -INF, INF
         if not self.rozbojnik:
-            return self.static_bounds(hands, 0, trick_no + 1, past + ODGRYWKA_TRICK_POINTS, taken | 1 << s)
+            return self.static_bounds(rem, 0, trick_no + 1, past + ODGRYWKA_TRICK_POINTS, taken | 1 << s)
         gain = TRICK_PENALTY + tpen + self.last_bonus[trick_no]
         # the trick is the seat's: the next trick's view, the cards still to come in this one in the pool
-        low, high = found = self.static_bounds(hands, 0, trick_no + 1, past + gain, taken | 1 << s)
+        low, high = found = self.static_bounds(rem, 0, trick_no + 1, past + gain, taken | 1 << s)
         if low >= beta or low == high or high <= alpha or not self.shed_cards:
             return found
         shed = self.still_to_come(hands, turn, led, n)  # at least that much of them is the seat's
-        return self.static_bounds(hands, 0, trick_no + 1, past + gain + shed, taken | 1 << s, False, shed)
+        return self.static_bounds(rem, 0, trick_no + 1, past + gain + shed, taken | 1 << s, False, shed)
 
     def still_to_come(self, hands: list[int], turn: int, led: int, n: int) -> int:
         """R14: the least penalty the cards still to come to the trick in progress add up to:
@@ -404,7 +517,9 @@ class _Search:
                 total += min(CHEAPEST[t][hand >> 13 * t & 8191] for t in range(4))
         return total
 
-    def decided_lead(self, hands: list[int], turn: int, trick_no: int, past: int, taken: int) -> tuple[int, int] | None:
+    def decided_lead(
+        self, hands: list[int], rem: int, turn: int, trick_no: int, past: int, taken: int
+    ) -> tuple[int, int] | None:
         """Trick-start bounds when the trick about to be led is decided for the seat or against it
         whatever is led (the leader's legal leads, R10, R16), else None.
 
@@ -417,28 +532,28 @@ class _Search:
         leads = self.legal(hands[turn], -1, -1, trick_no)
         if turn == s:
             others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ mine
-            for shift in (0, 13, 26, 39):
+            for shift in range(0, 52, 13):
                 m = leads >> shift & 8191
                 if m and others & ABOVE[shift + (m & -m).bit_length() - 1]:
                     return None
         else:
             lost = True
-            for shift in (0, 13, 26, 39):
+            for shift in range(0, 52, 13):
                 m = leads >> shift & 8191
                 if m and mine & ABOVE[shift + (m & -m).bit_length() - 1]:
                     lost = False
                     break
             if lost:
-                return self.static_bounds(hands, 0, trick_no, past, taken, True)
+                return self.static_bounds(rem, 0, trick_no, past, taken, True)
             others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ mine
-            for shift in (0, 13, 26, 39):
+            for shift in range(0, 52, 13):
                 if leads >> shift & 8191:
                     m = mine >> shift & 8191
                     if not m or others & ABOVE[shift + (m & -m).bit_length() - 1]:
                         return None
         gain = TRICK_PENALTY + self.last_bonus[trick_no] if self.rozbojnik else ODGRYWKA_TRICK_POINTS
         # the trick is the seat's: the next trick's view, this trick's cards still in the pool
-        return self.static_bounds(hands, 0, trick_no + 1, past + gain, taken | 1 << s)
+        return self.static_bounds(rem, 0, trick_no + 1, past + gain, taken | 1 << s)
 
     # --- the search -----------------------------------------------------------------------------
     def run(self, pos: _Position, alpha: int = -INF, beta: int = INF, depth: int = 99, leaf: int = 0) -> int:
@@ -455,6 +570,7 @@ class _Search:
             pos.winner,
             pos.trick_penalty,
             pos.trick_mask,
+            hand_penalties(hands),
             pos.in_trick,
             pos.trick_no,
             pos.raw[self.seat],
@@ -472,6 +588,7 @@ class _Search:
         winner: int,
         tpen: int,
         tmask: int,
+        rem: int,
         n: int,
         trick_no: int,
         past: int,
@@ -486,17 +603,17 @@ class _Search:
             return self.final(past, taken)
         s = self.seat
         rozbojnik = self.rozbojnik
-        key: Key | None = None
+        key = -1  # the table's key, where it is computed
         known = (-INF, INF)  # the bounds the table entry starts from (set where ``key`` is)
         offset = 0
         if led < 0:  # a trick start: the last trick, the depth limit, the table and bounds
             if trick_no == 13 and self.stop_trick > 13:
                 return self.last_trick(hands, turn, past, taken)
             if trick_no >= self.stop_trick:
-                low, high = self.static_bounds(hands, 0, trick_no, past, taken)
+                low, high = self.static_bounds(rem, 0, trick_no, past, taken)
                 return high if self.leaf else low
             if self.use_bounds:
-                low, high = self.static_bounds(hands, 0, trick_no, past, taken)
+                low, high = self.static_bounds(rem, 0, trick_no, past, taken)
                 if low >= beta or low == high:  # cut before the table's key is computed
                     return low
                 if high <= alpha:
@@ -506,23 +623,24 @@ class _Search:
             if self.use_tt:
                 if taken == 15:  # every seat has a trick: multiplier 1, the past adds up
                     offset = -past if rozbojnik else past
-                key = (self.key(hands), turn, taken)
-                found = self.lookup(self.tt, key, offset, past, taken, trick_no)
-                if found is not None:
-                    if found[0] > low:
-                        low = found[0]
-                    if found[1] < high:
-                        high = found[1]
-            if self.floor is not None and key is not None:  # the seat's worst/best tables bound its guaranteed
-                below = self.lookup(self.floor, key, offset, past, taken, trick_no)
-                above = self.lookup(self.ceiling, key, offset, past, taken, trick_no)
-                if below is not None and below[0] > low:
-                    low = below[0]
-                if above is not None and above[1] < high:
-                    high = above[1]
+                raw_key = tuple(hands)
+                found_id = self.ids.get(raw_key)
+                key = (self.key(raw_key) if found_id is None else found_id) << 6 | turn << 4 | taken
+                t_low, t_high = self.lookup(self.tt, key, offset, past, taken, trick_no)
+                if t_low > low:
+                    low = t_low
+                if t_high < high:
+                    high = t_high
+                if self.floor is not None:  # the seat's worst/best tables bound its guaranteed
+                    t_low = self.lookup(self.floor, key, offset, past, taken, trick_no)[0]
+                    t_high = self.lookup(self.ceiling, key, offset, past, taken, trick_no)[1]
+                    if t_low > low:
+                        low = t_low
+                    if t_high < high:
+                        high = t_high
             if self.decided_leads and low < beta and low != high and high > alpha:
                 # only where the table and the availability bounds did not answer (the check costs)
-                found = self.decided_lead(hands, turn, trick_no, past, taken)
+                found = self.decided_lead(hands, rem, turn, trick_no, past, taken)
                 if found is not None:
                     if found[0] > low:
                         low = found[0]
@@ -537,10 +655,8 @@ class _Search:
                 alpha = low
             if high < beta:
                 beta = high
-        elif self.decided_tricks and (
-            found := self.decided(hands, turn, led, best, winner, tpen, n, trick_no, past, taken, alpha, beta)
-        ):
-            low, high = found
+        elif self.decided_tricks:
+            low, high = self.decided(hands, turn, led, best, winner, tpen, rem, n, trick_no, past, taken, alpha, beta)
             if low >= beta or low == high:
                 return low
             if high <= alpha:
@@ -553,7 +669,9 @@ class _Search:
         value = -INF if maximizing else INF
         a1, b1 = alpha, beta
         hand = hands[turn]
-        cards = self.merged(hands, hand, self.legal(hand, led, best, trick_no), tmask)
+        rule = self.rule
+        allowed = legal_mask(rule, hand, led, best, trick_no) if rule >= 0 else self.legal(hand, led, best, trick_no)
+        cards = self.merged(hands, hand, allowed, tmask)
         if len(cards) > 1:
             cards = self.order(cards, turn, led, best, winner, maximizing)
         if n == 3:  # R3: the trick completes with each card; its winner leads the next
@@ -566,6 +684,7 @@ class _Search:
         for card in cards:
             bit = 1 << card
             hands[turn] = hand ^ bit
+            crem = rem - CARD_PENALTY[card]
             if n == 3:
                 nwin = turn if above_best & bit else winner
                 if nwin == s:
@@ -577,6 +696,7 @@ class _Search:
                         -1,
                         0,
                         0,
+                        crem,
                         0,
                         nxt,
                         past + (base + CARD_PENALTY[card] if rozbojnik else ODGRYWKA_TRICK_POINTS),
@@ -585,7 +705,7 @@ class _Search:
                         beta,
                     )
                 else:
-                    v = self.node(hands, nwin, -1, -1, -1, 0, 0, 0, nxt, past, taken | 1 << nwin, alpha, beta)
+                    v = self.node(hands, nwin, -1, -1, -1, 0, 0, crem, 0, nxt, past, taken | 1 << nwin, alpha, beta)
             else:
                 if led < 0:
                     nled, nbest, nwin = SUIT_OF[card], card, turn
@@ -601,6 +721,7 @@ class _Search:
                     nwin,
                     tpen + CARD_PENALTY[card],
                     tmask | bit,
+                    crem,
                     n + 1,
                     trick_no,
                     past,
@@ -622,29 +743,28 @@ class _Search:
                     if alpha >= beta:
                         break
         hands[turn] = hand
-        if key is not None:
+        if key >= 0:
             self.store(key, known, offset, value, a1, b1, past)
         return value
 
     def store(
-        self, key: Key | None, known: tuple[int, int], offset: int, value: int, alpha: int, beta: int, past: int
+        self, key: int, known: tuple[int, int], offset: int, value: int, alpha: int, beta: int, past: int
     ) -> None:
         """The table entry of a trick start searched within ``(alpha, beta)`` (fail-soft)."""
-        if key is None:
-            return
         low, high = known
         if value <= alpha:  # failed low: an upper bound
-            high = min(high, value)
+            if value < high:
+                high = value
         elif value >= beta:
-            low = max(low, value)
+            if value > low:
+                low = value
         else:
             low = high = value
         self.tt[key] = (low - offset, high - offset, past)
 
-    def lookup(
-        self, table: Table, key: Key, offset: int, past: int, taken: int, trick_no: int
-    ) -> tuple[int, int] | None:
-        """A table entry as bounds at this ``past`` (the seat's raw points so far).
+    def lookup(self, table: Table, key: int, offset: int, past: int, taken: int, trick_no: int) -> tuple[int, int]:
+        """A table entry as bounds at this ``past`` (the seat's raw points so far); ``(-INF, INF)``
+        when there is none (a pair, never None: compiled, it is returned unboxed).
 
         Entries are keyed without the past. Once every seat has a trick the value is the past
         plus the rest (``offset``). Otherwise an entry stored at another past ``p0`` still bounds
@@ -653,43 +773,41 @@ class _Search:
         line of the seat's own is worth 0 whatever its past."""
         entry = table.get(key)
         if entry is None:
-            return None
+            return -INF, INF
         low, high, p0 = entry
         if taken == 15 or p0 == past:
             return low + offset, high + offset
-        if not self.options.other_pasts:
-            return None
-        k_max = 4 - taken.bit_count()
-        k_min = max(0, k_max - (14 - trick_no))
-        if self.rozbojnik:
-            slopes = (-(min(k_max, 2) + 1), 0 if taken == 1 << self.seat else -(k_min + 1))
+        if not self.other_pasts:
+            return -INF, INF
+        k_max = 4 - TAKERS[taken]
+        k_min = k_max - (14 - trick_no)
+        if k_min < 0:
+            k_min = 0
+        # (the products of non-negative ints: compiled, a negative factor takes the slow path)
+        d = past - p0 if past >= p0 else p0 - past
+        if self.rozbojnik:  # slopes −(min(k_max, 2) + 1) and −(k_min + 1), or 0 for the seat's own Max
+            a = (k_max + 1 if k_max < 2 else 3) * d
+            b = 0 if taken == 1 << self.seat else (k_min + 1) * d
+            if past >= p0:
+                a, b = -a, -b
         else:
-            slopes = (k_min + 1, k_max + 1)
-        d = past - p0
-        a, b = slopes[0] * d, slopes[1] * d
-        return low + min(a, b), high + max(a, b)
+            a, b = (k_min + 1) * d, (k_max + 1) * d
+            if past < p0:
+                a, b = -a, -b
+        if a > b:
+            a, b = b, a
+        return low + a, high + b
 
     def merged(self, hands: list[int], hand: int, legal: int, tmask: int) -> list[int]:
+        """The legal cards (``legal``), lowest first (suit by suit), each run of equivalent ones as
+        its lowest: the next live card up is also legal and costs the same (R14). Computed at each
+        node: a cache keyed on each suit's legal and live cards cost as much in the pure module
+        and more compiled (a boxed key, a hash, a compare)."""
         if not self.merge_ranks:
             return [int(c) for c in iter_cards(legal)]
         live = hands[0] | hands[1] | hands[2] | hands[3] | tmask
-        runs = self.runs
+        m = legal
         cards: list[int] = []
-        for shift in (0, 13, 26, 39):
-            mine = legal >> shift & 8191
-            if mine:
-                code = shift << 26 | mine << 13 | live >> shift & 8191
-                found = runs.get(code)
-                if found is None:
-                    found = runs[code] = self.suit_runs(mine << shift, live)
-                cards += found
-        return cards
-
-    @staticmethod
-    def suit_runs(m: int, live: int) -> tuple[int, ...]:
-        """One suit's legal cards ``m``, lowest first, each run of equivalent ones as its lowest:
-        the next live card up is also legal and costs the same (R14)."""
-        cards = []
         while m:
             low = m & -m
             m ^= low
@@ -706,7 +824,7 @@ class _Search:
                     break
                 m ^= nxt
                 c = c2
-        return tuple(cards)
+        return cards
 
     def order(self, cards: list[int], turn: int, led: int, best: int, winner: int, maximizing: bool) -> list[int]:
         """Cheap ordering: the seat ducks or grabs as its side wants, the others the opposite.
@@ -722,30 +840,36 @@ class _Search:
         s = self.seat
         if led >= 0 and cards[0] // 13 != led:  # a discard
             if self.penalty_order and self.rozbojnik and (winner == s) != wants_seat_to_take:
-                return sorted(cards, key=CHEAP_FIRST.__getitem__)
-            return sorted(cards, key=COSTLY_FIRST.__getitem__)
+                return sort_by(cards, CHEAP_FIRST)
+            return sort_by(cards, COSTLY_FIRST)
         # one suit from here on (following, or a lead): ``merged`` gives the cards lowest first
         if self.penalty_order and led >= 0 and turn != s and winner == s and wants_seat_to_take:
             under = [c for c in cards if c < best]
             return under[::-1] + cards[len(under) :]
         high_first = wants_seat_to_take if turn == s else not wants_seat_to_take
         if led < 0:
-            return sorted(cards, key=RANK_OF.__getitem__, reverse=high_first)
+            return sort_by(cards, HIGH_FIRST if high_first else RANK_OF)
         return cards[::-1] if high_first else cards
 
-    def key(self, hands: list[int]) -> tuple[int, ...]:
-        """The remaining cards with equivalent ranks merged: per suit, the owners in rank order
-        (and, in a rozbójnik, each card's penalty class); each suit's code is computed once."""
-        raw_key = (hands[0], hands[1], hands[2], hands[3])
-        if not self.merge_ranks:
-            return raw_key
-        found = self.keys.get(raw_key)
+    def key(self, raw_key: tuple[int, ...]) -> int:
+        """The id of the remaining cards (the four hands) with equivalent ranks merged: per suit,
+        the owners in rank order (and, in a rozbójnik, each card's penalty class); each suit's
+        code is computed once, each merged key gets an id once (``_Keys``, the table's key is the
+        id, the leader and the seats with a trick in one int)."""
+        found = self.ids.get(raw_key)
         if found is not None:
             return found
-        h0, h1, h2, h3 = hands
-        codes = self.suit_codes
+        merged = self.keys.merged
+        if not self.merge_ranks:
+            found = merged.get(raw_key)
+            if found is None:
+                found = merged[raw_key] = len(merged)
+            self.ids[raw_key] = found
+            return found
+        h0, h1, h2, h3 = raw_key
+        codes = self.keys.suit_codes
         key = []
-        for shift in (0, 13, 26, 39):
+        for shift in range(0, 52, 13):
             raw = (
                 h0 >> shift & 8191
                 | (h1 >> shift & 8191) << 13
@@ -757,7 +881,11 @@ class _Search:
             if code is None:
                 code = codes[raw] = self.suit_code(raw)
             key.append(code)
-        found = self.keys[raw_key] = tuple(key)
+        merged_key = tuple(key)
+        found = merged.get(merged_key)
+        if found is None:
+            found = merged[merged_key] = len(merged)
+        self.ids[raw_key] = found
         return found
 
     def suit_code(self, raw: int) -> int:
@@ -840,11 +968,11 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
     search = _Search(deal, seat, mode, options, _Clock(0))
     past = pos.raw[seat]
     if options.bounds:
-        low, high = search.static_bounds(pos.hands, pos.trick_penalty, pos.trick_no, past, pos.taken)
+        low, high = search.static_bounds(hand_penalties(pos.hands), pos.trick_penalty, pos.trick_no, past, pos.taken)
     else:
         low, high = -INF, INF
     if pos.led < 0 and search.decided_leads and pos.trick_no < 13:
-        found = search.decided_lead(pos.hands, pos.turn, pos.trick_no, past, pos.taken)
+        found = search.decided_lead(pos.hands, hand_penalties(pos.hands), pos.turn, pos.trick_no, past, pos.taken)
         if found is not None:
             low, high = max(low, found[0]), min(high, found[1])
     if pos.led >= 0 and search.decided_tricks:
@@ -855,13 +983,13 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
             pos.best,
             pos.winner,
             pos.trick_penalty,
+            hand_penalties(pos.hands),
             pos.in_trick,
             pos.trick_no,
             past,
             pos.taken,
         )
-        if found is not None:
-            low, high = max(low, found[0]), min(high, found[1])
+        low, high = max(low, found[0]), min(high, found[1])
     return Interval(low + transfer, high + transfer)
 
 
@@ -885,6 +1013,7 @@ def _run_jobs(deal: DealState, pos: _Position, jobs: list, options: SearchOption
     """Each job's value: exact if its search ends within its share of the time, else the bounds
     a deepening search proves. Easy jobs finish early and leave their time to the others."""
     searches: dict[tuple[int, str], _Search] = {}
+    keys = _Keys()  # one id per merged key for all of them (the shared tables need the same ids)
     results: dict[Any, Any] = {}
     exact_until = deadline - BOUNDS_SHARE * (deadline - time.perf_counter())
     pending = list(jobs)
@@ -894,7 +1023,7 @@ def _run_jobs(deal: DealState, pos: _Position, jobs: list, options: SearchOption
             share = max(exact_until - time.perf_counter(), 0.0) / (len(pending) - index)
             search = searches.get((seat, mode))
             if search is None:
-                search = searches[(seat, mode)] = _Search(deal, seat, mode, options, _Clock(share))
+                search = searches[(seat, mode)] = _Search(deal, seat, mode, options, _Clock(share), keys)
                 if mode == GUARANTEED and options.shared_tables and options.transpositions:
                     _share_tables(search, searches.get((seat, WORST)), searches.get((seat, BEST)))
             search.clock = _Clock(share)
@@ -926,7 +1055,7 @@ def _bounded(search: _Search, pos: _Position, card: int | None, seconds: float) 
     leaves are the static bounds (low for a lower bound of the value, high for an upper one)."""
     start = pos if card is None else _play(search, pos, card)
     low, high = search.static_bounds(
-        start.hands, start.trick_penalty, start.trick_no, start.raw[search.seat], start.taken
+        hand_penalties(start.hands), start.trick_penalty, start.trick_no, start.raw[search.seat], start.taken
     )
     search.clock = _Clock(seconds)
     exact_table, floor = search.tt, search.floor
@@ -956,7 +1085,8 @@ def _value(search: _Search, pos: _Position, card: int | None, depth: int, leaf: 
 def _probed(search: _Search, pos: _Position) -> int:
     """The exact value by zero-window probes: each asks whether the value reaches the middle of
     the range proven so far (the table keeps each probe's bounds for the next one)."""
-    low, high = search.static_bounds(pos.hands, pos.trick_penalty, pos.trick_no, pos.raw[search.seat], pos.taken)
+    rem, past = hand_penalties(pos.hands), pos.raw[search.seat]
+    low, high = search.static_bounds(rem, pos.trick_penalty, pos.trick_no, past, pos.taken)
     while low < high:
         guess = (low + high + 1) // 2  # does the value reach ``guess``?
         value = search.run(pos, guess - 1, guess)

@@ -15,7 +15,16 @@ from hypothesis import strategies as st
 from support import examples
 
 from games.engine import DealState, Ruleset, Seat
-from games.engine.analysis import SearchOptions, analyse, deal_position, search_bounds
+from games.engine.analysis import (
+    RULE_OTHER,
+    SearchOptions,
+    analyse,
+    deal_position,
+    legal_mask,
+    rule_code,
+    search_bounds,
+)
+from games.engine.rules import ODGRYWKA, ROZBOJNIK, ROZBOJNIK_DESCENDING
 from games.engine.ruleset import Kind
 from games.engine.schedule import ScheduledDeal
 from games.engine.simulate import choose_card, deal_hands
@@ -263,3 +272,20 @@ def test_deeper_the_bounds_hold_the_exact_values_too(options, deal, back):
         for mode in ("worst", "best", "guaranteed"):
             interval, value = search_bounds(position, seat, mode, options), getattr(analysis.seat(seat), mode).low
             assert interval.low <= value <= interval.high, (seat, mode)
+
+
+@PROPERTY
+@given(
+    st.sampled_from((ROZBOJNIK, ROZBOJNIK_DESCENDING, ODGRYWKA)),
+    st.sets(st.integers(0, 51), min_size=1, max_size=13),
+    st.integers(-1, 3),
+    st.integers(0, 12),
+    st.integers(1, 13),
+)
+def test_the_search_legality_is_the_variants(variant, hand, led, rank, trick_no):
+    """R10–R16: the masks the search computes natively (``legal_mask``) are ``Variant.legal``'s."""
+    mask = sum(1 << c for c in hand)
+    best = -1 if led < 0 else 13 * led + rank
+    code = rule_code(variant)
+    assert code != RULE_OTHER
+    assert legal_mask(code, mask, led, best, trick_no) == variant.legal(mask, led, best, trick_no)
