@@ -135,6 +135,9 @@ def test_the_dockerfile_builds_a_slim_python_311_image_run_by_a_non_root_user():
     assert "pip install --no-deps ." in dockerfile and "manage.py collectstatic --noinput" in dockerfile
     assert by_name["CMD"] == ['["gunicorn", "--config", "docker/gunicorn.conf.py", "config.wsgi"]']
     assert by_name["USER"] and dockerfile.index("USER kierki") > dockerfile.index("collectstatic")
+    # the arbiter's search compiled (docs/analysis.md), the compiler removed in the same layer
+    before, after = dockerfile.split("python -m games.engine.compiled build")
+    assert "gcc" in before.rsplit("\nRUN", 1)[1] and "apt-get purge" in after.split("\n\n")[0]
     ignored = (ROOT / ".dockerignore").read_text().splitlines()
     assert {".git", ".venv", ".env", "db.sqlite3", "tests"} <= set(ignored)
 
