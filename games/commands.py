@@ -176,8 +176,8 @@ def _unlocked(match_id, actor, expected_version: int | None, decide: Callable[[U
     there if it must: a refusal counts only on the match as locked."""
     if not sql.appends_unlocked():
         return None
-    try:
-        kept = states.kept_match(Match._meta.pk.to_python(match_id))
+    try:  # caught up by the card plays stored since if another process moved it (If-Match tells)
+        kept = states.kept_match(Match._meta.pk.to_python(match_id), at=expected_version)
     except (ValueError, TypeError, ValidationError):
         return None
     if kept is None:

@@ -22,6 +22,9 @@ without their ``final``), so a command decides and answers exactly as after a re
 With the state, the match's row as that command left it (``kept_match``): what a card play
 decides on without the lock (``games.commands``, the optimistic branch), for a statement that
 writes only if the row, the version and the head hash are still those (docs/card-play.md).
+When another process moved the match since by card plays alone (a player's next request landed
+on another worker), the kept match is caught up from the events stored since, as an event store
+brings a snapshot up to date: one read, no lock, no snapshot restored.
 """
 
 from __future__ import annotations
@@ -34,7 +37,9 @@ from typing import Any
 from games.engine import MatchState
 
 from . import sql
+from .event_types import CardPlayed, of_row
 from .models import Match, MatchProjection
+from .projections import apply
 
 LIMIT = 1000
 
@@ -74,27 +79,60 @@ def kept_state(projection) -> MatchState | None:
     return kept.state
 
 
-def kept_match(match_id: Any) -> tuple[Match, MatchState] | None:
+def kept_match(match_id: Any, at: int | None = None) -> tuple[Match, MatchState] | None:
     """The match as this process's last command on it left it — a new ``Match`` from the kept row,
     its projection (``match.projection``) from the kept one — and the kept state; None if no row
-    is kept. Nothing is read: whether it is still what is stored is for the caller to check."""
+    is kept. Nothing is read: whether it is still what is stored is for the caller to check.
+
+    ``at``: the version the caller expects (its ``If-Match``). A match kept at an earlier version
+    — another process moved it since — is caught up by the card plays stored since (``_caught_up``):
+    one read, no lock."""
     kept = _kept.get(match_id)
     if kept is None or kept.match is None:
         return None
-    match = sql.loaded(Match, kept.match)
+    if at is not None and at > kept.version:
+        return _caught_up(match_id, kept, at)
+    return _built(sql.loaded(Match, kept.match), kept, kept.version, kept.head_hash, kept.snapshot), kept.state
+
+
+def _caught_up(match_id: Any, kept: Kept, at: int) -> tuple[Match, MatchState] | None:
+    """The kept match brought to version ``at`` by the events stored since: the match's row as
+    stored now, the kept state with those events applied (``projections.apply``, as every fold),
+    the kept snapshot with the deal's plays from it. Only card plays in the deal in play (R10–R16)
+    — what another process's optimistic plays write, changing nothing of the projection but the
+    snapshot's plays; anything else (a deal's end, a lead sale, a ruling) or a match not at ``at``:
+    None (the caller takes the locked line). The head hash is the last event's, so the caller's
+    write still checks that the log is the one these events came from."""
+    match, events = sql.match_and_events_since(match_id, kept.version)
+    if match is None or match.version != at or not events or events[-1].seq != at:
+        return None
+    state = kept.state
+    for row in events:
+        event = of_row(row)
+        if not isinstance(event, CardPlayed):
+            return None
+        state = apply(state, event)
+    if state.deal is None or len(state.results) != len(kept.state.results):
+        return None  # the deal ended: its scores, the summary, the next deal are the locked line's
+    snapshot = {**kept.snapshot, "deal": {**kept.snapshot["deal"], "plays": list(state.deal.plays)}}
+    return _built(match, kept, at, events[-1].hash, snapshot), state
+
+
+def _built(match: Match, kept: Kept, version: int, head_hash: str, snapshot: dict[str, Any]) -> Match:
+    """``match`` with its projection (cached both ways) at ``version``, ``head_hash``, ``snapshot``."""
     projection = sql.loaded(
         MatchProjection,
         {
             "match_id": match.pk,
-            "version": kept.version,
-            "head_hash": kept.head_hash,
-            "snapshot": kept.snapshot,
+            "version": version,
+            "head_hash": head_hash,
+            "snapshot": snapshot,
             "summary": kept.summary,
         },
     )
     Match.projection.related.set_cached_value(match, projection)
     MatchProjection.match.field.set_cached_value(projection, match)
-    return match, kept.state
+    return match
 
 
 def keep(projection, state: MatchState, match: Match | None = None) -> None:

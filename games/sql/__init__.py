@@ -10,7 +10,8 @@ prepared and converted as the ORM does it (``rows``), on PostgreSQL and SQLite a
 - ``matches``: the match locked with its projection, and the append of a command's events with
   the match's and the projection's new values (and the live views' ``pg_notify``) in one
   statement (``games/commands.py``), and the same append made without the lock, written only
-  if the match is still where the command found it (the optimistic branch of a card play);
+  if the match is still where the command found it (the optimistic branch of a card play), and
+  the match with its events since a version (a kept match caught up);
 - ``rows``: how those statements name tables and columns, take parameters and build instances,
   and the plain ``update`` and ``insert`` of one row.
 
@@ -20,7 +21,7 @@ Django is upgraded. Everything else goes through the ORM.
 """
 
 from .idempotency_keys import key_lock_and_find, key_store
-from .matches import appends_unlocked, events_append, events_append_unlocked, match_lock
+from .matches import appends_unlocked, events_append, events_append_unlocked, match_and_events_since, match_lock
 from .rows import field_values, insert, loaded, update
 from .tokens import token_with_user_and_player
 
@@ -33,6 +34,7 @@ __all__ = [
     "key_lock_and_find",
     "key_store",
     "loaded",
+    "match_and_events_since",
     "match_lock",
     "token_with_user_and_player",
     "update",

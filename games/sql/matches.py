@@ -60,6 +60,35 @@ def match_lock(pk: Any, known: tuple[int, str] | None = None) -> Match | None:
     return match
 
 
+def match_and_events_since(pk: Any, version: int) -> tuple[Match | None, list[MatchEvent]]:
+    """The match ``pk`` (not locked) and its events after ``version``, in order (their ``seq``,
+    ``type``, ``payload`` and ``hash``; the rest deferred), in one statement: what a process that
+    kept the match at ``version`` needs to catch up (``games.states.kept_match``)."""
+    with rows.db().cursor() as cursor:
+        cursor.execute(_since_sql(), [version, rows.prepared(Match, "id", pk)])
+        found = cursor.fetchall()
+    if not found:
+        return None, []
+    split = rows.width(Match)
+    match = rows.instance(Match, "m", found[0][:split])
+    events = [rows.instance(MatchEvent, "e", row[split:], only=_SINCE) for row in found if row[split] is not None]
+    return match, events
+
+
+_SINCE = ("seq", "type", "payload", "hash")  # in the model's order
+
+
+@functools.cache
+def _since_sql() -> str:
+    e = functools.partial(rows.column, MatchEvent)
+    return (
+        f"SELECT {rows.columns(Match, 'm')}, {', '.join(f'e.{e(name)}' for name in _SINCE)} "
+        f"FROM {rows.table(Match)} m LEFT JOIN {rows.table(MatchEvent)} e "
+        f"ON e.{e('match')} = m.{rows.column(Match, 'id')} AND e.{e('seq')} > %s "
+        f"WHERE m.{rows.column(Match, 'id')} = %s ORDER BY e.{e('seq')}"
+    )
+
+
 _KEPT = ("match", "version", "head_hash")  # the projection's columns sent whether known or not
 
 

@@ -330,6 +330,28 @@ def test_the_unlocked_append_writes_nothing_when_the_match_is_not_where_it_was(u
     assert after == before
 
 
+# --- the match and its events since a version -----------------------------------------------------
+
+
+@pytest.mark.parametrize("since", [0, 3, 5])
+def test_the_match_and_its_events_since_a_version_are_read_as_the_orm_does(server_match, users, since):
+    play_legal_cards(server_match, users["scorer"], 3)
+
+    match, events = sql.match_and_events_since(server_match.pk, since)
+
+    assert typed(match) == typed(Match.objects.get(pk=server_match.pk))
+    orm = MatchEvent.objects.filter(match=server_match, seq__gt=since).order_by("seq")
+    read = ("seq", "type", "payload", "hash")
+    assert [{name: (type(getattr(e, name)), getattr(e, name)) for name in read} for e in events] == [
+        {name: (type(getattr(e, name)), getattr(e, name)) for name in read} for e in orm
+    ]
+    assert len(events) == max(0, match.version - since)
+
+
+def test_the_match_and_its_events_since_finds_nothing_for_an_unknown_match(db):
+    assert sql.match_and_events_since(Match._meta.pk.to_python("00000000-0000-4000-8000-000000000000"), 0) == (None, [])
+
+
 # --- the token with its user and player ------------------------------------------------------------
 
 

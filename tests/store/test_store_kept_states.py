@@ -134,3 +134,69 @@ def test_a_play_on_a_kept_match_whose_season_closed_meanwhile_is_refused_under_t
 
     assert MatchProjection.objects.get(pk=server_match.pk).version == before
     assert server_match.events.count() == before
+
+
+def _spied(monkeypatch, name: str) -> list:
+    """What each call of ``sql.<name>`` returned (or that it was called), in order."""
+    calls, real = [], getattr(sql, name)
+
+    def spied(*args, **kwargs):
+        calls.append(real(*args, **kwargs))
+        return calls[-1]
+
+    monkeypatch.setattr(sql, name, spied)
+    return calls
+
+
+def _behind(server_match, scorer, kept_after: int, then) -> None:
+    """This process keeps the match ``kept_after`` card plays in; meanwhile ``then()`` moves it, as
+    another process would (this one's kept match and state stay where they were)."""
+    play_legal_cards(server_match, scorer, kept_after)
+    match, kept = states.kept_match(server_match.pk)
+    then()
+    states.keep(match.projection, kept, match)
+
+
+def test_a_match_moved_elsewhere_by_card_plays_is_caught_up_and_played_without_the_lock(
+    server_match, users, monkeypatch
+):
+    """A process that kept the match a few plays ago, asked for a play at the stored version (the
+    client's If-Match), reads the plays stored since and applies them to what it kept (one read,
+    no lock, no snapshot): the play is decided and written by the optimistic statement."""
+    scorer = users["scorer"]
+    _behind(server_match, scorer, 2, lambda: play_legal_cards(server_match, scorer, 3))
+    version = Match.objects.get(pk=server_match.pk).version
+    seat, card = legal_play(server_match)
+    written, locked = _spied(monkeypatch, "events_append_unlocked"), _spied(monkeypatch, "match_lock")
+
+    result = services.card_play(match_id=server_match.pk, actor=scorer, card=card, seat=seat, expected_version=version)
+
+    postgresql = connection.vendor == "postgresql"
+    assert (written, len(locked)) == (([True], 0) if postgresql else ([], 1))
+    assert result.match.version == version + 1 and result.events[0].payload == {"seat": seat, "card": card}
+    assert snapshot(result.state) == MatchProjection.objects.get(pk=server_match.pk).snapshot
+    assert len(result.state.deal.plays) == 6
+    assert audit.chain_check(server_match).ok and audit.rules_check(server_match).ok
+    assert states.known(server_match.pk) == (result.match.version, result.match.projection.head_hash)
+
+
+def test_a_match_moved_elsewhere_past_the_end_of_a_deal_is_not_caught_up_but_locked(server_match, users, monkeypatch):
+    """Only card plays in the deal in play are caught up: a deal's end writes scores, the summary
+    and the next deal, which only the locked line reads."""
+    scorer = users["scorer"]
+
+    def to_the_next_deal():
+        while state_of(server_match).deal is not None:
+            play_legal_cards(server_match, scorer, 1)
+        services.deal_start(match_id=server_match.pk, actor=scorer)
+
+    _behind(server_match, scorer, 1, to_the_next_deal)
+    version = Match.objects.get(pk=server_match.pk).version
+    seat, card = legal_play(server_match)
+    written, locked = _spied(monkeypatch, "events_append_unlocked"), _spied(monkeypatch, "match_lock")
+
+    result = services.card_play(match_id=server_match.pk, actor=scorer, card=card, seat=seat, expected_version=version)
+
+    assert (written, len(locked)) == ([], 1)
+    assert result.match.version == version + 1 and len(result.state.results) == 1
+    assert snapshot(result.state) == MatchProjection.objects.get(pk=server_match.pk).snapshot
