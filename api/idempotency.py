@@ -155,7 +155,7 @@ def _claimed(view, handler: Callable, request, args, kwargs, key: str, fingerpri
             if claim.row is None:
                 return None  # nothing written: the usual way decides again, and answers a refusal
             raise  # after the statement: the answer is stored, a retry replays it
-    return claim.reply if claim.row is not None else None
+    return claim.reply  # None unless the claim stored it
 
 
 def _run_once(user, key: str, fingerprint: str, handle: Callable[[], Response]) -> Response:

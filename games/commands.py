@@ -51,7 +51,7 @@ from .events import GENESIS, chain_hash, event_body
 from .exceptions import CommandError, MatchClosed, MatchReadOnly, NotFound, RuleBroken, VersionConflict
 from .fingerprints import record_fingerprint
 from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
-from .projections import deal_score_rows, rulings_of, sign_offs_of, snapshot_of, summary_of
+from .projections import deal_score_rows, rulings_of, sign_offs_of, snapshot_of, summary_of, with_plays
 from .roles import Role, role_of
 from .signals import announce_result, events_appended
 
@@ -393,10 +393,9 @@ def _plays_projected(unit: Unit, head: str) -> tuple[dict[str, Any], dict[str, t
     """The projection's new values after cards played in a deal that goes on — the stored snapshot
     with the deal's plays from the state, nothing else changed — and the patch that writes them
     (``games.sql.events_append``'s ``patches``: the plays alone)."""
-    stored, plays = unit.projection.snapshot, list(unit.state.deal.plays)
-    snapshot = {**stored, "deal": {**stored["deal"], "plays": plays}}
+    snapshot = with_plays(unit.projection.snapshot, unit.state)
     values = dict(version=unit.match.version, head_hash=head, snapshot=snapshot)
-    return values, {"snapshot": (("deal", "plays"), plays)}
+    return values, {"snapshot": (("deal", "plays"), snapshot["deal"]["plays"])}
 
 
 def _summary_unchanged(unit: Unit, finished_before: int) -> bool:

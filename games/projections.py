@@ -67,6 +67,13 @@ def apply(state: MatchState | None, event: Event, secrets: Mapping[int, Any] | N
     return state  # hands_revealed, match_abandoned, result_confirmed, match_withdrawn/_reinstated: no rule
 
 
+def with_plays(snapshot: Mapping[str, Any], state: MatchState) -> dict[str, Any]:
+    """A stored ``snapshot`` after cards played in a deal that goes on: the deal's plays from
+    ``state``, nothing else changed — what a card play writes (``commands._plays_projected``) and
+    what a process catching up from another's plays rebuilds (``states.kept_match``)."""
+    return {**snapshot, "deal": {**snapshot["deal"], "plays": list(state.deal.plays)}}
+
+
 def apply_tally(state: MatchState, event: DealTallied) -> MatchState:
     """A deal filed from a paper sheet (R31–R33) through the engine, which checks it again: its
     ``tally`` or ``points``, and the lead ``sale`` of a compensating odgrywka."""

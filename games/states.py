@@ -39,7 +39,7 @@ from games.engine import MatchState
 from . import sql
 from .event_types import CardPlayed, of_row
 from .models import Match, MatchProjection
-from .projections import apply
+from .projections import apply, with_plays
 
 LIMIT = 1000
 
@@ -114,8 +114,7 @@ def _caught_up(match_id: Any, kept: Kept, at: int) -> tuple[Match, MatchState] |
         state = apply(state, event)
     if state.deal is None or len(state.results) != len(kept.state.results):
         return None  # the deal ended: its scores, the summary, the next deal are the locked line's
-    snapshot = {**kept.snapshot, "deal": {**kept.snapshot["deal"], "plays": list(state.deal.plays)}}
-    return _built(match, kept, at, events[-1].hash, snapshot), state
+    return _built(match, kept, at, events[-1].hash, with_plays(kept.snapshot, state)), state
 
 
 def _built(match: Match, kept: Kept, version: int, head_hash: str, snapshot: dict[str, Any]) -> Match:

@@ -238,13 +238,11 @@ def events_append_unlocked(
     params += [value for event in events for value in rows.insert_params(event)]
     if notify is not None:
         params += list(notify)
-    if key is not None:
-        params += rows.insert_params(key)
     if key is None:
         found = _run(wrapper, sql, params)
     else:
         try:
-            found = _run_alone(wrapper, sql, params)
+            found = _run_alone(wrapper, sql, params + rows.insert_params(key))
         except IntegrityError:  # the key was stored meanwhile (its unique constraint): nothing written
             return False
     if not found:
