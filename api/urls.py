@@ -101,5 +101,8 @@ urlpatterns = [
     path("seasons/<str:pk>/summary.pdf", printouts.SeasonSummaryPDFView.as_view(), name="season-summary-pdf"),
     path("evenings/<str:pk>/seating.pdf", printouts.EveningSeatingPDFView.as_view(), name="evening-seating-pdf"),
     path("invitations/claim/", members.InvitationClaimView.as_view(), name="invitation-claim"),
+    path("invitations/", members.JoinInvitationListView.as_view(), name="invitation-list"),
+    path("invitations/<str:pk>/accept/", members.JoinInvitationAcceptView.as_view(), name="invitation-accept"),
+    path("invitations/<str:pk>/decline/", members.JoinInvitationDeclineView.as_view(), name="invitation-decline"),
     *router.urls,
 ]
