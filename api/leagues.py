@@ -555,12 +555,16 @@ class SeasonViewSet(_ReadMixin):
 @extend_schema(tags=["players"])
 @_reading(s.PlayerSerializer, listed="List players")
 class PlayerViewSet(_ReadMixin):
-    """Players (users who play, and guests filed from paper score sheets)."""
+    """Players (users who play, and guests filed from paper score sheets). A club's profiles
+    without an account are for its officials only (``scoring.members.players_visible``)."""
 
     queryset = Player.objects.order_by("username")
     serializer_class = s.PlayerSerializer
     filterset_fields = ["username"]
     ordering_fields = ["username"]
+
+    def get_queryset(self):
+        return members.players_visible(self.request.user).order_by("username")
 
     @extend_schema(
         summary="A player: latest matches, season balances, ratings with their history",

@@ -132,3 +132,20 @@ def join_invitations_open(user) -> QuerySet[Invitation]:
         .select_related("club", "created_by")
         .order_by("-created_at", "-id")
     )
+
+
+def players_visible(user) -> QuerySet[Player]:
+    """The player profiles ``user`` may list and read: all of them but the clubs' profiles without
+    an account, which only their club's officials and staff see (``sees_profiles``: their names
+    are what a profile is claimed by). Guests of paper sheets, in no club, stay listed."""
+    players = Player.objects.all()
+    signed_in = user is not None and user.is_authenticated
+    if signed_in and user.is_staff:
+        return players
+    official_of = Membership.objects.filter(user=user if signed_in else None, role__in=OFFICIAL_CLUB_ROLES).values(
+        "club_id"
+    )
+    hidden = Player.objects.filter(user__isnull=True, club_links__isnull=False).exclude(
+        club_links__club_id__in=official_of
+    )
+    return players.exclude(pk__in=hidden.values("pk"))

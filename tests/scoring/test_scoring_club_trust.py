@@ -197,3 +197,15 @@ def test_a_user_invited_on_the_members_page_accepts_on_his_invitations_page(worl
     assert Membership.objects.get(club=world.club, user=world.users["outsider"]).role == "member"
     someone_elses = client.post("/invitations/", {"invitation": invitation.pk + 1, "answer": "accept"})
     assert someone_elses.status_code == 400
+
+
+def test_the_player_list_and_profile_hide_a_clubs_account_less_profiles_from_outsiders(club_a):
+    wiktor = Player.objects.get(username="Wiktor")
+
+    def listed(user):
+        return {row["username"] for row in client(user).get("/api/v1/players/?page_size=100").json()["results"]}
+
+    assert "Wiktor" not in listed(club_a.users["mal"]) and "p1" in listed(club_a.users["mal"])
+    assert client(club_a.users["outsider"]).get(f"/api/v1/players/{wiktor.pk}/").status_code == 404
+    assert "Wiktor" in listed(club_a.users["sam"])
+    assert client(club_a.users["ada"]).get(f"/api/v1/players/{wiktor.pk}/").status_code == 200
