@@ -6,7 +6,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from scoring.members import invitation_status
+from scoring.members import INVITATION_STATUSES, SEAT_INVITATION_STATUSES, invitation_status, seat_invitation_status
 
 from .league_serializers import StandingRowSerializer
 
@@ -25,7 +25,7 @@ class InvitationStateSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
-    status = serializers.ChoiceField(choices=["pending", "expired", "claimed", "declined"])
+    status = serializers.ChoiceField(choices=INVITATION_STATUSES)
 
 
 class ClubPlayerSerializer(serializers.Serializer):
@@ -73,9 +73,23 @@ class JoinInvitationSerializer(serializers.Serializer):
     expires_at = serializers.DateTimeField()
     status = serializers.SerializerMethodField()
 
-    @extend_schema_field(serializers.ChoiceField(choices=["pending", "expired", "claimed", "declined"]))
+    @extend_schema_field(serializers.ChoiceField(choices=INVITATION_STATUSES))
     def get_status(self, invitation) -> str:
         return invitation_status(invitation)
+
+
+class SeatInvitationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    match = serializers.UUIDField(source="match_id")
+    seat = serializers.CharField()
+    user = serializers.CharField(source="user.username", help_text="The seated account: only he answers.")
+    created_by = serializers.CharField(source="created_by.username", allow_null=True, default=None)
+    created_at = serializers.DateTimeField()
+    status = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.ChoiceField(choices=SEAT_INVITATION_STATUSES))
+    def get_status(self, invitation) -> str:
+        return seat_invitation_status(invitation)
 
 
 # --- a season's life cycle --------------------------------------------------------------------------

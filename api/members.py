@@ -93,3 +93,56 @@ class JoinInvitationDeclineView(APIView):
     def post(self, request, pk=None):
         invitation = invitations.membership_decline(actor=request.user, invitation_id=pk)
         return Response(ms.JoinInvitationSerializer(invitation).data)
+
+
+class SeatInvitationListView(APIView):
+    @extend_schema(
+        operation_id="seat_invitations_list",
+        tags=["matches"],
+        summary="My seats in other people's matches, not yet answered",
+        description="A match outside a season that someone else created seating you: until you accept "
+        "your seat, nobody (its scorer included) plays or files for it in your place.",
+        responses={200: ms.SeatInvitationSerializer(many=True), **error_responses(401)},
+    )
+    def get(self, request):
+        return Response(ms.SeatInvitationSerializer(members.seat_invitations_open(request.user), many=True).data)
+
+
+class SeatInvitationAnswerView(APIView):
+    answer = None  # invitations.seat_accept or invitations.seat_decline
+
+    def post(self, request, pk=None):
+        invitation = type(self).answer(actor=request.user, invitation_id=pk)
+        return Response(ms.SeatInvitationSerializer(invitation).data)
+
+
+class SeatInvitationAcceptView(SeatInvitationAnswerView):
+    answer = invitations.seat_accept
+
+    @extend_schema(
+        operation_id="seat_invitations_accept",
+        tags=["matches"],
+        summary="Accept my seat in a match",
+        description="Only the seated user; from now on the match's scorer may act and file for the seat. "
+        "Someone else's invitation is 404; answered `invitation_used` (409).",
+        request=None,
+        responses={200: ms.SeatInvitationSerializer, **error_responses(401, 404, 409)},
+    )
+    def post(self, request, pk=None):
+        return super().post(request, pk)
+
+
+class SeatInvitationDeclineView(SeatInvitationAnswerView):
+    answer = invitations.seat_decline
+
+    @extend_schema(
+        operation_id="seat_invitations_decline",
+        tags=["matches"],
+        summary="Decline my seat in a match",
+        description="Only the seated user; nobody acts or files for the seat in his place (the match's "
+        "creator may abandon it).",
+        request=None,
+        responses={200: ms.SeatInvitationSerializer, **error_responses(401, 404, 409)},
+    )
+    def post(self, request, pk=None):
+        return super().post(request, pk)

@@ -48,6 +48,7 @@ PATH_ID_TYPES = {
     "deliveries": INT_ID,
     "evenings": INT_ID,
     "invitations": INT_ID,
+    "seat-invitations": INT_ID,
 }
 # Path parameters that are names, not ids.
 PATH_NAMES = {"username", "code"}
@@ -114,6 +115,8 @@ CODES_BY_OPERATION = {
     "clubs_players_invitation_create": [("409", "invitation_used")],
     "invitations_accept": [("409", "invitation_used"), ("410", "invitation_expired")],
     "invitations_decline": [("409", "invitation_used"), ("410", "invitation_expired")],
+    "seat_invitations_accept": [("409", "invitation_used")],
+    "seat_invitations_decline": [("409", "invitation_used")],
     "seasons_close_create": [("409", "season_closed")],
     "evenings_create": [("409", "season_closed")],
     "evenings_players_create": [("409", "evening_complete")],

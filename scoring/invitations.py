@@ -1,7 +1,8 @@
 """Member commands beyond memberships: adding a player profile by display name, inviting its
 person to claim it, and the claim (which creates his account); inviting a user who has an
 account to join the club, and his answer (issue 30: nobody with an account joins a club without
-accepting). Keyword-only, one transaction each; errors are ``games.exceptions``/
+accepting); and a user's consent to a seat in someone else's match outside a season.
+Keyword-only, one transaction each; errors are ``games.exceptions``/
 ``scoring.exceptions`` types.
 
 The invitation link carries ``invitation_token``: the row's id signed with Django's
@@ -21,14 +22,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import services as games
+from games.engine import Seat
 from games.exceptions import InvalidInput, NotFound
 from games.ids import int_id
-from games.models import Player
-from games.services import player_for_user
+from games.models import Match, Player
 
 from .exceptions import InvitationExpired, InvitationInvalid, InvitationUsed
 from .members import is_club_player
-from .models import ClubPlayer, Invitation, Membership
+from .models import ClubPlayer, Invitation, Membership, SeatInvitation
 from .services import club_for_admin, membership_set
 
 User = get_user_model()
@@ -209,7 +211,7 @@ def membership_propose(*, actor, club_id, username, role: str = Membership.Role.
     with transaction.atomic():
         invitation = _open_join_invitations(Invitation.objects.select_for_update()).filter(club=club, user=user).first()
         if invitation is None:
-            invitation = Invitation(club=club, user=user, player=player_for_user(user), created_by=actor)
+            invitation = Invitation(club=club, user=user, player=games.player_for_user(user), created_by=actor)
         invitation.role, invitation.expires_at = role, expires_at
         invitation.save()
     return invitation
@@ -263,4 +265,64 @@ def _join_invitation_to_answer(actor, invitation_id) -> Invitation:
             _("this invitation expired on %(when)s; ask a club admin for a new one")
             % {"when": invitation.expires_at.strftime("%Y-%m-%d %H:%M UTC")}
         )
+    return invitation
+
+
+# --- a seat in someone else's match outside a season: the seated user accepts -------------------------
+
+
+def match_create_with_consent(*, actor, **match_create) -> Match:
+    """``games.services.match_create`` outside a season, as users create matches (the API):
+    every seated user with an account other than ``actor`` is invited to his seat
+    (``SeatInvitation``), and until he accepts nobody acts or files for it in his place
+    (``games.roles.seats_awaiting_consent``). Seating himself is the creator's consent."""
+    with transaction.atomic():
+        match = games.match_create(actor=actor, **match_create)
+        seated = zip(Seat, match.seat_player_ids())
+        users = dict(
+            Player.objects.filter(pk__in=match.seat_player_ids(), user__isnull=False).values_list("pk", "user")
+        )
+        SeatInvitation.objects.bulk_create(
+            SeatInvitation(match=match, seat=seat.name, user_id=users[player_id], created_by=actor)
+            for seat, player_id in seated
+            if player_id in users and users[player_id] != actor.pk
+        )
+    return match
+
+
+def seats_awaiting_consent(match: Match) -> frozenset[Seat]:
+    """The seats of ``match`` whose users have not accepted them (``games.roles`` asks)."""
+    awaiting = SeatInvitation.objects.filter(match_id=match.pk, accepted_at__isnull=True).values_list("seat", flat=True)
+    return frozenset(Seat[name] for name in awaiting)
+
+
+def seat_accept(*, actor, invitation_id) -> SeatInvitation:
+    """The seated user accepts his seat: from now on the match's scorer may act for it."""
+    with transaction.atomic():
+        invitation = _seat_invitation_to_answer(actor, invitation_id)
+        invitation.accepted_at = timezone.now()
+        invitation.save(update_fields=["accepted_at"])
+    return invitation
+
+
+def seat_decline(*, actor, invitation_id) -> SeatInvitation:
+    """The seated user declines: his seat stays his alone (the match's creator may abandon it)."""
+    with transaction.atomic():
+        invitation = _seat_invitation_to_answer(actor, invitation_id)
+        invitation.declined_at = timezone.now()
+        invitation.save(update_fields=["declined_at"])
+    return invitation
+
+
+def _seat_invitation_to_answer(actor, invitation_id) -> SeatInvitation:
+    pk = int_id(invitation_id)
+    invitation = (
+        SeatInvitation.objects.select_for_update().filter(pk=pk, user_id=actor.pk).first()
+        if pk is not None and actor.is_authenticated
+        else None
+    )
+    if invitation is None:
+        raise NotFound(_("no seat invitation %(id)s for you") % {"id": invitation_id})
+    if invitation.accepted_at is not None or invitation.declined_at is not None:
+        raise InvitationUsed(_("you answered this invitation already"))
     return invitation

@@ -18,7 +18,7 @@ from django.utils import timezone
 from games.models import Player
 from games.roles import OFFICIAL_CLUB_ROLES
 
-from .models import Club, ClubPlayer, Invitation, Membership
+from .models import Club, ClubPlayer, Invitation, Membership, SeatInvitation
 
 
 def _club_pk(club) -> int:
@@ -112,6 +112,16 @@ def _member_rows(club_pk: int) -> list[dict]:
     return sorted(rows.values(), key=lambda row: (row["name"].casefold(), row["name"]))
 
 
+INVITATION_STATUSES = ("pending", "expired", "claimed", "declined")  # invitation_status, as the API shows it
+SEAT_INVITATION_STATUSES = ("pending", "accepted", "declined")  # seat_invitation_status
+
+
+def seat_invitation_status(invitation: SeatInvitation) -> str:
+    if invitation.accepted_at is not None:
+        return "accepted"
+    return "declined" if invitation.declined_at is not None else "pending"
+
+
 def invitation_status(invitation: Invitation, now=None) -> str:
     """``claimed`` (a join invitation: accepted), ``declined``, ``expired`` or ``pending``."""
     if invitation.claimed_at is not None:
@@ -149,3 +159,14 @@ def players_visible(user) -> QuerySet[Player]:
         club_links__club_id__in=official_of
     )
     return players.exclude(pk__in=hidden.values("pk"))
+
+
+def seat_invitations_open(user) -> QuerySet[SeatInvitation]:
+    """The seats in other people's matches that ``user`` has not answered yet."""
+    if user is None or not user.is_authenticated:
+        return SeatInvitation.objects.none()
+    return (
+        SeatInvitation.objects.filter(user=user, accepted_at__isnull=True, declined_at__isnull=True)
+        .select_related("match", "created_by")
+        .order_by("-created_at", "-id")
+    )

@@ -96,6 +96,29 @@ class Invitation(models.Model):
         ordering = ["-created_at", "-id"]
 
 
+class SeatInvitation(models.Model):
+    """A user seated by someone else in a match outside a season (issue 30): until he accepts,
+    nobody but he acts or files for his seat (``games.roles.seats_awaiting_consent``), so the
+    match cannot be played or filed for him, and cannot end and count. Made when the match is
+    created through the API or a page (``scoring.invitations.match_create_with_consent``);
+    season matches need none — the club membership carries the consent."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_invitations")
+    seat = models.CharField(max_length=1)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seat_invitations")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    declined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_invitation_per_seat")]
+        indexes = [
+            models.Index(fields=["match"], condition=models.Q(accepted_at__isnull=True), name="seatinvitation_awaiting")
+        ]
+
+
 class League(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="leagues")
     name = models.CharField(max_length=100)

@@ -235,7 +235,8 @@ def invitation_claim(request, token: str):
 @login_required
 @require_http_methods(["GET", "POST"])
 def join_invitations(request):
-    """The signed-in user's open invitations to join a club; he accepts or declines each."""
+    """The signed-in user's open invitations to join a club, and his seats in other people's
+    matches not yet accepted; he accepts or declines each (issue 30)."""
     context = {"error": None, "done": None}
     if request.method == "POST":
         try:
@@ -243,17 +244,30 @@ def join_invitations(request):
         except CommandError as exc:
             context["error"] = exc.detail
     context["invitations"] = list(members.join_invitations_open(request.user))
+    context["seats"] = list(members.seat_invitations_open(request.user))
     return render(request, "web/join_invitations.html", context, status=400 if context["error"] else 200)
 
 
 def _answer_invitation(request) -> str:
     invitation_id, answer = request.POST.get("invitation", ""), request.POST.get("answer")
+    if request.POST.get("kind") == "seat":
+        return _answer_seat(request.user, invitation_id, answer)
     if answer == "accept":
         membership = invitations.membership_accept(actor=request.user, invitation_id=invitation_id)
         return gettext("You are a member of %(club)s.") % {"club": membership.club.name}
     if answer == "decline":
         invitation = invitations.membership_decline(actor=request.user, invitation_id=invitation_id)
         return gettext("You declined to join %(club)s.") % {"club": invitation.club.name}
+    raise InvalidInput(gettext("unknown action"))
+
+
+def _answer_seat(user, invitation_id, answer) -> str:
+    if answer == "accept":
+        invitations.seat_accept(actor=user, invitation_id=invitation_id)
+        return gettext("You accepted your seat; the match's scorer may now record it for you.")
+    if answer == "decline":
+        invitations.seat_decline(actor=user, invitation_id=invitation_id)
+        return gettext("You declined your seat; nobody records it for you.")
     raise InvalidInput(gettext("unknown action"))
 
 
