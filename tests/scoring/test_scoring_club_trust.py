@@ -123,6 +123,21 @@ def test_a_season_match_cannot_seat_a_profile_claimed_by_someone_who_is_not_a_me
     assert not Match.objects.exists()
 
 
+def test_a_paper_sheet_seating_a_taken_over_profile_is_not_filed_into_the_season(club_a):
+    """The same check on the import path (``season_record_import``): the club's scorer files a
+    record naming the profile an outsider's account holds."""
+    sock = User.objects.create_user("sock1")
+    Player.objects.filter(username="Wiktor").update(user=sock)
+    sheet = simulated(3, ("p1", "Wiktor", "p2", "p3"), options=None)
+
+    response = client(club_a.users["sam"]).post(
+        f"/api/v1/matches/import/?season={club_a.season.pk}", sheet, format="json"
+    )
+
+    assert response.status_code == 400 and response.json()["field"] == "players.E"
+    assert not Match.objects.exists()
+
+
 def test_the_account_less_profiles_are_listed_to_the_clubs_officials_only(club_a):
     path = f"/api/v1/clubs/{club_a.club.pk}/players/"
 
