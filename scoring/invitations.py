@@ -211,10 +211,23 @@ def membership_propose(*, actor, club_id, username, role: str = Membership.Role.
     with transaction.atomic():
         invitation = _open_join_invitations(Invitation.objects.select_for_update()).filter(club=club, user=user).first()
         if invitation is None:
-            invitation = Invitation(club=club, user=user, player=games.player_for_user(user), created_by=actor)
+            invitation = Invitation(club=club, user=user, player=_account_player(user), created_by=actor)
         invitation.role, invitation.expires_at = role, expires_at
         invitation.save()
     return invitation
+
+
+def _account_player(user) -> Player:
+    """The account's player (``games.services.player_for_user``), except that an account without
+    one never takes a club's profile of the same name that way: a profile is claimed only through
+    its club's invitation (issue 30)."""
+    if getattr(user, "player", None) is None and ClubPlayer.objects.filter(player__username=user.username).exists():
+        raise InvalidInput(
+            _("the username %(name)s is a club's player profile: the account cannot play under it")
+            % {"name": user.username},
+            field="user",
+        )
+    return games.player_for_user(user)
 
 
 def _open_join_invitations(queryset):

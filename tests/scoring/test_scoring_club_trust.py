@@ -224,3 +224,15 @@ def test_the_player_list_and_profile_hide_a_clubs_account_less_profiles_from_out
     assert client(club_a.users["outsider"]).get(f"/api/v1/players/{wiktor.pk}/").status_code == 404
     assert "Wiktor" in listed(club_a.users["sam"])
     assert client(club_a.users["ada"]).get(f"/api/v1/players/{wiktor.pk}/").status_code == 200
+
+
+def test_an_account_named_like_a_profile_is_not_handed_the_profile_by_an_invitation_to_join(club_a):
+    """An account without a player (made by staff) whose username is a profile's name: inviting
+    him to a club would have given him that profile (``player_for_user`` claims a guest by name)."""
+    User.objects.create_user("Wiktor")
+    mal, club_b = club_a.users["mal"], found_club_b(club_a)
+
+    response = client(mal).post(f"/api/v1/clubs/{club_b}/members/", {"user": "Wiktor"}, format="json")
+
+    assert response.status_code == 400 and response.json()["field"] == "user"
+    assert Player.objects.get(username="Wiktor").user is None
