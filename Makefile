@@ -52,7 +52,7 @@ test-fast: $(STAMP)
 		-p no:schemathesis
 
 # make compile-engine: the arbiter's search (games/engine/analysis.py) compiled with mypyc, about
-# 2.2x faster, same answers; optional: needs gcc and the Python headers, and is rebuilt by hand after
+# 6x faster (docs/analysis.md), same answers; optional: needs gcc and the Python headers, and is rebuilt by hand after
 # analysis.py changes (the tests fail while it is stale). make clean-engine: back to pure Python.
 compile-engine: $(STAMP)
 	$(PY) -m pip install -q -e '.[dev,compile]'
