@@ -55,7 +55,8 @@ def register_club_role(lookup: ClubRole) -> None:
 
 def register_club_matches(matches: Callable[[Any], Q]) -> None:
     """Let ``matches(user)`` give (as a filter on ``Match``) the matches of the clubs where
-    ``user`` is an arbiter or admin, for the lists (``scoring`` registers it with ``register_club_role``)."""
+    ``user`` is an arbiter or admin, for the lists (``scoring`` registers it at start-up, beside
+    its ``register_club_role``)."""
     if matches not in _CLUB_MATCHES:
         _CLUB_MATCHES.append(matches)
 

@@ -136,3 +136,27 @@ def test_the_english_words_check_knows_our_vocabulary():
     words = english_words()
     assert {"trick", "score", "standings", "sign"} <= words
     assert "kreski" not in words and "rozbójnik" not in words  # Polish game terms are shared
+
+
+@pytest.mark.parametrize(
+    "language, wait, detail",
+    [
+        ("pl", 40, "Zbyt wiele żądań: spróbuj ponownie za 40 sekund."),
+        ("pl", 2, "Zbyt wiele żądań: spróbuj ponownie za 2 sekundy."),
+        ("pl", 1, "Zbyt wiele żądań: spróbuj ponownie za 1 sekundę."),
+        ("en", 40, "Too many requests: try again in 40 seconds."),
+        ("en", None, "Too many requests: try again later."),
+    ],
+)
+def test_a_throttled_request_is_told_wholly_in_the_readers_language(language, wait, detail):
+    """Issue 29: DRF's own message ended in English ("Żądanie zostało zdławione. Expected available in 40 seconds.")."""
+    from django.utils import translation
+    from rest_framework.exceptions import Throttled
+
+    from api.problems import exception_handler
+
+    with translation.override(language):
+        response = exception_handler(Throttled(wait=wait), {})
+
+    assert response.status_code == 429
+    assert (response.data["code"], response.data["detail"]) == ("throttled", detail)
