@@ -70,7 +70,7 @@ def test_a_seated_player_plays_his_own_cards_without_accepting_but_the_scorer_no
     assert by_himself.status_code == 201
 
 
-def test_the_creator_seated_himself_consents_and_a_season_is_not_asked(clients, users):
+def test_the_creator_seated_himself_consents_by_creating(clients, users):
     body = {"seats": {"N": "ala", "E": "o1", "S": "o2", "W": "o3"}, "first_dealer": "N"}
 
     created = clients["ala"].post("/api/v1/matches/", body, format="json")

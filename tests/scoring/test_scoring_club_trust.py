@@ -11,7 +11,7 @@ from support.world import play_record, simulated
 
 from games.models import Match, Player
 from scoring import invitations
-from scoring.models import ClubPlayer, Invitation, Membership, StandingRow
+from scoring.models import ClubPlayer, Invitation, Membership, SeatInvitation, StandingRow
 
 pytestmark = pytest.mark.django_db
 
@@ -236,3 +236,15 @@ def test_an_account_named_like_a_profile_is_not_handed_the_profile_by_an_invitat
 
     assert response.status_code == 400 and response.json()["field"] == "user"
     assert Player.objects.get(username="Wiktor").user is None
+
+
+def test_a_season_match_asks_no_seat_its_club_membership_carries_the_consent(club_a):
+    created = season_match_seating(club_a, ["p1", "p2", "p3", "p4"], by="sam")
+    match_id = created.json()["id"]
+
+    dealt = client(club_a.users["sam"]).post(
+        f"/api/v1/matches/{match_id}/deals/", {"hands": simulated(5, options=None)["deals"][0]["hands"]}, format="json"
+    )
+
+    assert created.status_code == 201 and dealt.status_code == 201
+    assert not SeatInvitation.objects.filter(match_id=match_id).exists()
