@@ -331,7 +331,7 @@ def seat_round(
     (from round 2). The plan's first round is the one to play (module docstring: the plan of the
     whole evening is followed while nothing changed)."""
     players = _checked(present)
-    problem = Problem(tuple(players), _frozen(past_pairs), seed, time_budget, work)
+    problem = Problem(tuple(players), _frozen(past_pairs), seed, work)
     if totals is not None and played:
         groups, out = _swiss(players, totals, missed_rounds(players, played))
         rounds = (_seat_tables(groups, out, played, seed),)
@@ -340,14 +340,34 @@ def seat_round(
             rounds, repeat_meetings(evening), _past(rounds, past_pairs), False, "swiss", pairs_met_thrice(evening)
         )
     rounds_left = max(1, rounds_left)
+    deadline = time.monotonic() + time_budget  # one safety stop for the whole call
     if not played:
-        return _first(_whole_evening(problem, rounds_left), played, past_pairs)
-    if all(one.present() == set(players) for one in played):
-        whole = _whole_evening(problem, len(played) + rounds_left)
+        return _first(_whole_evening(problem, rounds_left, deadline), played, past_pairs)
+    if all(one.present() == set(players) for one in played) and _may_follow(problem, played, rounds_left):
+        whole = _whole_evening(problem, len(played) + rounds_left, deadline)
         if tuple(played) == whole.rounds[: len(played)]:
             one = whole.rounds[len(played) : len(played) + 1]
             return replace(whole, rounds=one, past_repeats=_past(one, past_pairs), status="plan", work=0)
-    return _first(_search(problem, played, rounds_left), played, past_pairs)
+    return _first(_search(problem, played, rounds_left, deadline), played, past_pairs)
+
+
+def _may_follow(problem: Problem, played: Sequence[Round], rounds_left: int) -> bool:
+    """Whether the rounds played may be the start of the whole evening's plan: with nothing to
+    tell the players apart the plan's first round is the search's start (it stays), so a first
+    round seated otherwise (by hand) spares computing the plan."""
+    if problem.past_pairs:
+        return True
+    start, _ = Search(_in_seed_order(problem), {}, (), len(played) + rounds_left).start()
+    groups, out = start[0]
+    return {frozenset(g) for g in groups} == {frozenset(t.players) for t in played[0].tables} and set(out) == set(
+        played[0].sitting_out
+    )
+
+
+def _in_seed_order(problem: Problem) -> list[Player]:
+    order = list(problem.players)
+    random.Random(problem.seed).shuffle(order)  # the seed decides who is who in the search
+    return order
 
 
 def plan_evening(
@@ -360,19 +380,19 @@ def plan_evening(
     work: int = WORK,
 ) -> Plan:
     """All the rounds of an evening whose players are known and stay."""
-    return _whole_evening(Problem(tuple(_checked(players)), _frozen(past_pairs), seed, time_budget, work), rounds)
+    problem = Problem(tuple(_checked(players)), _frozen(past_pairs), seed, work)
+    return _whole_evening(problem, rounds, time.monotonic() + time_budget)
 
 
 @dataclass(frozen=True)
 class Problem:
     """What a plan is asked for, besides its rounds: the players present, the pairs' meetings
-    on the season's earlier evenings, the seed, the wall-clock safety stop (seconds) and the
-    work budget (swaps evaluated)."""
+    on the season's earlier evenings, the seed and the work budget (swaps evaluated). The
+    wall-clock safety stop is not part of it: a plan it stopped is not kept."""
 
     players: tuple
     past_pairs: frozenset  # of (pair, count)
     seed: int
-    time_budget: float
     work: int
 
 
@@ -380,12 +400,12 @@ PLANS: dict = {}  # (problem, rounds) → the whole evening's plan: a pure funct
 PLANS_KEPT = 32
 
 
-def _whole_evening(problem: Problem, rounds: int) -> Plan:
+def _whole_evening(problem: Problem, rounds: int, deadline: float) -> Plan:
     """The plan of a whole evening, kept: it is asked again at each round while nothing changes.
     A plan the wall clock stopped is not kept (another try may finish its work)."""
     key = (problem, rounds)
     if key not in PLANS:
-        plan = _search(problem, (), rounds)
+        plan = _search(problem, (), rounds, deadline)
         if plan.clock_stopped:
             return plan
         if len(PLANS) >= PLANS_KEPT:
@@ -424,17 +444,15 @@ def _past(rounds: Iterable[Round], past_pairs: Mapping[Pair, int] | None) -> int
     return sum(count for key, count in pair_counts(rounds).items() if past_pairs.get(key, 0))
 
 
-def _search(problem: Problem, played: Sequence[Round], count: int) -> Plan:
+def _search(problem: Problem, played: Sequence[Round], count: int, deadline: float) -> Plan:
     """Plan ``count`` rounds after ``played``: a construction or fair greedy rounds, improved by
     the tabu search until the lower bound or the work budget; then seats and first dealers."""
-    started = time.monotonic()
-    order = list(problem.players)
-    random.Random(problem.seed).shuffle(order)  # the seed decides who is who in the search
+    order = _in_seed_order(problem)
     search = Search(order, dict(problem.past_pairs), played, count)
     bound = repeat_lower_bound([*(one.present() for one in played), *[order] * count])
     groupings, status = search.start()
     tabu = search.tabu(groupings, problem.seed)
-    best = tabu.run(problem.work, started + problem.time_budget, target=search.weight * bound)
+    best = tabu.run(problem.work, deadline, target=search.weight * bound)
     if tabu.work:
         status = "tabu"
     if tabu.clock_stopped:

@@ -125,6 +125,7 @@ def test_the_work_budget_not_the_clock_decides_the_seating(monkeypatch):
     plain = plan_evening(players=range(24), rounds=6, seed=4, time_budget=SAFE, work=QUICK)
     ticks = iter(range(10**9))
     monkeypatch.setattr(seating_tabu.time, "monotonic", lambda: next(ticks) * 0.02)
+    forget_plans()
 
     slow = plan_evening(players=range(24), rounds=6, seed=4, time_budget=SAFE * 1000, work=QUICK)
 
