@@ -64,7 +64,7 @@ logger = logging.getLogger(__name__)
 
 SEATS = ("N", "E", "S", "W")  # R1 order
 TABLE = 4  # Kierki is played four at a table, always
-WORK = 250_000  # swaps the tabu search may evaluate per plan: the deterministic budget (about 1.2 s here)
+WORK = 160_000  # swaps the tabu search may evaluate per plan: the deterministic budget (about 1 s on this machine)
 Player = Hashable
 Pair = tuple
 
@@ -629,7 +629,8 @@ def _match(tables: list, cap: int) -> list | None:
     owner: dict = {}  # (player, turn) → the table he deals at
 
     def place(k: int, seen: set) -> bool:
-        for p in tables[k][2]:
+        group = tables[k][2]
+        for p in group[k % TABLE :] + group[: k % TABLE]:  # tried from a seat that moves on: dealers' seats vary
             for turn in range(cap):
                 slot = (p, turn)
                 if slot in seen:
