@@ -49,7 +49,13 @@ def seat_evening(players: int, rounds: int, seed: int, budget: float, work: int)
         forget_plans()
         started = time.perf_counter()
         plan = seat_round(
-            present=range(players), played=played, rounds_left=left, seed=seed, time_budget=budget, work=work
+            present=range(players),
+            played=played,
+            rounds_left=left,
+            seed=seed,
+            time_budget=budget,
+            work=work,
+            follow_plan=not stopped,  # as the API does: a round the clock cut short is not the plan's
         )
         seconds.append(time.perf_counter() - started)
         stopped += plan.clock_stopped

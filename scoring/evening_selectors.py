@@ -87,6 +87,14 @@ def evening_played_rounds(evening: Evening) -> list[seating.Round]:
     return rounds
 
 
+def evening_seated_by_plan(evening: Evening) -> bool:
+    """Whether every round so far was seated by the search within its work budget (none by hand,
+    by Swiss seating, or cut short by the wall-clock safety stop): only then may they be the
+    evening's plan (``seating.seat_round``'s ``follow_plan``)."""
+    seated_by = EveningRound.objects.filter(evening=evening).values_list("seated_by", flat=True)
+    return all(how in seating.SEARCHED for how in seated_by)
+
+
 def season_past_pairs(evening: Evening) -> Counter:
     """How often each pair (of player ids) sat at one table on the season's earlier evenings."""
     earlier = Evening.objects.filter(season=evening.season).filter(

@@ -201,6 +201,7 @@ def _searched(
         totals=totals,
         seed=evening.seed,
         time_budget=seating_budget(),
+        follow_plan=selectors.evening_seated_by_plan(evening),
     )
     return plan.rounds[0], plan.status
 

@@ -64,7 +64,8 @@ logger = logging.getLogger(__name__)
 
 SEATS = ("N", "E", "S", "W")  # R1 order
 TABLE = 4  # Kierki is played four at a table, always
-WORK = 160_000  # swaps the tabu search may evaluate per plan: the deterministic budget (about 1 s on this machine)
+SEARCHED = ("design", "greedy", "tabu", "plan")  # a Plan's status when the work budget, not the clock, ended it
+WORK = 120_000  # swaps the tabu search may evaluate per plan: the deterministic budget (0.5–1 s on this machine)
 Player = Hashable
 Pair = tuple
 
@@ -325,11 +326,14 @@ def seat_round(
     seed: int = 0,
     time_budget: float = 2.0,
     work: int = WORK,
+    follow_plan: bool = True,
 ) -> Plan:
     """Seat the next round of an evening. ``played``: its rounds so far; ``rounds_left``: how
     many rounds remain, this one included; ``totals``: the running balances, for Swiss seating
     (from round 2). The plan's first round is the one to play (module docstring: the plan of the
-    whole evening is followed while nothing changed)."""
+    whole evening is followed while nothing changed). ``follow_plan`` off (a round played was
+    seated by hand, or cut short by the safety stop: it cannot be the plan's) spares computing
+    the whole evening's plan and plans the rounds left at once."""
     players = _checked(present)
     problem = Problem(tuple(players), _frozen(past_pairs), seed, work)
     if totals is not None and played:
@@ -343,7 +347,8 @@ def seat_round(
     deadline = time.monotonic() + time_budget  # one safety stop for the whole call
     if not played:
         return _first(_whole_evening(problem, rounds_left, deadline), played, past_pairs)
-    if all(one.present() == set(players) for one in played) and _may_follow(problem, played, rounds_left):
+    same = follow_plan and all(one.present() == set(players) for one in played)
+    if same and _may_follow(problem, played, rounds_left):
         whole = _whole_evening(problem, len(played) + rounds_left, deadline)
         if tuple(played) == whole.rounds[: len(played)]:
             one = whole.rounds[len(played) : len(played) + 1]
@@ -625,25 +630,30 @@ def _matched_dealers(rounds: Sequence[Sequence[tuple]]) -> list[list[Player]]:
 
 def _match(tables: list, cap: int) -> list | None:
     """Each table (k) its dealer, nobody more than ``cap`` times, or None (Kuhn's augmenting
-    paths over the players' ``cap`` turns)."""
+    paths over the players' turns). The turns open one level at a time — everyone's first
+    turn, then everyone's second, … — and a matched turn stays matched through later
+    augmentations, so those who can deal once do before anyone deals twice."""
     owner: dict = {}  # (player, turn) → the table he deals at
 
-    def place(k: int, seen: set) -> bool:
+    def place(k: int, seen: set, level: int) -> bool:
         group = tables[k][2]
         for p in group[k % TABLE :] + group[: k % TABLE]:  # tried from a seat that moves on: dealers' seats vary
-            for turn in range(cap):
+            for turn in range(level):
                 slot = (p, turn)
                 if slot in seen:
                     continue
                 seen.add(slot)
-                if slot not in owner or place(owner[slot], seen):
+                if slot not in owner or place(owner[slot], seen, level):
                     owner[slot] = k
                     return True
         return False
 
-    for k in range(len(tables)):
-        if not place(k, set()):
-            return None
+    for level in range(1, cap + 1):
+        for k in range(len(tables)):
+            if k not in owner.values():
+                place(k, set(), level)
+    if len(owner) < len(tables):
+        return None
     dealer: list = [None] * len(tables)
     for (p, _), k in owner.items():
         dealer[k] = p

@@ -415,3 +415,15 @@ def test_the_evening_page_shows_the_pairs_who_met_before_and_the_repeats_against
     assert "Repeats this evening: 4 (the fewest possible with no pair three times: 4)" in page
     assert "Pairs who played together before:" in page
     assert "m01 – m02 · tonight: 1×" in page
+
+
+@pytest.mark.parametrize(("first_seated_by", "then"), [(None, "plan"), ("tabu!clock", "tabu"), ("manual", "tabu")])
+def test_the_evenings_plan_is_followed_only_after_rounds_the_search_seated_within_its_work(club, first_seated_by, then):
+    evening = create_evening(club, members(12), rounds=3)
+    assert seat(club, evening).status_code == 201
+    if first_seated_by:  # as if the wall clock had cut round 1 short, or an admin had seated it
+        EveningRound.objects.filter(evening_id=evening["id"]).update(seated_by=first_seated_by)
+
+    second = seat(club, evening).json()
+
+    assert second["seated_by"] == then

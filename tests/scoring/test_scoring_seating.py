@@ -338,3 +338,13 @@ def test_no_pair_meets_three_times_where_the_lower_bound_allows_it(evening, late
         played.append(plan.rounds[0])
 
     assert pairs_met_thrice(played) == 0
+
+
+def test_an_evening_whose_rounds_cannot_be_the_plan_is_planned_again_from_what_was_played():
+    first = seat_round(present=range(12), rounds_left=3, seed=2).rounds[0]
+
+    followed = seat_round(present=range(12), played=[first], rounds_left=2, seed=2)
+    again = seat_round(present=range(12), played=[first], rounds_left=2, seed=2, follow_plan=False)
+
+    assert followed.status == "plan" and again.status != "plan"
+    assert max(pair_counts([first, again.rounds[0]]).values()) == 2
