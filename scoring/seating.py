@@ -294,23 +294,29 @@ def _field(q: int) -> tuple[tuple, tuple] | None:
 
 
 def design_rounds(players: int, rounds: int) -> list[list[tuple[int, ...]]] | None:
-    """Rounds of tables (over 0..players−1) in which no pair meets twice, from a plane over
-    GF(q) when ``players`` = 4q: player a·q + b is the point (a, b), a < 4; round r seats at
-    table t the points (a, t + a·r). Two points (a, b), (a′, b′) share a table only in the
-    round r = (b − b′)/(a − a′): once. q rounds (q + 1 when q = 4: the rows are the affine
-    plane's last parallel class). None when no such construction fits."""
+    """Up to ``rounds`` rounds of tables (over 0..players−1) in which no pair meets twice, when
+    ``players`` = 4q: player a·q + b is the point (a, b), a < 4, and round r seats at table t
+    the points (a, t + a·r). Two points (a, b), (a′, b′) share a table only in a round r with
+    (a − a′)·r = b − b′. Over the field GF(q) that r is unique: q rounds (q + 1 when q = 4:
+    the rows are the affine plane's last parallel class). Over the integers modulo q (q not a
+    prime power: 24, 40, …) it is unique among rounds whose differences times 1, 2 and 3 are
+    not 0 modulo q: as many of those rounds as there are (5 of 10 for 40 players). None when no
+    construction fits; the caller seats any further rounds otherwise."""
     q, rest = divmod(players, TABLE)
-    field = _field(q) if not rest and q >= TABLE else None
-    if field is None or rounds > q + (q == TABLE):
+    if rest or q < TABLE:
         return None
-    add, mul = field
-    plan = []
-    for r in range(rounds):
-        if r == q:  # q = 4: the rows
+    field = _field(q)
+    if field is not None:
+        add, mul = field
+        plan = [[tuple(a * q + add[t][mul[a][r]] for a in range(TABLE)) for t in range(q)] for r in range(q)]
+        if q == TABLE:  # the rows
             plan.append([tuple(a * q + b for b in range(q)) for a in range(TABLE)])
-        else:
-            plan.append([tuple(a * q + add[t][mul[a][r]] for a in range(TABLE)) for t in range(q)])
-    return plan
+        return plan[:rounds]
+    chosen: list[int] = []
+    for r in range(q):
+        if all(d * (r - other) % q for other in chosen for d in range(1, TABLE)):
+            chosen.append(r)
+    return [[tuple(a * q + (t + a * r) % q for a in range(TABLE)) for t in range(q)] for r in chosen[:rounds]]
 
 
 # --- seating ----------------------------------------------------------------------------------
@@ -498,9 +504,10 @@ class Search:
 
     def start(self) -> tuple[list[tuple[list[tuple], tuple]], str]:
         design = None if self.met else design_rounds(self.n, self.count)
-        if design is not None:
-            return [([tuple(self.players[i] for i in g) for g in groups], ()) for groups in design], "design"
-        return self._greedy(), "greedy"
+        if not design:
+            return self._greedy(self.count), "greedy"
+        rounds = [([tuple(self.players[i] for i in g) for g in groups], ()) for groups in design]
+        return rounds + self._greedy(self.count - len(rounds), rounds), "design"
 
     def tabu(self, rounds, seed: int) -> Tabu:
         """The tabu search from ``rounds`` (sit-outs stay as they are)."""
@@ -521,12 +528,14 @@ class Search:
         rounds missed): any first round is as good as any other up to renaming."""
         return not self.met and not self.past and len(set(self.missed.values())) <= 1
 
-    def _greedy(self) -> list[tuple[list[tuple], tuple]]:
-        """Fair sit-outs, then each table filled with whoever has met its players least: always
-        valid, the tabu search's start."""
+    def _greedy(self, count: int, before: Sequence[tuple[list[tuple], tuple]] = ()) -> list[tuple[list[tuple], tuple]]:
+        """``count`` rounds after the rounds played and ``before`` (the start of a construction, no
+        sit-outs): fair sit-outs, then each table filled with whoever has met its players least.
+        Always valid: the tabu search's start."""
         missed, met = Counter(self.missed), Counter(self.met)
+        met.update(pair_counts(Round(tuple(Table(g) for g in groups)) for groups, _ in before))
         rounds, sat_out = [], []
-        for _ in range(self.count):
+        for _ in range(count):
             # who missed fewest rounds; among them, who met the earlier sit-outs least (so that those
             # who sit out come from different tables: they cannot meet each other in the rounds they miss)
             by_need = sorted(

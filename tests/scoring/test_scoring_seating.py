@@ -100,7 +100,18 @@ def test_the_plane_over_gf_q_seats_4q_players_for_q_rounds_with_no_pair_twice(pl
     assert max(pair_counts(as_rounds).values()) == 1
 
 
-@pytest.mark.parametrize(("players", "rounds"), [(20, 5), (32, 8), (40, 6)])
+@pytest.mark.parametrize(("players", "rounds"), [(24, 2), (40, 5)])
+def test_the_integers_modulo_q_seat_4q_players_for_a_few_rounds_with_no_pair_twice(players, rounds):
+    """q = 6 or 10 is no prime power: rounds whose differences times 1, 2, 3 are not 0 modulo q."""
+    design = design_rounds(players, 99)
+    as_rounds = [Round(tuple(Table(group) for group in groups)) for groups in design]
+
+    assert len(design) == rounds
+    assert all(sorted(p for group in groups for p in group) == list(range(players)) for groups in design)
+    assert max(pair_counts(as_rounds).values()) == 1
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(20, 5), (32, 8), (40, 6), (40, 8)])
 def test_it_seats_the_evenings_known_to_have_no_repeat_without_one(players, rounds):
     plan = plan_evening(players=range(players), rounds=rounds, seed=5, time_budget=SAFE)
 
