@@ -15,7 +15,8 @@ What a seating optimises, in this order (issue 24):
 
 The tables come from a construction when one fits (``design_rounds``: the players are the
 points of a plane over GF(q), 4q players × q rounds with no pair twice — 16 × 5, 20 × 5,
-28 × 7, 32 × 8, 36 × 9, …) or from fair greedy rounds, then a tabu search
+28 × 7, 32 × 8, 36 × 9, … — or over the integers modulo q for a few rounds: 40 × 5) and from
+fair greedy rounds after it or otherwise, then a tabu search
 (``scoring.seating_tabu``) lowers the cost above. It stops at the lower bound
 (``repeat_lower_bound``) or when its *work* — a count of swaps evaluated — is spent: the same
 players, history and seed give the same seating on any machine under any load. The wall clock

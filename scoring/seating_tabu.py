@@ -98,6 +98,7 @@ class Tabu:
             tables = self.tables[r]
             leave = {x: sum(self._leave(ordered(x, a)) for a in g if a != x) for g in tables for x in g}
             for ta, group in enumerate(tables):
+                toward: dict[int, int] = {}  # q → what q would join at this table, p included
                 for p in group:
                     if not any(self.met[ordered(p, o)] > 1 or self.past.get(ordered(p, o)) for o in group if o != p):
                         continue
@@ -106,9 +107,11 @@ class Tabu:
                             continue
                         joins_p = sum(self._join(ordered(p, b)) for b in other)
                         for q in other:
-                            joins_q = sum(self._join(ordered(q, a)) for a in group if a != p)
+                            if q not in toward:
+                                toward[q] = sum(self._join(ordered(q, a)) for a in group)
+                            both = self._join(ordered(p, q))  # p and q do not sit together after the swap
                             self.work += 1
-                            yield leave[p] + leave[q] + joins_p - self._join(ordered(p, q)) + joins_q, r, p, tb, q
+                            yield leave[p] + leave[q] + joins_p + toward[q] - 2 * both, r, p, tb, q
 
     def best_of(self, moves) -> tuple[int, int, int, int]:
         delta, _, r, p, q = min((delta, self.rng.random(), r, p, q) for delta, r, p, _, q in moves)
