@@ -420,8 +420,8 @@ def _whole_evening(problem: Problem, rounds: int, deadline: float) -> Plan:
         plan = _search(problem, (), rounds, deadline)
         if plan.clock_stopped:
             return plan
-        if len(PLANS) >= PLANS_KEPT:
-            PLANS.pop(next(iter(PLANS)))
+        if len(PLANS) >= PLANS_KEPT:  # the oldest goes (tolerant of another thread doing the same)
+            PLANS.pop(next(iter(PLANS), None), None)
         PLANS[key] = plan
     return PLANS[key]
 
