@@ -279,6 +279,11 @@ IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 # The arbiter's analysis (games/analysis.py): search time per position, in milliseconds; past it
 # the answer is not exact and gives proven bounds. Positions never change: answers are cached.
 ANALYSIS_BUDGET_MS = 5000
+# A search runs as a Celery job, never in the request (GET analysis/ answers 202 until it is cached):
+# at most ANALYSIS_JOBS_PER_USER of a user's jobs queued or running at once (more: 429), and a job's
+# mark (which stops it being queued twice) lasts ANALYSIS_JOB_SECONDS, after which a lost job is redone.
+ANALYSIS_JOBS_PER_USER = env_int("ANALYSIS_JOBS_PER_USER", 3)
+ANALYSIS_JOB_SECONDS = env_int("ANALYSIS_JOB_SECONDS", 120)
 
 # Live updates (api/streams.py, served by uvicorn): how often a process reads the versions of the
 # matches its streams and long-polls wait for, and the SSE keep-alive comment's interval.
