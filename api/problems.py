@@ -166,6 +166,14 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
             "was read or stored."
         ),
     ),
+    "request_timeout": (
+        408,
+        _("Request timeout"),
+        _(
+            "The request body did not arrive whole within `API_BODY_READ_SECONDS` (`limit_seconds`); nothing was "
+            "stored. Send it again, at once."
+        ),
+    ),
     "unsupported_media_type": (415, _("Unsupported media type"), _("Send the body as application/json.")),
     "idempotency_key_reused": (
         422,

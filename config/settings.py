@@ -471,10 +471,16 @@ CELERY_BEAT_SCHEDULE["deliver-webhooks-every-minute"] = {"task": "webhooks.tasks
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
 CORS_ALLOW_HEADERS = (*cors_default_headers, "if-match", "idempotency-key", "x-request-id", "last-event-id")
 CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "X-Request-ID", "Idempotent-Replayed", "Location"]
+CORS_EXPOSE_HEADERS.append("Long-Poll")  # "unavailable": a long-poll answered at once under WSGI (api/streams.py)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 # A request body over this is 413 (config.middleware.BodySizeLimitMiddleware).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
+# A request body must arrive whole within this many seconds of the request, else 408 (config/body_limit.py):
+# a client trickling its body must not hold a gunicorn worker (keep it under GUNICORN_TIMEOUT).
+API_BODY_READ_SECONDS = env_int("API_BODY_READ_SECONDS", 10)
+if API_BODY_READ_SECONDS < 1:
+    raise ImproperlyConfigured("API_BODY_READ_SECONDS must be at least 1 (second)")
 # Bodies up to the limit stay in memory (Django's default would spool those over 2.5 MB to disk).
 FILE_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
 # JSON bodies (and the record viewer's text) nested deeper than this are 400 (config/limits.py).
