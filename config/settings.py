@@ -237,12 +237,13 @@ WHITENOISE_USE_FINDERS = True
 
 # --- REST API ---------------------------------------------------------------------------
 
-# Throttles: the token endpoint per client address (password guessing); optionally every
-# request per user. Empty disables one.
+# Throttles: the token endpoint per client address (password guessing); every request per user,
+# and anonymous requests per client address. Empty disables one. In production (DEBUG off) the
+# per-user and anonymous ones are on by default (issue 30, finding 2); embedded (DEBUG on: `make run`,
+# the tests) they are off unless set. They count in the shared cache (REDIS_URL), not per worker.
 API_THROTTLE_AUTH = env_rate("API_THROTTLE_AUTH", "30/minute")
-API_THROTTLE_USER = env_rate("API_THROTTLE_USER", "")
-# Anonymous requests per client address (e.g. 100/minute); empty: no limit.
-API_THROTTLE_ANON = env_rate("API_THROTTLE_ANON", "")
+API_THROTTLE_USER = env_rate("API_THROTTLE_USER", "" if DEBUG else "1000/minute")
+API_THROTTLE_ANON = env_rate("API_THROTTLE_ANON", "" if DEBUG else "100/minute")
 # Failed sign-ins on the login forms (/accounts/login/, /admin/login/), counted per client address
 # and per username in the shared cache (config/login_limits.py); past it, 429 until the window ends.
 LOGIN_FAILURE_LIMIT = env_rate("LOGIN_FAILURE_LIMIT", "10/hour")
