@@ -54,8 +54,10 @@ class MatchAnalysisView(APIView):
                     422: "The deal was filed by its tally or points: no cards (`analysis_unavailable`).",
                     429: "You have `ANALYSIS_JOBS_PER_USER` analyses being computed already (`throttled`); "
                     "retry after `Retry-After` seconds.",
+                    503: "A new position's job could not be queued: the task queue did not answer "
+                    "(`analysis_queue_unavailable`); or the database is unavailable (`database_unavailable`).",
                 }
-            )(400, 401, 403, 404, 422, 429),
+            )(400, 401, 403, 404, 422, 429, 503),
         },
         description="For each seat, the deal's final points it can still end with at worst and at best over "
         "every legal continuation, and what it guarantees by its own play against the other three; "

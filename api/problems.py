@@ -205,6 +205,11 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
         _("Internal server error"),
         _("A fault on the server. A POST sent with an Idempotency-Key may be retried with the same key."),
     ),
+    "analysis_queue_unavailable": (
+        503,
+        _("Analysis queue unavailable"),
+        _("The analysis of a new position could not be queued: the task queue did not answer. Retry shortly."),
+    ),
     "database_unavailable": (
         503,
         _("Database unavailable"),

@@ -21,9 +21,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games.engine import DealState, MatchState, Seat
 from games.engine.analysis import analyse, deal_position
@@ -31,7 +33,7 @@ from games.engine.analysis import analyse, deal_position
 from . import inspection, projections
 from .audit import hands_by_deal
 from .event_types import of_row
-from .exceptions import AnalysisUnavailable, NotAllowed, NotFound
+from .exceptions import AnalysisQueueUnavailable, AnalysisUnavailable, NotAllowed, NotFound
 from .models import Dispute, Match, MatchEvent
 from .roles import role_of
 
@@ -119,11 +121,16 @@ def analysis_job_queue(*, job: AnalysisJob, user) -> str:
         return PENDING  # another request queued it in the meantime
     try:
         analyse_position.delay(match_id=job.match_id, seq=job.seq, counter=counter)
-    except Exception:
-        cache.delete(_pending_key(job.key))  # the broker failed: the next request tries again
+    except BROKER_DOWN as exc:
+        cache.delete(_pending_key(job.key))  # the next request tries again
         _forget_job(counter)
-        raise
+        raise AnalysisQueueUnavailable(
+            _("the analysis could not be queued (the task queue did not answer); retry shortly")
+        ) from exc
     return QUEUED
+
+
+BROKER_DOWN = (KombuOperationalError, redis.RedisError, OSError)
 
 
 QUEUED, PENDING, BUSY = "queued", "pending", "busy"

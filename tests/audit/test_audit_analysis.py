@@ -298,3 +298,26 @@ def test_a_user_has_at_most_the_set_number_of_jobs_at_once(in_play, clients, bro
     assert someone_else.status_code == 202 and len(jobs) == 3
     work()
     assert analysis(clients["ari"], in_play, card_seq(in_play, 1, 13)).status_code == 202  # his jobs are done
+
+
+def test_a_broker_that_does_not_answer_is_a_503_problem_and_the_next_request_queues_again(
+    in_play, clients, broker, monkeypatch
+):
+    from kombu.exceptions import OperationalError
+
+    from games import tasks
+
+    jobs, _ = broker
+    seq = card_seq(in_play, 1, 30)
+
+    def down(**kwargs):
+        raise OperationalError("Error 111 connecting to redis:6379. Connection refused.")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(tasks.analyse_position, "delay", down)
+        refused = analysis(clients["ari"], in_play, seq)
+    again = analysis(clients["ari"], in_play, seq)
+
+    assert refused.status_code == 503 and refused["Content-Type"] == PROBLEM
+    assert refused.json()["code"] == "analysis_queue_unavailable"
+    assert again.status_code == 202 and len(jobs) == 1
