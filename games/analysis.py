@@ -245,7 +245,8 @@ def deal_position_seqs(*, match: Match, number: int) -> list[int]:
 
 def dispute_analysis(*, dispute: Dispute, user) -> dict[str, Any] | None:
     """What the ruling form shows: the analysis at the disputed position, for whoever may see it
-    (None for a player while the deal is in play, and for a deal without cards)."""
+    (None for a player while the deal is in play, for a deal without cards, and while its job
+    runs: it is queued here when not cached, as by ``GET analysis/``)."""
     match = dispute.match
     try:
         access = analysis_access(match, user)
@@ -254,15 +255,27 @@ def dispute_analysis(*, dispute: Dispute, user) -> dict[str, Any] | None:
     if access == FINISHED_DEALS and not inspection.deal_finished_since(match, dispute.deal):
         return None
     seq, deal = dispute_position(dispute)
-    if deal is None:
+    if deal is None or seq is None:
         return None
-    return {
-        "at": seq,
-        "deal": dispute.deal,
-        "kind": deal.kind.value,
-        "plays": len(deal.plays),
-        "analysis": position_analysis(match=match, number=dispute.deal, deal=deal),
-    }
+    found = _found_or_queued(
+        AnalysisJob(str(match.pk), seq, position_key(match=match, number=dispute.deal, deal=deal)), user
+    )
+    if found is None:
+        return None  # being computed (as for GET analysis/, never in the request): shown once it is
+    return {"at": seq, "deal": dispute.deal, "kind": deal.kind.value, "plays": len(deal.plays), "analysis": found}
+
+
+def _found_or_queued(job: AnalysisJob, user) -> dict[str, Any] | None:
+    """The job's answer if cached (at once under an eager Celery); else queue it, quietly within
+    the user's limit and if the broker answers, and None."""
+    found = analysis_found(job=job)
+    if found is None:
+        try:
+            analysis_job_queue(job=job, user=user)
+        except AnalysisQueueUnavailable:
+            return None
+        found = analysis_found(job=job)
+    return found
 
 
 def ruling_outside_range(*, dispute: Dispute, points: dict[str, int], played: tuple[int, ...]) -> dict[str, Any]:

@@ -321,3 +321,15 @@ def test_a_broker_that_does_not_answer_is_a_503_problem_and_the_next_request_que
     assert refused.status_code == 503 and refused["Content-Type"] == PROBLEM
     assert refused.json()["code"] == "analysis_queue_unavailable"
     assert again.status_code == 202 and len(jobs) == 1
+
+
+def test_the_dispute_detail_queues_a_new_positions_analysis_instead_of_computing_it(in_play, clients, broker):
+    jobs, work = broker
+    number = raised(clients["ala"], in_play, 1, play_index=40)
+
+    pending = clients["ari"].get(f"/api/v1/disputes/{number}/")
+    work()
+    done = clients["ari"].get(f"/api/v1/disputes/{number}/")
+
+    assert pending.status_code == 200 and pending.json()["analysis"] is None
+    assert done.json()["analysis"]["plays"] == 40 and done.json()["analysis"]["analysis"]["seats"]
