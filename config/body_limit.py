@@ -211,14 +211,16 @@ def read_within(environ, want: int | None, seconds: float) -> bytes | None:
 
 
 class _Watchdog:
+    """One body read under watch: its socket's reading side is shut at ``seconds`` from now (by
+    the process's one ``_Watcher`` thread: no thread started per request)."""
+
     def __init__(self, sock: socket.socket | None, seconds: float):
         self.sock, self.fired = sock, False
-        self.timer = None if sock is None else threading.Timer(seconds, self._fire)
-        if self.timer is not None:
-            self.timer.daemon = True
-            self.timer.start()
+        self.deadline = time.monotonic() + seconds
+        if sock is not None:
+            WATCHER.arm(self)
 
-    def _fire(self) -> None:
+    def fire(self) -> None:
         self.fired = True
         try:
             self.sock.shutdown(socket.SHUT_RD)
@@ -226,5 +228,40 @@ class _Watchdog:
             pass
 
     def cancel(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
+        if self.sock is not None:
+            WATCHER.disarm(self)
+
+
+class _Watcher:
+    """A daemon thread that fires the armed watchdogs whose deadline has passed. Started in the
+    process that first arms one (a gunicorn worker, after the fork), again after a fork."""
+
+    def __init__(self):
+        self.armed: set[_Watchdog] = set()
+        self.condition = threading.Condition()
+        self.thread: threading.Thread | None = None
+
+    def arm(self, watchdog: _Watchdog) -> None:
+        with self.condition:
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._run, daemon=True, name="body-read-watcher")
+                self.thread.start()
+            self.armed.add(watchdog)
+            self.condition.notify()
+
+    def disarm(self, watchdog: _Watchdog) -> None:
+        with self.condition:
+            self.armed.discard(watchdog)
+
+    def _run(self) -> None:
+        with self.condition:
+            while True:
+                now = time.monotonic()
+                for due in [w for w in self.armed if w.deadline <= now]:
+                    self.armed.discard(due)
+                    due.fire()
+                next_due = min((w.deadline for w in self.armed), default=None)
+                self.condition.wait(None if next_due is None else max(0.0, next_due - now))
+
+
+WATCHER = _Watcher()
