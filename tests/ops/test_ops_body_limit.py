@@ -231,26 +231,26 @@ def trickle(port: int, *, chunked: bool, seconds: float) -> tuple[bytes, float]:
         f"POST {ANONYMOUS} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n{framing}\r\n\r\n".encode()
     )
     started = time.monotonic()
-    answer = b""
+    answer, took = b"", None
     sock.settimeout(0.2)
     try:
         for _ in range(int(seconds / 0.2)):
-            if _ < 10:  # ten bytes, then silence
+            if _ < 10 and not answer:  # ten bytes, then silence
                 sock.sendall(b"1\r\n \r\n" if chunked else b" ")
             try:
                 data = sock.recv(65536)
             except TimeoutError:
                 continue
             if not data:
-                break
+                break  # the whole answer: the server closes the connection after it
+            if not answer:
+                took = time.monotonic() - started
             answer += data
-            if b"\r\n\r\n" in answer:
-                break
     except OSError:  # the server closed the connection
         pass
     finally:
         sock.close()
-    return answer, time.monotonic() - started
+    return answer, took if took is not None else time.monotonic() - started
 
 
 def _status_and_problem(answer: bytes) -> tuple[int, dict]:
