@@ -302,8 +302,8 @@ def test_a_player_of_the_deal_in_play_sees_no_table_and_no_analysis_of_it(live_s
 
 def test_a_position_still_being_computed_shows_analysing_until_its_answer_arrives(live_server, club_match, browser):
     """Issue 30, finding 2: a new position is computed by a job; the API answers 202 with
-    Retry-After meanwhile, and the panel keeps saying so and asks again (here the first two
-    answers are 202, as with a broker and a busy worker)."""
+    Retry-After meanwhile (429 while the user's other jobs run), and the panel keeps saying so
+    and asks again (here a 429, then a 202, as with a broker and a busy worker)."""
     page = sign_in(browser, f"{live_server.url}/matches/{club_match.pk}/", "ola")
     asked = []
 
@@ -311,6 +311,11 @@ def test_a_position_still_being_computed_shows_analysing_until_its_answer_arrive
         asked.append(route.request.url)
         if len(asked) > 2:
             return route.continue_()
+        if len(asked) == 1:  # the user's other jobs still run
+            body = json.dumps({"status": 429, "code": "throttled"})
+            return route.fulfill(
+                status=429, headers={"Retry-After": "1"}, content_type="application/problem+json", body=body
+            )
         body = json.dumps({"status": "pending", "poll": route.request.url})
         return route.fulfill(status=202, headers={"Retry-After": "1"}, content_type="application/json", body=body)
 

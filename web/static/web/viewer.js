@@ -285,8 +285,9 @@
   }
 
   /* A position nobody asked about before is computed by a background job: the server answers
-     202 with Retry-After until it is ready. Keep "Analysing…" and ask again, while the step is
-     shown (a step left and shown again asks anew), at most ANALYSIS_TRIES times. */
+     202 with Retry-After until it is ready (429 while this user's other jobs run). Keep
+     "Analysing…" and ask again, while the step is shown (a step left and shown again asks
+     anew), at most ANALYSIS_TRIES times. */
   var ANALYSIS_TRIES = 60;
 
   function fetchAnalysis(index, tries) {
@@ -304,7 +305,7 @@
     }
     window.fetch(analysis.url + "?at=" + seq, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) {
-        if (response.status === 202 && tries + 1 < ANALYSIS_TRIES) {
+        if ((response.status === 202 || response.status === 429) && tries + 1 < ANALYSIS_TRIES) {
           var after = parseInt(response.headers.get("Retry-After"), 10);
           window.setTimeout(function () {
             if (index === current) {
