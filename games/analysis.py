@@ -101,6 +101,10 @@ def match_analysis(*, match_id: Any, user, at: int | None = None) -> AnalysisLoo
     return AnalysisLookup({**answer, "analysis": None}, AnalysisJob(str(match.pk), seq, key))
 
 
+QUEUED, PENDING, BUSY = "queued", "pending", "busy"
+BROKER_DOWN = (KombuOperationalError, redis.RedisError, OSError)  # what publishing raises when the broker is away
+
+
 def analysis_job_queue(*, job: AnalysisJob, user) -> str:
     """Queue ``job`` unless it is queued already: ``QUEUED``, ``PENDING`` (queued before, by anyone)
     or ``BUSY`` (the user has ``ANALYSIS_JOBS_PER_USER`` jobs queued or running: try later). Under
@@ -128,12 +132,6 @@ def analysis_job_queue(*, job: AnalysisJob, user) -> str:
             _("the analysis could not be queued (the task queue did not answer); retry shortly")
         ) from exc
     return QUEUED
-
-
-BROKER_DOWN = (KombuOperationalError, redis.RedisError, OSError)
-
-
-QUEUED, PENDING, BUSY = "queued", "pending", "busy"
 
 
 def analysis_found(*, job: AnalysisJob) -> dict[str, Any] | None:
