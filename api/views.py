@@ -120,7 +120,8 @@ _WAIT = OpenApiParameter(
     OpenApiTypes.INT,
     OpenApiParameter.QUERY,
     description="0-30: after the command, wait up to this many seconds for your next move and answer it as "
-    "`next_move` (a bot's one request per card; the command itself is not delayed).",
+    "`next_move` (a bot's one request per card; the command itself is not delayed). Only the ASGI server "
+    "waits: under WSGI `next_move` is null and the answer says `Long-Poll: unavailable`.",
 )
 
 
@@ -171,7 +172,8 @@ class StateQuery(drf_serializers.Serializer):
         default=0,
         help_text=(
             "Long-poll: wait up to this many seconds for the match to move past `after`, then answer the state "
-            "(0: answer at once)."
+            "(0: answer at once). Only the ASGI server waits: under WSGI the state comes at once, with the "
+            "header `Long-Poll: unavailable`."
         ),
     )
     until = drf_serializers.ChoiceField(
@@ -193,7 +195,8 @@ class EventsQuery(drf_serializers.Serializer):
         default=0,
         help_text=(
             "Long-poll: with no event after `after` yet, wait up to this many seconds for one and answer as "
-            "soon as it is stored (0: answer at once). Or follow `stream/` (Server-Sent Events)."
+            "soon as it is stored (0: answer at once). Or follow `stream/` (Server-Sent Events). Only the ASGI "
+            "server waits: under WSGI the answer comes at once, with the header `Long-Poll: unavailable`."
         ),
     )
 

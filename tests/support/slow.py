@@ -14,6 +14,7 @@ SLOW = (
     "tests/clients/",
     "tests/ops/test_ops_shared_limits.py",
     "tests/ops/test_ops_body_limit.py",
+    "tests/ops/test_ops_attack.py",  # gunicorn, uvicorn and nginx under attack (issue 30)
     "tests/ops/test_ops_replica.py",
     "tests/ops/test_ops_make_run.py",  # make run and seed_demo in subprocesses
     "tests/ops/test_ops_settings.py",  # each test starts Python on other settings
