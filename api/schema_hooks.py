@@ -47,6 +47,7 @@ PATH_ID_TYPES = {
     "webhooks": INT_ID,
     "deliveries": INT_ID,
     "evenings": INT_ID,
+    "tokens": {"type": "string", "minLength": 8, "maxLength": 8},  # the key's first characters (api/tokens.py)
 }
 # Path parameters that are names, not ids.
 PATH_NAMES = {"username", "code"}
