@@ -101,11 +101,20 @@ def test_refused_attempts_do_not_fill_the_username_ceiling(client, ewa):
 
 @pytest.mark.parametrize("look_alike", ["ＥＷＡ", "ｅｗａ", "𝐞𝐰𝐚", "𝖊𝖜𝖆", " Ewa ", "EWA"])
 def test_a_look_alike_of_the_username_is_counted_with_it(client, ewa, look_alike):
-    """Issue 30: `ｅｒｉｎ` (fullwidth) signed in as erin with ten fresh tries of its own."""
-    for _ in range(3):
+    """Issue 30: `ｅｒｉｎ` (fullwidth) signed in as erin with ten fresh tries of its own. Here five
+    failures as the look-alike and one as ``ewa``, each from another address, reach her ceiling."""
+    for i in range(5):
+        assert attempt(client, "/accounts/login/", look_alike, address=f"198.51.100.{i}").status_code == 200
+    assert attempt(client, "/accounts/login/", "ewa", address="198.51.100.50").status_code == 200
+
+    assert attempt(client, "/accounts/login/", "ewa", RIGHT, address="192.0.2.10").status_code == 429
+
+
+def test_a_look_alike_shares_the_count_of_its_address_and_username(client, ewa):
+    for look_alike in ("ｅｗａ", "𝐞𝐰𝐚", "ewa"):
         assert attempt(client, "/accounts/login/", look_alike).status_code == 200
 
-    assert attempt(client, "/accounts/login/", "ewa", RIGHT).status_code == 429
+    assert token_attempt(client, "ＥＷＡ", RIGHT).status_code == 429
     assert attempt(client, "/accounts/login/", "ewa", RIGHT, address="192.0.2.10").status_code == 302
 
 
