@@ -54,7 +54,7 @@ def parse_rate(rate: str) -> tuple[int, int]:
 
 def client_address(request) -> str:
     """The address DRF's throttles count by (``API_NUM_PROXIES`` decides how X-Forwarded-For is read)."""
-    return BaseThrottle().get_ident(request)
+    return BaseThrottle().get_ident(request) or ""  # None without REMOTE_ADDR (a test client, a socket)
 
 
 def normalised_username(raw: object) -> str:
@@ -174,6 +174,6 @@ def reset_mail_attempt(*, request, email: object) -> tuple[Attempt, Attempt]:
     )
 
 
-def throttle_attempt(*, scope: str, ident: str, rate: str) -> Attempt:
+def throttle_attempt(*, scope: str, ident: str | None, rate: str) -> Attempt:
     """One request in a DRF throttle's fixed window (the token endpoint's ``auth`` scope)."""
-    return count([Limit(f"throttle:{scope}:{digest(ident)}", rate)], what=f"throttle {scope}")
+    return count([Limit(f"throttle:{scope}:{digest(ident or '')}", rate)], what=f"throttle {scope}")
