@@ -45,8 +45,8 @@ class LoginFailureLimitMiddleware(Middleware):
         if not self._applies(request):
             return await get_response(request)
         attempt = await sync_to_async(self._attempt)(request)
-        if not attempt.allowed:
-            return self._refusal(request, attempt.retry_after)
+        if not attempt.allowed:  # rendering reads template files: off the event loop, as before
+            return await sync_to_async(self._refusal)(request, attempt.retry_after)
         response = await get_response(request)
         await sync_to_async(self._settle)(attempt, response)
         return response
