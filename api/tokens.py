@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import get_hasher, identify_hasher
 from django.db.models.signals import pre_save
 from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
@@ -61,6 +62,20 @@ def user_tokens_revoke(*, user_id: int) -> int:
     return deleted
 
 
+def is_hash_upgrade(stored: str, update_fields) -> bool:
+    """Whether a save rewrites the stored hash of the same password: Django's ``check_password``
+    re-hashes one whose hasher is no longer the preferred one or too weak (a Django upgrade raises
+    the work factor) and saves only ``password``. That is no password change."""
+    if update_fields is None or set(update_fields) != {"password"}:
+        return False
+    try:
+        hasher = identify_hasher(stored)
+    except ValueError:  # an unusable password or an unknown hasher: nothing to upgrade
+        return False
+    preferred = get_hasher()
+    return hasher.algorithm != preferred.algorithm or preferred.must_update(stored)
+
+
 def revoke_tokens_on_password_change(sender, instance, update_fields=None, **kwargs) -> None:
     """A new password revokes every token of its user: the one place for the reset form, the
     change form, the admin, ``changepassword`` and any ``set_password`` then ``save``. It compares
@@ -69,8 +84,9 @@ def revoke_tokens_on_password_change(sender, instance, update_fields=None, **kwa
     if instance.pk is None or (update_fields is not None and "password" not in update_fields):
         return
     stored = sender.objects.filter(pk=instance.pk).values_list("password", flat=True).first()
-    if stored is not None and stored != instance.password:
-        user_tokens_revoke(user_id=instance.pk)
+    if stored is None or stored == instance.password or is_hash_upgrade(stored, update_fields):
+        return
+    user_tokens_revoke(user_id=instance.pk)
 
 
 def connect_receivers() -> None:

@@ -135,6 +135,19 @@ def test_other_changes_and_a_sign_in_keep_the_tokens(client, ewa, ewa_token):
     assert works(ewa_token.key)
 
 
+def test_a_stored_hash_upgraded_at_sign_in_keeps_the_tokens(client, ewa, ewa_token):
+    """Django re-hashes a password whose hasher is no longer the preferred one when it checks it
+    (here PBKDF2, the tests preferring MD5; in production after a Django upgrade): the same
+    password, so no token is revoked."""
+    from django.contrib.auth.hashers import make_password
+
+    type(ewa).objects.filter(pk=ewa.pk).update(password=make_password(PASSWORD, hasher="pbkdf2_sha256"))
+
+    assert client.post("/accounts/login/", {"username": "ewa", "password": PASSWORD}).status_code == 302
+    assert type(ewa).objects.get(pk=ewa.pk).password.startswith("md5$")  # upgraded
+    assert works(ewa_token.key)
+
+
 # --- the page: "Moje tokeny" -------------------------------------------------------------------------
 
 
