@@ -31,8 +31,8 @@ from ops_helpers import run as run_command
 pytestmark = pytest.mark.slow
 
 HOST = "kierki.example.org"  # DJANGO_ALLOWED_HOSTS of .env.example
-LIMIT = 10  # LOGIN_FAILURE_LIMIT's default, per address and username
-AUTH_LIMIT = 30  # API_THROTTLE_AUTH's default, per address
+LIMIT = 10  # LOGIN_FAILURE_LIMIT's default number, per address and username
+AUTH_LIMIT = 30  # API_THROTTLE_AUTH's default number, per address
 PARALLEL = 60
 
 
@@ -58,7 +58,7 @@ def _command(server: str, port: int, tmp) -> list[str]:
 @pytest.fixture(params=["gunicorn", "uvicorn"])
 def server(request, migrated, tmp_path):
     """The compose file's web (gunicorn, 2 workers × 4 threads) or live (uvicorn) command, with the
-    default limits and the shared Redis; the token endpoint's throttle at its default, 30/minute."""
+    default limits' numbers (10 and 30) and the shared Redis."""
     require_redis()
     port = free_port()
     env = production_env(
@@ -67,10 +67,12 @@ def server(request, migrated, tmp_path):
         WEB_CONCURRENCY="2",
         GUNICORN_THREADS="4",
         REDIS_URL=os.environ.get("REDIS_URL") or f"{LOCAL_REDIS}/{REDIS_DB}",
-        LOGIN_FAILURE_LIMIT=f"{LIMIT}/hour",
+        # Per day: a fixed window lets a burst that straddles its end have the limit on each side;
+        # under uvicorn the 30 password checks alone take some 15 s, a minute's end is often crossed.
+        LOGIN_FAILURE_LIMIT=f"{LIMIT}/day",
         LOGIN_FAILURE_USER_LIMIT="1000/hour",
         LOGIN_FAILURE_ADDRESS_LIMIT="1000/hour",
-        API_THROTTLE_AUTH=f"{AUTH_LIMIT}/minute",
+        API_THROTTLE_AUTH=f"{AUTH_LIMIT}/day",
         LANGUAGE_CODE="en",
     )
     web = Service(_command(request.param, port, migrated), env, tmp_path / f"{request.param}.log")
