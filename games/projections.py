@@ -210,8 +210,10 @@ def sign_offs_of(events: Iterable[MatchEvent], earlier: dict[str, Any] | None = 
     change the result (a deal's, a ruling other than ``no_change``) gets ``SUPERSEDED``; the
     others sign the current result (``confirmation.signed_now``)."""
     earlier = earlier or {}
-    signed_before = confirmation.result_of(earlier) if earlier else None
-    confirmations = [{"result": signed_before, **c} for c in earlier.get("confirmations") or []]
+    confirmations = [dict(c) for c in earlier.get("confirmations") or []]
+    if any("result" not in c for c in confirmations):  # digested only then: most rewrites end a deal
+        signed_before = confirmation.result_of(earlier)
+        confirmations = [{"result": signed_before, **c} for c in confirmations]
     withdrawal = earlier.get("withdrawal")
     for event in events:
         if event.type not in SIGN_OFF_TYPES:
