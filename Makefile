@@ -11,16 +11,30 @@ install: $(STAMP)
 $(PY):
 	python3 -m venv $(VENV)
 
-# Reinstall only when pyproject.toml is newer than the stamp.
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install -e '.[dev]'
+# uv installs in seconds what pip takes most of a minute for (docs/dependencies.md); it is the one
+# package pip installs. Running needs the runtime set only (RUN_STAMP); testing the dev extra (STAMP).
+# Each reinstalls only when pyproject.toml is newer than its stamp.
+UV := $(VENV)/bin/uv
+RUN_STAMP := $(VENV)/.installed-run
+
+$(UV): | $(PY)
+	$(PY) -m pip install -q uv
+
+$(STAMP): pyproject.toml | $(UV)
+	$(UV) pip install --python $(PY) -e '.[dev]'
 	touch $(STAMP)
 
-# make run [PORT=8123] [HOST=0.0.0.0]: migrate, seed the demo (its tokens and URLs name this address), serve.
-run: $(STAMP)
+$(RUN_STAMP): pyproject.toml | $(UV)
+	$(UV) pip install --python $(PY) -e .
+	touch $(RUN_STAMP)
+
+# make run [PORT=8123] [HOST=0.0.0.0]: migrate, seed the demo (its tokens and URLs name this address),
+# serve the ASGI application with uvicorn, reloading on code changes: the streams and long-polls
+# work as in production (under WSGI, runserver, they cannot wait).
+run: $(RUN_STAMP)
 	@$(PY) manage.py migrate --verbosity 0
 	@$(PY) manage.py seed_demo --url http://$(HOST):$(PORT)
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) -m uvicorn config.asgi:application --reload --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
 	$(VENV)/bin/pytest
@@ -38,7 +52,7 @@ test-fast: $(STAMP)
 		-p no:schemathesis
 
 # make compile-engine: the arbiter's search (games/engine/analysis.py) compiled with mypyc, about
-# 2.2x faster, same answers; optional: needs gcc and the Python headers, and is rebuilt by hand after
+# 6x faster (docs/analysis.md), same answers; optional: needs gcc and the Python headers, and is rebuilt by hand after
 # analysis.py changes (the tests fail while it is stale). make clean-engine: back to pure Python.
 compile-engine: $(STAMP)
 	$(PY) -m pip install -q -e '.[dev,compile]'

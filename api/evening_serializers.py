@@ -64,6 +64,12 @@ class RoundInput(serializers.Serializer):
         help_text="Seat the round by hand: tables of four usernames in seat order N, E, S, W; the present players "
         "left out sit out. Without it the server seats the round.",
     )
+    preview = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Only show the round as it would be seated (200, the pairs who met before, the repeats against "
+        "their lower bound); nothing is saved.",
+    )
 
 
 class AttendanceSerializer(serializers.Serializer):
@@ -80,6 +86,12 @@ class SeatsSerializer(serializers.Serializer):
     W = serializers.CharField()
 
 
+class MetBeforeSerializer(serializers.Serializer):
+    players = serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2)
+    tonight = serializers.IntegerField(help_text="Times the pair sat at one table in this evening's earlier rounds.")
+    earlier = serializers.IntegerField(help_text="Times the pair sat at one table on the season's earlier evenings.")
+
+
 class TableSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     match = serializers.UUIDField(help_text="The table's season match: file its results there.")
@@ -87,14 +99,40 @@ class TableSerializer(serializers.Serializer):
     dealing = serializers.ChoiceField(choices=Match.Dealing.choices)
     first_dealer = serializers.ChoiceField(choices=["N", "E", "S", "W"])
     seats = SeatsSerializer()
+    met_before = MetBeforeSerializer(many=True, help_text="The table's pairs who met before.")
+
+
+SEATED_BY = (
+    "design / greedy / tabu (the search's start and whether the tabu search improved it; '!clock' appended when "
+    "the wall-clock safety stop cut it short), plan (the evening's plan followed), swiss, or manual."
+)
+REPEATS = "Repeat meetings of the evening once this round is seated (a pair meeting k times counts k - 1)."
+LOWER_BOUND = "The fewest repeats any seating of these rounds' attendance could have with no pair meeting three times."
 
 
 class RoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    seated_by = serializers.CharField(help_text="OPTIMAL / FEASIBLE / TABU (the search), swiss, or manual.")
-    repeats = serializers.IntegerField(help_text="Repeat meetings of the evening once this round was seated.")
+    seated_by = serializers.CharField(help_text=SEATED_BY)
+    repeats = serializers.IntegerField(help_text=REPEATS)
+    lower_bound = serializers.IntegerField(help_text=LOWER_BOUND)
     created_at = serializers.DateTimeField()
     tables = TableSerializer(many=True)
+    sitting_out = serializers.ListField(child=serializers.CharField())
+
+
+class PreviewTableSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    first_dealer = serializers.ChoiceField(choices=["N", "E", "S", "W"])
+    seats = SeatsSerializer()
+    met_before = MetBeforeSerializer(many=True, help_text="The table's pairs who met before.")
+
+
+class RoundPreviewSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    seated_by = serializers.CharField(help_text=SEATED_BY)
+    repeats = serializers.IntegerField(help_text=REPEATS)
+    lower_bound = serializers.IntegerField(help_text=LOWER_BOUND)
+    tables = PreviewTableSerializer(many=True)
     sitting_out = serializers.ListField(child=serializers.CharField())
 
 

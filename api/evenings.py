@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from games.exceptions import NotFound
 from scoring import evening_selectors as selectors
 from scoring import evening_services as services
-from scoring.models import Evening, EveningRound
+from scoring.models import Evening
 
 from . import evening_serializers as s
 from .leagues import valid_input
@@ -145,13 +145,15 @@ class EveningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     @extend_schema(
         methods=["POST"],
         summary="Seat the next round and create its matches (club admins)",
-        description="Seats the players present at tables of four — no pair twice in the evening when "
-        "possible, then the fewest repeats, then the fewest against the season's earlier "
-        "evenings; sit-outs go round; seats and first dealer rotate — and creates one "
+        description="Seats the players present at tables of four — the fewest pairs meeting three times "
+        "(none whenever possible), then the fewest repeat meetings, then the fewest against the season's "
+        "earlier evenings; sit-outs go round; seats and first dealers even — and creates one "
         "season match per table (the evening's dealing), all in one transaction. File the "
-        "results against the matches (`/matches/{id}/…`).",
+        'results against the matches (`/matches/{id}/…`). With `"preview": true` nothing is saved: '
+        "200 shows the round as it would be seated (by hand or by the search), each table's pairs who "
+        "met before and the evening's repeats against their lower bound.",
         request=s.RoundInput,
-        responses={201: s.RoundSerializer, **_errors(400, 401, 403, 404, 409)},
+        responses={201: s.RoundSerializer, 200: s.RoundPreviewSerializer, **_errors(400, 401, 403, 404, 409)},
         examples=[OpenApiExample("The next round", request_only=True, value={"round": 2})],
     )
     @action(detail=True, methods=["get", "post"], filter_backends=[], pagination_class=None)
@@ -159,8 +161,13 @@ class EveningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         if request.method == "GET":
             return Response(s.RoundSerializer(selectors.evening_seating(self.get_object()), many=True).data)
         data = valid_input(s.RoundInput, request.data)
+        if data.get("preview"):
+            preview = services.evening_round_preview(
+                actor=request.user, evening_id=pk, number=data.get("round"), tables=data.get("tables")
+            )
+            return Response(s.RoundPreviewSerializer(preview).data)
         seated = services.evening_round_seat(
             actor=request.user, evening_id=pk, number=data.get("round"), tables=data.get("tables")
         )
-        one = EveningRound.objects.get(pk=seated.pk)
-        return Response(s.RoundSerializer(selectors.round_data(one)).data, status=status.HTTP_201_CREATED)
+        (one,) = selectors.evening_seating(seated.evening, numbers=[seated.number])
+        return Response(s.RoundSerializer(one).data, status=status.HTTP_201_CREATED)

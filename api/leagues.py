@@ -145,9 +145,16 @@ class ClubViewSet(_ReadMixin):
     )
     @extend_schema(
         methods=["POST"],
-        summary="Add a member or change his role (club admins)",
+        summary="Invite a user to join, or change a member's role (club admins)",
+        description="A member gets the role (201, the membership). Anyone else is invited to join with "
+        "that role (202, the pending invitation): he becomes a member only when he accepts it "
+        "(`POST /invitations/{id}/accept/`, or the page `/invitations/`).",
         request=s.MembershipInput,
-        responses={201: s.MembershipSerializer, **error_responses(400, 401, 403, 404, 409)},
+        responses={
+            201: s.MembershipSerializer,
+            202: ms.JoinInvitationSerializer,
+            **error_responses(400, 401, 403, 404, 409),
+        },
         examples=[OpenApiExample("A scorer", value={"user": "ala", "role": "scorer"}, request_only=True)],
     )
     @action(detail=True, methods=["get", "post"], filter_backends=[], pagination_class=None)
@@ -157,10 +164,12 @@ class ClubViewSet(_ReadMixin):
             members = Membership.objects.filter(club=club).select_related("user").order_by("user__username")
             return Response(s.MembershipSerializer(members, many=True).data)
         data = valid_input(s.MembershipInput, request.data)
-        membership = services.membership_set(
+        proposed = invitations.membership_propose(
             actor=request.user, club_id=club.pk, username=data["user"], role=data["role"]
         )
-        return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+        if isinstance(proposed, Membership):
+            return Response(s.MembershipSerializer(proposed).data, status=status.HTTP_201_CREATED)
+        return Response(ms.JoinInvitationSerializer(proposed).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(
         methods=["PATCH"],
@@ -195,15 +204,17 @@ class ClubViewSet(_ReadMixin):
         summary="List the club's players (profiles and member accounts)",
         description="One row per player profile or member account: the name seats and records use, the "
         "account (null until a profile's invitation is claimed), the role, the latest "
-        "invitation.",
+        "invitation. Profiles without an account are listed to the club's scorers, arbiters "
+        "and admins (and staff) only.",
         responses={200: ms.ClubPlayerSerializer(many=True), **error_responses(401, 404)},
     )
     @extend_schema(
         methods=["POST"],
         summary="Add a member by display name, without an account (club admins)",
         description="A player profile that can be seated and filed at once; invite the person to claim "
-        "it (`POST …/players/{player_id}/invitation/`). To add an existing user, POST "
-        "`/clubs/{id}/members/` with his username.",
+        "it (`POST …/players/{player_id}/invitation/`). A profile belongs to one club: a name "
+        "held by another club's profile or by an account is refused (400). To add an existing "
+        "user, POST `/clubs/{id}/members/` with his username (he accepts).",
         request=ms.ClubPlayerInput,
         responses={201: ms.ClubPlayerSerializer, **error_responses(400, 401, 403, 404)},
         examples=[OpenApiExample("A member", value={"name": "Łucja Źdźbło"}, request_only=True)],
@@ -212,11 +223,11 @@ class ClubViewSet(_ReadMixin):
     def players(self, request, pk=None):
         club = self.get_object()
         if request.method == "GET":
-            return Response(ms.ClubPlayerSerializer(members.member_rows(club), many=True).data)
+            return Response(ms.ClubPlayerSerializer(members.member_rows(club, viewer=request.user), many=True).data)
         player = invitations.club_player_add(
             actor=request.user, club_id=club.pk, name=valid_input(ms.ClubPlayerInput, request.data)["name"]
         )
-        row = next(row for row in members.member_rows(club) if row["player"] == player.pk)
+        row = next(row for row in members.member_rows(club, viewer=request.user) if row["player"] == player.pk)
         return Response(ms.ClubPlayerSerializer(row).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -549,12 +560,16 @@ class SeasonViewSet(_ReadMixin):
 @extend_schema(tags=["players"])
 @_reading(s.PlayerSerializer, listed="List players")
 class PlayerViewSet(_ReadMixin):
-    """Players (users who play, and guests filed from paper score sheets)."""
+    """Players (users who play, and guests filed from paper score sheets). A club's profiles
+    without an account are for its officials only (``scoring.members.players_visible``)."""
 
     queryset = Player.objects.order_by("username")
     serializer_class = s.PlayerSerializer
     filterset_fields = ["username"]
     ordering_fields = ["username"]
+
+    def get_queryset(self):
+        return members.players_visible(self.request.user).order_by("username")
 
     @extend_schema(
         summary="A player: latest matches, season balances, ratings with their history",

@@ -3,7 +3,10 @@ season's life cycle (closing, reopening, the end-of-season summary): shapes only
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from scoring.members import INVITATION_STATUSES, SEAT_INVITATION_STATUSES, invitation_status, seat_invitation_status
 
 from .league_serializers import StandingRowSerializer
 
@@ -22,7 +25,7 @@ class InvitationStateSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
-    status = serializers.ChoiceField(choices=["pending", "expired", "claimed"])
+    status = serializers.ChoiceField(choices=INVITATION_STATUSES)
 
 
 class ClubPlayerSerializer(serializers.Serializer):
@@ -58,6 +61,35 @@ class InvitationClaimSerializer(serializers.Serializer):
     username = serializers.CharField()
     player = serializers.CharField(help_text="The profile now owned by the account.")
     club = serializers.IntegerField()
+
+
+class JoinInvitationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    club = serializers.IntegerField(source="club_id")
+    club_name = serializers.CharField(source="club.name")
+    user = serializers.CharField(source="user.username", help_text="The invited account: only he answers.")
+    role = serializers.CharField(help_text="The role he has once he accepts.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    status = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.ChoiceField(choices=INVITATION_STATUSES))
+    def get_status(self, invitation) -> str:
+        return invitation_status(invitation)
+
+
+class SeatInvitationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    match = serializers.UUIDField(source="match_id")
+    seat = serializers.CharField()
+    user = serializers.CharField(source="user.username", help_text="The seated account: only he answers.")
+    created_by = serializers.CharField(source="created_by.username", allow_null=True, default=None)
+    created_at = serializers.DateTimeField()
+    status = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.ChoiceField(choices=SEAT_INVITATION_STATUSES))
+    def get_status(self, invitation) -> str:
+        return seat_invitation_status(invitation)
 
 
 # --- a season's life cycle --------------------------------------------------------------------------

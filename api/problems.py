@@ -20,6 +20,7 @@ with the same ``Idempotency-Key``), and the next request reconnects (``CONN_HEAL
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -27,7 +28,7 @@ import psycopg
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views import defaults
 from drf_spectacular.utils import OpenApiResponse
@@ -304,11 +305,26 @@ def _drf_problem(exc: Exception, status: int) -> dict[str, Any]:
             field=_first_field(errors),
             errors=errors,
         )
+    if isinstance(exc, exceptions.Throttled):
+        return problem("throttled", status=status, detail=throttled_detail(exc.wait))
     if isinstance(exc, exceptions.APIException):
         # Every code answered is a registered one (tests/api/test_api_problem_codes.py collects them).
         code = exc.default_code if exc.default_code in PROBLEMS else "invalid" if status < 500 else "server_error"
         return problem(code, status=status, detail=str(exc.detail))
     return problem("invalid", status=status, detail=str(exc))
+
+
+def throttled_detail(wait: float | None) -> str:
+    """The whole sentence in the reader's language: DRF's own formats the wait into its English
+    text before translating it, so a Polish answer ended in English."""
+    if wait is None:
+        return gettext("Too many requests: try again later.")
+    seconds = max(1, math.ceil(wait))
+    return ngettext(
+        "Too many requests: try again in %(seconds)d second.",
+        "Too many requests: try again in %(seconds)d seconds.",
+        seconds,
+    ) % {"seconds": seconds}
 
 
 def _first_field(errors: Any, prefix: str = "") -> str | None:

@@ -47,6 +47,8 @@ PATH_ID_TYPES = {
     "webhooks": INT_ID,
     "deliveries": INT_ID,
     "evenings": INT_ID,
+    "invitations": INT_ID,
+    "seat-invitations": INT_ID,
 }
 # Path parameters that are names, not ids.
 PATH_NAMES = {"username", "code"}
@@ -111,6 +113,10 @@ CODES_BY_OPERATION = {
     "matches_analysis": [("422", "analysis_unavailable")],
     "invitations_claim": [("400", "invitation_invalid"), ("409", "invitation_used"), ("410", "invitation_expired")],
     "clubs_players_invitation_create": [("409", "invitation_used")],
+    "invitations_accept": [("409", "invitation_used"), ("410", "invitation_expired")],
+    "invitations_decline": [("409", "invitation_used"), ("410", "invitation_expired")],
+    "seat_invitations_accept": [("409", "invitation_used")],
+    "seat_invitations_decline": [("409", "invitation_used")],
     "seasons_close_create": [("409", "season_closed")],
     "evenings_create": [("409", "season_closed")],
     "evenings_players_create": [("409", "evening_complete")],

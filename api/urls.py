@@ -20,6 +20,7 @@ ROOT_LINKS = {
     "docs": "docs",
     "redoc": "redoc",
     "invitations": "invitation-claim",
+    "seat-invitations": "seat-invitation-list",
 }
 ROOT_TEMPLATES = {
     "match-stream": "match-stream",
@@ -101,5 +102,17 @@ urlpatterns = [
     path("seasons/<str:pk>/summary.pdf", printouts.SeasonSummaryPDFView.as_view(), name="season-summary-pdf"),
     path("evenings/<str:pk>/seating.pdf", printouts.EveningSeatingPDFView.as_view(), name="evening-seating-pdf"),
     path("invitations/claim/", members.InvitationClaimView.as_view(), name="invitation-claim"),
+    path("invitations/", members.JoinInvitationListView.as_view(), name="invitation-list"),
+    path("invitations/<str:pk>/accept/", members.JoinInvitationAcceptView.as_view(), name="invitation-accept"),
+    path("invitations/<str:pk>/decline/", members.JoinInvitationDeclineView.as_view(), name="invitation-decline"),
+    path("seat-invitations/", members.SeatInvitationListView.as_view(), name="seat-invitation-list"),
+    path(
+        "seat-invitations/<str:pk>/accept/", members.SeatInvitationAcceptView.as_view(), name="seat-invitation-accept"
+    ),
+    path(
+        "seat-invitations/<str:pk>/decline/",
+        members.SeatInvitationDeclineView.as_view(),
+        name="seat-invitation-decline",
+    ),
     *router.urls,
 ]

@@ -38,6 +38,7 @@ from games import claims, commands, selectors, services, signoffs
 from games.commands import CommandResult
 from games.exceptions import CommandError, NotFound
 from games.models import Match
+from scoring.invitations import match_create_with_consent
 from scoring.services import season_match_create, season_record_import
 
 from . import audit_serializers, audit_views
@@ -369,7 +370,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         seats = dict(body["seats"])
         check_scorer_appointment(request.user, scorer=body.get("scorer"), dealing=body["dealing"], seats=seats)
         create = (
-            services.match_create
+            match_create_with_consent  # issue 30: seated users accept their seats
             if body.get("season") is None
             else partial(season_match_create, season_id=body["season"])
         )

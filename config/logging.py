@@ -38,10 +38,6 @@ _STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {
 }  # uvicorn's ANSI-coloured copy of the message
 
 
-def current_request_id() -> str | None:
-    return request_id_var.get()
-
-
 class JsonFormatter(logging.Formatter):
     """One JSON object per line (see the module docstring for the keys)."""
 

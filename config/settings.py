@@ -351,6 +351,8 @@ SPECTACULAR_SETTINGS = {
         "MatchRole": "games.roles.ROLE_NAMES",
         "ConfirmationStatus": "games.confirmation.STATUSES",
         "ConfirmationRule": "games.confirmation.RULES",
+        "InvitationStatus": "scoring.members.INVITATION_STATUSES",
+        "SeatInvitationStatus": "scoring.members.SEAT_INVITATION_STATUSES",
     },
 }
 

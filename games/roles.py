@@ -13,6 +13,11 @@
    disputes, withdraws and reinstates the match;
 4. ``nobody``: anyone else, anonymous included — he may not even learn that the match exists.
 
+A seat *awaits consent* (``seats_awaiting_consent``) while the user seated there, seated by
+someone else in a match outside a season, has not accepted it (issue 30; ``scoring`` keeps the
+invitations and registers the lookup with ``register_seat_consent``): he may act for his own
+seat — acting is consenting — but nobody acts or files for it in his place.
+
 An *official* (``is_official``) is staff or a scorer, arbiter or admin of the match's club: a
 result filed by an official who is not seated needs no confirmation by the players.
 """
@@ -50,9 +55,43 @@ def register_club_role(lookup: ClubRole) -> None:
 
 def register_club_matches(matches: Callable[[Any], Q]) -> None:
     """Let ``matches(user)`` give (as a filter on ``Match``) the matches of the clubs where
-    ``user`` is an arbiter or admin, for the lists (``scoring`` registers it with ``register_club_role``)."""
+    ``user`` is an arbiter or admin, for the lists (``scoring`` registers it at start-up, beside
+    its ``register_club_role``)."""
     if matches not in _CLUB_MATCHES:
         _CLUB_MATCHES.append(matches)
+
+
+_SEAT_CONSENTS: list[Callable[[Match], frozenset[Seat]]] = []
+
+
+def register_seat_consent(awaiting: Callable[[Match], frozenset[Seat]]) -> None:
+    """Let ``awaiting(match)`` give the seats of ``match`` whose users have not accepted them yet
+    (``scoring`` registers it at start-up)."""
+    if awaiting not in _SEAT_CONSENTS:
+        _SEAT_CONSENTS.append(awaiting)
+
+
+def seats_awaiting_consent(match: Match) -> frozenset[Seat]:
+    """The seats nobody but their own user may act for yet (the module docstring)."""
+    found: frozenset[Seat] = frozenset()
+    for awaiting in _SEAT_CONSENTS:
+        found |= awaiting(match)
+    return found
+
+
+def require_consented_seats(match: Match, actor, seats) -> None:
+    """Refuse ``actor`` acting or filing for any of ``seats`` that awaits its user's consent,
+    unless it is his own seat (``NotAllowed``, naming the first such seat)."""
+    awaiting = seats_awaiting_consent(match) - {seat_of(match, actor)}
+    for seat in seats:
+        if seat in awaiting:
+            raise NotAllowed(
+                _(
+                    "the player seated at %(seat)s has not accepted his seat in this match yet: until he "
+                    "does, only he acts for it"
+                )
+                % {"seat": seat.name}
+            )
 
 
 def arbitrated_matches(user) -> Q:

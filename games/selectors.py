@@ -44,11 +44,6 @@ SCORERS_GROUP = "scorers"  # members may file (import) match records, as staff m
 Viewer = Role  # what the read functions below take: the user's role in the match
 
 
-def viewer_role(match: Match, user) -> Viewer:
-    """What ``user`` is to ``match``: ``roles.role_of``."""
-    return role_of(match, user)
-
-
 def user_may_import(user) -> bool:
     """Filing a record: staff, or a member of the ``scorers`` group."""
     if user is None or not user.is_authenticated:

@@ -43,7 +43,7 @@ from .fingerprints import record_fingerprint
 from .messages import engine_message
 from .models import DealSecret, Match, MatchEvent, MatchProjection, Player
 from .projections import apply, start_state
-from .roles import is_scorer, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
+from .roles import is_scorer, require_consented_seats, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
 
 T = MatchEvent.Type
 User = get_user_model()
@@ -64,15 +64,20 @@ def player_for_user(user) -> Player:
     return player
 
 
-def _acting_seat(unit: Unit, requested: str | None, default: Seat | None) -> Seat:
-    """Who may act for which seat: a player for his own seat only; the scorer for any seat."""
+def _acting_seat(unit: Unit, requested: str | None, default: Seat | None, *, files: bool = True) -> Seat:
+    """Who may act for which seat: a player for his own seat only; the scorer for any seat whose
+    user has accepted it (``files``: the command records something for that seat)."""
     match, actor = unit.match, unit.actor
     if is_scorer(match, actor):
         if requested is None:
             if default is None:
                 raise InvalidInput(gettext("a scorer must name the seat"), field="seat")
-            return default
-        return _parse_seat(requested, "seat")
+            seat = default
+        else:
+            seat = _parse_seat(requested, "seat")
+        if files:  # nobody plays for a seat not yet accepted (issue 30)
+            require_consented_seats(match, actor, [seat])
+        return seat
     own = seat_of(match, actor)
     if own is None:
         raise NotAllowed(gettext("only the players seated in this match and its scorer may act in it"))
@@ -224,8 +229,10 @@ def deal_start(
         recorded = unit.match.dealing == Match.Dealing.RECORDED
         if recorded and not is_scorer(unit.match, unit.actor):
             raise NotAllowed(gettext("in a recorded match only its scorer enters the hands"))
+        if recorded:
+            require_consented_seats(unit.match, unit.actor, Seat)  # he files every seat's hand
         if not recorded:
-            _acting_seat(unit, None, Seat.N)  # any seated player or the scorer
+            _acting_seat(unit, None, Seat.N, files=False)  # any seated player or the scorer
             if hands is not None:
                 raise InvalidInput(gettext("the server deals this match: send no hands"), field="hands")
         _decide_deal(unit, _parse_hands(hands) if recorded else None)
@@ -407,6 +414,7 @@ def deal_tally(
     def decide(unit: Unit) -> None:
         if unit.match.dealing != Match.Dealing.RECORDED or not is_scorer(unit.match, unit.actor):
             raise NotAllowed(gettext("only the scorer of a recorded match files deals from a paper sheet"))
+        require_consented_seats(unit.match, unit.actor, Seat)  # a tally files every seat's result
         _decide_tally(unit, tally=tally, points=points, sale=sale)
 
     return commands.run(

@@ -256,10 +256,13 @@ def render_seating(
     sit_outs: Sequence[Sequence[str]] | None = None,
     *,
     subtitle: str = "",
+    repeats: Sequence[tuple[int, int]] | None = None,
 ) -> bytes:
     """Who sits where, round by round: ``rounds[i]`` lists round i+1's tables, each
-    ``{"table": 1, "seats": {"N": name, "E": …, "S": …, "W": …}, "first_dealer": "N"}``;
-    ``sit_outs[i]`` (optional) names who sits round i+1 out."""
+    ``{"table": 1, "seats": {"N": name, "E": …, "S": …, "W": …}, "first_dealer": "N"}`` and
+    optionally ``"met_before": [{"players": [a, b], "tonight": 1, "earlier": 0}, …]`` (printed
+    under the table); ``sit_outs[i]`` (optional) names who sits round i+1 out; ``repeats[i]``
+    (optional) is the evening's repeats once round i+1 was seated and their lower bound."""
     style = _styles()
     story = [_text(title, style["title"])]
     if subtitle:
@@ -278,6 +281,18 @@ def render_seating(
             _text(_("Round %(number)d") % {"number": index + 1}, style["heading"]),
             _table([head, *body], [14 * mm, 35 * mm, 35 * mm, 35 * mm, 35 * mm, 26 * mm]),
         ]
+        if repeats and index < len(repeats):
+            count, bound = repeats[index]
+            block.append(
+                _text(
+                    _("Repeats this evening: %(repeats)s (the fewest possible with no pair three times: %(bound)s)")
+                    % {"repeats": count, "bound": bound},
+                    style["body"],
+                )
+            )
+        for table in tables:
+            if table.get("met_before"):
+                block.append(_text(_met_before_line(table), style["body"]))
         out = list(sit_outs[index]) if sit_outs and index < len(sit_outs) else []
         if out:
             block.append(_text(_("Sitting out: %(names)s") % {"names": ", ".join(out)}, style["body"]))
@@ -285,3 +300,16 @@ def render_seating(
     if not rounds:
         story.append(_text(_("No round is seated yet."), style["body"]))
     return _build(story, title=title)
+
+
+def _met_before_line(table: Mapping) -> str:
+    """ "Table 2 · pairs who played together before: a – b (tonight: 1×); …"."""
+    pairs = []
+    for met in table["met_before"]:
+        counts = []
+        if met.get("tonight"):
+            counts.append(_("tonight: %(count)s×") % {"count": met["tonight"]})
+        if met.get("earlier"):
+            counts.append(_("earlier evenings: %(count)s×") % {"count": met["earlier"]})
+        pairs.append(f"{met['players'][0]} – {met['players'][1]} ({', '.join(counts)})")
+    return f"{_('Table')} {table['table']} · {_('Pairs who played together before:')} {'; '.join(pairs)}"

@@ -13,15 +13,10 @@ from games.exceptions import NotAllowed, NotFound
 from games.ids import int_id
 from games.models import Dispute, Match
 
-from .models import Club, Membership, SeasonMatch
+from .models import Club, Membership
 
 ARBITER = Membership.Role.ARBITER
 RULING_ROLES = (Membership.Role.ARBITER, Membership.Role.ADMIN)  # games.roles.ARBITER_CLUB_ROLES
-
-
-def club_of_match(match_id) -> int | None:
-    """The club whose season the match was played in, if any."""
-    return SeasonMatch.objects.filter(match_id=match_id).values_list("season__league__club_id", flat=True).first()
 
 
 def is_club_arbiter(user, club_id) -> bool:

@@ -87,6 +87,14 @@ def evening_played_rounds(evening: Evening) -> list[seating.Round]:
     return rounds
 
 
+def evening_seated_by_plan(evening: Evening) -> bool:
+    """Whether every round so far was seated by the search within its work budget (none by hand,
+    by Swiss seating, or cut short by the wall-clock safety stop): only then may they be the
+    evening's plan (``seating.seat_round``'s ``follow_plan``)."""
+    seated_by = EveningRound.objects.filter(evening=evening).values_list("seated_by", flat=True)
+    return all(how in seating.SEARCHED for how in seated_by)
+
+
 def season_past_pairs(evening: Evening) -> Counter:
     """How often each pair (of player ids) sat at one table on the season's earlier evenings."""
     earlier = Evening.objects.filter(season=evening.season).filter(
@@ -135,7 +143,9 @@ def evening_attendance(evening: Evening) -> list[dict]:
 
 def evening_seating(evening: Evening, numbers: Iterable[int] | None = None) -> list[dict]:
     """The seated rounds (of ``numbers`` only, when given) as plain data: per table its match,
-    the match's status, the players by seat and the first dealer; the sit-outs."""
+    the match's status, the players by seat, the first dealer and the pairs who met before
+    (``met_before``); the sit-outs; the evening's repeats once the round was seated and their
+    lower bound (``seating.repeat_lower_bound`` of the rounds' attendance so far)."""
     rounds = (
         EveningRound.objects.filter(evening=evening)
         .order_by("number")
@@ -147,14 +157,46 @@ def evening_seating(evening: Evening, numbers: Iterable[int] | None = None) -> l
             "tables__season_match__match__west",
         )
     )
-    if numbers is not None:
-        rounds = rounds.filter(number__in=list(numbers))
-    return [round_data(one) for one in rounds]
+    played, past = evening_played_rounds(evening), season_past_pairs(evening)
+    wanted = None if numbers is None else set(numbers)
+    return [
+        round_data(one, meetings=round_meetings(played[: one.number], past, names=_names(one)))
+        for one in rounds
+        if wanted is None or one.number in wanted
+    ]
 
 
-def round_data(one: EveningRound) -> dict:
+def round_meetings(rounds: list[seating.Round], past: Counter, *, names: dict) -> dict:
+    """What the organiser sees of the last of ``rounds``: per table the pairs who met before
+    (tonight's earlier rounds, the season's earlier evenings), the evening's repeats so far and
+    their lower bound with no pair three times. ``names``: player id → username."""
+    *before, last = rounds
+    return {
+        "repeats": seating.repeat_meetings(rounds),
+        "lower_bound": seating.repeat_lower_bound([one.present() for one in rounds]),
+        "met_before": [
+            [
+                {"players": [names[a], names[b]], "tonight": tonight, "earlier": earlier}
+                for a, b, tonight, earlier in pairs
+            ]
+            for pairs in seating.met_before(last, before, past)
+        ],
+    }
+
+
+def _names(one: EveningRound) -> dict:
+    names = {p.pk: p.username for p in one.sitting_out.all()}
+    for table in one.tables.all():
+        match = table.season_match.match
+        names.update({getattr(match, f"{name}_id"): getattr(match, name).username for name in SEAT_FIELDS.values()})
+    return names
+
+
+def round_data(one: EveningRound, *, meetings: dict | None = None) -> dict:
+    """One seated round as plain data; ``meetings`` (``round_meetings``) adds what the
+    organiser sees of its repeats."""
     tables = []
-    for table in sorted(one.tables.all(), key=lambda t: t.number):
+    for k, table in enumerate(sorted(one.tables.all(), key=lambda t: t.number)):
         match = table.season_match.match
         tables.append(
             {
@@ -164,12 +206,14 @@ def round_data(one: EveningRound) -> dict:
                 "dealing": match.dealing,
                 "first_dealer": match.first_dealer,
                 "seats": {seat: getattr(match, name).username for seat, name in SEAT_FIELDS.items()},
+                "met_before": meetings["met_before"][k] if meetings else [],
             }
         )
     return {
         "number": one.number,
         "seated_by": one.seated_by,
         "repeats": one.repeats,
+        "lower_bound": meetings["lower_bound"] if meetings else None,
         "created_at": one.created_at,
         "tables": tables,
         "sitting_out": sorted(p.username for p in one.sitting_out.all()),

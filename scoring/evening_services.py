@@ -118,30 +118,69 @@ def evening_round_seat(
     evening = _evening_for_admin(actor, evening_id)
     with transaction.atomic():
         evening = _locked(evening)
-        season = evening.season
-        if season.status != Season.Status.OPEN:
-            raise SeasonClosed(_("the season %(season)s is closed: no match can join it") % {"season": season.name})
-        next_number = selectors.evening_next_round(evening)
-        if number is not None and number < next_number:
-            raise RoundSeated(
-                _("round %(number)d of this evening is seated already") % {"number": number}, field="round"
-            )
-        if number is not None and number > next_number:
-            raise InvalidInput(_("the next round to seat is round %(number)d") % {"number": next_number}, field="round")
-        if next_number > evening.rounds:
-            raise EveningComplete(_("all %(rounds)d rounds of this evening are seated") % {"rounds": evening.rounds})
-        present = selectors.evening_present(evening, next_number)
-        if len(present) < seating.TABLE:
-            raise TooFewPlayers(
-                _("%(count)d players are present: a table needs four") % {"count": len(present)},
-                present=[p.username for p in present],
-            )
-        played = selectors.evening_played_rounds(evening)
-        if tables is not None:
-            seated, seated_by = _given_tables(tables, present, played), "manual"
-        else:
-            seated, seated_by = _searched(evening, present, played, next_number)
+        next_number, present, played = _next_round(evening, number)
+        seated, seated_by = _seated(evening, present, played, next_number, tables)
         return _create_round(actor, evening, next_number, seated, seated_by, played)
+
+
+def evening_round_preview(
+    *, actor, evening_id, number: int | None = None, tables: Sequence[Sequence[str]] | None = None
+) -> dict:
+    """The round ``evening_round_seat`` would seat, checked the same way but not saved: its
+    tables (seats, first dealer, the pairs who met before), sit-outs, and the evening's repeats
+    against their lower bound — what the organiser sees before seating by hand."""
+    evening = _evening_for_admin(actor, evening_id)
+    with transaction.atomic():
+        evening = _locked(evening)
+        next_number, present, played = _next_round(evening, number)
+        seated, seated_by = _seated(evening, present, played, next_number, tables)
+    names = {p.pk: p.username for p in present}
+    meetings = selectors.round_meetings([*played, seated], selectors.season_past_pairs(evening), names=names)
+    return {
+        "number": next_number,
+        "seated_by": seated_by,
+        "repeats": meetings["repeats"],
+        "lower_bound": meetings["lower_bound"],
+        "tables": [
+            {
+                "number": t,
+                "first_dealer": table.first_dealer,
+                "seats": {seat: names[pk] for seat, pk in table.seats().items()},
+                "met_before": meetings["met_before"][t - 1],
+            }
+            for t, table in enumerate(seated.tables, start=1)
+        ],
+        "sitting_out": sorted(names[pk] for pk in seated.sitting_out),
+    }
+
+
+def _next_round(evening: Evening, number: int | None) -> tuple[int, list[Player], list[seating.Round]]:
+    """The round to seat (checked against ``number``), who is present for it, and the rounds played."""
+    season = evening.season
+    if season.status != Season.Status.OPEN:
+        raise SeasonClosed(_("the season %(season)s is closed: no match can join it") % {"season": season.name})
+    next_number = selectors.evening_next_round(evening)
+    if number is not None and number < next_number:
+        raise RoundSeated(_("round %(number)d of this evening is seated already") % {"number": number}, field="round")
+    if number is not None and number > next_number:
+        raise InvalidInput(_("the next round to seat is round %(number)d") % {"number": next_number}, field="round")
+    if next_number > evening.rounds:
+        raise EveningComplete(_("all %(rounds)d rounds of this evening are seated") % {"rounds": evening.rounds})
+    present = selectors.evening_present(evening, next_number)
+    if len(present) < seating.TABLE:
+        raise TooFewPlayers(
+            _("%(count)d players are present: a table needs four") % {"count": len(present)},
+            present=[p.username for p in present],
+        )
+    return next_number, present, selectors.evening_played_rounds(evening)
+
+
+def _seated(
+    evening: Evening, present: list[Player], played: list[seating.Round], number: int, tables
+) -> tuple[seating.Round, str]:
+    if tables is not None:
+        return _given_tables(tables, present, played), "manual"
+    return _searched(evening, present, played, number)
 
 
 def _searched(
@@ -162,6 +201,7 @@ def _searched(
         totals=totals,
         seed=evening.seed,
         time_budget=seating_budget(),
+        follow_plan=selectors.evening_seated_by_plan(evening),
     )
     return plan.rounds[0], plan.status
 

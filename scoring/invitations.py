@@ -1,6 +1,9 @@
 """Member commands beyond memberships: adding a player profile by display name, inviting its
-person to claim it, and the claim (which creates his account). Keyword-only, one transaction
-each; errors are ``games.exceptions``/``scoring.exceptions`` types.
+person to claim it, and the claim (which creates his account); inviting a user who has an
+account to join the club, and his answer (issue 30: nobody with an account joins a club without
+accepting); and a user's consent to a seat in someone else's match outside a season.
+Keyword-only, one transaction each; errors are ``games.exceptions``/
+``scoring.exceptions`` types.
 
 The invitation link carries ``invitation_token``: the row's id signed with Django's
 ``TimestampSigner`` (so a link cannot be forged or pointed at another profile). The row says
@@ -19,14 +22,16 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import services as games
+from games.engine import Seat
 from games.exceptions import InvalidInput, NotFound
 from games.ids import int_id
-from games.models import Player
+from games.models import Match, Player
 
 from .exceptions import InvitationExpired, InvitationInvalid, InvitationUsed
 from .members import is_club_player
-from .models import ClubPlayer, Invitation, Membership
-from .services import club_for_admin
+from .models import ClubPlayer, Invitation, Membership, SeatInvitation
+from .services import club_for_admin, membership_set
 
 User = get_user_model()
 SIGNER_SALT = "scoring.invitation"
@@ -35,8 +40,10 @@ MAX_NAME = Player._meta.get_field("username").max_length
 
 def club_player_add(*, actor, club_id, name: str) -> Player:
     """A player profile named ``name`` (no account) joins the club (club admins): seated and
-    filed by that name at once. A guest of that name from an earlier paper sheet becomes the
-    club's profile; a name that belongs to an account is refused (add the user instead)."""
+    filed by that name at once. A guest of that name from an earlier paper sheet (no club, no
+    account) becomes the club's profile. A profile belongs to one club (issue 30): a name held
+    by another club's profile or by an account is refused with one message that tells nothing
+    more (add a user as a member by username; he accepts)."""
     club = club_for_admin(actor, club_id)
     name = _display_name(name)
     with transaction.atomic():
@@ -45,15 +52,17 @@ def club_player_add(*, actor, club_id, name: str) -> Player:
             raise InvalidInput(
                 _("%(name)s already plays for %(club)s") % {"name": name, "club": club.name}, field="name"
             )
-        if (player is not None and player.user_id is not None) or (
-            player is None and User.objects.filter(username=name).exists()
-        ):
+        if player is None and not User.objects.filter(username=name).exists():
+            player = Player.objects.create(username=name)
+        elif player is None or player.user_id is not None or ClubPlayer.objects.filter(player=player).exists():
             raise InvalidInput(
-                _("%(name)s is the name of a user account: add that user as a member by username") % {"name": name},
+                _(
+                    "the name %(name)s is taken: give the member another display name (add an initial, "
+                    "say), or add an existing user as a member by username"
+                )
+                % {"name": name},
                 field="name",
             )
-        if player is None:
-            player = Player.objects.create(username=name)
         ClubPlayer.objects.create(club=club, player=player, added_by=actor)
     return player
 
@@ -100,7 +109,7 @@ def _open_invitation(token, queryset) -> Invitation:
     except signing.BadSignature:
         pk = None
     invitation = queryset.filter(pk=pk).first() if pk is not None else None
-    if invitation is None:
+    if invitation is None or not _names_own_profile(invitation):
         raise InvitationInvalid(_("this invitation link is not valid; check that it was copied whole"), field="token")
     if invitation.claimed_at is not None or invitation.player.user_id is not None:
         raise InvitationUsed(_("this invitation was used already; sign in, or reset your password"), field="token")
@@ -111,6 +120,16 @@ def _open_invitation(token, queryset) -> Invitation:
             field="token",
         )
     return invitation
+
+
+def _names_own_profile(invitation: Invitation) -> bool:
+    """A claim link hands over only a profile of the club that sent it (issue 30): never a join
+    invitation (its person answers it signed in), never another club's profile — such a link
+    may have been made before a profile belonged to one club."""
+    return (
+        invitation.user_id is None
+        and ClubPlayer.objects.filter(club_id=invitation.club_id, player_id=invitation.player_id).exists()
+    )
 
 
 def invitation_claim(*, token, username, password, email: str = "") -> Invitation:
@@ -169,3 +188,154 @@ def _password(password, user) -> None:
     except ValidationError as exc:
         raise InvalidInput(" ".join(exc.messages), field="password") from None
     user.set_password(password)
+
+
+# --- joining a club: the invited user accepts ----------------------------------------------------------
+
+
+def membership_propose(*, actor, club_id, username, role: str = Membership.Role.MEMBER) -> Membership | Invitation:
+    """Club admins: a member of the club gets ``role`` (``services.membership_set``); anyone
+    else with an account is invited to join as ``role`` — a pending ``Invitation`` that only he
+    answers (``membership_accept``/``membership_decline``); an open one is renewed, not doubled."""
+    club = club_for_admin(actor, club_id)
+    user = User.objects.filter(username=username).first() if isinstance(username, str) else None
+    if user is not None and Membership.objects.filter(club=club, user=user).exists():
+        return membership_set(actor=actor, club_id=club.pk, username=username, role=role)
+    if role not in Membership.Role.values:
+        raise InvalidInput(
+            _("role must be one of %(choices)s") % {"choices": ", ".join(Membership.Role.values)}, field="role"
+        )
+    if user is None:
+        raise InvalidInput(_("no user named %(username)s") % {"username": repr(username)}, field="user")
+    expires_at = timezone.now() + datetime.timedelta(hours=settings.INVITATION_TTL_HOURS)
+    with transaction.atomic():
+        invitation = _open_join_invitations(Invitation.objects.select_for_update()).filter(club=club, user=user).first()
+        if invitation is None:
+            invitation = Invitation(club=club, user=user, player=_account_player(user), created_by=actor)
+        invitation.role, invitation.expires_at = role, expires_at
+        invitation.save()
+    return invitation
+
+
+def _account_player(user) -> Player:
+    """The account's player (``games.services.player_for_user``), except that an account without
+    one never takes a club's profile of the same name that way: a profile is claimed only through
+    its club's invitation (issue 30)."""
+    if getattr(user, "player", None) is None and ClubPlayer.objects.filter(player__username=user.username).exists():
+        raise InvalidInput(
+            _("the username %(name)s is a club's player profile: the account cannot play under it")
+            % {"name": user.username},
+            field="user",
+        )
+    return games.player_for_user(user)
+
+
+def _open_join_invitations(queryset):
+    return queryset.filter(
+        user__isnull=False, claimed_at__isnull=True, declined_at__isnull=True, expires_at__gt=timezone.now()
+    )
+
+
+def membership_accept(*, actor, invitation_id) -> Membership:
+    """The invited user accepts: he is a member of the club with the invitation's role."""
+    with transaction.atomic():
+        invitation = _join_invitation_to_answer(actor, invitation_id)
+        membership, created = Membership.objects.get_or_create(
+            club=invitation.club, user=actor, defaults={"role": invitation.role}
+        )
+        invitation.claimed_at, invitation.claimed_by = timezone.now(), actor
+        invitation.save(update_fields=["claimed_at", "claimed_by"])
+    return membership
+
+
+def membership_decline(*, actor, invitation_id) -> Invitation:
+    """The invited user declines: the invitation is closed; nothing else changes."""
+    with transaction.atomic():
+        invitation = _join_invitation_to_answer(actor, invitation_id)
+        invitation.declined_at = timezone.now()
+        invitation.save(update_fields=["declined_at"])
+    return invitation
+
+
+def _join_invitation_to_answer(actor, invitation_id) -> Invitation:
+    """The join invitation ``invitation_id`` addressed to ``actor``, locked and still open; an
+    invitation to anyone else is not found (nobody learns whom a club invites)."""
+    pk = int_id(invitation_id)
+    invitation = (
+        Invitation.objects.select_for_update()
+        .select_related("club")
+        .filter(pk=pk, user__isnull=False, user_id=getattr(actor, "pk", None))
+        .first()
+        if pk is not None and actor.is_authenticated
+        else None
+    )
+    if invitation is None:
+        raise NotFound(_("no invitation %(id)s for you") % {"id": invitation_id})
+    if invitation.claimed_at is not None or invitation.declined_at is not None:
+        raise InvitationUsed(_("you answered this invitation already"))
+    if invitation.expires_at <= timezone.now():
+        raise InvitationExpired(
+            _("this invitation expired on %(when)s; ask a club admin for a new one")
+            % {"when": invitation.expires_at.strftime("%Y-%m-%d %H:%M UTC")}
+        )
+    return invitation
+
+
+# --- a seat in someone else's match outside a season: the seated user accepts -------------------------
+
+
+def match_create_with_consent(*, actor, **match_create) -> Match:
+    """``games.services.match_create`` outside a season, as users create matches (the API):
+    every seated user with an account other than ``actor`` is invited to his seat
+    (``SeatInvitation``), and until he accepts nobody acts or files for it in his place
+    (``games.roles.seats_awaiting_consent``). Seating himself is the creator's consent."""
+    with transaction.atomic():
+        match = games.match_create(actor=actor, **match_create)
+        seated = zip(Seat, match.seat_player_ids())
+        users = dict(
+            Player.objects.filter(pk__in=match.seat_player_ids(), user__isnull=False).values_list("pk", "user")
+        )
+        SeatInvitation.objects.bulk_create(
+            SeatInvitation(match=match, seat=seat.name, user_id=users[player_id], created_by=actor)
+            for seat, player_id in seated
+            if player_id in users and users[player_id] != actor.pk
+        )
+    return match
+
+
+def seats_awaiting_consent(match: Match) -> frozenset[Seat]:
+    """The seats of ``match`` whose users have not accepted them (``games.roles`` asks)."""
+    awaiting = SeatInvitation.objects.filter(match_id=match.pk, accepted_at__isnull=True).values_list("seat", flat=True)
+    return frozenset(Seat[name] for name in awaiting)
+
+
+def seat_accept(*, actor, invitation_id) -> SeatInvitation:
+    """The seated user accepts his seat: from now on the match's scorer may act for it."""
+    with transaction.atomic():
+        invitation = _seat_invitation_to_answer(actor, invitation_id)
+        invitation.accepted_at = timezone.now()
+        invitation.save(update_fields=["accepted_at"])
+    return invitation
+
+
+def seat_decline(*, actor, invitation_id) -> SeatInvitation:
+    """The seated user declines: his seat stays his alone (the match's creator may abandon it)."""
+    with transaction.atomic():
+        invitation = _seat_invitation_to_answer(actor, invitation_id)
+        invitation.declined_at = timezone.now()
+        invitation.save(update_fields=["declined_at"])
+    return invitation
+
+
+def _seat_invitation_to_answer(actor, invitation_id) -> SeatInvitation:
+    pk = int_id(invitation_id)
+    invitation = (
+        SeatInvitation.objects.select_for_update().filter(pk=pk, user_id=actor.pk).first()
+        if pk is not None and actor.is_authenticated
+        else None
+    )
+    if invitation is None:
+        raise NotFound(_("no seat invitation %(id)s for you") % {"id": invitation_id})
+    if invitation.accepted_at is not None or invitation.declined_at is not None:
+        raise InvitationUsed(_("you answered this invitation already"))
+    return invitation

@@ -48,7 +48,10 @@ class Membership(models.Model):
 class ClubPlayer(models.Model):
     """A player profile of the club (``scoring.members``): a member added by display name, whose
     ``Player`` has no user until he claims it through an ``Invitation``. Members with an account
-    are club players through their ``Membership``; this row is for the profiles."""
+    are club players through their ``Membership``; this row is for the profiles.
+
+    A profile belongs to one club (issue 30): another club adding the same name never links it,
+    and only this club's invitation hands it to an account."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="player_links")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="club_links")
@@ -59,16 +62,28 @@ class ClubPlayer(models.Model):
 
     class Meta:
         ordering = ["club", "player__username"]
-        constraints = [models.UniqueConstraint(fields=["club", "player"], name="one_club_player_link")]
+        constraints = [models.UniqueConstraint(fields=["player"], name="one_club_per_profile")]
 
 
 class Invitation(models.Model):
-    """An invitation to claim a club's player profile and set a password. The link carries a
-    signed, timestamped token naming this row (``scoring.members.invitation_token``): it expires
-    with ``expires_at``, and works once (``claimed_at``)."""
+    """An invitation to the club, of one of two kinds (``scoring.invitations``):
+
+    - to claim a club's player profile that has no account (``user`` empty): the link carries a
+      signed, timestamped token naming this row (``invitations.invitation_token``), and whoever
+      holds it chooses a username and a password;
+    - to join the club as ``role`` (``user``: the invited account, ``player`` his profile): only
+      he answers it, signed in — accepting makes the membership, declining closes it.
+
+    Either kind expires with ``expires_at`` and works once (``claimed_at``: claimed or accepted;
+    ``declined_at``)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="club_invitations"
+    )
+    role = models.CharField(max_length=8, choices=Membership.Role.choices, default=Membership.Role.MEMBER)
+    declined_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
@@ -79,6 +94,29 @@ class Invitation(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+
+
+class SeatInvitation(models.Model):
+    """A user seated by someone else in a match outside a season (issue 30): until he accepts,
+    nobody but he acts or files for his seat (``games.roles.seats_awaiting_consent``), so the
+    match cannot be played or filed for him, and cannot end and count. Made when the match is
+    created through the API or a page (``scoring.invitations.match_create_with_consent``);
+    season matches need none — the club membership carries the consent."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_invitations")
+    seat = models.CharField(max_length=1)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seat_invitations")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    declined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_invitation_per_seat")]
+        indexes = [
+            models.Index(fields=["match"], condition=models.Q(accepted_at__isnull=True), name="seatinvitation_awaiting")
+        ]
 
 
 class League(models.Model):

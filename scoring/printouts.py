@@ -113,11 +113,17 @@ def evening_seating_pdf(*, evening: Evening) -> bytes:
         _("Evening of %(date)s — seating") % {"date": f"{evening.date:%Y-%m-%d}"},
         [
             [
-                {"table": table["number"], "seats": table["seats"], "first_dealer": table["first_dealer"]}
+                {
+                    "table": table["number"],
+                    "seats": table["seats"],
+                    "first_dealer": table["first_dealer"],
+                    "met_before": table["met_before"],
+                }
                 for table in one["tables"]
             ]
             for one in rounds
         ],
         [one["sitting_out"] for one in rounds],
         subtitle=f"{_season_line(season)} · {season.name}",
+        repeats=[(one["repeats"], one["lower_bound"]) for one in rounds],
     )

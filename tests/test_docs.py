@@ -71,3 +71,45 @@ def test_the_site_builds_strictly(tmp_path):
 
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "site" / "rules" / "index.html").is_file()
+
+
+# --- every module the docs name exists (issue 31: docs that stay true) -----------------------------
+
+DOC_PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]  # not the CHANGELOG: it tells history
+TOP = "config|games|scoring|webhooks|api|web|printing|benchmarks|tests|docker|locale"
+FILE_PATH = re.compile(rf"(?<![\w./-])((?:{TOP})/[\w./-]*\w)")
+DOTTED = re.compile(r"`((?:config|games|scoring|webhooks|api|web|printing)(?:\.[A-Za-z_]\w*)+)(?<!\.py)`")  # not a file
+NOT_IN_A_CLONE = {"locale/en"}  # named as what is not needed
+
+
+def ignored_by_git(path: str) -> bool:
+    """Files the project makes (the compiled search's stamp, say) are named but not committed."""
+    return subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT).returncode == 0
+
+
+def resolves(dotted: str) -> bool:
+    """``games.roles.role_of``: the longest importable module, then attributes down to the name."""
+    import importlib
+
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            if not hasattr(found, name):
+                return False
+            found = getattr(found, name)
+        return True
+    return False
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", DOC_PAGES, ids=lambda page: page.name)
+def test_every_file_and_module_a_page_names_exists(page):
+    text = page.read_text()
+    paths = {m.rstrip(".") for m in FILE_PATH.findall(text)} - NOT_IN_A_CLONE
+    missing = sorted(p for p in paths if not (ROOT / p).exists() and not ignored_by_git(p))
+    missing += sorted(d for d in set(DOTTED.findall(text)) if not resolves(d))
+    assert missing == [], f"{page.name} names what is not in the repository"

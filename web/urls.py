@@ -43,6 +43,7 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(template_name="web/password_reset_complete.html"),
         name="password_reset_complete",
     ),
+    path("invitations/", views.join_invitations, name="join-invitations"),
     path("invitations/<str:token>/", views.invitation_claim, name="invitation"),
     path("clubs/", views.club_list, name="clubs"),
     path("clubs/<int:club_id>/", views.club_detail, name="club"),

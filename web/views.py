@@ -23,6 +23,7 @@ from scoring import evening_selectors, invitations, members, printouts
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring import summary as summaries
+from scoring.models import Invitation
 
 from . import selectors
 
@@ -176,7 +177,7 @@ def club_members(request, club_id: int):
             context.update(_member_action(request, club))
         except CommandError as exc:
             context["error"] = exc.detail
-    context["rows"] = members.member_rows(club)
+    context["rows"] = members.member_rows(club, viewer=request.user)
     return render(request, "web/club_members.html", context, status=400 if context["error"] else 200)
 
 
@@ -186,10 +187,14 @@ def _member_action(request, club) -> dict:
         player = invitations.club_player_add(actor=request.user, club_id=club.pk, name=request.POST.get("name", ""))
         return {"done": gettext("%(name)s was added.") % {"name": player.username}}
     if action == "add_user":
-        membership = scoring_services.membership_set(
+        proposed = invitations.membership_propose(
             actor=request.user, club_id=club.pk, username=request.POST.get("username", "")
         )
-        return {"done": gettext("%(name)s is a member.") % {"name": membership.user.username}}
+        if isinstance(proposed, Invitation):  # he joins when he accepts (issue 30)
+            return {
+                "done": gettext("%(name)s was invited; he joins when he accepts.") % {"name": proposed.user.username}
+            }
+        return {"done": gettext("%(name)s is a member.") % {"name": proposed.user.username}}
     if action == "invite":
         invitation, token = invitations.invitation_create(
             actor=request.user, club_id=club.pk, player_id=request.POST.get("player", "")
@@ -225,6 +230,45 @@ def invitation_claim(request, token: str):
             login(request, claimed.claimed_by, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("web:club", club_id=claimed.club_id)
     return render(request, "web/invitation_claim.html", context, status=400 if context["error"] else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def join_invitations(request):
+    """The signed-in user's open invitations to join a club, and his seats in other people's
+    matches not yet accepted; he accepts or declines each (issue 30)."""
+    context = {"error": None, "done": None}
+    if request.method == "POST":
+        try:
+            context["done"] = _answer_invitation(request)
+        except CommandError as exc:
+            context["error"] = exc.detail
+    context["invitations"] = list(members.join_invitations_open(request.user))
+    context["seats"] = list(members.seat_invitations_open(request.user))
+    return render(request, "web/join_invitations.html", context, status=400 if context["error"] else 200)
+
+
+def _answer_invitation(request) -> str:
+    invitation_id, answer = request.POST.get("invitation", ""), request.POST.get("answer")
+    if request.POST.get("kind") == "seat":
+        return _answer_seat(request.user, invitation_id, answer)
+    if answer == "accept":
+        membership = invitations.membership_accept(actor=request.user, invitation_id=invitation_id)
+        return gettext("You are a member of %(club)s.") % {"club": membership.club.name}
+    if answer == "decline":
+        invitation = invitations.membership_decline(actor=request.user, invitation_id=invitation_id)
+        return gettext("You declined to join %(club)s.") % {"club": invitation.club.name}
+    raise InvalidInput(gettext("unknown action"))
+
+
+def _answer_seat(user, invitation_id, answer) -> str:
+    if answer == "accept":
+        invitations.seat_accept(actor=user, invitation_id=invitation_id)
+        return gettext("You accepted your seat; the match's scorer may now record it for you.")
+    if answer == "decline":
+        invitations.seat_decline(actor=user, invitation_id=invitation_id)
+        return gettext("You declined your seat; nobody records it for you.")
+    raise InvalidInput(gettext("unknown action"))
 
 
 # --- a season's summary and closing ------------------------------------------------------------------

@@ -36,14 +36,15 @@ EVENT_TYPES = (MATCH_FINISHED, MATCH_ABANDONED, DEAL_FINISHED, RULING_RECORDED, 
 MATCH_EVENT_TYPES = frozenset({MATCH_FINISHED, MATCH_ABANDONED, DEAL_FINISHED, RULING_RECORDED})
 SEATS = ("N", "E", "S", "W")
 
-_TELLING = frozenset({T.HANDS_REVEALED, T.MATCH_ABANDONED, T.RULING_RECORDED})
+# A deal filed from the paper sheet (R31–R33) is finished as soon as it is filed.
+_TELLING = frozenset({T.HANDS_REVEALED, T.MATCH_ABANDONED, T.RULING_RECORDED, T.DEAL_TALLIED})
 
 
 def may_matter(match: Match, events: list[MatchEvent], projection=None) -> bool:
     """Whether ``events`` can announce anything (a deal or the match ended, a ruling), decided
-    without touching the database. A server-dealt deal ends with ``hands_revealed``; a recorded
-    one on the card after which the projection the command left (``projection``, else the
-    match's cached one) holds no deal in play."""
+    without touching the database. A server-dealt deal ends with ``hands_revealed``, a filed one
+    with its ``deal_tallied``; a recorded one on the card after which the projection the command
+    left (``projection``, else the match's cached one) holds no deal in play."""
     if match.status != Match.Status.IN_PROGRESS or any(e.type in _TELLING for e in events):
         return True
     if match.dealing != Match.Dealing.RECORDED or not any(e.type == T.CARD_PLAYED for e in events):
@@ -63,8 +64,8 @@ def announcements(
         (DEAL_FINISHED, deal_data(summary, number)) for number in ended_deals(dealing, events, summary, deal_in_play)
     ]
     found += [(RULING_RECORDED, ruling_data(e, summary, status)) for e in events if isinstance(e, RulingRecorded)]
-    if status == Match.Status.FINISHED and any(isinstance(e, CardPlayed) for e in events):
-        found.append((MATCH_FINISHED, result_data(summary)))
+    if status == Match.Status.FINISHED and any(isinstance(e, CardPlayed | DealTallied) for e in events):
+        found.append((MATCH_FINISHED, result_data(summary)))  # the last card, or the last deal filed
     for event in events:
         if isinstance(event, MatchAbandoned):
             found.append((MATCH_ABANDONED, {**result_data(summary), "reason": event.reason}))

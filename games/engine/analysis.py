@@ -218,7 +218,8 @@ def legal_mask(rule: int, hand: int, led: int, best: int, trick_no: int) -> int:
     """``Variant.legal`` of the variant with code ``rule`` (not ``RULE_OTHER``), written out for
     the search (a call into ``rules.py`` at every node costs, compiled, more than the rest of the
     node's move generation). The same masks as ``rules.py``, rule for rule (the tests compare
-    them on random hands): R10 no heart led while holding another suit; R11 (R13) follow suit;
+    them on random hands and on every hand of a deck that holds every case the rules tell
+    apart): R10 no heart led while holding another suit; R11 (R13) follow suit;
     void, R12a no king of hearts discarded in the first trick, R12b from trick 2 on a heart
     discarded while holding the king is the king, R12c (descending) hearts discarded highest
     first; R16 follow suit and overtake when able, any card led or discarded."""

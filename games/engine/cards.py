@@ -93,7 +93,3 @@ def iter_cards(mask: int) -> Iterator[Card]:
 def highest(mask: int) -> Card:
     """The highest-index card of a non-empty mask (within one suit: the highest rank)."""
     return CARDS[mask.bit_length() - 1]
-
-
-def format_cards(mask: int) -> list[str]:
-    return [NAMES[c] for c in iter_cards(mask)]

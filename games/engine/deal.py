@@ -35,11 +35,13 @@ class LeadOffer:
 def check_offer(can_sell: bool, holder: Seat, buyer: Any, price: Any) -> LeadOffer:
     """R26: an offer of ``price`` tricks by ``buyer`` (a seat, as written) for the lead ``holder``
     holds, when the lead can be sold at all — or ``SaleNotAllowed``/``BadSale`` (R30 order)."""
-    if not can_sell:
-        raise errors.SaleNotAllowed(seat=buyer)
+    # RECORD_FORMAT 1.1: a faulty sale's error names the buyer when he is a seat, else null.
     seat = Seat.__members__.get(buyer) if isinstance(buyer, str) else (buyer if isinstance(buyer, Seat) else None)
+    named = None if seat is None else buyer
+    if not can_sell:
+        raise errors.SaleNotAllowed(seat=named)
     if seat is None or seat == holder:
-        raise errors.BadSale(seat=buyer, detail=errors.gettext_noop("the buyer must be another player at the table"))
+        raise errors.BadSale(seat=named, detail=errors.gettext_noop("the buyer must be another player at the table"))
     if not isinstance(price, int) or isinstance(price, bool) or not MIN_PRICE <= price <= MAX_PRICE:
         raise errors.BadSale(
             seat=seat,

@@ -90,3 +90,17 @@ def create_match(client, dealing: str, **fields):
     """POST /matches/: the four players seated N, E, S, W, first dealer N, ``dealing``, ``fields``."""
     body = {"seats": dict(zip(SEATS, PLAYERS)), "first_dealer": "N", "dealing": dealing, **fields}
     return client.post("/api/v1/matches/", body, format="json")
+
+
+def seats_accepted(match_id) -> None:
+    """Every user seated in the match by someone else accepts his seat through the API (issue 30:
+    until then nobody plays or files for it in his place)."""
+    from support import api_client
+
+    from scoring.models import SeatInvitation
+
+    for invitation in SeatInvitation.objects.filter(
+        match_id=match_id, accepted_at__isnull=True, declined_at__isnull=True
+    ).select_related("user"):
+        response = api_client(invitation.user).post(f"/api/v1/seat-invitations/{invitation.pk}/accept/")
+        assert response.status_code == 200, response.content

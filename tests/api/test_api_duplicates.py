@@ -5,7 +5,7 @@ match is refused with 409 ``duplicate_record`` naming it (nothing stored), unles
 import random
 
 import pytest
-from api_helpers import PROBLEM, api_people, fresh_users, sample
+from api_helpers import PROBLEM, api_people, fresh_users, sample, seats_accepted
 from support.once import once_per_module
 
 from games.engine import Ruleset
@@ -108,6 +108,7 @@ def test_a_match_filed_card_by_card_is_caught_when_its_record_is_imported_afterw
         )
         .json()
     )
+    seats_accepted(created["id"])
     for deal in record["deals"]:
         assert (
             clients["scorer"]

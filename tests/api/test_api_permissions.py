@@ -6,7 +6,17 @@ Outsiders get 404 for a match's endpoints: its existence is not revealed.
 """
 
 import pytest
-from api_helpers import api_people, deal, fresh_users, new_server_match, once_per_class, sample, state, url
+from api_helpers import (
+    api_people,
+    deal,
+    fresh_users,
+    new_server_match,
+    once_per_class,
+    sample,
+    seats_accepted,
+    state,
+    url,
+)
 from django.contrib.auth import get_user_model
 from support import api_client
 from support.once import once_per_module
@@ -59,9 +69,11 @@ def matrix_matches(users) -> dict:
     ``dealt_match`` (another, its first deal dealt), ``sale_match``. The users are read again:
     what a build caches on them (``user.player``) must not outlive its rows."""
     clients = {name: api_client(user) for name, user in fresh_users(users).items()}
+    dealt_match = deal(clients, new_server_match(clients))
+    seats_accepted(dealt_match)  # the scorer plays for a seat its user accepted (issue 30)
     return {
         "server_match": new_server_match(clients),
-        "dealt_match": deal(clients, new_server_match(clients)),
+        "dealt_match": dealt_match,
         "sale_match": new_sale_match(clients["scorer"]),
     }
 

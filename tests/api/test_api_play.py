@@ -4,7 +4,7 @@ physical table (with a compensating odgrywka whose lead is sold)."""
 import random
 
 import pytest
-from api_helpers import SEATS, api_people, expected, fresh_users, owner, post, sample, state, url
+from api_helpers import SEATS, api_people, expected, fresh_users, owner, post, sample, seats_accepted, state, url
 from support.once import once_per_module
 from support.summaries import as_expected
 
@@ -72,6 +72,7 @@ def test_a_scorer_records_three_deals_of_a_paper_match_with_a_lead_sale(clients,
     assert created.status_code == 201, created.content
     match_id = created.json()["id"]
     assert created.json()["scorer"] == "scorer"
+    seats_accepted(match_id)
 
     for number, deal in enumerate(record["deals"][:3], 1):
         started = post(scorer, match_id, "deals", {"hands": deal["hands"]})

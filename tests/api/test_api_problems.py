@@ -1,7 +1,7 @@
 """Errors are application/problem+json (RFC 9457) with a code; auth, throttling, the root."""
 
 import pytest
-from api_helpers import PROBLEM, api_people, fresh_users, post, sample, url
+from api_helpers import PROBLEM, api_people, fresh_users, post, sample, seats_accepted, url
 from support.once import once_per_module
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +30,7 @@ def test_a_rule_violation_is_a_problem_with_its_code_rule_and_located_error(clie
         )
         .json()
     )
+    seats_accepted(created["id"])
     assert post(clients["scorer"], created["id"], "deals", {"hands": hands}).status_code == 201
 
     response = post(clients["bartek"], created["id"], "plays", {"card": "QH"})  # E leads the first trick

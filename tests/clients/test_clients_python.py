@@ -87,7 +87,7 @@ def test_every_operation_has_a_module_and_every_module_imports(generated):
 def test_a_generated_client_plays_a_season_match_to_the_end_and_reads_the_standings(generated, asgi_server, people):
     from kierki_client import AuthenticatedClient, Client
     from kierki_client.api.auth import auth_token
-    from kierki_client.api.clubs import clubs_create, clubs_members_create
+    from kierki_client.api.clubs import clubs_create, clubs_members_create, invitations_accept, invitations_list
     from kierki_client.api.commands import matches_deal, matches_play
     from kierki_client.api.leagues import leagues_create
     from kierki_client.api.matches import matches_create, matches_state
@@ -120,8 +120,10 @@ def test_a_generated_client_plays_a_season_match_to_the_end_and_reads_the_standi
     }
 
     club = clubs_create.sync(client=api["admin"], body=ClubInputRequest(name="Klub Kierkowy", slug="kk"))
-    for name in PLAYERS:
+    for name in PLAYERS:  # each is invited and accepts (issue 30)
         clubs_members_create.sync(club.id, client=api["admin"], body=MembershipInputRequest(user=name))
+        for invitation in invitations_list.sync(client=api[name]):
+            invitations_accept.sync(invitation.id, client=api[name])
     options = LeagueRulesetInputRequestOptions.from_dict({"regular_deals": ["R"]})  # a short match
     league = leagues_create.sync(
         client=api["admin"],

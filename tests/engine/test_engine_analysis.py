@@ -289,3 +289,30 @@ def test_the_search_legality_is_the_variants(variant, hand, led, rank, trick_no)
     code = rule_code(variant)
     assert code != RULE_OTHER
     assert legal_mask(code, mask, led, best, trick_no) == variant.legal(mask, led, best, trick_no)
+
+
+# Every case the play rules tell apart (R10–R16), with one card or two for each: in the led suit a
+# card below and a card above the best card so far; in hearts (R10, R12a–c) also the king and the
+# cards on either side of it. Each rule reads only whether a hand holds such cards, so every hand of
+# this small deck, led each way, at the first trick and a later one, covers every branch of both.
+EXHAUSTIVE_RANKS = {suit: (0, 12) for suit in range(4)} | {1: (0, 7, 10, 11, 12)}  # 1: hearts (SHDC)
+EXHAUSTIVE_DECK = [13 * suit + rank for suit, ranks in EXHAUSTIVE_RANKS.items() for rank in ranks]
+EXHAUSTIVE_LEADS = [(-1, -1)] + [(suit, 13 * suit + rank) for suit in range(4) for rank in (6, 11)]
+
+
+@pytest.mark.parametrize(
+    "variant", [ROZBOJNIK, ROZBOJNIK_DESCENDING, ODGRYWKA], ids=["rozbojnik", "descending", "odgrywka"]
+)
+def test_the_search_legality_is_the_variants_for_every_hand_of_a_deck_that_holds_every_case(variant):
+    """R10–R16, issue 31: ``legal_mask`` (the search's written-out copy) equals ``Variant.legal``,
+    the one source, on all 2,048 hands of ``EXHAUSTIVE_DECK``, every lead, tricks 1 and 2."""
+    code = rule_code(variant)
+    differ = [
+        (hand, led, best, trick_no)
+        for hand in range(1 << len(EXHAUSTIVE_DECK))
+        for mask in [sum(1 << card for bit, card in enumerate(EXHAUSTIVE_DECK) if hand >> bit & 1)]
+        for led, best in EXHAUSTIVE_LEADS
+        for trick_no in (1, 2)
+        if legal_mask(code, mask, led, best, trick_no) != variant.legal(mask, led, best, trick_no)
+    ]
+    assert differ == []

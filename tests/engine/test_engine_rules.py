@@ -714,6 +714,25 @@ def test_a_sale_to_the_seller_or_outside_the_table_or_out_of_1_to_13_is_a_bad_sa
     assert (caught.value.code, caught.value.rule) == ("bad_sale", "R26")
 
 
+@pytest.mark.parametrize("buyer, seat", [("X", None), ("", None), (7, None), ("N", "N"), (E, "E")])
+def test_a_faulty_sales_error_names_the_buyer_only_when_he_is_a_seat(buyer, seat):
+    """R26, RECORD_FORMAT 1.1: the error's seat is the buyer it names when that is a seat, else null."""
+    state = after_max().start_deal(ONE_SUIT_EACH)
+
+    with pytest.raises(errors.BadSale) as caught:
+        state.offer_lead(buyer, 0 if seat == "E" else 2)
+    assert caught.value.as_json()["seat"] == seat
+
+
+def test_a_sale_where_none_is_allowed_names_no_seat_for_a_buyer_outside_the_table():
+    """R26, RECORD_FORMAT 1.1: sale_not_allowed with a buyer that is not a seat: seat null."""
+    state = match("R").start_deal(CHAIN)
+
+    with pytest.raises(errors.SaleNotAllowed) as caught:
+        state.offer_lead("Q", 2)
+    assert caught.value.as_json()["seat"] is None
+
+
 @pytest.mark.parametrize("price", [1, 13])
 def test_prices_1_and_13_are_allowed(price):
     """R26."""
@@ -1008,8 +1027,8 @@ def test_replay_checks_bad_hands_before_the_sale():
 
 
 def test_replay_checks_sale_not_allowed_before_bad_sale():
-    """The seat of a sale fault is the buyer the record names."""
-    assert replay_error([(CHAIN, "", {"buyer": "X", "price": 0})]) == error("sale_not_allowed", 1, seat="X")
+    """R30 order; RECORD_FORMAT 1.1: a sale fault's seat is the buyer it names when that is a seat, else null."""
+    assert replay_error([(CHAIN, "", {"buyer": "X", "price": 0})]) == error("sale_not_allowed", 1, seat=None)
     assert replay_error([(CHAIN, "", {"buyer": "S", "price": 2})]) == error("sale_not_allowed", 1, seat="S")
 
 

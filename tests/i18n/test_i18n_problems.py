@@ -7,6 +7,8 @@ import pytest
 from i18n_helpers import PLAYERS, SEATS, english_words, sample
 from rest_framework.test import APIClient
 
+from scoring.models import SeatInvitation
+
 pytestmark = pytest.mark.django_db
 
 
@@ -33,6 +35,9 @@ def heart_lead(api):
         )
         .json()
     )
+    for invitation in SeatInvitation.objects.filter(match_id=created["id"]).select_related("user"):
+        accepted = api(invitation.user.username).post(f"/api/v1/seat-invitations/{invitation.pk}/accept/")
+        assert accepted.status_code == 200  # issue 30: the seated users accept before the scorer records
     dealt = api("zenon").post(
         f"/api/v1/matches/{created['id']}/deals/", {"hands": sample("m1-legal")["deals"][0]["hands"]}, format="json"
     )
@@ -131,3 +136,27 @@ def test_the_english_words_check_knows_our_vocabulary():
     words = english_words()
     assert {"trick", "score", "standings", "sign"} <= words
     assert "kreski" not in words and "rozbójnik" not in words  # Polish game terms are shared
+
+
+@pytest.mark.parametrize(
+    "language, wait, detail",
+    [
+        ("pl", 40, "Zbyt wiele żądań: spróbuj ponownie za 40 sekund."),
+        ("pl", 2, "Zbyt wiele żądań: spróbuj ponownie za 2 sekundy."),
+        ("pl", 1, "Zbyt wiele żądań: spróbuj ponownie za 1 sekundę."),
+        ("en", 40, "Too many requests: try again in 40 seconds."),
+        ("en", None, "Too many requests: try again later."),
+    ],
+)
+def test_a_throttled_request_is_told_wholly_in_the_readers_language(language, wait, detail):
+    """Issue 29: DRF's own message ended in English ("Żądanie zostało zdławione. Expected available in 40 seconds.")."""
+    from django.utils import translation
+    from rest_framework.exceptions import Throttled
+
+    from api.problems import exception_handler
+
+    with translation.override(language):
+        response = exception_handler(Throttled(wait=wait), {})
+
+    assert response.status_code == 429
+    assert (response.data["code"], response.data["detail"]) == ("throttled", detail)

@@ -63,11 +63,12 @@ def test_seed_demo_prints_only_the_tokens_urls_and_commands(tmp_path):
 
 
 def test_make_run_serves_on_the_port_given_and_seed_demo_names_it(tmp_path):
+    """Issue 29: ``make run`` serves the ASGI application, so a stream works on a fresh clone."""
     port = free_port()
     out, err = (tmp_path / "make.out").open("w+"), (tmp_path / "make.err").open("w+")
-    # PY: this interpreter (CI's .venv is the same); STAMP: a file that exists, so nothing installs.
+    # PY: this interpreter (CI's .venv is the same); RUN_STAMP: a file that exists, so nothing installs.
     make = subprocess.Popen(
-        ["make", "run", f"PORT={port}", f"PY={sys.executable}", "STAMP=Makefile"],
+        ["make", "run", f"PORT={port}", f"PY={sys.executable}", "RUN_STAMP=Makefile"],
         cwd=ROOT,
         env=local_env(tmp_path),
         stdout=out,
@@ -84,6 +85,12 @@ def test_make_run_serves_on_the_port_given_and_seed_demo_names_it(tmp_path):
                 return make.poll() is not None and pytest_fail_exited(make, err)
 
         wait_for(landing, 180, f"make run to serve http://127.0.0.1:{port}/")
+        out.seek(0)
+        token = re.search(r"Token ([0-9a-f]{40})", out.read()).group(1)
+        stream = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/me/stream/")
+        stream.add_header("Authorization", f"Token {token}")
+        with urllib.request.urlopen(stream, timeout=10) as response:  # WSGI would answer 501
+            assert (response.status, response.headers["Content-Type"]) == (200, "text/event-stream")
     finally:
         os.killpg(make.pid, signal.SIGTERM)
         make.wait(20)

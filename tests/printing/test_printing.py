@@ -198,3 +198,18 @@ def test_a_missing_font_file_is_a_clear_error(settings):
             blank()
     finally:
         fonts.registered.cache_clear()
+
+
+def test_the_seating_prints_the_pairs_who_met_before_and_the_repeats_against_their_bound():
+    """Issue 24: the organiser sees on paper too which pairs meet again."""
+    table = {
+        "table": 2,
+        "seats": {"N": "Ala", "E": "Bartek", "S": "Celina", "W": "Darek"},
+        "first_dealer": "E",
+        "met_before": [{"players": ["Ala", "Bartek"], "tonight": 1, "earlier": 2}],
+    }
+
+    text, _ = read(render_seating("Wieczór", [[table]], repeats=[(9, 9)]))
+
+    assert "Repeats this evening: 9 (the fewest possible with no pair three times: 9)" in text
+    assert "Table 2 · Pairs who played together before: Ala – Bartek (tonight: 1×, earlier evenings: 2×)" in text

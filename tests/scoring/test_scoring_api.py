@@ -8,7 +8,7 @@ from scoring_helpers import record, world_and_three_filed
 from support import api_client as client
 
 from scoring import services
-from scoring.models import League, Membership, Season, SeasonMatch
+from scoring.models import Invitation, League, Membership, Season, SeasonMatch
 
 pytestmark = pytest.mark.django_db
 
@@ -50,14 +50,15 @@ def test_a_duplicate_slug_is_a_problem(world):
     assert response.json()["field"] == "slug"
 
 
-@pytest.mark.parametrize("who, status", [("ada", 201), ("sam", 403), ("p1", 403), ("outsider", 403)])
-def test_only_a_club_admin_adds_members(world, who, status):
+@pytest.mark.parametrize("who, status", [("ada", 202), ("sam", 403), ("p1", 403), ("outsider", 403)])
+def test_only_a_club_admin_invites_members_and_nobody_joins_before_accepting(world, who, status):
     response = client(world.users[who]).post(
         f"/api/v1/clubs/{world.club.pk}/members/", {"user": "outsider", "role": "scorer"}, format="json"
     )
 
     assert response.status_code == status
-    assert Membership.objects.filter(user=world.users["outsider"]).exists() == (status == 201)
+    assert not Membership.objects.filter(user=world.users["outsider"]).exists()  # issue 30: he accepts first
+    assert Invitation.objects.filter(user=world.users["outsider"], role="scorer").exists() == (status == 202)
 
 
 @pytest.mark.parametrize("who, status", [("ada", 200), ("sam", 403), ("p1", 403), ("outsider", 403)])

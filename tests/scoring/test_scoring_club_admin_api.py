@@ -14,7 +14,7 @@ from support.world import season_match
 
 from games.models import Match, Player
 from scoring import invitations, services
-from scoring.models import ClubPlayer, Invitation
+from scoring.models import ClubPlayer, Invitation, Membership
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def test_an_admin_adds_a_member_by_display_name_and_lists_the_club(world):
     added = client(world.users["ada"]).post(
         f"/api/v1/clubs/{world.club.pk}/players/", {"name": "Łucja Ź."}, format="json"
     )
-    listed = client(world.users["p1"]).get(f"/api/v1/clubs/{world.club.pk}/players/")
+    listed = client(world.users["sam"]).get(f"/api/v1/clubs/{world.club.pk}/players/")  # an official
 
     assert added.status_code == 201
     assert added.json() == {
@@ -71,14 +71,67 @@ def test_only_an_admin_adds_profiles(world):
     assert response.status_code == 403 and not Player.objects.filter(username="X").exists()
 
 
-def test_an_existing_user_is_still_added_by_username(world):
-    response = client(world.users["ada"]).post(
+def players_listed(world) -> list[str]:
+    return [row["name"] for row in client(world.users["ada"]).get(f"/api/v1/clubs/{world.club.pk}/players/").json()]
+
+
+def test_an_existing_user_is_invited_by_username_and_joins_when_he_accepts(world):
+    """Issue 30, finding 8: nobody with an account is made a member without his consent."""
+    outsider = world.users["outsider"]
+    invited = client(world.users["ada"]).post(
+        f"/api/v1/clubs/{world.club.pk}/members/", {"user": "outsider", "role": "scorer"}, format="json"
+    )
+    assert invited.status_code == 202 and invited.json()["status"] == "pending"
+    assert invited.json()["user"] == "outsider" and invited.json()["role"] == "scorer"
+    assert "outsider" not in players_listed(world)
+    mine = client(outsider).get("/api/v1/invitations/")
+    assert [row["id"] for row in mine.json()] == [invited.json()["id"]]
+    assert client(world.users["p1"]).get("/api/v1/invitations/").json() == []
+
+    accepted = client(outsider).post(f"/api/v1/invitations/{invited.json()['id']}/accept/")
+
+    assert accepted.status_code == 201 and accepted.json()["role"] == "scorer"
+    assert Membership.objects.get(club=world.club, user=outsider).role == "scorer"
+    assert "outsider" in players_listed(world)
+    assert client(outsider).get("/api/v1/invitations/").json() == []
+    again = client(outsider).post(f"/api/v1/invitations/{invited.json()['id']}/accept/")
+    assert again.status_code == 409 and again.json()["code"] == "invitation_used"
+
+
+def test_only_the_invited_user_answers_and_declining_changes_nothing_else(world):
+    invited = client(world.users["ada"]).post(
         f"/api/v1/clubs/{world.club.pk}/members/", {"user": "outsider"}, format="json"
     )
-    assert response.status_code == 201
-    assert "outsider" in [
-        row["name"] for row in client(world.users["ada"]).get(f"/api/v1/clubs/{world.club.pk}/players/").json()
-    ]
+    path = f"/api/v1/invitations/{invited.json()['id']}"
+
+    by_admin = client(world.users["ada"]).post(f"{path}/accept/")
+    by_other = client(world.users["p1"]).post(f"{path}/accept/")
+    declined = client(world.users["outsider"]).post(f"{path}/decline/")
+    late = client(world.users["outsider"]).post(f"{path}/accept/")
+
+    assert by_admin.status_code == by_other.status_code == 404
+    assert declined.status_code == 200 and declined.json()["status"] == "declined"
+    assert late.status_code == 409
+    assert not Membership.objects.filter(club=world.club, user=world.users["outsider"]).exists()
+
+
+def test_an_expired_join_invitation_is_a_problem(world):
+    invited = client(world.users["ada"]).post(
+        f"/api/v1/clubs/{world.club.pk}/members/", {"user": "outsider"}, format="json"
+    )
+    Invitation.objects.update(expires_at=timezone.now() - datetime.timedelta(minutes=1))
+
+    response = client(world.users["outsider"]).post(f"/api/v1/invitations/{invited.json()['id']}/accept/")
+
+    assert response.status_code == 410 and response.json()["code"] == "invitation_expired"
+    assert not Membership.objects.filter(club=world.club, user=world.users["outsider"]).exists()
+
+
+def test_a_members_role_is_still_changed_at_once(world):
+    response = client(world.users["ada"]).post(
+        f"/api/v1/clubs/{world.club.pk}/members/", {"user": "p1", "role": "scorer"}, format="json"
+    )
+    assert response.status_code == 201 and response.json()["role"] == "scorer"
 
 
 def invite(world, name="Zenon") -> dict:

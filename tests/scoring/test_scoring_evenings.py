@@ -6,6 +6,7 @@ import random
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 from scoring_helpers import evening_club, fresh_world, play_live
 from support import api_client as client
 from support.once import once_per_module
@@ -338,3 +339,91 @@ def test_the_evening_page_is_404_for_outsiders(club, client):
     client.force_login(club[0]["olek"])
 
     assert client.get(f"/evenings/{evening['id']}/").status_code == 404
+
+
+# --- what the organiser sees of repeats (issue 24) ----------------------------------------------
+
+BY_HAND = [["m01", "m02", "m03", "m04"], ["m05", "m06", "m07", "m08"]]
+MIXED = [["m01", "m02", "m05", "m06"], ["m03", "m04", "m07", "m08"]]
+
+
+def test_a_round_seated_by_hand_is_previewed_with_its_pairs_who_met_before_and_nothing_is_saved(club):
+    evening = create_evening(club, members(8), rounds=3)
+    assert seat(club, evening, tables=BY_HAND).status_code == 201
+    matches = Match.objects.count()
+
+    response = seat(club, evening, round=2, tables=MIXED, preview=True)
+
+    assert response.status_code == 200, response.json()
+    preview = response.json()
+    assert (preview["number"], preview["seated_by"], preview["repeats"], preview["lower_bound"]) == (2, "manual", 4, 4)
+    assert preview["tables"][0]["seats"] == {"N": "m01", "E": "m02", "S": "m05", "W": "m06"}
+    assert preview["tables"][0]["met_before"] == [
+        {"players": ["m01", "m02"], "tonight": 1, "earlier": 0},
+        {"players": ["m05", "m06"], "tonight": 1, "earlier": 0},
+    ]
+    assert EveningRound.objects.filter(evening_id=evening["id"]).count() == 1
+    assert Match.objects.count() == matches
+
+
+def test_the_searchs_round_is_previewed_as_it_would_be_seated(club):
+    evening = create_evening(club, members(12), rounds=3)
+
+    preview = seat(club, evening, round=1, preview=True).json()
+    seated = seat(club, evening, round=1).json()
+
+    assert [t["seats"] for t in preview["tables"]] == [t["seats"] for t in seated["tables"]]
+    assert (preview["repeats"], preview["lower_bound"]) == (0, 0)
+
+
+def test_a_bad_hand_seating_is_refused_in_a_preview_too(club):
+    evening = create_evening(club, members(8), rounds=3)
+
+    response = seat(club, evening, tables=[["m01", "m02", "m03", "m01"]], preview=True)
+
+    assert response.status_code == 400 and response.json()["field"] == "tables[0][3]"
+
+
+def test_each_table_shows_its_pairs_who_met_tonight_or_on_the_seasons_earlier_evenings(club):
+    earlier = create_evening(club, members(8), rounds=1)
+    assert seat(club, earlier, tables=BY_HAND).status_code == 201
+    evening = create_evening(club, members(8), rounds=2, date="2026-12-10")
+
+    first = seat(club, evening, tables=MIXED).json()
+    second = seat(club, evening, tables=BY_HAND).json()
+
+    assert first["tables"][1]["met_before"] == [
+        {"players": ["m03", "m04"], "tonight": 0, "earlier": 1},
+        {"players": ["m07", "m08"], "tonight": 0, "earlier": 1},
+    ]
+    assert (first["repeats"], first["lower_bound"]) == (0, 0)
+    assert {"players": ["m01", "m02"], "tonight": 1, "earlier": 1} in second["tables"][0]["met_before"]
+    assert (second["repeats"], second["lower_bound"]) == (4, 4)
+    listed = client(club[0]["m05"]).get(f"/api/v1/evenings/{evening['id']}/rounds/").json()
+    assert listed[1]["tables"] == second["tables"] and listed[1]["lower_bound"] == 4
+
+
+def test_the_evening_page_shows_the_pairs_who_met_before_and_the_repeats_against_their_bound(club):
+    evening = create_evening(club, members(8), rounds=2)
+    seat(club, evening, tables=BY_HAND)
+    seat(club, evening, tables=MIXED)
+    browser = Client()
+    browser.force_login(club[0]["m05"])
+
+    page = browser.get(f"/evenings/{evening['id']}/").content.decode()
+
+    assert "Repeats this evening: 4 (the fewest possible with no pair three times: 4)" in page
+    assert "Pairs who played together before:" in page
+    assert "m01 – m02 · tonight: 1×" in page
+
+
+@pytest.mark.parametrize(("first_seated_by", "then"), [(None, "plan"), ("tabu!clock", "tabu"), ("manual", "tabu")])
+def test_the_evenings_plan_is_followed_only_after_rounds_the_search_seated_within_its_work(club, first_seated_by, then):
+    evening = create_evening(club, members(12), rounds=3)
+    assert seat(club, evening).status_code == 201
+    if first_seated_by:  # as if the wall clock had cut round 1 short, or an admin had seated it
+        EveningRound.objects.filter(evening_id=evening["id"]).update(seated_by=first_seated_by)
+
+    second = seat(club, evening).json()
+
+    assert second["seated_by"] == then

@@ -29,7 +29,6 @@ SLOW = (
     "tests/audit/test_audit_rulings.py::test_voiding_the_last_deal_reopens_the_match_for_a_replacement_of_the_same_deal",
     "tests/audit/test_audit_standings.py::test_a_voided_deal_leaves_the_standings_once_its_replacement_is_played",
     "tests/scoring/test_scoring_evenings.py::test_swiss_seating_puts_the_evenings_leaders_together",
-    "tests/scoring/test_scoring_seating.py::test_it_sends_four_different_players_out_of_13_over_4_rounds",
     "tests/scoring/test_scoring_evenings.py::test_a_late_arrival_is_seated_from_the_next_round",
     "tests/scoring/test_scoring_evenings.py::test_a_player_who_withdraws_is_not_seated_again",
     "tests/scoring/test_scoring_services.py::test_rulings_rescore_and_rerate_the_matches_they_change",
