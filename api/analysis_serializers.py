@@ -54,6 +54,18 @@ class MatchAnalysisSerializer(serializers.Serializer):
     analysis = AnalysisSerializer(allow_null=True)
 
 
+class AnalysisPendingSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["pending"], help_text="The analysis is being computed.")
+    match = serializers.UUIDField()
+    at = serializers.IntegerField(help_text="The seq of the event after which the position stands.")
+    deal = serializers.IntegerField(help_text="The deal analysed.")
+    kind = serializers.CharField()
+    plays = serializers.IntegerField(help_text="Cards played in that deal at the position.")
+    poll = serializers.URLField(
+        help_text="Ask this URL again (the same as `Location`) after `Retry-After` seconds for the answer."
+    )
+
+
 class DisputeAnalysisSerializer(serializers.Serializer):
     at = serializers.IntegerField(
         allow_null=True, help_text="The seq of the event after which the disputed position stands."

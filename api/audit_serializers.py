@@ -187,7 +187,7 @@ class DisputeDetailSerializer(DisputeSerializer):
         help_text="The analysis at the disputed position, for "
         "whoever may see it (null for a player while "
         "the deal is in play, or a deal without "
-        "cards).",
+        "cards; null too while a job computes it: ask again after a few seconds).",
     )
 
 

@@ -167,6 +167,14 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
             "was read or stored."
         ),
     ),
+    "request_timeout": (
+        408,
+        _("Request timeout"),
+        _(
+            "The request body did not arrive whole within `API_BODY_READ_SECONDS` (`limit_seconds`); nothing was "
+            "stored. Send it again, at once."
+        ),
+    ),
     "unsupported_media_type": (415, _("Unsupported media type"), _("Send the body as application/json.")),
     "idempotency_key_reused": (
         422,
@@ -197,6 +205,11 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
         500,
         _("Internal server error"),
         _("A fault on the server. A POST sent with an Idempotency-Key may be retried with the same key."),
+    ),
+    "analysis_queue_unavailable": (
+        503,
+        _("Analysis queue unavailable"),
+        _("The analysis of a new position could not be queued: the task queue did not answer. Retry shortly."),
     ),
     "database_unavailable": (
         503,

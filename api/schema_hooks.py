@@ -10,6 +10,8 @@ BODY_ERRORS = {
     "413": "`payload_too_large`: the body is over `API_MAX_BODY_BYTES` (`limit` says how many bytes).",
     "415": "`unsupported_media_type`: the body is not of a content type listed here.",
 }
+# config/body_limit.py: a body not in whole within API_BODY_READ_SECONDS (a client trickling it).
+BODY_ERRORS["408"] = "`request_timeout`: the body did not arrive whole within `API_BODY_READ_SECONDS`."
 
 
 def problem_response(description: str) -> dict:
@@ -20,7 +22,7 @@ def problem_response(description: str) -> dict:
 
 
 def add_body_errors(result: dict, generator, request, public) -> dict:
-    """Every operation that takes a body may answer 413 and 415."""
+    """Every operation that takes a body may answer 408, 413 and 415."""
     for item in result["paths"].values():
         for operation in item.values():
             if isinstance(operation, dict) and "requestBody" in operation:
@@ -49,6 +51,7 @@ PATH_ID_TYPES = {
     "evenings": INT_ID,
     "invitations": INT_ID,
     "seat-invitations": INT_ID,
+    "tokens": {"type": "string", "minLength": 8, "maxLength": 8},  # the key's first characters (api/tokens.py)
 }
 # Path parameters that are names, not ids.
 PATH_NAMES = {"username", "code"}

@@ -9,6 +9,11 @@
   the causing event's primary key.
 - ``GET /api/v1/matches/{id}/events/?after=N&wait=S``: waits up to S seconds (≤ 30) for an event
   after N, then the ``events`` action of ``api.views`` answers, exactly as without ``wait``.
+  Likewise ``state/?after=V&wait=S`` and a command's ``?wait=S`` (its ``next_move``).
+
+Only the ASGI server waits. Under WSGI (gunicorn's sync workers) a wait would hold a worker, so
+there a long-poll answers at once, as without ``wait``, with ``Long-Poll: unavailable`` (a
+command's ``next_move`` is null), as the streams answer ``501`` there (issue 30, finding 2).
 
 How new events are noticed: one ``_Watch`` per event loop (per uvicorn worker). On PostgreSQL
 every command ``NOTIFY``s the match it moved (``games.live.moved_notice``, in the statement that
@@ -114,13 +119,31 @@ async def _wait_then(action: Callable, request: HttpRequest, pk: str, waiter: Ca
     action's in every case."""
     wait = _int(request.GET.get("wait"))
     after = _int(request.GET.get("after", "0"))
-    if request.method == "GET" and wait and 0 < wait <= MAX_WAIT and after is not None and after >= 0:
+    waits = request.method == "GET" and wait and 0 < wait <= MAX_WAIT and after is not None and after >= 0
+    if waits and _under_wsgi(request):
+        return _not_waited(await sync_to_async(action)(request, pk=pk))
+    if waits:
         try:
             user = await _db(_authenticate, request)
             await waiter(pk, user, after, wait)
         except (CommandError, exceptions.APIException):
             pass
     return await sync_to_async(action)(request, pk=pk)
+
+
+def _under_wsgi(request: HttpRequest) -> bool:
+    """A synchronous worker serves this request: waiting here would hold it (issue 30, finding 2)."""
+    return not isinstance(request, ASGIRequest)
+
+
+LONG_POLL_HEADER = "Long-Poll"
+
+
+def _not_waited(response: HttpResponse) -> HttpResponse:
+    """The answer of a long-poll sent to the WSGI server: given at once, without waiting, and says so
+    (``Long-Poll: unavailable``; send it to the ASGI server, docs/live-updates.md)."""
+    response[LONG_POLL_HEADER] = "unavailable"
+    return response
 
 
 @csrf_exempt  # as DRF's own views: session writes are checked by DRF (this one only reads)
@@ -246,7 +269,8 @@ def command_then_wait(request: HttpRequest, pk: str, action: str) -> HttpRespons
     also carries ``next_move``, the actor's state once it is his move again (at most S seconds
     later; null when ``state`` already is his move, or nothing came): a bot's one request per card.
     The wait runs after the command's transaction, outside what an Idempotency-Key stores; without
-    ``wait`` this stays a plain synchronous view (no event loop on the hot path)."""
+    ``wait`` this stays a plain synchronous view (no event loop on the hot path). Under WSGI it
+    never waits (``Long-Poll: unavailable``, ``next_move`` null)."""
     response = _COMMAND_ACTIONS[action](request, pk=pk)
     data = getattr(response, "data", None)
     if response.status_code != 201 or not isinstance(data, dict) or "state" not in data:
@@ -254,6 +278,9 @@ def command_then_wait(request: HttpRequest, pk: str, action: str) -> HttpRespons
     wait = _int(request.GET.get("wait"))
     next_move = None
     if wait and 0 < wait <= MAX_WAIT and not selectors.is_viewers_move(data["state"]):
+        if _under_wsgi(request):
+            response.data = {**data, "next_move": None}
+            return _not_waited(response)
         next_move = async_to_sync(_next_move)(request, pk, data["version"], wait)
     response.data = {**data, "next_move": next_move}
     return response

@@ -27,12 +27,14 @@ from rest_framework import status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, Throttled, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from config import signin_counts
 from config.replica import reads_from_replica
 from games import claims, commands, selectors, services, signoffs
 from games.commands import CommandResult
@@ -41,7 +43,7 @@ from games.models import Match
 from scoring.invitations import match_create_with_consent
 from scoring.services import season_match_create, season_record_import
 
-from . import audit_serializers, audit_views
+from . import audit_serializers, audit_views, tokens
 from . import serializers as s
 from .authentication import PlayerTokenAuthentication
 from .filters import MatchFilter
@@ -120,7 +122,8 @@ _WAIT = OpenApiParameter(
     OpenApiTypes.INT,
     OpenApiParameter.QUERY,
     description="0-30: after the command, wait up to this many seconds for your next move and answer it as "
-    "`next_move` (a bot's one request per card; the command itself is not delayed).",
+    "`next_move` (a bot's one request per card; the command itself is not delayed). Only the ASGI server "
+    "waits: under WSGI `next_move` is null and the answer says `Long-Poll: unavailable`.",
 )
 
 
@@ -171,7 +174,8 @@ class StateQuery(drf_serializers.Serializer):
         default=0,
         help_text=(
             "Long-poll: wait up to this many seconds for the match to move past `after`, then answer the state "
-            "(0: answer at once)."
+            "(0: answer at once). Only the ASGI server waits: under WSGI the state comes at once, with the "
+            "header `Long-Poll: unavailable`."
         ),
     )
     until = drf_serializers.ChoiceField(
@@ -193,7 +197,8 @@ class EventsQuery(drf_serializers.Serializer):
         default=0,
         help_text=(
             "Long-poll: with no event after `after` yet, wait up to this many seconds for one and answer as "
-            "soon as it is stored (0: answer at once). Or follow `stream/` (Server-Sent Events)."
+            "soon as it is stored (0: answer at once). Or follow `stream/` (Server-Sent Events). Only the ASGI "
+            "server waits: under WSGI the answer comes at once, with the header `Long-Poll: unavailable`."
         ),
     )
 
@@ -687,7 +692,19 @@ class TokenView(ObtainAuthToken):
         responses={200: s.TokenSerializer, **_errors(400, 429)},
     )
     def post(self, request, *args, **kwargs):
-        return super().post(request, *args, **kwargs)
+        # The sign-in forms' counts (config.signin_counts): a guess here fills the same ones.
+        username = request.data.get("username", "") if isinstance(request.data, dict) else ""
+        attempt = signin_counts.signin_attempt(request=request, username=username)
+        if not attempt.allowed:
+            raise Throttled(wait=attempt.retry_after)
+        serializer = self.get_serializer(data=request.data)
+        if not serializer.is_valid():
+            if api_settings.NON_FIELD_ERRORS_KEY not in serializer.errors:  # no password was checked
+                attempt.give_back()
+            raise ValidationError(serializer.errors)
+        attempt.give_back()
+        token, _ = tokens.token_issue(user=serializer.validated_data["user"])
+        return Response({"token": token.key})
 
 
 # --- ping ------------------------------------------------------------------------------------------

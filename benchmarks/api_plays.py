@@ -102,6 +102,10 @@ def server_env(database_url: str, log_level: str) -> dict[str, str]:
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "DJANGO_SECURE_SSL_REDIRECT": "false",  # plain HTTP on the loopback: no TLS proxy in front
+            # production turns the per-user and anonymous throttles on (issue 30): the figures measure
+            # the plays, so they stay off here unless the caller's environment sets them
+            "API_THROTTLE_USER": os.environ.get("API_THROTTLE_USER", ""),
+            "API_THROTTLE_ANON": os.environ.get("API_THROTTLE_ANON", ""),
             "LOG_LEVEL": log_level,
             "PYTHONPATH": str(ROOT),
         }

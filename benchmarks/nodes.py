@@ -220,8 +220,8 @@ def wait_healthy(port: int, processes: list[subprocess.Popen], logs: Path, timeo
 
 
 def nginx_config(*, port: int, nodes: list[Node], prefix: Path, user: str | None = None) -> str:
-    """nginx in front of the nodes: streams and ``events/`` (which may long-poll) to the uvicorns,
-    unbuffered and with a long read timeout; everything else to the gunicorns. A node that
+    """nginx in front of the nodes: streams to the uvicorns, unbuffered and with a long read
+    timeout, and every ``?wait=`` long-poll there too; everything else to the gunicorns. A node that
     refuses connections is skipped (``proxy_next_upstream error``): a POST is passed on only if
     the dead node never got it, so a retried play is the client's doing, with its Idempotency-Key."""
     web = "\n".join(f"        server 127.0.0.1:{n.web_port} max_fails=1 fail_timeout=2s;" for n in nodes)
@@ -247,12 +247,18 @@ http {{
     upstream kierki_live {{
 {live}
     }}
+    # ?wait=N (N > 0) long-polls: to the uvicorns (gunicorn answers them at once, without waiting)
+    map $arg_wait $kierki_upstream {{
+        default kierki_live;
+        ""      kierki_web;
+        "0"     kierki_web;
+    }}
     server {{
         listen 127.0.0.1:{port};
         proxy_http_version 1.1;
         proxy_next_upstream error timeout;
         # (a location with proxy_set_header of its own inherits none from here: each says them all)
-        location ~ ^/api/v1/(matches/[^/]+/(stream|events)|me/stream)/$ {{
+        location ~ ^/api/v1/(matches/[^/]+/stream|me/stream)/$ {{
             proxy_pass http://kierki_live;
             proxy_set_header Host $host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
@@ -260,7 +266,7 @@ http {{
             proxy_read_timeout 1h;
         }}
         location / {{
-            proxy_pass http://kierki_web;
+            proxy_pass http://$kierki_upstream;
             proxy_set_header Host $host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header Connection "";  # keep-alive to the upstream

@@ -237,15 +237,24 @@ WHITENOISE_USE_FINDERS = True
 
 # --- REST API ---------------------------------------------------------------------------
 
-# Throttles: the token endpoint per client address (password guessing); optionally every
-# request per user. Empty disables one.
+# Throttles: the token endpoint per client address (password guessing); every request per user,
+# and anonymous requests per client address. Empty disables one. In production (DEBUG off) the
+# per-user and anonymous ones are on by default (issue 30, finding 2); embedded (DEBUG on: `make run`,
+# the tests) they are off unless set. They count in the shared cache (REDIS_URL), not per worker.
 API_THROTTLE_AUTH = env_rate("API_THROTTLE_AUTH", "30/minute")
-API_THROTTLE_USER = env_rate("API_THROTTLE_USER", "")
-# Anonymous requests per client address (e.g. 100/minute); empty: no limit.
-API_THROTTLE_ANON = env_rate("API_THROTTLE_ANON", "")
+API_THROTTLE_USER = env_rate("API_THROTTLE_USER", "" if DEBUG else "1000/minute")
+API_THROTTLE_ANON = env_rate("API_THROTTLE_ANON", "" if DEBUG else "100/minute")
 # Failed sign-ins on the login forms (/accounts/login/, /admin/login/), counted per client address
 # and per username in the shared cache (config/login_limits.py); past it, 429 until the window ends.
 LOGIN_FAILURE_LIMIT = env_rate("LOGIN_FAILURE_LIMIT", "10/hour")
+# Issue 30: LOGIN_FAILURE_LIMIT counts per client address AND username (the token endpoint too,
+# config/signin_counts.py); these much higher ceilings count a username from every address and an
+# address for every username. Empty: that ceiling off.
+LOGIN_FAILURE_USER_LIMIT = env_rate("LOGIN_FAILURE_USER_LIMIT", "100/hour")
+LOGIN_FAILURE_ADDRESS_LIMIT = env_rate("LOGIN_FAILURE_ADDRESS_LIMIT", "100/hour")
+# Password-reset mails per client address and per e-mail address asked for (empty: no limit).
+PASSWORD_RESET_ADDRESS_LIMIT = env_rate("PASSWORD_RESET_ADDRESS_LIMIT", "10/hour")
+PASSWORD_RESET_ACCOUNT_LIMIT = env_rate("PASSWORD_RESET_ACCOUNT_LIMIT", "3/hour")
 # The client address is REMOTE_ADDR, or with N proxies in front the N-th address from the right
 # of X-Forwarded-For (set it to 1 behind one TLS proxy, or every client shares its address).
 API_NUM_PROXIES = env_int("API_NUM_PROXIES", 0)
@@ -279,6 +288,11 @@ IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 # The arbiter's analysis (games/analysis.py): search time per position, in milliseconds; past it
 # the answer is not exact and gives proven bounds. Positions never change: answers are cached.
 ANALYSIS_BUDGET_MS = 5000
+# A search runs as a Celery job, never in the request (GET analysis/ answers 202 until it is cached):
+# at most ANALYSIS_JOBS_PER_USER of a user's jobs queued or running at once (more: 429), and a job's
+# mark (which stops it being queued twice) lasts ANALYSIS_JOB_SECONDS, after which a lost job is redone.
+ANALYSIS_JOBS_PER_USER = env_int("ANALYSIS_JOBS_PER_USER", 3)
+ANALYSIS_JOB_SECONDS = env_int("ANALYSIS_JOB_SECONDS", 120)
 
 # Live updates (api/streams.py, served by uvicorn): how often a process reads the versions of the
 # matches its streams and long-polls wait for, and the SSE keep-alive comment's interval.
@@ -468,10 +482,16 @@ CELERY_BEAT_SCHEDULE["deliver-webhooks-every-minute"] = {"task": "webhooks.tasks
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
 CORS_ALLOW_HEADERS = (*cors_default_headers, "if-match", "idempotency-key", "x-request-id", "last-event-id")
 CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "X-Request-ID", "Idempotent-Replayed", "Location"]
+CORS_EXPOSE_HEADERS.append("Long-Poll")  # "unavailable": a long-poll answered at once under WSGI (api/streams.py)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 # A request body over this is 413 (config.middleware.BodySizeLimitMiddleware).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
+# A request body must arrive whole within this many seconds of the request, else 408 (config/body_limit.py):
+# a client trickling its body must not hold a gunicorn worker (keep it under GUNICORN_TIMEOUT).
+API_BODY_READ_SECONDS = env_int("API_BODY_READ_SECONDS", 10)
+if API_BODY_READ_SECONDS < 1:
+    raise ImproperlyConfigured("API_BODY_READ_SECONDS must be at least 1 (second)")
 # Bodies up to the limit stay in memory (Django's default would spool those over 2.5 MB to disk).
 FILE_UPLOAD_MAX_MEMORY_SIZE = max(2_621_440, DATA_UPLOAD_MAX_MEMORY_SIZE or 0)
 # JSON bodies (and the record viewer's text) nested deeper than this are 400 (config/limits.py).

@@ -11,6 +11,10 @@ import os
 bind = f"0.0.0.0:{int(os.environ.get('PORT', '8000'))}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+# Synchronous workers: nothing may hold one for long (issue 30). Long-polls are answered at once
+# here (only uvicorn waits), the arbiter's analysis runs on Celery, and a body must arrive within
+# API_BODY_READ_SECONDS (10 s, else 408): keep that under this timeout, past which the master kills
+# a worker mid-request. In production nginx reads bodies whole first (docker/nginx.conf).
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = timeout
 keepalive = 5

@@ -18,11 +18,14 @@ Who may see it (``analysis_access``, one small check the roles code can route th
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games.engine import DealState, MatchState, Seat
 from games.engine.analysis import analyse, deal_position
@@ -30,7 +33,7 @@ from games.engine.analysis import analyse, deal_position
 from . import inspection, projections
 from .audit import hands_by_deal
 from .event_types import of_row
-from .exceptions import AnalysisUnavailable, NotAllowed, NotFound
+from .exceptions import AnalysisQueueUnavailable, AnalysisUnavailable, NotAllowed, NotFound
 from .models import Dispute, Match, MatchEvent
 from .roles import role_of
 
@@ -50,16 +53,38 @@ def analysis_access(match: Match, user) -> str:
 # --- a position of the log ------------------------------------------------------------------------
 
 
-def match_analysis(*, match_id: Any, user, at: int | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class AnalysisJob:
+    """A position whose analysis is not cached yet: what ``games.tasks.analyse_position`` needs to
+    compute it (the match and the seq), and the cache key its answer will be found under."""
+
+    match_id: str
+    seq: int
+    key: str
+
+
+@dataclass(frozen=True)
+class AnalysisLookup:
+    """``answer``: the body of ``GET analysis/`` (its ``analysis`` null while ``job`` is pending)."""
+
+    answer: dict[str, Any]
+    job: AnalysisJob | None = None
+
+
+def match_analysis(*, match_id: Any, user, at: int | None = None) -> AnalysisLookup:
     """The analysis right after event ``at`` (default: now): of the deal in play then, or of the
-    deal finished last when the log stands between deals (its final points)."""
+    deal finished last when the log stands between deals (its final points). Never computed here
+    (a search takes up to ``ANALYSIS_BUDGET_MS``, too long for a request): the cached answer, or
+    the job that computes it, for the caller to queue (``analysis_job_queue``). The caller is
+    admitted first: whoever may not see the position gets the same refusal as ever."""
     match = _match(match_id)
     access = analysis_access(match, user)
     seq = match.version if at is None else at
     state = inspection.match_fold_at(match=match, seq=seq)[0]
     number, deal = _deal_at(state)
     if number is None:
-        return {"match": match.pk, "at": seq, "deal": None, "kind": None, "plays": None, "analysis": None}
+        nothing = {"deal": None, "kind": None, "plays": None, "analysis": None}
+        return AnalysisLookup({"match": match.pk, "at": seq, **nothing})
     if access == FINISHED_DEALS and not inspection.deal_finished_since(match, number):
         raise NotAllowed(
             _("deal %(deal)d is still in play: players see its analysis once it is over") % {"deal": number}
@@ -68,14 +93,82 @@ def match_analysis(*, match_id: Any, user, at: int | None = None) -> dict[str, A
         raise AnalysisUnavailable(
             _("deal %(deal)d was filed by its tally or points: it has no cards to analyse") % {"deal": number}
         )
-    return {
-        "match": match.pk,
-        "at": seq,
-        "deal": number,
-        "kind": deal.kind.value,
-        "plays": len(deal.plays),
-        "analysis": position_analysis(match=match, number=number, deal=deal),
-    }
+    key = position_key(match=match, number=number, deal=deal)
+    answer = {"match": match.pk, "at": seq, "deal": number, "kind": deal.kind.value, "plays": len(deal.plays)}
+    found = cache.get(key)
+    if found is not None:
+        return AnalysisLookup({**answer, "analysis": found})
+    return AnalysisLookup({**answer, "analysis": None}, AnalysisJob(str(match.pk), seq, key))
+
+
+QUEUED, PENDING, BUSY = "queued", "pending", "busy"
+BROKER_DOWN = (KombuOperationalError, redis.RedisError, OSError)  # what publishing raises when the broker is away
+
+
+def analysis_job_queue(*, job: AnalysisJob, user) -> str:
+    """Queue ``job`` unless it is queued already: ``QUEUED``, ``PENDING`` (queued before, by anyone)
+    or ``BUSY`` (the user has ``ANALYSIS_JOBS_PER_USER`` jobs queued or running: try later). Under
+    an eager Celery (no broker, ``make run``) the job runs here and its answer is cached on return.
+    A job whose worker died is queued again once its mark expires (``ANALYSIS_JOB_SECONDS``)."""
+    from .tasks import analyse_position  # the tasks import this module
+
+    seconds = settings.ANALYSIS_JOB_SECONDS
+    if cache.get(_pending_key(job.key)) is not None:
+        return PENDING
+    counter = _user_jobs_key(user)
+    cache.add(counter, 0, timeout=seconds)
+    if cache.incr(counter) > settings.ANALYSIS_JOBS_PER_USER:
+        _forget_job(counter)
+        return BUSY
+    if not cache.add(_pending_key(job.key), 1, timeout=seconds):
+        _forget_job(counter)
+        return PENDING  # another request queued it in the meantime
+    try:
+        analyse_position.delay(match_id=job.match_id, seq=job.seq, counter=counter)
+    except BROKER_DOWN as exc:
+        cache.delete(_pending_key(job.key))  # the next request tries again
+        _forget_job(counter)
+        raise AnalysisQueueUnavailable(
+            _("the analysis could not be queued (the task queue did not answer); retry shortly")
+        ) from exc
+    return QUEUED
+
+
+def analysis_found(*, job: AnalysisJob) -> dict[str, Any] | None:
+    """The job's answer once computed (at once under an eager Celery), else None."""
+    return cache.get(job.key)
+
+
+def analysis_job_run(*, match_id: str, seq: int, counter: str | None = None) -> None:
+    """The task's work: compute (and cache) the analysis of the position right after ``seq``. The
+    caller was admitted when the job was queued; the position never changes (events are only
+    appended), so the answer is the one the request would have computed."""
+    try:
+        match = Match.objects.filter(pk=match_id).first()
+        if match is None:
+            return
+        number, deal = _deal_at(inspection.match_fold_at(match=match, seq=seq)[0])
+        if number is not None and deal is not None:
+            position_analysis(match=match, number=number, deal=deal)
+            cache.delete(_pending_key(position_key(match=match, number=number, deal=deal)))
+    finally:
+        if counter is not None:
+            _forget_job(counter)
+
+
+def _pending_key(key: str) -> str:
+    return f"{key}:pending"
+
+
+def _user_jobs_key(user) -> str:
+    return f"kierki:analysis:jobs:{user.pk}"
+
+
+def _forget_job(counter: str) -> None:
+    try:
+        cache.decr(counter)
+    except ValueError:  # the counter expired meanwhile
+        pass
 
 
 def _deal_at(state: MatchState) -> tuple[int | None, DealState | None]:
@@ -86,13 +179,21 @@ def _deal_at(state: MatchState) -> tuple[int | None, DealState | None]:
     return None, None
 
 
+def position_key(*, match: Match, number: int, deal: DealState) -> str:
+    """The cache key of a position's analysis: match, deal, plays, budget and engine version."""
+    budget = settings.ANALYSIS_BUDGET_MS
+    return f"kierki:analysis:{ENGINE_VERSION}:{match.pk}:{number}:{len(deal.plays)}:{budget}"
+
+
+ENGINE_VERSION = 1  # raise it when the engine's answers change: older cached ones are then ignored
+
+
 def position_analysis(*, match: Match, number: int, deal: DealState) -> dict[str, Any]:
     """The engine's analysis of ``deal`` as it stands (deal ``number`` of ``match``), cached."""
-    budget = settings.ANALYSIS_BUDGET_MS
-    key = f"kierki:analysis:1:{match.pk}:{number}:{len(deal.plays)}:{budget}"
+    key = position_key(match=match, number=number, deal=deal)
     found = cache.get(key)
     if found is None:
-        found = analyse(deal, budget=budget / 1000).as_json()
+        found = analyse(deal, budget=settings.ANALYSIS_BUDGET_MS / 1000).as_json()
         cache.set(key, found, timeout=None)
     return found
 
@@ -142,7 +243,8 @@ def deal_position_seqs(*, match: Match, number: int) -> list[int]:
 
 def dispute_analysis(*, dispute: Dispute, user) -> dict[str, Any] | None:
     """What the ruling form shows: the analysis at the disputed position, for whoever may see it
-    (None for a player while the deal is in play, and for a deal without cards)."""
+    (None for a player while the deal is in play, for a deal without cards, and while its job
+    runs: it is queued here when not cached, as by ``GET analysis/``)."""
     match = dispute.match
     try:
         access = analysis_access(match, user)
@@ -151,15 +253,27 @@ def dispute_analysis(*, dispute: Dispute, user) -> dict[str, Any] | None:
     if access == FINISHED_DEALS and not inspection.deal_finished_since(match, dispute.deal):
         return None
     seq, deal = dispute_position(dispute)
-    if deal is None:
+    if deal is None or seq is None:
         return None
-    return {
-        "at": seq,
-        "deal": dispute.deal,
-        "kind": deal.kind.value,
-        "plays": len(deal.plays),
-        "analysis": position_analysis(match=match, number=dispute.deal, deal=deal),
-    }
+    found = _found_or_queued(
+        AnalysisJob(str(match.pk), seq, position_key(match=match, number=dispute.deal, deal=deal)), user
+    )
+    if found is None:
+        return None  # being computed (as for GET analysis/, never in the request): shown once it is
+    return {"at": seq, "deal": dispute.deal, "kind": deal.kind.value, "plays": len(deal.plays), "analysis": found}
+
+
+def _found_or_queued(job: AnalysisJob, user) -> dict[str, Any] | None:
+    """The job's answer if cached (at once under an eager Celery); else queue it, quietly within
+    the user's limit and if the broker answers, and None."""
+    found = analysis_found(job=job)
+    if found is None:
+        try:
+            analysis_job_queue(job=job, user=user)
+        except AnalysisQueueUnavailable:
+            return None
+        found = analysis_found(job=job)
+    return found
 
 
 def ruling_outside_range(*, dispute: Dispute, points: dict[str, int], played: tuple[int, ...]) -> dict[str, Any]:

@@ -117,6 +117,12 @@ class AnalysisUnavailable(CommandError):
     status, code, title = 422, "analysis_unavailable", _("No cards to analyse")
 
 
+class AnalysisQueueUnavailable(CommandError):
+    """The analysis of a new position could not be queued: the broker did not answer."""
+
+    status, code, title = 503, "analysis_queue_unavailable", _("Analysis queue unavailable")
+
+
 class RulingOutsideAnalysis(CommandError):
     """A ``score_adjusted`` ruling gives a seat points outside what it could still reach."""
 

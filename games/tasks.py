@@ -10,7 +10,7 @@ from celery import shared_task
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from . import audit
+from . import analysis, audit
 from .checkpointing import checkpoint_take
 
 log = logging.getLogger(__name__)
@@ -39,3 +39,10 @@ def take_checkpoint() -> dict | None:
         return None
     log.info("checkpoint %s", json.dumps(taken.checkpoint, sort_keys=True))
     return taken.checkpoint
+
+
+@shared_task(acks_late=True)
+def analyse_position(*, match_id: str, seq: int, counter: str | None = None) -> None:
+    """Compute and cache the arbiter's analysis of a position (``GET analysis/`` queued it after
+    admitting the caller: a search takes up to ``ANALYSIS_BUDGET_MS``, off the request thread)."""
+    analysis.analysis_job_run(match_id=match_id, seq=seq, counter=counter)

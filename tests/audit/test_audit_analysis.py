@@ -220,3 +220,116 @@ def test_an_override_is_text_and_only_for_an_adjustment(in_play, clients, ruling
         body["points"] = in_play.projection.summary["deals"][0]["points"]
     response = rule(clients["ari"], number, body)
     assert response.status_code == 400 and response.json()["field"] == "override"
+
+
+# --- off the request thread (issue 30, finding 2) ------------------------------------------------------------
+
+
+@pytest.fixture
+def broker(monkeypatch):
+    """A broker that keeps what is queued (``jobs``) until the test runs it as a worker would
+    (``work()``); a search inside a request fails the test."""
+    from django.core.cache import cache
+
+    from games import analysis as positions
+    from games import tasks
+
+    cache.clear()  # the module's match is shared: the other tests' answers are cached
+    jobs = []
+    monkeypatch.setattr(tasks.analyse_position, "delay", lambda **kwargs: jobs.append(kwargs))
+
+    def no_search_in_a_request(*args, **kwargs):
+        raise AssertionError("the analysis was computed inside the request")
+
+    searching = positions.analyse
+    monkeypatch.setattr(positions, "analyse", no_search_in_a_request)
+
+    def work():
+        monkeypatch.setattr(positions, "analyse", searching)
+        while jobs:
+            positions.analysis_job_run(**jobs.pop(0))
+        monkeypatch.setattr(positions, "analyse", no_search_in_a_request)
+
+    return jobs, work
+
+
+def test_a_new_position_is_202_with_a_link_to_ask_again_and_is_computed_by_a_job(in_play, clients, broker):
+    jobs, work = broker
+    seq = card_seq(in_play, 1, 20)
+
+    first = analysis(clients["ari"], in_play, seq)
+    again = analysis(clients["ari"], in_play, seq)
+
+    assert first.status_code == 202, first.content
+    assert first["Retry-After"] == "2" and first["Location"].endswith(f"/analysis/?at={seq}")
+    body = first.json()
+    assert body["status"] == "pending" and body["poll"] == first["Location"]
+    assert (body["at"], body["deal"], body["plays"]) == (seq, 1, 21)
+    assert again.status_code == 202 and len(jobs) == 1  # asked twice, queued once
+    work()
+    done = analysis(clients["ari"], in_play, seq)
+    assert done.status_code == 200 and done.json()["analysis"]["seats"]["N"].keys() == {"worst", "best", "guaranteed"}
+
+
+def test_the_latest_position_links_to_its_own_seq_so_that_later_plays_do_not_move_it(in_play, clients, broker):
+    response = analysis(clients["ari"], in_play)
+
+    assert response.status_code == 202 and response["Location"].endswith(f"?at={in_play.version}")
+
+
+def test_the_role_checks_come_before_anything_is_queued(in_play, clients, broker):
+    jobs, _ = broker
+
+    assert analysis(clients["ala"], in_play).status_code == 403  # a player, deal in play
+    assert analysis(clients["outsider"], in_play).status_code == 404
+    assert jobs == []
+
+
+def test_a_user_has_at_most_the_set_number_of_jobs_at_once(in_play, clients, broker, settings):
+    settings.ANALYSIS_JOBS_PER_USER = 2
+    jobs, work = broker
+    seqs = [card_seq(in_play, 1, index) for index in (10, 11, 12)]
+
+    answers = [analysis(clients["ari"], in_play, seq) for seq in seqs]
+    someone_else = analysis(clients["staff"], in_play, seqs[2])
+
+    assert [a.status_code for a in answers] == [202, 202, 429]
+    assert answers[2].json()["code"] == "throttled" and answers[2]["Retry-After"] == "2"
+    assert someone_else.status_code == 202 and len(jobs) == 3
+    work()
+    assert analysis(clients["ari"], in_play, card_seq(in_play, 1, 13)).status_code == 202  # his jobs are done
+
+
+def test_a_broker_that_does_not_answer_is_a_503_problem_and_the_next_request_queues_again(
+    in_play, clients, broker, monkeypatch
+):
+    from kombu.exceptions import OperationalError
+
+    from games import tasks
+
+    jobs, _ = broker
+    seq = card_seq(in_play, 1, 30)
+
+    def down(**kwargs):
+        raise OperationalError("Error 111 connecting to redis:6379. Connection refused.")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(tasks.analyse_position, "delay", down)
+        refused = analysis(clients["ari"], in_play, seq)
+    again = analysis(clients["ari"], in_play, seq)
+
+    assert refused.status_code == 503 and refused["Content-Type"] == PROBLEM
+    assert refused.json()["code"] == "analysis_queue_unavailable"
+    assert again.status_code == 202 and len(jobs) == 1
+
+
+def test_the_dispute_detail_queues_a_new_positions_analysis_instead_of_computing_it(in_play, clients, broker):
+    jobs, work = broker
+    number = raised(clients["ala"], in_play, 1, play_index=40)
+
+    pending = clients["ari"].get(f"/api/v1/disputes/{number}/")
+    work()
+    done = clients["ari"].get(f"/api/v1/disputes/{number}/")
+
+    assert pending.status_code == 200 and pending.json()["analysis"] is None
+    assert done.json()["analysis"]["plays"] == 40 and done.json()["analysis"]["analysis"]["seats"]

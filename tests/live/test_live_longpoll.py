@@ -3,6 +3,7 @@
 import threading
 import time
 
+import pytest
 from django.test import Client
 from live_helpers import get
 
@@ -67,16 +68,56 @@ def test_errors_come_at_once_and_as_the_events_action_words_them(asgi_server, se
     assert elapsed < 3
 
 
-def test_under_wsgi_it_waits_too_holding_the_worker(server_match, user):
+def _wsgi_client(user) -> Client:
+    client = Client()  # Django's test client: a WSGI request, as gunicorn's sync workers serve
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("path", ["events", "state"])
+def test_under_wsgi_a_long_poll_answers_at_once_without_waiting_and_says_so(server_match, user, path):
+    """Issue 30, finding 2: a long-poll sent to gunicorn held a sync worker for up to 30 s."""
     match = server_match()
-    client = Client()
-    client.force_login(user("ala"))
-    threading.Timer(0.3, lambda: services.deal_start(match_id=match.pk, actor=user("ala"))).start()
+    client = _wsgi_client(user("ala"))
 
-    response = client.get(f"/api/v1/matches/{match.pk}/events/", {"after": 1, "wait": 10})
+    started = time.monotonic()
+    response = client.get(f"/api/v1/matches/{match.pk}/{path}/", {"after": 1, "wait": 10})
+    elapsed = time.monotonic() - started
 
-    assert response.status_code == 200
-    assert [e["type"] for e in response.json()["events"]] == ["deal_started"]
+    assert response.status_code == 200 and response.headers["ETag"] == '"1"'
+    assert response.headers["Long-Poll"] == "unavailable"
+    assert elapsed < 5  # it never waited the 10 s for a move that does not come
+    if path == "events":
+        assert response.json()["events"] == []
+
+
+def test_under_wsgi_a_command_with_wait_answers_without_the_next_move(server_match, user):
+    match = server_match()
+    client = _wsgi_client(user("ala"))
+
+    started = time.monotonic()
+    response = client.post(f"/api/v1/matches/{match.pk}/deals/?wait=10", {}, content_type="application/json")
+    elapsed = time.monotonic() - started
+
+    assert response.status_code == 201, response.content
+    assert response.json()["next_move"] is None and response.headers["Long-Poll"] == "unavailable"
+    assert elapsed < 5
+
+
+def test_without_wait_the_wsgi_answer_carries_no_long_poll_header(server_match, user):
+    match = server_match()
+
+    response = _wsgi_client(user("ala")).get(f"/api/v1/matches/{match.pk}/state/")
+
+    assert response.status_code == 200 and "Long-Poll" not in response.headers
+
+
+def test_under_asgi_a_long_poll_carries_no_long_poll_header(asgi_server, server_match, token):
+    match = server_match()
+
+    status, headers, _ = get(events_url(asgi_server, match, "after=1&wait=1"), token("ala"))
+
+    assert status == 200 and "Long-Poll" not in headers
 
 
 def test_the_state_long_polls_too_and_answers_the_state_once_the_match_moves(asgi_server, server_match, user, token):

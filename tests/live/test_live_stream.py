@@ -207,3 +207,18 @@ def test_events_read_with_a_match_loaded_earlier_stop_at_its_version(people, use
 
     assert [e["seq"] for e in stale] == [1]
     assert [e["seq"] for e in fresh] == [1, 2] and list(fresh[1]["payload"]["hands"]) == ["N"]
+
+
+def test_a_stream_outlives_the_body_read_limit(asgi_server, server_match, user, token, settings):
+    """Issue 30: the ASGI body limit waits at most API_BODY_READ_SECONDS for a request body; once
+    the (empty) body is in, a stream's wait for the client to leave is not limited."""
+    settings.API_BODY_READ_SECONDS = 1
+    match = server_match()
+
+    with SSE(stream_url(asgi_server, match), token("bartek")) as sse:
+        assert sse.events(1)[0].event == "match_created"
+        time.sleep(2)  # past the body read limit
+        services.deal_start(match_id=match.pk, actor=user("ala"))
+        dealt = sse.events(1)[0]
+
+    assert sse.status == 200 and (dealt.id, dealt.event) == ("2", "deal_started")

@@ -13,6 +13,7 @@ import json
 import socket
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ UPLOAD = 50 * 1024 * 1024
 CHUNK = 64 * 1024
 BUFFER = 512 * 1024  # what a server may read past the limit: its socket reads, one message of uvicorn's
 ANONYMOUS = "/api/v1/auth/token/"
+SLOW_LIMIT = 2  # API_BODY_READ_SECONDS of these servers
 
 
 class Upload:
@@ -147,7 +149,12 @@ def gunicorn(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("body-limit")
     port = free_port()
     env = production_env(
-        tmp, PORT=str(port), WEB_CONCURRENCY="1", DJANGO_SECURE_SSL_REDIRECT="false", DJANGO_ALLOWED_HOSTS="127.0.0.1"
+        tmp,
+        PORT=str(port),
+        WEB_CONCURRENCY="1",
+        DJANGO_SECURE_SSL_REDIRECT="false",
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+        API_BODY_READ_SECONDS=str(SLOW_LIMIT),
     )
     env["PYTHONPATH"] = f"{env['PYTHONPATH']}:{Path(__file__).parent}"
     migrate = run(local_command(compose()["services"]["migrate"]["command"], tmp), env)
@@ -210,3 +217,76 @@ def test_a_chunked_body_within_the_limit_is_read_whole_under_gunicorn(gunicorn):
 
     assert upload.status == 400 and upload.problem["code"] == "parse_error"
     assert _last_read(web) == CHUNK
+
+
+# --- a body that does not come (issue 30, finding 2: slowloris) -------------------------------------------
+
+
+def trickle(port: int, *, chunked: bool, seconds: float) -> tuple[bytes, float]:
+    """A POST announcing 1000 bytes (or chunked) whose body comes a byte every 0.2 s, then stops,
+    for at most ``seconds``: the server's answer and how long after the headers it came."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=seconds + 5)
+    framing = "Transfer-Encoding: chunked" if chunked else "Content-Length: 1000"
+    sock.sendall(
+        f"POST {ANONYMOUS} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n{framing}\r\n\r\n".encode()
+    )
+    started = time.monotonic()
+    answer, took = b"", None
+    sock.settimeout(0.2)
+    try:
+        for _ in range(int(seconds / 0.2)):
+            if _ < 10 and not answer:  # ten bytes, then silence
+                sock.sendall(b"1\r\n \r\n" if chunked else b" ")
+            try:
+                data = sock.recv(65536)
+            except TimeoutError:
+                continue
+            if not data:
+                break  # the whole answer: the server closes the connection after it
+            if not answer:
+                took = time.monotonic() - started
+            answer += data
+    except OSError:  # the server closed the connection
+        pass
+    finally:
+        sock.close()
+    return answer, took if took is not None else time.monotonic() - started
+
+
+def _status_and_problem(answer: bytes) -> tuple[int, dict]:
+    assert answer, "no answer"
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), json.loads(body) if body.strip().startswith(b"{") else {}
+
+
+@pytest.mark.parametrize("chunked", [True, False], ids=["chunked", "content-length"])
+def test_a_trickled_body_under_gunicorn_is_408_at_the_read_limit_not_the_worker_timeout(gunicorn, chunked):
+    port, web = gunicorn
+
+    answer, took = trickle(port, chunked=chunked, seconds=15)
+
+    status, problem = _status_and_problem(answer)
+    assert status == 408, web.output()[-2000:]
+    assert problem["code"] == "request_timeout" and problem["limit_seconds"] == SLOW_LIMIT
+    assert SLOW_LIMIT - 0.5 < took < SLOW_LIMIT + 3  # gunicorn's worker timeout is 30 s
+    assert b"Connection: close" in answer
+
+
+@pytest.mark.parametrize("chunked", [True, False], ids=["chunked", "content-length"])
+def test_a_trickled_body_under_uvicorn_is_408_at_the_read_limit(uvicorn_counting, settings, chunked):
+    settings.API_BODY_READ_SECONDS = SLOW_LIMIT
+    server, _ = uvicorn_counting
+
+    answer, took = trickle(server.port, chunked=chunked, seconds=15)
+
+    status, problem = _status_and_problem(answer)
+    assert status == 408 and problem["code"] == "request_timeout"
+    assert SLOW_LIMIT - 0.5 < took < SLOW_LIMIT + 3
+
+
+def test_a_body_sent_at_once_is_read_as_before_under_gunicorn(gunicorn):
+    port, _ = gunicorn
+
+    upload = Upload(port, chunked=False, total=CHUNK)
+
+    assert upload.status == 400 and upload.problem["code"] == "parse_error"

@@ -120,6 +120,20 @@ def test_the_deployment_settings_come_from_the_environment(tmp_path):
     assert rest["NUM_PROXIES"] == 1
 
 
+def test_production_throttles_every_user_and_anonymous_client_by_default():
+    """Issue 30, finding 2: no per-user throttle was on unless configured."""
+    rest = dump(production())["REST_FRAMEWORK"]
+
+    assert rest["DEFAULT_THROTTLE_CLASSES"] == ["api.throttles.UserThrottle", "api.throttles.AnonThrottle"]
+    assert rest["DEFAULT_THROTTLE_RATES"] == {"auth": "30/minute", "user": "1000/minute", "anon": "100/minute"}
+
+
+def test_production_throttles_are_switched_off_only_by_an_explicit_empty_value():
+    rest = dump(production(API_THROTTLE_USER="", API_THROTTLE_ANON=""))["REST_FRAMEWORK"]
+
+    assert rest["DEFAULT_THROTTLE_CLASSES"] == []
+
+
 def test_embedded_mode_keeps_debug_and_plain_http():
     values = dump(production(DJANGO_DEBUG=None, DJANGO_SECRET_KEY=None, DJANGO_ALLOWED_HOSTS=None))
 

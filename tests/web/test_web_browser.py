@@ -298,3 +298,33 @@ def test_a_player_of_the_deal_in_play_sees_no_table_and_no_analysis_of_it(live_s
     analysis = f"{live_server.url}/api/v1/matches/{club_match.pk}/analysis/"
     assert page.request.get(f"{analysis}?at={seqs[-1]}").ok
     assert page.request.get(analysis).status == 403  # the deal in play: no advice drawn from hidden hands
+
+
+def test_a_position_still_being_computed_shows_analysing_until_its_answer_arrives(live_server, club_match, browser):
+    """Issue 30, finding 2: a new position is computed by a job; the API answers 202 with
+    Retry-After meanwhile (429 while the user's other jobs run), and the panel keeps saying so
+    and asks again (here a 429, then a 202, as with a broker and a busy worker)."""
+    page = sign_in(browser, f"{live_server.url}/matches/{club_match.pk}/", "ola")
+    asked = []
+
+    def pending_twice(route):
+        asked.append(route.request.url)
+        if len(asked) > 2:
+            return route.continue_()
+        if len(asked) == 1:  # the user's other jobs still run
+            body = json.dumps({"status": 429, "code": "throttled"})
+            return route.fulfill(
+                status=429, headers={"Retry-After": "1"}, content_type="application/problem+json", body=body
+            )
+        body = json.dumps({"status": "pending", "poll": route.request.url})
+        return route.fulfill(status=202, headers={"Retry-After": "1"}, content_type="application/json", body=body)
+
+    page.route("**/api/v1/matches/*/analysis/*", pending_twice)
+    page.click("#in-play a")
+    page.wait_for_url(f"{live_server.url}/matches/{club_match.pk}/deals/{IN_PLAY}/")
+    page.wait_for_function("() => document.getElementById('analysis-status').textContent.includes('Analysing')")
+    assert page.locator("#analysis-table").is_hidden()
+
+    page.wait_for_selector("#analysis-table:not([hidden])", timeout=30_000)
+    assert len(asked) == 3 and len(set(asked)) == 1  # the same position, asked again after each 202
+    assert "Analysing" not in page.inner_text("#analysis-status")

@@ -2,8 +2,8 @@
    and embedded in the page (#deal-data). Step 0 is the deal as dealt, step k the table after
    the k-th card. Buttons and keys (Home, ←, →, End) move between steps; the plays in the list
    of tricks jump to theirs. No framework; the one network call is the arbiter's analysis of the
-   step shown (data.analysis: GET its url ?at=the step's seq, the engine's answer), when the
-   server offered it to this user. Every sentence comes from #viewer-text, in the page's language. */
+   step shown (data.analysis: GET its url ?at=the step's seq, the engine's answer; asked again
+   while the server answers 202, computing it), when the server offered it to this user. Every sentence comes from #viewer-text, in the page's language. */
 (function () {
   "use strict";
 
@@ -284,8 +284,15 @@
     cardsLine.hidden = false;
   }
 
-  function fetchAnalysis(index) {
+  /* A position nobody asked about before is computed by a background job: the server answers
+     202 with Retry-After until it is ready (429 while this user's other jobs run). Keep
+     "Analysing…" and ask again, while the step is shown (a step left and shown again asks
+     anew), at most ANALYSIS_TRIES times. */
+  var ANALYSIS_TRIES = 60;
+
+  function fetchAnalysis(index, tries) {
     var seq = analysis.seqs[index];
+    tries = tries || 0;
     function done(result) {
       analysed[index] = result;
       if (index === current) {
@@ -297,8 +304,20 @@
       return;
     }
     window.fetch(analysis.url + "?at=" + seq, { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (body) { done(body && body.analysis ? body.analysis : null); })
+      .then(function (response) {
+        if ((response.status === 202 || response.status === 429) && tries + 1 < ANALYSIS_TRIES) {
+          var after = parseInt(response.headers.get("Retry-After"), 10);
+          window.setTimeout(function () {
+            if (index === current) {
+              fetchAnalysis(index, tries + 1);
+            }
+          }, 1000 * (after > 0 ? after : 2));
+          return undefined;
+        }
+        return response.status === 200 ? response.json().then(function (body) {
+          done(body && body.analysis ? body.analysis : null);
+        }) : done(null);
+      })
       .catch(function () { done(null); });
   }
 
