@@ -7,7 +7,7 @@ import re
 
 from .problems import PROBLEM_CONTENT_TYPE, PROBLEMS, RULES
 from .serializers import TAKE_FORMS
-from .webhook_body_serializers import WEBHOOK_BODIES
+from .webhook_body_serializers import HEADERS, WEBHOOK_BODIES
 
 # Answered before any view reads the body: by config.middleware (413) and DRF's parsers (415).
 BODY_ERRORS = {
@@ -319,7 +319,9 @@ def nullable_as_type(result: dict, generator, request, public) -> dict:
 
 def add_webhook_union(result: dict, generator, request, public) -> dict:
     """``WebhookBody``: any body a receiver gets, discriminated by ``type`` (the webhooks section
-    has one operation per type; a receiver has one URL for all)."""
+    has one operation per type; a receiver has one URL for all); and each webhook's headers."""
+    for item in result.get("webhooks", {}).values():
+        item["post"]["parameters"] = [dict(header) for header in HEADERS]
     mapping = {
         event_type: f"{REF}{body.__name__.removesuffix('Serializer')}" for event_type, body in WEBHOOK_BODIES.items()
     }

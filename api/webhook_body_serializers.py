@@ -7,7 +7,7 @@ receiver verifies ``X-Kierki-Signature`` over the raw body, parses it, and narro
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiWebhook, extend_schema
+from drf_spectacular.utils import OpenApiResponse, OpenApiWebhook, extend_schema
 from rest_framework import serializers
 
 from games.models import Match
@@ -107,17 +107,31 @@ def webhook_body(event_type: str) -> type[serializers.Serializer]:
 
 WEBHOOK_BODIES = {event_type: webhook_body(event_type) for event_type in BODIES}
 
+# The headers of every delivery (webhooks.services): drf-spectacular leaves a webhook's parameters
+# out, so api/schema_hooks.py ``add_webhook_union`` adds these.
 HEADERS = [
-    OpenApiParameter(
-        "X-Kierki-Signature",
-        str,
-        OpenApiParameter.HEADER,
-        required=True,
-        description='`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body)>`: check it over the raw '
+    {
+        "in": "header",
+        "name": "X-Kierki-Signature",
+        "required": True,
+        "schema": {"type": "string", "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"},
+        "description": '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>." + raw body)>`: check it over the raw '
         "bytes before parsing, and refuse an old `t`.",
-    ),
-    OpenApiParameter("X-Kierki-Event", str, OpenApiParameter.HEADER, required=True, description="The body's `type`."),
-    OpenApiParameter("X-Kierki-Delivery", str, OpenApiParameter.HEADER, required=True, description="The body's `id`."),
+    },
+    {
+        "in": "header",
+        "name": "X-Kierki-Event",
+        "required": True,
+        "schema": {"type": "string"},
+        "description": "The body's `type`.",
+    },
+    {
+        "in": "header",
+        "name": "X-Kierki-Delivery",
+        "required": True,
+        "schema": {"type": "string", "format": "uuid"},
+        "description": "The body's `id`.",
+    },
 ]
 
 WEBHOOKS = [
@@ -125,11 +139,13 @@ WEBHOOKS = [
         name=event_type,
         decorator=extend_schema(
             summary=BODIES[event_type][2],
-            description=f"POSTed to each active webhook of the club subscribed to `{event_type}`"
-            + (" (and to any webhook asked to ping)." if event_type == events.PING else ".")
+            description=(
+                "POSTed to the webhook asked to ping, whatever it subscribed to."
+                if event_type == events.PING
+                else f"POSTed to each active webhook of the club subscribed to `{event_type}`."
+            )
             + " Any 2xx answer is a delivery; anything else is retried.",
             request=body,
-            parameters=HEADERS,
             responses={200: OpenApiResponse(description="Received (any 2xx).")},
         ),
     )
