@@ -16,11 +16,12 @@ import time
 from pathlib import Path
 
 import pytest
-from clients_helpers import PLAYERS, missing
+from clients_helpers import PLAYERS, missing, webhook_bodies
 from rest_framework.authtoken.models import Token
 
 from games import services
 from games.models import Match, MatchEvent
+from webhooks import signing
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "tests" / "clients" / "ts"
@@ -120,6 +121,7 @@ def test_the_typescript_client_imports_files_by_tally_and_points_and_rules(compi
     assert answer["stale"] == 2  # the version after the first deal filed, as the 412 said
     assert [deal["entry"] for deal in live.projection.summary["deals"]] == ["tally", "points"]
     assert live.projection.summary["deals"][1]["points"] == imported.projection.summary["deals"][1]["points"]
+    assert answer["first"] == imported.projection.summary["deals"][0]["points"]
     ruled = MatchEvent.objects.get(match=live, type=MatchEvent.Type.RULING_RECORDED)
     assert ruled.payload["ruling"] == "score_adjusted" and ruled.payload["points"] == answer["ruling"]["adjusted"]
     assert answer["ruling"]["status"] == "ruled"
@@ -130,33 +132,9 @@ def test_the_typescript_webhook_handler_verifies_and_narrows_what_the_server_sen
     """hooks.ts over the bodies a season match filed from its sheet makes (``deal.finished`` for
     each deal, ``match.finished``, a ``ping``), signed as webhooks.services signs them; a body
     changed after signing and an old signature are refused."""
-    from support.world import season_match, simulated
-
-    from games.engine import record as records
-    from games.engine.replay import replay
-    from webhooks import services as hooks
-    from webhooks import signing
-    from webhooks.models import Delivery
-
-    settings.WEBHOOKS_ALLOW_PRIVATE = True
     secret, now = "whsec_test-secret", int(time.time())
-    endpoint = hooks.endpoint_create(
-        actor=world.users["ada"],
-        club_id=world.club.pk,
-        url="http://127.0.0.1:9/hook",
-        event_types=["deal.finished", "match.finished"],
-        secret=secret,
-    )
-    record = simulated(3)
-    match = season_match(world)
-    played = replay(records.decode(record)).summary()
-    for deal, filed in zip(played["deals"], record["deals"]):
-        services.deal_tally(match_id=match.pk, actor=world.users["sam"], points=deal["points"], sale=filed.get("sale"))
-    hooks.endpoint_ping(actor=world.users["ada"], endpoint_id=endpoint.pk)
-    bodies = [
-        signing.body(event_id=d.event_id, type=d.event_type, created_at=d.created_at, data=d.payload).decode()
-        for d in Delivery.objects.order_by("pk")
-    ]
+    raw, played = webhook_bodies(world, settings, secret)
+    bodies = [body.decode() for body in raw]
     deliveries = [{"body": body, "signature": signing.signature(secret, body.encode(), now)} for body in bodies]
     deliveries += [
         {"body": bodies[0].replace('"deal":1', '"deal":2'), "signature": deliveries[0]["signature"]},
@@ -170,5 +148,5 @@ def test_the_typescript_webhook_handler_verifies_and_narrows_what_the_server_sen
     deals = len(played["deals"])
     assert [h["accepted"] for h in handled] == [True] * len(bodies) + [False, False]
     assert [h["text"].split(" ")[0] for h in handled[: len(bodies)]] == ["deal"] * deals + ["match", "ping"]
-    assert handled[0]["text"].startswith(f"deal 1 (rozbojnik) of {match.pk}")
+    assert handled[0]["text"].startswith(f"deal 1 (rozbojnik) of {played['match']}")
     assert handled[deals]["text"].endswith("winners " + " ".join(played["winners"]))
