@@ -134,6 +134,9 @@ CODES_BY_OPERATION = {
     "clubs_members_partial_update": [("409", "last_admin")],
     "clubs_members_destroy": [("409", "last_admin")],
 }
+# Operations whose 422 may carry an R30 code though their text does not say so (a ruling replays
+# the deal it changes: games/disputes.py raises RuleBroken).
+RULE_OPERATIONS = {"disputes_ruling"}
 # Any request may get these; the API's description names them.
 ANY_OPERATION = ["method_not_allowed", "not_acceptable", "server_error"]
 RULE_CODES_TEXT = "an R30 rule code (`rule_violation` family: each listed under /api/v1/problems/, with its rule)"
@@ -169,7 +172,7 @@ def name_problem_codes(result: dict, generator, request, public) -> dict:
                     continue
                 text = response.get("description", "")
                 missing = [f"`{code}`" for code in codes.get(status, []) if f"`{code}`" not in text]
-                rules = status == "422" and "R30" in text
+                rules = status == "422" and ("R30" in text or operation.get("operationId") in RULE_OPERATIONS)
                 if rules and "`rule_violation`" not in text:
                     missing.append(RULE_CODES_TEXT)
                 if missing:

@@ -179,7 +179,10 @@ def test_each_problem_response_is_the_union_of_the_codes_it_may_carry(committed_
     illegal = problem_schema(committed_openapi, "matches_play", "422")
     duplicate = problem_schema(committed_openapi, "matches_import", "409")
 
+    ruling = problem_schema(committed_openapi, "disputes_ruling", "422")
+
     assert set(stale["discriminator"]["mapping"]) == {"version_mismatch"}
+    assert {"ruling_not_allowed", "ruling_outside_analysis"} <= set(ruling["discriminator"]["mapping"])
     assert set(RULES) | {"idempotency_key_reused"} <= set(illegal["discriminator"]["mapping"])
     assert {"duplicate_record", "season_closed", "idempotency_in_progress"} <= set(
         duplicate["discriminator"]["mapping"]
