@@ -22,6 +22,7 @@ from rest_framework import serializers
 from games.models import Match, MatchEvent
 from games.projections import RULING_TYPES
 
+from .audit_serializers import AuditEventSerializer
 from .serializers import (
     KINDS,
     EventSerializer,
@@ -184,17 +185,24 @@ PAYLOADS = {
 }
 
 
-def event_variant(event_type: str) -> type[serializers.Serializer]:
-    """``<Kind>Event``: ``EventSerializer``'s fields with ``type`` the constant and ``payload`` typed."""
+def event_variant(event_type: str, base: type[serializers.Serializer] = EventSerializer, prefix: str = ""):
+    """``<prefix><Kind>Event``: ``base``'s fields with ``type`` the constant and ``payload`` typed."""
     stem, payload = PAYLOADS[event_type]
-    fields = {name: copy.deepcopy(field) for name, field in EventSerializer._declared_fields.items()}
+    fields = {name: copy.deepcopy(field) for name, field in base._declared_fields.items()}
     fields["type"] = const(event_type)
-    fields["payload"] = payload(help_text=EventSerializer._declared_fields["payload"].help_text)
+    fields["payload"] = payload(help_text=base._declared_fields["payload"].help_text)
     fields["__doc__"] = f"A `{event_type}` event."
-    return type(f"{stem}EventSerializer", (serializers.Serializer,), fields)
+    return type(f"{prefix}{stem}EventSerializer", (serializers.Serializer,), fields)
 
 
 EVENT_VARIANTS = {event_type: event_variant(event_type) for event_type in T.values}
+# The audit's events (the log as stored, nothing redacted): the same payloads.
+AUDIT_EVENT_VARIANTS = {event_type: event_variant(event_type, AuditEventSerializer, "Audit") for event_type in T.values}
+
+
+def union_of(component: str, variants: dict, auto_schema, direction) -> dict:
+    proxy = PolymorphicProxySerializer(component_name=component, serializers=variants, resource_type_field_name="type")
+    return PolymorphicProxySerializerExtension(proxy).map_serializer(auto_schema, direction)
 
 
 class EventSchema(OpenApiSerializerExtension):
@@ -203,7 +211,13 @@ class EventSchema(OpenApiSerializerExtension):
     target_class = EventSerializer
 
     def map_serializer(self, auto_schema, direction):
-        union = PolymorphicProxySerializer(
-            component_name="Event", serializers=EVENT_VARIANTS, resource_type_field_name="type"
-        )
-        return PolymorphicProxySerializerExtension(union).map_serializer(auto_schema, direction)
+        return union_of("Event", EVENT_VARIANTS, auto_schema, direction)
+
+
+class AuditEventSchema(OpenApiSerializerExtension):
+    """``AuditEvent``: the same union, of the audit's events."""
+
+    target_class = AuditEventSerializer
+
+    def map_serializer(self, auto_schema, direction):
+        return union_of("AuditEvent", AUDIT_EVENT_VARIANTS, auto_schema, direction)

@@ -90,11 +90,13 @@ def test_every_event_kind_has_its_component_and_every_stored_event_validates(com
     is in it) validates against ``Event`` and its own kind's component, and against no other."""
     schemas = committed_openapi["components"]["schemas"]
     assert set(schemas["Event"]["discriminator"]["mapping"]) == set(MatchEvent.Type.values)
+    assert set(schemas["AuditEvent"]["discriminator"]["mapping"]) == set(MatchEvent.Type.values)
     for logged in LOG["matches"]:
         for stored in logged["events"]:
             event = {**stored, "redacted": False}
             own = schemas["Event"]["discriminator"]["mapping"][event["type"]].rsplit("/", 1)[1]
             assert conforms(committed_openapi, "Event", event), event
+            assert conforms(committed_openapi, "AuditEvent", stored), stored  # the audit: as stored
             other = next(name for name in ("CardPlayedEvent", "MatchCreatedEvent") if name != own)
             assert not conforms(committed_openapi, other, event)
     assert not conforms(committed_openapi, "Event", {**event, "type": "card_played", "payload": {"seat": "N"}})
