@@ -55,6 +55,8 @@ def _body_with(schema_: dict | None, string, number, depth: int = 0):
     ``number``, nested objects and arrays included (three levels)."""
     spec = _resolved(schema_ or {})
     kind = spec.get("type")
+    if isinstance(kind, list):  # OpenAPI 3.1: a nullable value is ``type: [<type>, "null"]``
+        kind = next((name for name in kind if name != "null"), None)
     if kind in {"integer", "number"}:
         return number
     if kind == "array":
