@@ -6,7 +6,9 @@
    match's scorer). He sees his own hand and nothing still hidden to him, and never rules on
    the match;
 2. ``scorer``: the match's scorer (records a physical table): sees every hand, acts for every
-   seat, does not rule on the match he scores;
+   seat, does not rule on the match he scores — unless he is also staff or an arbiter or admin
+   of the match's club and sits at no table (the organiser of a club evening): then he is its
+   ``arbiter`` (3.), and still files it as its scorer (``is_scorer``);
 3. ``arbiter``: staff, or an arbiter or admin of the club whose season the match belongs to
    (``register_club_role``: ``scoring`` tells which club role a user holds for a match, so this
    module knows no clubs). Reads everything (audit, time travel, every hand), rules on
@@ -157,9 +159,13 @@ def role_of(match: Match, user) -> Role:
     seat = seat_of(match, user)
     if seat is not None:
         return Role(Role.PLAYER, seat)
-    if is_scorer(match, user):
+    arbiter = user.is_staff or club_role(match, user) in ARBITER_CLUB_ROLES
+    if is_scorer(match, user) and not arbiter:
         return Role(Role.SCORER)
-    if user.is_staff or club_role(match, user) in ARBITER_CLUB_ROLES:
+    if arbiter:
+        # Involvement is a seat (issue 23): the club's arbiter or admin who seated an evening's
+        # round scores its matches by default (he files the sheets), yet sits at no table, so he
+        # still rules on them — withdraws one, say. A scorer who is no arbiter stays a scorer.
         return Role(Role.ARBITER)
     return Role(Role.NOBODY)
 

@@ -26,6 +26,7 @@ from games.models import Match, Player
 from . import evening_selectors as selectors
 from . import seating
 from .exceptions import EveningComplete, RoundInProgress, RoundSeated, SeasonClosed, TooFewPlayers
+from .invitations import club_player_add
 from .models import Evening, EveningPlayer, EveningRound, EveningTable, Season
 from .services import league_ruleset, season_match_join
 
@@ -51,8 +52,11 @@ def evening_create(
     swiss: bool = False,
     seed: int = 0,
     players: Sequence[str] = (),
+    guests: Sequence[str] = (),
 ) -> Evening:
-    """A new evening of an open season (club admins and staff), with the players signed in so far."""
+    """A new evening of an open season (club admins and staff), with the players signed in so far;
+    ``guests`` (display names) join the club as profiles without an account first
+    (``invitations.club_player_add``), and are signed in too."""
     season = _season(actor, season_id)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise InvalidInput(_("an evening has 1 to %(most)d rounds") % {"most": MAX_ROUNDS}, field="rounds")
@@ -61,7 +65,10 @@ def evening_create(
             _("dealing must be one of %(choices)s") % {"choices": ", ".join(Match.Dealing.values)}, field="dealing"
         )
     with transaction.atomic():  # a profile _members creates for a user goes if the command fails
-        found = _members(season, players, field="players")
+        added = [
+            club_player_add(actor=actor, club_id=season.league.club_id, name=name).username for name in guests
+        ]
+        found = _members(season, [*players, *added], field="players")
         evening = Evening.objects.create(
             season=season, date=date, rounds=rounds, dealing=dealing, swiss=swiss, seed=seed, created_by=actor
         )
@@ -244,7 +251,12 @@ def _create_round(
     for t, table in enumerate(seated.tables, start=1):
         seats = {seat: players[pk].username for seat, pk in table.seats().items()}
         match = games.match_create(
-            actor=actor, seats=seats, first_dealer=table.first_dealer, dealing=evening.dealing, ruleset=ruleset
+            actor=actor,
+            seats=seats,
+            first_dealer=table.first_dealer,
+            dealing=evening.dealing,
+            ruleset=ruleset,
+            played_on=evening.date,  # played that evening, whenever its sheet is filed (issue 23)
         )
         EveningTable.objects.create(
             round=one, number=t, season_match=season_match_join(season=evening.season, match=match)

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from . import views
+from . import evening_views, season_views, views
 
 app_name = "web"
 
@@ -57,4 +57,14 @@ urlpatterns = [
     path("seasons/<int:season_id>/close/", views.season_close, name="season-close"),
     path("evenings/<int:evening_id>/", views.evening_detail, name="evening"),
     path("records/view/", views.record_viewer, name="record-viewer"),
+    # The organiser's pages of a club evening (issue 23)
+    path("clubs/<int:club_id>/seasons/new/", season_views.season_new, name="season-new"),
+    path("clubs/<int:club_id>/roles/", season_views.club_roles, name="club-roles"),
+    path("seasons/<int:season_id>/edit/", season_views.season_edit, name="season-edit"),
+    path("seasons/<int:season_id>/closing/", season_views.season_closing, name="season-closing"),
+    path("seasons/<int:season_id>/evenings/", evening_views.season_evenings, name="season-evenings"),
+    path("seasons/<int:season_id>/evenings/new/", evening_views.evening_new, name="evening-new"),
+    path("evenings/<int:evening_id>/players/", evening_views.evening_players, name="evening-players"),
+    path("evenings/<int:evening_id>/seat/", evening_views.evening_seat, name="evening-seat"),
+    path("evenings/<int:evening_id>/results/", evening_views.evening_results, name="evening-results"),
 ]

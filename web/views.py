@@ -126,6 +126,7 @@ def evening_detail(request, evening_id: int):
             "evening": evening,
             "attendance": evening_selectors.evening_attendance(evening),
             "seating": evening_selectors.evening_seating(evening),
+            "manages": evening_selectors.can_manage_evenings(request.user, evening.season.league.club_id),
         },
     )
 

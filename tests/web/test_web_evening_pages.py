@@ -1,0 +1,207 @@
+"""The organiser's pages of a club evening (issue 23), through Django's test client: each form
+calls one command, a refusal keeps what was typed and names the field, and the fixes of the
+issue's item 5 in the organiser's half (the evening's date on its matches, the organiser who
+seated a round may withdraw its matches, a withdrawn table is not shown "finished")."""
+
+import datetime
+import re
+
+import pytest
+from django.test import Client
+from support.world import SHORT, build_world
+
+from games import signoffs
+from games.models import Match
+from scoring import evening_services
+from scoring.models import Evening, EveningPlayer, EveningRound, Membership, Season, SeasonStatusChange
+
+pytestmark = pytest.mark.django_db
+
+DATE = datetime.date(2026, 12, 3)
+
+
+@pytest.fixture(autouse=True)
+def quick_seating(settings):
+    settings.EVENING_SEATING_SECONDS = 0.5
+
+
+@pytest.fixture
+def world(django_user_model):
+    """Club ``kk``: admin ``ada`` (never seated), members m01–m13, outsider ``olek``; season ``Zima``."""
+    return evening_world(django_user_model)
+
+
+def evening_world(user_model):
+    return build_world(
+        user_model, players=tuple(names(13)), scorer=None, arbiter=None, others=("olek",), staff=None, options=SHORT
+    )
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def names(count: int) -> list[str]:
+    return [f"m{k:02d}" for k in range(1, count + 1)]
+
+
+def an_evening(world, count=8, rounds=2) -> Evening:
+    return evening_services.evening_create(
+        actor=world.users["ada"], season_id=world.season.pk, date=DATE, rounds=rounds, players=names(count)
+    )
+
+
+def field_error(html: str, field: str) -> str | None:
+    found = re.search(rf'id="error-{field}">([^<]*)<', html)
+    return found.group(1) if found else None
+
+
+# --- a new evening -----------------------------------------------------------------------------------
+
+
+def test_a_new_evening_signs_in_the_ticked_members_and_the_guests_by_name(world):
+    response = signed_in(world.users["ada"]).post(
+        f"/seasons/{world.season.pk}/evenings/new/",
+        {"date": "2026-12-03", "rounds": "4", "dealing": "recorded", "present": names(12), "guests": "Gość Zenon\n"},
+    )
+    evening = Evening.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/evenings/{evening.pk}/seat/"
+    assert evening.date == DATE and evening.rounds == 4
+    present = sorted(EveningPlayer.objects.filter(evening=evening).values_list("player__username", flat=True))
+    assert present == sorted([*names(12), "Gość Zenon"])
+
+
+def test_a_refused_evening_keeps_what_was_typed_and_names_the_field(world):
+    response = signed_in(world.users["ada"]).post(
+        f"/seasons/{world.season.pk}/evenings/new/",
+        {"date": "2026-12-03", "rounds": "0", "present": ["m01", "m02"], "guests": "Gość Zenon"},
+    )
+    html = response.content.decode()
+    assert response.status_code == 400 and field_error(html, "rounds")
+    assert 'name="rounds" min="1" max="20" value="0"' in html and "Gość Zenon</textarea>" in html
+    assert 'value="m01" checked' in html and 'value="m03" checked' not in html
+    assert not Evening.objects.exists()
+
+
+def test_only_the_clubs_admins_open_the_organisers_forms(world):
+    evening = an_evening(world)
+    member = signed_in(world.users["m01"])
+    assert member.get(f"/evenings/{evening.pk}/seat/").status_code == 404
+    response = member.post(f"/seasons/{world.season.pk}/evenings/new/", {"date": "2026-12-04", "rounds": "2"})
+    assert response.status_code == 403 and Evening.objects.count() == 1
+
+
+# --- arrivals, withdrawals, seating --------------------------------------------------------------------
+
+
+def test_a_late_arrival_and_a_withdrawal_count_from_the_next_round(world):
+    evening = an_evening(world)
+    ada = signed_in(world.users["ada"])
+    assert ada.post(f"/evenings/{evening.pk}/players/", {"action": "sign_in", "arrive": ["m09"]}).status_code == 200
+    assert ada.post(f"/evenings/{evening.pk}/players/", {"action": "withdraw", "leave": "m02"}).status_code == 200
+    rows = {row.player.username: row for row in EveningPlayer.objects.filter(evening=evening)}
+    assert rows["m09"].arrived_round == 1 and rows["m02"].left_round == 1
+
+
+def test_tables_arranged_by_hand_are_checked_before_they_are_saved(world):
+    evening = an_evening(world)
+    ada = signed_in(world.users["ada"])
+    typed = dict(zip([f"t1-{s}" for s in "NESW"], names(4))) | dict(
+        zip([f"t2-{s}" for s in "NESW"], ["m05", "m06", "m07", "m01"])
+    )
+    refused = ada.post(f"/evenings/{evening.pk}/seat/", {"action": "preview", **typed})
+    html = refused.content.decode()
+    assert refused.status_code == 400 and "errors" in html and 'value="m01" list=' in html
+    assert not EveningRound.objects.exists()
+
+    typed["t2-W"] = "m08"
+    preview = ada.post(f"/evenings/{evening.pk}/seat/", {"action": "preview", **typed})
+    assert preview.status_code == 200 and 'id="preview"' in preview.content.decode()
+    assert not EveningRound.objects.exists()  # a preview saves nothing
+
+    saved = ada.post(f"/evenings/{evening.pk}/seat/", {"action": "manual", **typed})
+    assert saved.status_code == 302 and saved["Location"] == f"/evenings/{evening.pk}/#round-1"
+    assert EveningRound.objects.get().seated_by == "manual"
+
+
+def test_the_servers_seating_is_one_button(world):
+    evening = an_evening(world)
+    response = signed_in(world.users["ada"]).post(f"/evenings/{evening.pk}/seat/", {"action": "auto"})
+    assert response.status_code == 302 and EveningRound.objects.get().tables.count() == 2
+
+
+# --- item 5: the fixes -----------------------------------------------------------------------------------
+
+
+def test_an_evenings_matches_are_played_on_the_evenings_date(world):
+    evening = an_evening(world)
+    evening_services.evening_round_seat(actor=world.users["ada"], evening_id=evening.pk)
+    assert set(Match.objects.values_list("played_on", flat=True)) == {DATE}
+
+
+def test_the_organiser_who_seated_a_round_withdraws_one_of_its_matches(world):
+    ada = world.users["ada"]
+    evening = an_evening(world)
+    evening_services.evening_round_seat(actor=ada, evening_id=evening.pk)
+    match = Match.objects.first()
+    assert match.scorer_id == ada.pk  # he files the sheets …
+    signoffs.match_withdraw(match_id=match.pk, actor=ada, reason="wrong table")  # … and is not involved (seated)
+    match.refresh_from_db()
+    assert match.withdrawn
+
+
+def test_a_withdrawn_table_is_not_shown_finished_and_names_replace_status_codes(world):
+    ada = world.users["ada"]
+    evening = an_evening(world)
+    evening_services.evening_round_seat(actor=ada, evening_id=evening.pk)
+    match = Match.objects.first()
+    signoffs.match_withdraw(match_id=match.pk, actor=ada, reason="wrong table")
+    html = signed_in(ada).get(f"/evenings/{evening.pk}/").content.decode()
+    assert "in_progress" not in html and ">finished<" not in html
+    assert html.count('class="withdrawn"') == 1
+
+
+def test_the_evenings_results_rank_its_players(world):
+    evening = an_evening(world)
+    evening_services.evening_round_seat(actor=world.users["ada"], evening_id=evening.pk)
+    response = signed_in(world.users["m01"]).get(f"/evenings/{evening.pk}/results/")
+    html = response.content.decode()
+    assert response.status_code == 200 and html.count("<tr><td>") == 8  # eight players ranked, 0 points each
+
+
+# --- the season ---------------------------------------------------------------------------------------
+
+
+def test_closing_a_season_asks_for_a_reason_and_a_confirmation(world):
+    ada = signed_in(world.users["ada"])
+    url = f"/seasons/{world.season.pk}/closing/"
+    unconfirmed = ada.post(url, {"reason": "koniec zimy"})
+    assert unconfirmed.status_code == 400 and field_error(unconfirmed.content.decode(), "confirm")
+    assert "koniec zimy</textarea>" in unconfirmed.content.decode()
+    assert Season.objects.get().status == "open"
+    closed = ada.post(url, {"reason": "koniec zimy", "confirm": "yes"})
+    assert closed.status_code == 302 and Season.objects.get().status == "closed"
+    assert SeasonStatusChange.objects.get().reason == "koniec zimy"
+
+
+def test_a_new_season_and_its_settings(world):
+    ada = signed_in(world.users["ada"])
+    created = ada.post(
+        f"/clubs/{world.club.pk}/seasons/new/", {"league": world.league.pk, "name": "Wiosna", "min_matches": "2"}
+    )
+    season = Season.objects.get(name="Wiosna")
+    assert created.status_code == 302 and season.min_matches == 2
+    refused = ada.post(
+        f"/seasons/{season.pk}/edit/", {"name": "Wiosna 2027", "start_date": "2027-03-01", "end_date": "2027-02-01"}
+    )
+    assert refused.status_code == 400 and field_error(refused.content.decode(), "end_date")
+    assert 'value="Wiosna 2027"' in refused.content.decode()
+    assert Season.objects.get(pk=season.pk).name == "Wiosna"
+
+
+def test_an_admin_names_an_arbiter(world):
+    response = signed_in(world.users["ada"]).post(f"/clubs/{world.club.pk}/roles/", {"user": "m03", "role": "arbiter"})
+    assert response.status_code == 200
+    assert Membership.objects.get(user__username="m03").role == "arbiter"
