@@ -321,7 +321,7 @@ def season_match_create(*, actor, season_id, seats: Any, **match_create: Any) ->
             gettext("only members of %(club_name)s start matches in its seasons") % {"club_name": club.name}
         )
     _member_seats(season, seats)
-    if role not in selectors.FILING_ROLES and actor.get_username() not in seats.values():
+    if role not in selectors.FILING_ROLES and not _seated(actor, seats):
         raise NotAllowed(
             gettext(
                 "only the scorers, arbiters and admins of %(club_name)s, or a member seated at "
@@ -335,6 +335,13 @@ def season_match_create(*, actor, season_id, seats: Any, **match_create: Any) ->
         match = games.match_create(actor=actor, seats=seats, **match_create)
         season_match_join(season=season, match=match)
     return match
+
+
+def _seated(actor, seats: dict[str, str]) -> bool:
+    """Whether ``seats`` seat ``actor``: by his username, or by his profile's display name (a
+    member who claimed an invitation plays under the profile's name, issue 23)."""
+    player = getattr(actor, "player", None)
+    return actor.get_username() in seats.values() or (player is not None and player.username in seats.values())
 
 
 def season_match_join(*, season: Season, match: Match) -> SeasonMatch:
