@@ -215,3 +215,19 @@ def evening_results(request, evening_id: int):
     return render(
         request, "web/evening_results.html", {"evening": evening, **evening_selectors.evening_results(evening)}
     )
+
+
+@login_required
+@require_http_methods(["POST"])
+@not_found_page
+def evening_table_refile(request, evening_id: int, number: int, table: int):
+    """A withdrawn table filed again in its place (``evening_table_refile``): the new match's page."""
+    try:
+        match = evening_services.evening_table_refile(
+            actor=request.user, evening_id=evening_id, round_number=number, table_number=table
+        )
+    except NotFound:
+        raise
+    except CommandError as exc:
+        return render(request, "web/not_found.html", {"detail": exc.detail}, status=exc.status)
+    return redirect("web:match", match_id=match.pk)

@@ -67,4 +67,9 @@ urlpatterns = [
     path("evenings/<int:evening_id>/players/", evening_views.evening_players, name="evening-players"),
     path("evenings/<int:evening_id>/seat/", evening_views.evening_seat, name="evening-seat"),
     path("evenings/<int:evening_id>/results/", evening_views.evening_results, name="evening-results"),
+    path(
+        "evenings/<int:evening_id>/rounds/<int:number>/tables/<int:table>/refile/",
+        evening_views.evening_table_refile,
+        name="evening-table-refile",
+    ),
 ]

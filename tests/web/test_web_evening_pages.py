@@ -205,3 +205,26 @@ def test_an_admin_names_an_arbiter(world):
     response = signed_in(world.users["ada"]).post(f"/clubs/{world.club.pk}/roles/", {"user": "m03", "role": "arbiter"})
     assert response.status_code == 200
     assert Membership.objects.get(user__username="m03").role == "arbiter"
+
+
+def test_a_withdrawn_table_is_filed_again_in_its_place(world):
+    ada = world.users["ada"]
+    evening = an_evening(world)
+    evening_services.evening_round_seat(actor=ada, evening_id=evening.pk)
+    table = EveningRound.objects.get().tables.get(number=1)
+    old = table.season_match.match
+    url = f"/evenings/{evening.pk}/rounds/1/tables/1/refile/"
+    refused = signed_in(ada).post(url)
+    assert refused.status_code == 409 and Match.objects.count() == 2  # not withdrawn: nothing filed
+
+    signoffs.match_withdraw(match_id=old.pk, actor=ada, reason="wrong sheet")
+    response = signed_in(ada).post(url)
+    table.refresh_from_db()
+    new = table.season_match.match
+    assert response.status_code == 302 and response["Location"] == f"/matches/{new.pk}/"
+    assert new.pk != old.pk and new.seat_player_ids() == old.seat_player_ids() and new.played_on == DATE
+    assert new.first_dealer == old.first_dealer and not new.withdrawn
+    old.refresh_from_db()
+    assert old.withdrawn and old.season_match.season_id == world.season.pk  # still in the season, withdrawn
+    html = signed_in(ada).get(f"/evenings/{evening.pk}/").content.decode()
+    assert 'class="withdrawn"' not in html
