@@ -177,7 +177,7 @@ def test_an_organiser_runs_an_evening_through_the_pages_in_polish(live_server, b
     me.submit("#seat-auto button")
     file_round(evening, 4, ada)
     withdrawn = EveningRound.objects.get(evening=evening, number=4).tables.get(number=1).season_match.match
-    signoffs.match_withdraw(match_id=withdrawn.pk, actor=ada, reason="zły stół")  # the organiser rules on it
+    signoffs.match_withdraw(match_id=withdrawn.pk, actor=ada, reason="zły stolik")  # the organiser rules on it
     me.goto(f"/evenings/{evening.pk}/")
     text = me.look("evening")
     assert "wycofana" in text and "in_progress" not in text
