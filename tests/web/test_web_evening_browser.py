@@ -97,19 +97,19 @@ class Organiser:
 
 def file_round(evening: Evening, number: int, actor) -> None:
     """Each table of the round filed as its scorer (the organiser) would from the paper sheet."""
-    from support.world import play_record
-
     one = EveningRound.objects.get(evening=evening, number=number)
     for table in one.tables.select_related("season_match__match"):
-        match = table.season_match.match
-        seats = {seat: player.username for seat, player in zip("NESW", match.seat_players())}
-        played = simulate_match(
-            random.Random(100 * number + table.number),
-            ruleset=Ruleset.from_options(SHORT),
-            players=seats,
-            first_dealer=Seat[match.first_dealer],
-        )
-        play_record(match, played, actor)
+        file_match(table.season_match.match, 100 * number + table.number, actor)
+
+
+def file_match(match: Match, seed: int, actor) -> None:
+    from support.world import play_record
+
+    seats = {seat: player.username for seat, player in zip("NESW", match.seat_players())}
+    played = simulate_match(
+        random.Random(seed), ruleset=Ruleset.from_options(SHORT), players=seats, first_dealer=Seat[match.first_dealer]
+    )
+    play_record(match, played, actor)
 
 
 def test_an_organiser_runs_an_evening_through_the_pages_in_polish(live_server, browser, club):
@@ -181,6 +181,12 @@ def test_an_organiser_runs_an_evening_through_the_pages_in_polish(live_server, b
     me.goto(f"/evenings/{evening.pk}/")
     text = me.look("evening")
     assert "wycofana" in text and "in_progress" not in text
+    me.submit("form.refile button")  # the withdrawn table filed again in its place: its new match's page
+    refiled = EveningRound.objects.get(evening=evening, number=4).tables.get(number=1).season_match.match
+    assert refiled.pk != withdrawn.pk and page.url.endswith(f"/matches/{refiled.pk}/")
+    file_match(refiled, 999, ada)
+    me.goto(f"/evenings/{evening.pk}/")
+    assert "wycofana" not in me.look("evening-refiled")
 
     me.click(f"a[href='/evenings/{evening.pk}/results/']")
     text = me.look("results")
