@@ -148,12 +148,13 @@ def evening_players(request, evening_id: int):
 # --- seating a round ---------------------------------------------------------------------------------
 
 
-def _hand_tables(post, count: int) -> list[list[str]]:
-    """The tables typed by hand: ``t1-N`` … ``t<count>-W`` (an empty table is left out)."""
+def _hand_tables(post, count: int, *, complete_only: bool = False) -> list[list[str]]:
+    """The tables typed by hand: ``t1-N`` … ``t<count>-W`` (an empty table is left out, and
+    while they are being typed, ``complete_only``, a table not yet of four too)."""
     tables = []
     for t in range(1, count + 1):
         names = [post.get(f"t{t}-{seat}", "").strip() for seat in SEATS]
-        if any(names):
+        if all(names) or (any(names) and not complete_only):
             tables.append(names)
     return tables
 
@@ -185,9 +186,12 @@ def evening_seat(request, evening_id: int):
     }
     if request.method == "POST":
         action = post.get("action")
-        tables = _hand_tables(post, count) if action in ("preview", "manual") else None
+        typing = bool(request.htmx) and action == "preview"  # checked as typed: the complete tables
+        tables = _hand_tables(post, count, complete_only=typing) if action in ("preview", "manual") else None
         try:
-            if action == "preview":
+            if typing and not tables:
+                pass  # nothing to check yet
+            elif action == "preview":
                 context["preview"] = evening_services.evening_round_preview(
                     actor=request.user, evening_id=evening.pk, number=number, tables=tables
                 )
@@ -200,7 +204,9 @@ def evening_seat(request, evening_id: int):
                 raise InvalidInput(gettext("unknown action"))
         except CommandError as exc:
             context.update(_refusal(exc))
-        return render(request, "web/evening_seat.html", context, status=400 if context["error"] else 200)
+        # htmx swaps only a 2xx answer: the refusal, checked as typed, comes as 200 for it
+        status = 400 if context["error"] and not request.htmx else 200
+        return render(request, "web/evening_seat.html", context, status=status)
     return render(request, "web/evening_seat.html", context)
 
 

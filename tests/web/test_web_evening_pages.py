@@ -228,3 +228,32 @@ def test_a_withdrawn_table_is_filed_again_in_its_place(world):
     assert old.withdrawn and old.season_match.season_id == world.season.pk  # still in the season, withdrawn
     html = signed_in(ada).get(f"/evenings/{evening.pk}/").content.decode()
     assert 'class="withdrawn"' not in html
+
+
+def test_the_clubs_scorer_sees_the_evenings_matches(world):
+    from games import selectors as games_selectors
+    from scoring import services as scoring_services
+
+    scoring_services.membership_set(actor=world.users["ada"], club_id=world.club.pk, username="m13", role="scorer")
+    evening = an_evening(world)  # m13 is not at the evening
+    evening_services.evening_round_seat(actor=world.users["ada"], evening_id=evening.pk)
+    scorer = world.users["m13"]
+    listed = set(games_selectors.match_list(user=scorer).values_list("pk", flat=True))
+    assert listed == set(Match.objects.values_list("pk", flat=True))
+    assert signed_in(scorer).get(f"/matches/{Match.objects.first().pk}/").status_code == 200
+    olek = signed_in(world.users["olek"])  # an outsider still learns nothing
+    assert olek.get(f"/matches/{Match.objects.first().pk}/").status_code == 404
+
+
+def test_tables_typed_by_hand_are_checked_as_they_are_typed(world):
+    """htmx posts the grid on each change: a table not yet of four is not checked; a complete one
+    is, and its refusal comes as a 200 answer (htmx swaps only those) with nothing saved."""
+    evening = an_evening(world)
+    ada = signed_in(world.users["ada"])
+    url, htmx = f"/evenings/{evening.pk}/seat/", {"HTTP_HX_REQUEST": "true"}
+    typing = ada.post(url, {"action": "preview", "t1-N": "m01", "t1-E": "m02"}, **htmx)
+    assert typing.status_code == 200 and 'role="alert"' not in typing.content.decode()
+    wrong = {"action": "preview", **dict(zip([f"t1-{s}" for s in "NESW"], ["m01", "m02", "m03", "olek"]))}
+    refused = ada.post(url, wrong, **htmx)
+    assert refused.status_code == 200 and "olek" in refused.content.decode().split('id="preview-slot"')[1]
+    assert not EveningRound.objects.exists()
