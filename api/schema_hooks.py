@@ -51,6 +51,7 @@ PATH_ID_TYPES = {
     "evenings": INT_ID,
     "invitations": INT_ID,
     "seat-invitations": INT_ID,
+    "tokens": {"type": "string", "minLength": 8, "maxLength": 8},  # the key's first characters (api/tokens.py)
 }
 # Path parameters that are names, not ids.
 PATH_NAMES = {"username", "code"}

@@ -3,7 +3,7 @@ from rest_framework import routers
 from rest_framework.permissions import AllowAny
 from rest_framework.reverse import reverse
 
-from . import analysis_views, audit_views, members, printouts, streams, webhooks
+from . import analysis_views, audit_views, members, printouts, streams, token_views, webhooks
 from .evenings import EveningViewSet
 from .leagues import ClubViewSet, LeagueViewSet, PlayerViewSet, SeasonViewSet
 from .views import MatchViewSet, PingView, ProblemTypeListView, ProblemTypeView, TokenView
@@ -12,6 +12,7 @@ from .views import MatchViewSet, PingView, ProblemTypeListView, ProblemTypeView,
 # another one are URI templates (``{id}``): a match's stream, a club's webhooks, a webhook.
 ROOT_LINKS = {
     "auth-token": "auth-token",
+    "auth-tokens": "auth-tokens",
     "ping": "ping",
     "problems": "problem-list",
     "disputes": "dispute-list",
@@ -58,6 +59,8 @@ router.register("evenings", EveningViewSet, basename="evening")
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="auth-token"),
+    path("auth/tokens/", token_views.TokenListView.as_view(), name="auth-tokens"),
+    path("auth/tokens/<str:token_id>/", token_views.TokenDetailView.as_view(), name="auth-token-detail"),
     path("ping/", PingView.as_view(), name="ping"),
     path("problems/", ProblemTypeListView.as_view(), name="problem-list"),
     path("problems/<str:code>/", ProblemTypeView.as_view(), name="problem-detail"),

@@ -27,12 +27,14 @@ from rest_framework import status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, Throttled, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from config import signin_counts
 from config.replica import reads_from_replica
 from games import claims, commands, selectors, services, signoffs
 from games.commands import CommandResult
@@ -41,7 +43,7 @@ from games.models import Match
 from scoring.invitations import match_create_with_consent
 from scoring.services import season_match_create, season_record_import
 
-from . import audit_serializers, audit_views
+from . import audit_serializers, audit_views, tokens
 from . import serializers as s
 from .authentication import PlayerTokenAuthentication
 from .filters import MatchFilter
@@ -589,8 +591,10 @@ class MatchViewSet(viewsets.GenericViewSet):
         summary='Confirm the sheet ("I confirm this sheet")',
         request=None,
         description="A player seated in the finished match who did not file it (its creator, its scorer) confirms "
-        "its result: a `result_confirmed` event (payload `seat`, `by`). Once two seats have, the result "
-        "counts in standings, ratings and profiles (`confirmation.status: confirmed`). A player who "
+        "its result: a `result_confirmed` event (payload `seat`, `by`, `result`: the digest of the result "
+        "signed). Once two seats have signed the current result, it counts in standings, ratings and "
+        "profiles (`confirmation.status: confirmed`); a ruling or filing that changes it voids the "
+        "signatures, and the match awaits confirmation again. A player who "
         "disagrees disputes it instead (`disputes/`). 403 `filer_cannot_confirm`, 409 "
         "`already_confirmed`, 409 `match_not_finished`.",
     )
@@ -688,7 +692,19 @@ class TokenView(ObtainAuthToken):
         responses={200: s.TokenSerializer, **_errors(400, 429)},
     )
     def post(self, request, *args, **kwargs):
-        return super().post(request, *args, **kwargs)
+        # The sign-in forms' counts (config.signin_counts): a guess here fills the same ones.
+        username = request.data.get("username", "") if isinstance(request.data, dict) else ""
+        attempt = signin_counts.signin_attempt(request=request, username=username)
+        if not attempt.allowed:
+            raise Throttled(wait=attempt.retry_after)
+        serializer = self.get_serializer(data=request.data)
+        if not serializer.is_valid():
+            if api_settings.NON_FIELD_ERRORS_KEY not in serializer.errors:  # no password was checked
+                attempt.give_back()
+            raise ValidationError(serializer.errors)
+        attempt.give_back()
+        token, _ = tokens.token_issue(user=serializer.validated_data["user"])
+        return Response({"token": token.key})
 
 
 # --- ping ------------------------------------------------------------------------------------------

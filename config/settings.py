@@ -248,6 +248,14 @@ API_THROTTLE_ANON = env_rate("API_THROTTLE_ANON", "" if DEBUG else "100/minute")
 # Failed sign-ins on the login forms (/accounts/login/, /admin/login/), counted per client address
 # and per username in the shared cache (config/login_limits.py); past it, 429 until the window ends.
 LOGIN_FAILURE_LIMIT = env_rate("LOGIN_FAILURE_LIMIT", "10/hour")
+# Issue 30: LOGIN_FAILURE_LIMIT counts per client address AND username (the token endpoint too,
+# config/signin_counts.py); these much higher ceilings count a username from every address and an
+# address for every username. Empty: that ceiling off.
+LOGIN_FAILURE_USER_LIMIT = env_rate("LOGIN_FAILURE_USER_LIMIT", "100/hour")
+LOGIN_FAILURE_ADDRESS_LIMIT = env_rate("LOGIN_FAILURE_ADDRESS_LIMIT", "100/hour")
+# Password-reset mails per client address and per e-mail address asked for (empty: no limit).
+PASSWORD_RESET_ADDRESS_LIMIT = env_rate("PASSWORD_RESET_ADDRESS_LIMIT", "10/hour")
+PASSWORD_RESET_ACCOUNT_LIMIT = env_rate("PASSWORD_RESET_ACCOUNT_LIMIT", "3/hour")
 # The client address is REMOTE_ADDR, or with N proxies in front the N-th address from the right
 # of X-Forwarded-For (set it to 1 behind one TLS proxy, or every client shares its address).
 API_NUM_PROXIES = env_int("API_NUM_PROXIES", 0)
@@ -495,6 +503,29 @@ if API_MAX_JSON_DEPTH < 8:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy on every answer (django-csp; issue 30, finding 8; docs/limits.md): scripts,
+# styles, fonts, images and fetches from this origin only, nothing inline, no plugin, no framing,
+# forms posted here only. The pages hold no inline script or style (the API docs load theirs
+# from files); ReDoc's page alone allows inline style (config/urls.py), and its web worker a blob.
+from csp.constants import NONE, SELF  # noqa: E402 - with the block that uses them
+
+MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "worker-src": [SELF, "blob:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 if not DEBUG:
     # Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips a client's own).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

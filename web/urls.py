@@ -18,7 +18,7 @@ urlpatterns = [
     # Password reset by e-mail: Django's own views (the mail goes through EMAIL_BACKEND)
     path(
         "accounts/password_reset/",
-        auth_views.PasswordResetView.as_view(
+        views.PasswordResetView.as_view(
             template_name="web/password_reset.html",
             email_template_name="web/password_reset_email.txt",
             subject_template_name="web/password_reset_subject.txt",
@@ -44,6 +44,7 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("invitations/", views.join_invitations, name="join-invitations"),
+    path("accounts/tokens/", views.my_tokens, name="tokens"),
     path("invitations/<str:token>/", views.invitation_claim, name="invitation"),
     path("clubs/", views.club_list, name="clubs"),
     path("clubs/<int:club_id>/", views.club_detail, name="club"),

@@ -8,13 +8,16 @@ import functools
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from config import limits
+from api import tokens
+from config import limits, signin_counts
 from games import selectors as games_selectors
 from games import signoffs
 from games.exceptions import CommandError, InvalidInput, NotFound
@@ -312,3 +315,49 @@ def _record_deal(text: str, deal: str):
         return selectors.record_deal_view(data=data, number=number), None
     except InvalidInput as exc:
         return None, exc.detail
+
+
+# --- sign-in: API tokens and password-reset mails (issue 30, finding 5) ---------------------------
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_tokens(request):
+    """``/accounts/tokens/`` ("Moje tokeny"): the user's API tokens, each by the first characters of
+    its key and its date; revoke one, or make one (its key shown on this answer only)."""
+    new_key, error = None, None
+    if request.method == "POST" and "revoke" in request.POST:
+        try:
+            tokens.token_revoke(user=request.user, token_id=request.POST["revoke"])
+        except NotFound as exc:
+            error = exc.detail
+        else:
+            messages.success(request, gettext("The token was revoked: it no longer works."))
+            return redirect("web:tokens")
+    elif request.method == "POST" and "create" in request.POST:
+        token, created = tokens.token_issue(user=request.user)
+        if created:
+            new_key = token.key
+        else:
+            error = gettext("You already have a token; revoke it first to get a new one.")
+    context = {"tokens": tokens.token_list(user=request.user), "new_key": new_key, "error": error}
+    return render(request, "web/tokens.html", context)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, its mails limited per client address and per e-mail address
+    (``config.signin_counts``). Past the address's limit the page says so (429), which tells
+    nothing of any account; past the e-mail address's, the answer is the usual "sent" page and
+    no mail goes out, whether or not an account has that address."""
+
+    def form_valid(self, form):
+        address, account = signin_counts.reset_mail_attempt(request=self.request, email=form.cleaned_data["email"])
+        if not address.allowed:
+            context = {"retry_after": address.retry_after}
+            refusal = render(self.request, "web/too_many_reset_requests.html", context, status=429)
+            refusal["Retry-After"] = str(address.retry_after)
+            return refusal
+        if not account.allowed:
+            return redirect(self.get_success_url())
+        return super().form_valid(form)

@@ -58,6 +58,8 @@ def two_workers(migrated, tmp_path):
             WEB_CONCURRENCY="2",
             REDIS_URL=redis_url,
             LOGIN_FAILURE_LIMIT=f"{LIMIT}/hour",
+            LOGIN_FAILURE_USER_LIMIT=f"{LIMIT}/hour",  # the ceilings at the pair's limit: each count shows
+            LOGIN_FAILURE_ADDRESS_LIMIT=f"{LIMIT}/hour",
             API_THROTTLE_AUTH=f"{LIMIT}/hour",
             LANGUAGE_CODE="en",  # the page's text is asserted in English (Polish is the default)
         )
@@ -134,9 +136,13 @@ def test_the_login_limits_hold_in_total_across_two_gunicorn_workers(two_workers)
     tokens_address = an_address()
     token_endpoint = [token_attempt(base, f"{user}-t{i}", tokens_address) for i in range(2 * LIMIT)]
 
-    assert per_username == [200] * LIMIT + [429] * LIMIT  # every address new: the username's count
-    assert per_address == [200] * LIMIT + [429] * LIMIT  # every username new: the address's count
-    assert token_endpoint == [400] * LIMIT + [429] * LIMIT  # DRF's throttle, in the same cache
+    pair_address = an_address()
+    per_pair = [form_attempt(base, "/accounts/login/", f"{user}-p", pair_address) for _ in range(2 * LIMIT)]
+
+    assert per_username == [200] * LIMIT + [429] * LIMIT  # every address new: the username's ceiling
+    assert per_address == [200] * LIMIT + [429] * LIMIT  # every username new: the address's ceiling
+    assert token_endpoint == [400] * LIMIT + [429] * LIMIT  # the same counts and the auth throttle
+    assert per_pair == [200] * LIMIT + [429] * LIMIT  # one address, one username
 
 
 def test_without_a_shared_cache_each_worker_counts_alone(two_workers):

@@ -13,6 +13,7 @@ SLOW = (
     "tests/scoring/test_scoring_seed_demo.py",
     "tests/clients/",
     "tests/ops/test_ops_shared_limits.py",
+    "tests/ops/test_ops_signin_concurrency.py",  # gunicorn and uvicorn, 60 concurrent sign-ins
     "tests/ops/test_ops_body_limit.py",
     "tests/ops/test_ops_attack.py",  # gunicorn, uvicorn and nginx under attack (issue 30)
     "tests/ops/test_ops_replica.py",
