@@ -61,10 +61,16 @@ class Organiser:
         self.page, self.base = page, base
         self.loads = self.submissions = 0
         self.server_ms: list[float] = []
+        self.refused: list[str] = []  # what the Content-Security-Policy refused (nothing inline, this origin only)
         page.on("load", lambda _page: self._loaded())
+        page.on("console", lambda message: self._console(message.text))
 
     def _loaded(self) -> None:
         self.loads += 1
+
+    def _console(self, text: str) -> None:
+        if "Content Security Policy" in text:
+            self.refused.append(text)
 
     def goto(self, path: str) -> None:
         self.page.goto(self.base + path)
@@ -173,7 +179,7 @@ def test_an_organiser_runs_an_evening_through_the_pages_in_polish(live_server, b
     for k, name in enumerate(present):
         page.fill(f"input[name='t{k // 4 + 1}-{'NESW'[k % 4]}']", name)
     page.keyboard.press("Tab")
-    page.wait_for_function("document.querySelectorAll('#preview tbody th[scope=row]').length === 3")
+    page.locator("#preview tbody th[scope=row]").nth(2).wait_for()  # the third table checked too
     assert me.loads == loads  # checked in place, no page load
     text = me.look("seat-3-preview")
     assert "Przed zapisaniem" in text and not page.locator("#preview-slot .errors").count()
@@ -232,6 +238,7 @@ def test_an_organiser_runs_an_evening_through_the_pages_in_polish(live_server, b
     assert Season.objects.get(pk=season.pk).status == "closed"
     assert SeasonStatusChange.objects.get(season=season).reason == "Koniec sezonu zimowego"
 
+    assert not me.refused, me.refused
     print(
         f"\norganiser: {me.loads} page loads, {me.submissions} form submissions; "
         f"slowest server time {max(me.server_ms):.0f} ms over {len(me.server_ms)} pages looked at"
