@@ -257,3 +257,12 @@ def test_tables_typed_by_hand_are_checked_as_they_are_typed(world):
     refused = ada.post(url, wrong, **htmx)
     assert refused.status_code == 200 and "olek" in refused.content.decode().split('id="preview-slot"')[1]
     assert not EveningRound.objects.exists()
+
+
+def test_the_season_page_links_its_evenings_and_its_standings_as_csv(world):
+    member = signed_in(world.users["m01"])
+    html = member.get(f"/seasons/{world.season.pk}/").content.decode()
+    csv_url = f"/api/v1/seasons/{world.season.pk}/standings/csv/"
+    assert f'href="/seasons/{world.season.pk}/evenings/"' in html and f'href="{csv_url}"' in html
+    answer = member.get(csv_url)
+    assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
