@@ -238,14 +238,20 @@ def season_update(*, actor, season_id, **fields: Any) -> Season:
     return season
 
 
-def season_close(*, actor, season_id, reason: Any = "") -> Season:
+def season_close(*, actor, season_id, reason: Any = "", end_date: datetime.date | None = None) -> Season:
     """Close the season (club admins): from now on it is read-only — no match joins it, its
-    matches take no command or ruling (``Match.read_only``), its settings stay. Logged."""
+    matches take no command or ruling (``Match.read_only``), its settings stay. Logged.
+    ``end_date``, when given, is the season's end from now on (the closing page asks for it)."""
     season = _season(season_id)
     club_for_admin(actor, season.league.club_id)
     reason = _reason(reason, required=False)
     with transaction.atomic():
-        return _season_close_locked(season.pk, actor, reason)
+        season = _season_close_locked(season.pk, actor, reason)
+        if end_date is not None:
+            season.end_date = end_date
+            _check_season(season)  # an end before the start: refused, the season stays open
+            season.save(update_fields=["end_date"])
+        return season
 
 
 def _season_close_locked(season_id: int, actor, reason: str) -> Season:

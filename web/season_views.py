@@ -113,7 +113,10 @@ def season_closing(request, season_id: int):
     """Closing the season: what it means, a reason, and a confirmation box (``season_close``)."""
     season = selectors.season_get(season_id=season_id, user=request.user)
     _admin_club(request, season.league.club_id)
-    context = {"season": season, "form": request.POST if request.method == "POST" else {}}
+    last = season.evenings.order_by("-date").values_list("date", flat=True).first()
+    end = season.end_date or last  # the season's end as set, else its last evening's date
+    form = request.POST if request.method == "POST" else {"end_date": end.isoformat() if end else ""}
+    context = {"season": season, "form": form}
     if request.method == "POST":
         try:
             reason = request.POST.get("reason", "")
@@ -121,7 +124,8 @@ def season_closing(request, season_id: int):
                 raise InvalidInput(gettext("say why the season closes"), field="reason")
             if request.POST.get("confirm") != "yes":
                 raise InvalidInput(gettext("tick the box to confirm that the season closes"), field="confirm")
-            scoring_services.season_close(actor=request.user, season_id=season.pk, reason=reason)
+            end_date = _optional_date(request.POST.get("end_date", ""), "end_date")
+            scoring_services.season_close(actor=request.user, season_id=season.pk, reason=reason, end_date=end_date)
         except CommandError as exc:
             context.update(_refusal(exc))
             return render(request, "web/season_closing.html", context, status=exc.status)

@@ -266,3 +266,17 @@ def test_the_season_page_links_its_evenings_and_its_standings_as_csv(world):
     assert f'href="/seasons/{world.season.pk}/evenings/"' in html and f'href="{csv_url}"' in html
     answer = member.get(csv_url)
     assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
+
+
+def test_closing_a_season_records_its_end_date_its_last_evening_by_default(world):
+    an_evening(world)
+    ada = signed_in(world.users["ada"])
+    url = f"/seasons/{world.season.pk}/closing/"
+    assert 'name="end_date" value="2026-12-03"' in ada.get(url).content.decode()
+    Season.objects.filter(pk=world.season.pk).update(start_date=datetime.date(2026, 10, 1))
+    refused = ada.post(url, {"reason": "koniec", "confirm": "yes", "end_date": "2026-09-30"})
+    assert refused.status_code == 400 and field_error(refused.content.decode(), "end_date")
+    assert Season.objects.get().status == "open" and Season.objects.get().end_date is None
+    closed = ada.post(url, {"reason": "koniec", "confirm": "yes", "end_date": "2026-12-03"})
+    season = Season.objects.get()
+    assert closed.status_code == 302 and season.status == "closed" and season.end_date == DATE
