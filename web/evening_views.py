@@ -189,9 +189,7 @@ def evening_seat(request, evening_id: int):
         typing = bool(request.htmx) and action == "preview"  # checked as typed: the complete tables
         tables = _hand_tables(post, count, complete_only=typing) if action in ("preview", "manual") else None
         try:
-            if typing and not tables:
-                pass  # nothing to check yet
-            elif action == "preview":
+            if action == "preview" and (tables or not typing):  # typed so far: no table of four, nothing to check
                 context["preview"] = evening_services.evening_round_preview(
                     actor=request.user, evening_id=evening.pk, number=number, tables=tables
                 )
@@ -200,7 +198,7 @@ def evening_seat(request, evening_id: int):
                     actor=request.user, evening_id=evening.pk, number=number, tables=tables
                 )
                 return redirect(f"{reverse('web:evening', args=[evening.pk])}#round-{number}")
-            else:
+            elif action != "preview":
                 raise InvalidInput(gettext("unknown action"))
         except CommandError as exc:
             context.update(_refusal(exc))
@@ -232,8 +230,8 @@ def evening_table_refile(request, evening_id: int, number: int, table: int):
         match = evening_services.evening_table_refile(
             actor=request.user, evening_id=evening_id, round_number=number, table_number=table
         )
-    except NotFound:
-        raise
     except CommandError as exc:
+        if isinstance(exc, NotFound):
+            raise  # the 404 page (not_found_page): it does not say whether the evening exists
         return render(request, "web/not_found.html", {"detail": exc.detail}, status=exc.status)
     return redirect("web:match", match_id=match.pk)
