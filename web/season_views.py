@@ -5,16 +5,16 @@ command of ``scoring.services``; a refusal shows the form again with what was ty
 from __future__ import annotations
 
 import datetime
+import functools
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from games.exceptions import CommandError, InvalidInput, NotFound
+from games.exceptions import CommandError, InvalidInput, NotAllowed
 from games.ids import bounded_int
 from scoring import members
-from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import Membership
 
@@ -52,15 +52,29 @@ def _season_fields(post) -> dict:
 
 
 def _admin_club(request, club_id):
+    """The club, for its admins; a member who is not one: NotAllowed (403), anyone else NotFound."""
     club = selectors.club_get(club_id=club_id, user=request.user)
-    if not scoring_selectors.is_club_admin(request.user, club.pk) and not request.user.is_staff:
-        raise NotFound(gettext("no club %(id)s") % {"id": club_id})
-    return club
+    return scoring_services.club_for_admin(request.user, club.pk)
+
+
+def admins_only(view):
+    """A ``NotAllowed`` the view raises (a member who is not the club's admin) answers the
+    refusal page with its 403 and its message."""
+
+    @functools.wraps(view)
+    def page(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except NotAllowed as exc:
+            return render(request, "web/not_found.html", {"detail": exc.detail}, status=exc.status)
+
+    return page
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 @not_found_page
+@admins_only
 def season_new(request, club_id: int):
     """A new season of one of the club's leagues (``season_create``)."""
     club = _admin_club(request, club_id)
@@ -82,6 +96,7 @@ def season_new(request, club_id: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 @not_found_page
+@admins_only
 def season_edit(request, season_id: int):
     """The season's name, dates and ranking threshold (``season_update``)."""
     season = selectors.season_get(season_id=season_id, user=request.user)
@@ -109,6 +124,7 @@ def season_edit(request, season_id: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 @not_found_page
+@admins_only
 def season_closing(request, season_id: int):
     """Closing the season: what it means, a reason, and a confirmation box (``season_close``)."""
     season = selectors.season_get(season_id=season_id, user=request.user)
@@ -136,6 +152,7 @@ def season_closing(request, season_id: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 @not_found_page
+@admins_only
 def club_roles(request, club_id: int):
     """The members with an account and their roles; an admin names arbiters and scorers
     (``membership_set``)."""

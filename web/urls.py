@@ -55,14 +55,14 @@ urlpatterns = [
     path("matches/<uuid:match_id>/deals/<int:number>/", views.deal_detail, name="deal"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
     path("seasons/<int:season_id>/summary/", views.season_summary, name="season-summary"),
-    path("seasons/<int:season_id>/close/", views.season_close, name="season-close"),
+    # closing asks for a reason and a confirmation (issue 23: it was one click)
+    path("seasons/<int:season_id>/close/", season_views.season_closing, name="season-close"),
     path("evenings/<int:evening_id>/", views.evening_detail, name="evening"),
     path("records/view/", views.record_viewer, name="record-viewer"),
     # The organiser's pages of a club evening (issue 23)
     path("clubs/<int:club_id>/seasons/new/", season_views.season_new, name="season-new"),
     path("clubs/<int:club_id>/roles/", season_views.club_roles, name="club-roles"),
     path("seasons/<int:season_id>/edit/", season_views.season_edit, name="season-edit"),
-    path("seasons/<int:season_id>/closing/", season_views.season_closing, name="season-closing"),
     path("seasons/<int:season_id>/evenings/", evening_views.season_evenings, name="season-evenings"),
     path("seasons/<int:season_id>/evenings/new/", evening_views.evening_new, name="evening-new"),
     path("evenings/<int:evening_id>/players/", evening_views.evening_players, name="evening-players"),

@@ -226,7 +226,7 @@ def test_an_organiser_runs_an_evening_through_the_pages_in_polish(live_server, b
     # Closing the season on a phone
     page.set_viewport_size(PHONE)
     me.goto(f"/seasons/{season.pk}/")
-    me.click(f"a[href='/seasons/{season.pk}/closing/']")
+    me.click(f"a[href='/seasons/{season.pk}/close/']")
     me.look("season-closing")
     page.fill("#id_reason", "Koniec sezonu zimowego")
     me.submit("#season-close button[type=submit]")  # the box left unticked: refused, the reason kept

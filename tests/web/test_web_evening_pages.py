@@ -176,7 +176,7 @@ def test_the_evenings_results_rank_its_players(world):
 
 def test_closing_a_season_asks_for_a_reason_and_a_confirmation(world):
     ada = signed_in(world.users["ada"])
-    url = f"/seasons/{world.season.pk}/closing/"
+    url = f"/seasons/{world.season.pk}/close/"
     unconfirmed = ada.post(url, {"reason": "koniec zimy"})
     assert unconfirmed.status_code == 400 and field_error(unconfirmed.content.decode(), "confirm")
     assert "koniec zimy</textarea>" in unconfirmed.content.decode()
@@ -271,7 +271,7 @@ def test_the_season_page_links_its_evenings_and_its_standings_as_csv(world):
 def test_closing_a_season_records_its_end_date_its_last_evening_by_default(world):
     an_evening(world)
     ada = signed_in(world.users["ada"])
-    url = f"/seasons/{world.season.pk}/closing/"
+    url = f"/seasons/{world.season.pk}/close/"
     assert 'name="end_date" value="2026-12-03"' in ada.get(url).content.decode()
     Season.objects.filter(pk=world.season.pk).update(start_date=datetime.date(2026, 10, 1))
     refused = ada.post(url, {"reason": "koniec", "confirm": "yes", "end_date": "2026-09-30"})
