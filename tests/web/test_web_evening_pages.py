@@ -280,3 +280,8 @@ def test_closing_a_season_records_its_end_date_its_last_evening_by_default(world
     closed = ada.post(url, {"reason": "koniec", "confirm": "yes", "end_date": "2026-12-03"})
     season = Season.objects.get()
     assert closed.status_code == 302 and season.status == "closed" and season.end_date == DATE
+
+
+def test_the_member_list_shows_names_not_links_to_raw_json(world):
+    html = signed_in(world.users["ada"]).get(f"/clubs/{world.club.pk}/members/").content.decode()
+    assert "m01" in html and "/api/v1/players/" not in html
