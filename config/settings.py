@@ -115,6 +115,7 @@ MIDDLEWARE = [
     "config.replica.ReplicaPinMiddleware",  # after authentication: pins a user who writes to the primary
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",  # request.htmx: the pages that check as you type (issue 23)
 ]
 
 ROOT_URLCONF = "config.urls"
