@@ -510,6 +510,9 @@ X_FRAME_OPTIONS = "DENY"
 from csp.constants import NONE, SELF  # noqa: E402 - with the block that uses them
 
 MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
+MIDDLEWARE += [
+    "django_htmx.middleware.HtmxMiddleware"
+]  # request.htmx: the score sheet's row check (web/sheet_views.py)
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

@@ -1,0 +1,201 @@
+"""The table's score-sheet page (issue 23, item 2): a recorded match's deals filed row by row by
+tally (R31) or points (R33) through ``games.services.deal_tally``; a fault is shown next to its
+field in Polish with every typed value kept; the htmx check answers the same without storing;
+running totals; the schedule laid out ahead."""
+
+import re
+
+import pytest
+from django.utils import translation
+from web_helpers import PLAYERS, SEATS
+
+from games import services
+from games.models import MatchEvent
+from scoring import invitations
+from scoring.models import SeatInvitation
+
+pytestmark = pytest.mark.django_db
+
+# R31: a rozbójnik tally, one seat after the other (N took nothing).
+GOOD = {
+    "N": (0, 0, 0, 0, False, 0),
+    "E": (3, 4, 1, 2, False, 0),
+    "S": (6, 5, 2, 4, True, 2),
+    "W": (4, 4, 1, 2, False, 0),
+}
+KEYS = ("tricks", "hearts", "queens", "kings_jacks", "king_of_hearts", "last_tricks")
+
+
+def form(tally=GOOD, **extra) -> dict:
+    data = {"entry": "tally"}
+    for seat, values in tally.items():
+        for key, value in zip(KEYS, values):
+            if key == "king_of_hearts":
+                if value:
+                    data[f"{seat}-{key}"] = "on"
+            else:
+                data[f"{seat}-{key}"] = str(value)
+    return {**data, **extra}
+
+
+@pytest.fixture
+def recorded(users):
+    """A recorded match scored by ``scorer`` (regular deals R, O, R; first dealer N), its players'
+    seats accepted (issue 30)."""
+    match = services.match_create(
+        actor=users["scorer"],
+        seats=dict(zip(SEATS, PLAYERS)),
+        first_dealer="N",
+        dealing="recorded",
+        ruleset={"options": {"regular_deals": ["R", "O", "R"]}},
+    )
+    for invitation in SeatInvitation.objects.filter(match=match, accepted_at__isnull=True):
+        invitations.seat_accept(actor=invitation.user, invitation_id=invitation.pk)
+    return match
+
+
+@pytest.fixture
+def scorer(client, users):
+    client.force_login(users["scorer"])
+    with translation.override("pl"):
+        yield client
+
+
+def page(client, match, data=None, path="sheet/"):
+    url = f"/matches/{match.pk}/{path}"
+    headers = {"HTTP_ACCEPT_LANGUAGE": "pl"}
+    return client.get(url, **headers) if data is None else client.post(url, data, **headers)
+
+
+def value_of(html: str, name: str) -> str:
+    found = re.search(rf'name="{re.escape(name)}"[^>]*value="([^"]*)"', html)
+    return found.group(1) if found else None
+
+
+def error_of(html: str, name: str) -> str:
+    found = re.search(rf'id="err-{re.escape(name)}"[^>]*>([^<]*)<', html)
+    return found.group(1).strip() if found else None
+
+
+def test_the_page_lays_out_the_deals_the_engine_schedules(scorer, recorded):
+    html = page(scorer, recorded).content.decode()
+
+    due = re.search(r'<tr class="due-row" id="due" data-deal="1">(.*?)</tr>', html, re.S).group(1)
+    assert 'data-value="rozbojnik"' in due and '<td data-field="dealer">N</td>' in due
+    ahead = re.findall(
+        r'<tr class="ahead-row" data-deal="(\d)">.*?data-value="(\w+)".*?data-field="dealer">(\w)<', html, re.S
+    )
+    assert ahead == [("2", "odgrywka", "E"), ("3", "rozbojnik", "S")]  # R6: the dealer turns clockwise
+    assert "<svg" in html  # the QR code to this page
+
+
+def test_a_good_row_is_filed_by_one_post_and_the_running_totals_follow(scorer, recorded):
+    response = page(scorer, recorded, form())
+
+    assert response.status_code == 302
+    html = page(scorer, recorded).content.decode()
+    filed = re.search(r'<tr data-deal="1" class="filed-row">(.*?)</tr>', html, re.S).group(1)
+    running = re.findall(r'data-field="running">(-?\d+)<', filed)
+    # R31: E 2·3+2·4+5+3·2 = 25, S 12+10+10+12+16+18 = 78, W 8+8+5+6 = 27; R20, R22: negative,
+    # × 2 for the one player (N) without a trick
+    assert running == ["0", "-50", "-156", "-54"]
+    assert re.findall(r'data-field="total">(-?\d+)<', html) == ["0", "-50", "-156", "-54"]
+    assert MatchEvent.objects.filter(match=recorded, type="deal_tallied").count() == 1
+    assert 'data-deal="2"' in re.search(r'<tr class="due-row"[^>]*>', html).group(0)  # the odgrywka is due
+
+
+def test_a_refused_row_keeps_every_value_and_names_the_field_in_polish(scorer, recorded):
+    typed = form({**GOOD, "W": (4, "x3", 1, 2, False, 0)})
+
+    response = page(scorer, recorded, typed)
+
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert error_of(html, "W-hearts") == "kiery: wpisz liczbę całkowitą, 0 lub więcej"
+    for name, value in typed.items():
+        if name != "entry" and not name.endswith("king_of_hearts"):
+            assert value_of(html, name) == value, name
+    assert 'name="S-king_of_hearts" id="f-S-king_of_hearts" aria-label="S: król kier" checked' in html
+    assert not MatchEvent.objects.filter(match=recorded, type="deal_tallied").exists()
+
+
+def test_a_column_that_does_not_add_up_is_named_next_to_its_sum_without_english_keys(scorer, recorded):
+    typed = form({**GOOD, "W": (4, 3, 1, 2, False, 0)})  # hearts 4 + 5 + 3 = 12 (R32 (c))
+
+    html = page(scorer, recorded, typed).content.decode()
+
+    fault = re.search(r'id="sum-hearts".*?class="field-error" role="status">([^<]*)<', html, re.S).group(1)
+    assert fault == "kiery: razem 12, a powinno być 13 (R32)"
+    assert value_of(html, "W-hearts") == "3"
+    assert not re.search(r"\b(hearts|kings_jacks|last_tricks|tricks)\b", fault)
+
+
+def test_a_player_without_a_trick_who_took_cards_is_told_at_his_tricks(scorer, recorded):
+    typed = form({**GOOD, "N": (0, 1, 0, 0, False, 0), "E": (3, 3, 1, 2, False, 0)})
+
+    html = page(scorer, recorded, typed).content.decode()
+
+    assert error_of(html, "N-tricks") == "bez lewy nie ma kar: wszędzie 0 i bez króla kier (R32)"
+
+
+def test_the_htmx_check_answers_the_fields_messages_and_stores_nothing(scorer, recorded):
+    typed = form({**GOOD, "W": (4, 3, 1, 2, False, 0)})
+
+    response = scorer.post(
+        f"/matches/{recorded.pk}/sheet/check/", typed, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="pl"
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="sum-hearts" hx-swap-oob="true"' in html
+    assert "kiery: razem 12, a powinno być 13 (R32)" in html
+    assert 'id="err-W-hearts" role="status" hx-swap-oob="true"></span>' in html  # no fault there: cleared
+    assert not MatchEvent.objects.filter(match=recorded, type="deal_tallied").exists()
+
+
+def test_points_only_rows_are_filed_by_points(scorer, recorded):
+    response = page(
+        scorer, recorded, {"entry": "points", "N-points": "0", "E-points": "-50", "S-points": "-156", "W-points": "-54"}
+    )
+
+    assert response.status_code == 302
+    event = MatchEvent.objects.get(match=recorded, type="deal_tallied")
+    assert event.payload["entry"] == "points"
+
+
+def test_points_the_engine_refuses_are_the_rows_message_with_the_points_kept(scorer, recorded):
+    typed = {"entry": "points", "N-points": "0", "E-points": "-50", "S-points": "-156", "W-points": "-56"}
+
+    html = page(scorer, recorded, typed).content.decode()
+
+    message = re.search(r'id="row-error" role="alert">([^<]+)<', html).group(1)
+    assert "R33" in message or "130" in message
+    assert value_of(html, "W-points") == "-56"
+
+
+def test_a_player_sees_the_sheet_but_no_form(client, users, recorded):
+    client.force_login(users["ala"])
+    html = page(client, recorded).content.decode()
+
+    assert 'id="due-form"' not in html
+    assert page(client, recorded, form()).status_code == 403
+    assert not MatchEvent.objects.filter(match=recorded, type="deal_tallied").exists()
+
+
+def test_an_outsider_gets_404(client, users, recorded):
+    client.force_login(users["outsider"])
+    assert page(client, recorded).status_code == 404
+
+
+def test_the_check_without_htmx_sends_back_to_the_page(scorer, recorded):
+    response = scorer.post(f"/matches/{recorded.pk}/sheet/check/", form())
+
+    assert response.status_code == 302 and response["Location"].endswith(f"/matches/{recorded.pk}/sheet/")
+
+
+def test_the_page_loads_htmx_from_this_site_and_has_no_inline_script(scorer, recorded):
+    response = page(scorer, recorded)
+
+    html = response.content.decode()
+    assert re.findall(r"<script[^>]*>", html) == ['<script src="/static/web/htmx.min.js">']
+    assert "script-src 'self'" in response["Content-Security-Policy"]
