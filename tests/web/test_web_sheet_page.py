@@ -7,12 +7,9 @@ import re
 
 import pytest
 from django.utils import translation
-from web_helpers import PLAYERS, SEATS
+from web_helpers import recorded_match
 
-from games import services
 from games.models import MatchEvent
-from scoring import invitations
-from scoring.models import SeatInvitation
 
 pytestmark = pytest.mark.django_db
 
@@ -40,18 +37,8 @@ def form(tally=GOOD, **extra) -> dict:
 
 @pytest.fixture
 def recorded(users):
-    """A recorded match scored by ``scorer`` (regular deals R, O, R; first dealer N), its players'
-    seats accepted (issue 30)."""
-    match = services.match_create(
-        actor=users["scorer"],
-        seats=dict(zip(SEATS, PLAYERS)),
-        first_dealer="N",
-        dealing="recorded",
-        ruleset={"options": {"regular_deals": ["R", "O", "R"]}},
-    )
-    for invitation in SeatInvitation.objects.filter(match=match, accepted_at__isnull=True):
-        invitations.seat_accept(actor=invitation.user, invitation_id=invitation.pk)
-    return match
+    """web_helpers.recorded_match: regular deals R, O, R; first dealer N; scored by ``scorer``."""
+    return recorded_match(users)
 
 
 @pytest.fixture
