@@ -10,19 +10,24 @@ from typing import Any
 
 import segno
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from games import services
 from games.engine.match import MatchState, restore
-from games.exceptions import CommandError
+from games.exceptions import CommandError, NotFound
 from games.models import Match
 from games.roles import is_scorer
+from scoring import evening_selectors, printouts
 
 from . import selectors
 from .sheet_form import LABELS, SEATS, TALLY, Row, row_check, row_keys, row_read
 from .views import not_found_page
+
+PDF = "application/pdf"
 
 
 def sheet_state(match: Match) -> MatchState:
@@ -120,7 +125,7 @@ def _page(request, match: Match, role: str, row: Row | None, status: int = 200):
     state = sheet_state(match)
     due = state.next_deal
     summary = match.projection.summary
-    url = request.build_absolute_uri(reverse("web:match-sheet", kwargs={"match_id": match.pk}))
+    url = sheet_url(request, match)
     if row is None and due is not None:
         row = Row(kind=due.kind, entry=TALLY, values={})
     context = {
@@ -181,3 +186,42 @@ def match_sheet_check(request, match_id):
         return render(request, "web/_sheet_check.html", {"row": None, "grid": [], "sums": []})
     row = row_check(row=row_read(kind=due.kind, data=request.POST), state=state)
     return render(request, "web/_sheet_check.html", {"row": row, "grid": row_grid(row), "sums": row_sums(row)})
+
+
+def sheet_url(request, match: Match) -> str:
+    """The table's score-sheet page, absolute: what its QR code holds."""
+    return request.build_absolute_uri(reverse("web:match-sheet", kwargs={"match_id": match.pk}))
+
+
+def _pdf(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=PDF)
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@login_required
+@not_found_page
+def match_sheet_pdf(request, match_id):
+    """The match's sheet to print, with the QR code to this page (the API's ``sheet.pdf`` has no
+    host to point it at)."""
+    match, _viewer, _role = selectors.match_for_page(match_id=match_id, user=request.user)
+    return _pdf(printouts.match_sheet_pdf(match=match, page_url=sheet_url(request, match)), f"match-{match.pk}.pdf")
+
+
+@login_required
+@not_found_page
+def round_sheets_pdf(request, evening_id: int, number: int):
+    """Every table's sheet of an evening's round in one PDF, for whoever may read the evening."""
+    evening = evening_selectors.evening_visible(request.user, evening_id)
+    content = (
+        None
+        if evening is None
+        else printouts.round_sheets_pdf(
+            evening=evening, number=number, page_url=lambda match: sheet_url(request, match)
+        )
+    )
+    if content is None:
+        raise NotFound(
+            gettext("no round %(number)s in evening %(evening)s") % {"number": number, "evening": evening_id}
+        )
+    return _pdf(content, f"evening-{evening_id}-round-{number}.pdf")

@@ -53,6 +53,12 @@ urlpatterns = [
     path("matches/<uuid:match_id>/", views.match_detail, name="match"),
     path("matches/<uuid:match_id>/sheet/", sheet_views.match_sheet, name="match-sheet"),
     path("matches/<uuid:match_id>/sheet/check/", sheet_views.match_sheet_check, name="match-sheet-check"),
+    path("matches/<uuid:match_id>/sheet/print.pdf", sheet_views.match_sheet_pdf, name="match-sheet-pdf"),
+    path(
+        "evenings/<int:evening_id>/rounds/<int:number>/sheets.pdf",
+        sheet_views.round_sheets_pdf,
+        name="round-sheets-pdf",
+    ),
     path("matches/<uuid:match_id>/confirmation/", views.match_confirm, name="match-confirm"),
     path("matches/<uuid:match_id>/deals/<int:number>/", views.deal_detail, name="deal"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
