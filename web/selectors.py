@@ -46,9 +46,9 @@ RULING_LABELS = {
 }
 # What confirmed a result (games.confirmation's rules), as people read it: no raw code on a page.
 CONFIRMATION_RULE_LABELS = {
-    confirmation.FILED: gettext_lazy("filed by officials who do not play in it"),
-    confirmation.PLAYERS: gettext_lazy("confirmed by two seated players"),
-    confirmation.ONLINE: gettext_lazy("played online, each seat by its own player"),
+    confirmation.FILED: gettext_lazy("by officials who do not play in it"),
+    confirmation.PLAYERS: gettext_lazy("by two seated players"),
+    confirmation.ONLINE: gettext_lazy("online, each seat played by its own player"),
 }
 ROLE_LABELS = {
     Viewer.PLAYER: gettext_lazy("player"),

@@ -49,5 +49,5 @@ def test_a_filed_result_is_confirmed_by_a_rule_named_in_polish(client, users, of
 
     text = confirmation_text(client, officials_match)
 
-    assert text.startswith("Wynik potwierdzony: zapisany przez osoby funkcyjne spoza stołu.")
+    assert text.startswith("Wynik potwierdzony: przez osoby funkcyjne spoza stołu.")
     assert not re.search(r"\b(filed|players|online)\b", text)
