@@ -20,7 +20,7 @@ from games import services
 from games.engine.match import MatchState, restore
 from games.exceptions import CommandError, NotFound
 from games.models import Match
-from games.roles import is_scorer
+from games.roles import is_scorer, seat_of
 from scoring import evening_selectors, printouts
 
 from . import selectors
@@ -36,9 +36,12 @@ def sheet_state(match: Match) -> MatchState:
 
 
 def may_file(match: Match, user) -> bool:
-    """Who may file here: the scorer of a recorded match still in progress (``deal_tally`` decides)."""
+    """Who may file here: the scorer of a recorded match still in progress, or one of its seated
+    players on his phone (``deal_tally`` decides)."""
     return (
-        match.dealing == Match.Dealing.RECORDED and match.status == Match.Status.IN_PROGRESS and is_scorer(match, user)
+        match.dealing == Match.Dealing.RECORDED
+        and match.status == Match.Status.IN_PROGRESS
+        and (is_scorer(match, user) or seat_of(match, user) is not None)
     )
 
 

@@ -20,6 +20,12 @@ GOOD = {
     "S": (6, 5, 2, 4, True, 2),
     "W": (4, 4, 1, 2, False, 0),
 }
+ALL_TOOK = {  # every player took a trick: no compensating deal (R7)
+    "N": (3, 4, 1, 2, False, 0),
+    "E": (3, 3, 1, 2, False, 0),
+    "S": (4, 5, 1, 2, True, 2),
+    "W": (3, 1, 1, 2, False, 0),
+}
 KEYS = ("tricks", "hearts", "queens", "kings_jacks", "king_of_hearts", "last_tricks")
 
 
@@ -160,13 +166,42 @@ def test_points_the_engine_refuses_are_the_rows_message_with_the_points_kept(sco
     assert value_of(html, "W-points") == "-56"
 
 
-def test_a_player_sees_the_sheet_but_no_form(client, users, recorded):
+def test_a_seated_player_files_his_tables_sheet_and_two_others_confirm_it(client, users, recorded):
+    """Issue 23: a table's player files on his phone; the usual confirmation then applies — he
+    is its filer, so two other seated players confirm (games/signoffs.py)."""
     client.force_login(users["ala"])
-    html = page(client, recorded).content.decode()
+    assert 'id="due-form"' in page(client, recorded).content.decode()
+    for number, typed in enumerate(
+        [form(ALL_TOOK), {"entry": "points", "N-points": "40", "E-points": "30", "S-points": "30", "W-points": "30"}]
+        + [form(ALL_TOOK)],
+        1,
+    ):
+        assert page(client, recorded, typed).status_code == 302, number
+    recorded.refresh_from_db()
+    assert recorded.status == "finished" and not recorded.confirmed
 
-    assert 'id="due-form"' not in html
-    assert page(client, recorded, form()).status_code == 403
-    assert not MatchEvent.objects.filter(match=recorded, type="deal_tallied").exists()
+    own = client.post(f"/matches/{recorded.pk}/confirmation/", HTTP_ACCEPT_LANGUAGE="pl")
+    for name in ("bartek", "celina"):
+        client.force_login(users[name])
+        client.post(f"/matches/{recorded.pk}/confirmation/")
+    recorded.refresh_from_db()
+
+    assert own.status_code == 302 and recorded.confirmed
+    filed_by = MatchEvent.objects.filter(match=recorded, type="deal_tallied").values_list("actor__username", flat=True)
+    assert set(filed_by) == {"ala"}
+    signed = [e.actor.username for e in MatchEvent.objects.filter(match=recorded, type="result_confirmed")]
+    assert signed == ["bartek", "celina"]  # not the filer
+
+
+def test_a_player_of_an_officials_match_who_files_makes_it_need_two_confirmations(client, users):
+    match = recorded_match(users, scorer="staff")
+    assert match.confirmed  # filed by an official who does not play: confirmed by the rule "filed"
+    client.force_login(users["ala"])
+
+    assert page(client, match, form()).status_code == 302
+    match.refresh_from_db()
+
+    assert not match.filed_by_official and not match.confirmed
 
 
 def test_an_outsider_gets_404(client, users, recorded):
