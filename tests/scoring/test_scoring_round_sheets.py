@@ -88,7 +88,7 @@ def test_a_withdrawn_matchs_sheet_says_so(client, round_one, django_user_model):
     pages = pages_of(client.get(f"/matches/{match.pk}/sheet/print.pdf", HTTP_ACCEPT_LANGUAGE="pl"))
 
     assert withdrawn.status_code in (200, 201), withdrawn.content
-    assert "WYCOFANY" in pages[0] and "choroba" in pages[0]
+    assert "WYCOFANA" in pages[0] and "choroba" in pages[0]
 
 
 def test_the_rounds_pdf_is_404_to_outsiders_and_for_a_round_not_seated(client, round_one):
