@@ -59,6 +59,9 @@ def type_tally(page, kind: str, wrong: bool = False) -> None:
 def test_a_match_is_filed_through_the_page_and_confirmed_on_phones(live_server, match, browser):
     url = f"{live_server.url}/matches/{match.pk}/sheet/"
     page = sign_in(browser, url, "scorer", {"width": 1360, "height": 1000})
+    on_phone = sign_in(browser, url, "ala", {"width": 390, "height": 844})  # a player may file on his phone
+    assert on_phone.locator("#due-form").count() == 1
+    screenshot(on_phone, "sheet-0-phone")
 
     # deal 1 typed wrong: hearts add up to 12 (R32 (c)); the check says so at the column's sum
     type_tally(page, "rozbojnik", wrong=True)
@@ -95,7 +98,7 @@ def test_a_match_is_filed_through_the_page_and_confirmed_on_phones(live_server, 
         mobile = sign_in(browser, f"{live_server.url}/matches/{match.pk}/", name, phone)
         mobile.click("#confirm-sheet")
         mobile.wait_for_selector(".messages")
-        screenshot(mobile, f"sheet-4-confirmed-by-{name}")
+        screenshot(mobile, f"sheet-5-confirmed-by-{name}")
     match.refresh_from_db()
     assert match.confirmed
     assert "Wynik potwierdzony: przez dwie osoby grające przy stole" in mobile.inner_text("#confirmation")
