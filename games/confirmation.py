@@ -45,9 +45,16 @@ STATUSES, RULES = (AWAITING, CONFIRMED), (FILED, PLAYERS, ONLINE)  # the API's e
 
 
 def filers(match: Match) -> list[Any]:
-    """The users who filed the match: its creator and its scorer (either may be missing)."""
-    found = [match.created_by, match.scorer]
+    """The users who filed the match: its creator, its scorer (either may be missing) and any
+    seated player who filed a deal from the paper sheet (``deal_tally``, issue 23)."""
+    found = [match.created_by, match.scorer, *tally_filers(match)]
     return [user for index, user in enumerate(found) if user is not None and user not in found[:index]]
+
+
+def tally_filers(match: Match) -> list[Any]:
+    """The actors of the match's ``deal_tallied`` events, first filer first."""
+    rows = MatchEvent.objects.filter(match=match, type=T.DEAL_TALLIED, actor__isnull=False).select_related("actor")
+    return list(dict.fromkeys(row.actor for row in rows.order_by("seq")))
 
 
 def is_filer(match: Match, user) -> bool:

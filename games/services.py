@@ -407,14 +407,22 @@ def deal_tally(
     sale: Any = None,
     expected_version: int | None = None,
 ) -> CommandResult:
-    """The next deal of a recorded match, filed whole from the paper sheet by its scorer: its
+    """The next deal of a recorded match, filed whole from the paper sheet by its scorer or one of
+    its seated players (who then files, and does not confirm, its result): its
     ``tally`` (R31, R32) or only its ``points`` (R33), with the ``sale`` of a compensating
     odgrywka's lead ``{"buyer": seat, "price": tricks}`` when it was sold. One event."""
 
     def decide(unit: Unit) -> None:
-        if unit.match.dealing != Match.Dealing.RECORDED or not is_scorer(unit.match, unit.actor):
-            raise NotAllowed(gettext("only the scorer of a recorded match files deals from a paper sheet"))
+        seated = seat_of(unit.match, unit.actor) is not None  # a table's player files his own table's sheet
+        if unit.match.dealing != Match.Dealing.RECORDED or not (seated or is_scorer(unit.match, unit.actor)):
+            raise NotAllowed(
+                gettext("only the scorer of a recorded match or a player seated in it files deals from a paper sheet")
+            )
         require_consented_seats(unit.match, unit.actor, Seat)  # a tally files every seat's result
+        if seated and unit.match.filed_by_official:
+            # a player's sheet is no officials' filing: two other seated players confirm it (issue 23)
+            unit.match.filed_by_official = unit.columns["filed_by_official"] = False
+            unit.match.confirmed = unit.columns["confirmed"] = False
         _decide_tally(unit, tally=tally, points=points, sale=sale)
 
     return commands.run(

@@ -87,6 +87,10 @@ def _build(story: list, *, title: str, pagesize=A4) -> bytes:
     return out.getvalue()
 
 
+# The building blocks under public names, for the other documents of this package (table_sheets.py).
+styles, paragraph, grid_table, build_pdf = _styles, _text, _table, _build
+
+
 def _number(value: Any) -> str:
     return "" if value is None else str(value)
 

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from games.engine import Ruleset
 from games.models import Match
-from printing import render_score_sheet, render_seating, render_standings, render_summary
+from printing import render_score_sheet, render_seating, render_standings, render_summary, render_table_sheets
 from printing.reminder import point_reminder
 
+from .evening_models import EveningRound, EveningTable
 from .evening_selectors import evening_seating
 from .models import Evening, Season, SeasonMatch
 from .selectors import standing_rows
@@ -22,10 +24,13 @@ from .summary import season_summary
 SEATS = ("N", "E", "S", "W")
 
 
-def match_sheet_pdf(*, match: Match) -> bytes:
-    """The match's score sheet: blank (the regular deals, room for compensating deals) while no
-    deal has finished, else filled from the replay summary (with the winners once it is over)."""
+def match_sheet_pdf(*, match: Match, page_url: str = "") -> bytes:
+    """The match's score sheet: blank (the table's sheet of ``table_sheet``, with the QR code to
+    ``page_url`` when given) while no deal has finished, else filled from the replay summary (with
+    the winners once it is over)."""
     summary = match.projection.summary
+    if not summary["deals"]:
+        return render_table_sheets(title=_("Score sheet"), sheets=[table_sheet(match=match, page_url=page_url)])
     ruleset = Ruleset.from_options(match.ruleset_options)
     players = {seat: player.username for seat, player in zip(SEATS, match.seat_players())}
     season_match = SeasonMatch.objects.filter(match=match).select_related("season__league__club").first()
@@ -45,6 +50,50 @@ def match_sheet_pdf(*, match: Match) -> bytes:
         totals=summary["totals"] if filled else None,
         winners=summary.get("winners") or [],
     )
+
+
+def polish_date(day) -> str:
+    """A date as people write it in the page's language ("3 grudnia 2026" in Polish)."""
+    return date_format(day, "j E Y")
+
+
+def table_sheet(*, match: Match, page_url: str = "") -> dict[str, Any]:
+    """What a table's blank sheet prints (``printing.render_table_sheets``): its round and table
+    when an evening seated it, the players by seat, the first dealer, the regular deals, the
+    club and season with the date, the page's address, and the withdrawal when there is one."""
+    table = EveningTable.objects.filter(season_match__match=match).select_related("round__evening").first()
+    season_match = SeasonMatch.objects.filter(match=match).select_related("season__league__club").first()
+    day = table.round.evening.date if table else match.played_on or match.created_at.date()
+    parts = [] if season_match is None else [season_match.season.league.club.name, season_match.season.name]
+    withdrawal = match.projection.summary.get("withdrawal")
+    return {
+        "round": table.round.number if table else "–",
+        "table": table.number if table else "–",
+        "players": {seat: player.username for seat, player in zip(SEATS, match.seat_players())},
+        "first_dealer": match.first_dealer,
+        "regular_deals": [kind.letter for kind in Ruleset.from_options(match.ruleset_options).regular_deals],
+        "subtitle": " · ".join([*parts, polish_date(day)]),
+        "url": page_url,
+        "withdrawn": (
+            _("WITHDRAWN: this match counts for nothing (%(reason)s)") % {"reason": withdrawal.get("reason") or "–"}
+            if withdrawal
+            else ""
+        ),
+    }
+
+
+def round_sheets_pdf(*, evening: Evening, number: int, page_url) -> bytes | None:
+    """Every table's sheet of round ``number`` in one PDF (None: no such round);
+    ``page_url(match)``: the address of the table's score-sheet page, for its QR code."""
+    one = EveningRound.objects.filter(evening=evening, number=number).first()
+    if one is None:
+        return None
+    tables = EveningTable.objects.filter(round=one).select_related("season_match__match").order_by("number")
+    sheets = [
+        table_sheet(match=table.season_match.match, page_url=page_url(table.season_match.match)) for table in tables
+    ]
+    title = _("Round %(round)s · %(date)s") % {"round": number, "date": polish_date(evening.date)}
+    return render_table_sheets(title=title, sheets=sheets)
 
 
 def standing_dicts(season: Season) -> list[dict[str, Any]]:

@@ -44,6 +44,12 @@ RULING_LABELS = {
     "deal_voided": gettext_lazy("deal voided"),
     "score_adjusted": gettext_lazy("points adjusted"),
 }
+# What confirmed a result (games.confirmation's rules), as people read it: no raw code on a page.
+CONFIRMATION_RULE_LABELS = {
+    confirmation.FILED: gettext_lazy("by officials who do not play in it"),
+    confirmation.PLAYERS: gettext_lazy("by two seated players"),
+    confirmation.ONLINE: gettext_lazy("online, each seat played by its own player"),
+}
 ROLE_LABELS = {
     Viewer.PLAYER: gettext_lazy("player"),
     Viewer.SCORER: gettext_lazy("scorer"),
@@ -139,6 +145,9 @@ def sheet_confirmation(match: Match, viewer: Viewer, user=None) -> dict[str, Any
     """The match's ``confirmation`` (as the API shows it), and whether ``user`` may press "I
     confirm this sheet": seated, not its filer, the match finished, his seat not signed yet."""
     shown = confirmation.confirmation_view(match, match.projection.summary)
+    # "confirmed" is said of a result: a match filed by officials is confirmed before its first deal
+    shown["has_result"] = bool(match.projection.summary.get("deals"))
+    shown["rule_label"] = str(CONFIRMATION_RULE_LABELS.get(shown["rule"], "")) if shown["rule"] else ""
     signed = {c["seat"] for c in shown["by"]}
     shown["may_confirm"] = (
         viewer.seat is not None

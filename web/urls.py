@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from . import evening_views, season_views, views
+from . import evening_views, season_views, sheet_views, views
 
 app_name = "web"
 
@@ -51,6 +51,14 @@ urlpatterns = [
     path("clubs/<int:club_id>/members/", views.club_members, name="club-members"),
     path("matches/", views.match_list, name="matches"),
     path("matches/<uuid:match_id>/", views.match_detail, name="match"),
+    path("matches/<uuid:match_id>/sheet/", sheet_views.match_sheet, name="match-sheet"),
+    path("matches/<uuid:match_id>/sheet/check/", sheet_views.match_sheet_check, name="match-sheet-check"),
+    path("matches/<uuid:match_id>/sheet/print.pdf", sheet_views.match_sheet_pdf, name="match-sheet-pdf"),
+    path(
+        "evenings/<int:evening_id>/rounds/<int:number>/sheets.pdf",
+        sheet_views.round_sheets_pdf,
+        name="round-sheets-pdf",
+    ),
     path("matches/<uuid:match_id>/confirmation/", views.match_confirm, name="match-confirm"),
     path("matches/<uuid:match_id>/deals/<int:number>/", views.deal_detail, name="deal"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),

@@ -295,6 +295,35 @@ class MatchState:
         adjusted = replace(self.results[index], adjusted=tuple(points))
         return replace(self, results=self.results[:index] + (adjusted,) + self.results[index + 1 :])
 
+    # --- corrections (issue 23): a filed deal's entry replaced, decided here, never an edit --------
+    def correct_last_deal(
+        self, *, tally: Any = None, points: Any = None, sale: tuple[Any, Any] | None = None
+    ) -> MatchState:
+        """The latest finished deal, filed from a paper sheet (R31, R33), filed again with a new
+        ``tally`` or ``points`` (and ``sale``): the state is the one filing the new entry in the old
+        one's place would give — the old entry's compensating deals cancelled, the new one's due
+        (R7). Only the latest deal: every deal after a corrected one was scheduled by it (R6, R7),
+        so a correction further back could change what was dealt after it. Not while a deal is in
+        play, not for a played deal (its cards are the record), nor a voided or adjusted one (the
+        ruling stands on what it ruled)."""
+        last = self.results[-1] if self.results else None
+        if self.deal is not None or last is None or last.entry == PLAYED or last.voided or last.adjusted is not None:
+            raise errors.RulingNotAllowed(
+                detail=errors.gettext_noop(
+                    "only the latest finished deal filed from a paper sheet can be corrected,"
+                    " before the next deal starts"
+                )
+            )
+        due = ((last.kind, last.holder if last.compensating else None),)
+        before = Schedule(
+            self.schedule.first_dealer,
+            self.schedule.played - 1,
+            due + self.schedule.pending[len(last.compensations) :],
+            self.schedule.voided,
+        )
+        undone = replace(self, results=self.results[:-1], schedule=before, offers=(), decided=False, accepted=None)
+        return undone.file_deal(tally=tally, points=points, sale=sale)
+
     def _current(self) -> DealState:
         if self.deal is None:
             raise errors.MatchOver() if self.schedule.complete else errors.NoDealInPlay()

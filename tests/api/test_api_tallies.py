@@ -137,12 +137,22 @@ def test_a_repeated_idempotency_key_files_the_deal_once(clients, recorded):
     assert MatchEvent.objects.filter(match_id=recorded, type="deal_tallied").count() == 1
 
 
-@pytest.mark.parametrize("who, status", [("ala", 403), ("staff", 403), ("outsider", 404)])
-def test_only_the_scorer_of_a_recorded_match_files_from_a_paper_sheet(clients, recorded, who, status):
+@pytest.mark.parametrize("who, status", [("staff", 403), ("outsider", 404)])
+def test_only_the_scorer_or_a_seated_player_of_a_recorded_match_files_from_a_paper_sheet(
+    clients, recorded, who, status
+):
     response = post(clients[who], recorded, "tallies", {"tally": SHEET})
 
     assert response.status_code == status
     assert response["Content-Type"] == PROBLEM
+
+
+def test_a_seated_player_files_his_own_tables_sheet(clients, recorded):
+    """Issue 23: a table's player files its sheet (on his phone); he is then one of its filers."""
+    response = post(clients["ala"], recorded, "tallies", {"tally": SHEET})
+
+    assert response.status_code == 201
+    assert MatchEvent.objects.get(match_id=recorded, type="deal_tallied").actor.username == "ala"
 
 
 def test_a_server_dealt_match_takes_no_paper_sheet(clients, server_match):

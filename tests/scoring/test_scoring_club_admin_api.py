@@ -260,5 +260,6 @@ def test_a_new_matchs_sheet_is_blank(world):
 
     text, pages = pdf_text(client(world.users["sam"]).get(f"/api/v1/matches/{match.pk}/sheet.pdf"))
 
-    assert pages == 1 and "R/O" in text and "First dealer: S" in text and "Point values" in text
-    assert "N: p1" in text and "W: p4" in text
+    # issue 23, item 4: the table's sheet (the tally's columns, each deal's dealer) and its continuation
+    assert pages == 2 and "R/O" in text and "First dealer: S" in text and "continuation sheet" in text
+    assert "N: p1" in text and "W: p4" in text and "KW" in text

@@ -160,3 +160,21 @@ def club_with_standings(users, user_model):
     recompute.standings_recompute(season_id=season.pk)
     club.ada, club.season = ada, season
     return club
+
+
+def recorded_match(users, scorer="scorer"):
+    """A recorded match scored by ``scorer`` (regular deals R, O, R; first dealer N), its players'
+    seats accepted (issue 30), nothing filed yet."""
+    from scoring import invitations
+    from scoring.models import SeatInvitation
+
+    match = services.match_create(
+        actor=users[scorer],
+        seats=dict(zip(SEATS, PLAYERS)),
+        first_dealer="N",
+        dealing="recorded",
+        ruleset={"options": {"regular_deals": ["R", "O", "R"]}},
+    )
+    for invitation in SeatInvitation.objects.filter(match=match, accepted_at__isnull=True):
+        invitations.seat_accept(actor=invitation.user, invitation_id=invitation.pk)
+    return match
