@@ -438,7 +438,9 @@ class MatchViewSet(viewsets.GenericViewSet):
         operation_id="matches_tally",
         summary="File the next deal from the paper sheet (R31–R33)",
         request=s.TallyInput,
-        description="Recorded matches, their scorer only: the next deal due, whole, as the paper sheet has it — "
+        description="Recorded matches, their scorer or a player seated at the table (who then counts among "
+        "the sheet's filers, so two other seated players confirm it): the next deal due, whole, as the "
+        "paper sheet has it — "
         "its `tally` (what each player took, R31) or only its `points` (after multipliers, before "
         "the sale transfer, R33) — and, in a compensating odgrywka whose lead was sold, its `sale` "
         "(or sell it first through `lead-offers/` and `lead-decision/`, then send no `sale`). "
