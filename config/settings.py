@@ -483,6 +483,7 @@ CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
 CORS_ALLOW_HEADERS = (*cors_default_headers, "if-match", "idempotency-key", "x-request-id", "last-event-id")
 CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "X-Request-ID", "Idempotent-Replayed", "Location"]
 CORS_EXPOSE_HEADERS.append("Long-Poll")  # "unavailable": a long-poll answered at once under WSGI (api/streams.py)
+CORS_EXPOSE_HEADERS += ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]  # api/throttles.py
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 # A request body over this is 413 (config.middleware.BodySizeLimitMiddleware).
@@ -510,6 +511,7 @@ X_FRAME_OPTIONS = "DENY"
 from csp.constants import NONE, SELF  # noqa: E402 - with the block that uses them
 
 MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
+MIDDLEWARE += ["api.throttles.RateLimitHeadersMiddleware"]  # RateLimit-* on throttled answers (issue 29, item 4)
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
