@@ -6,7 +6,7 @@ CHANGELOG.md marks an accepted one on a ``- BREAKING: `<key>` …`` line (``mark
 
 What breaks a client:
 - a path, an operation, a response status or a success's media type removed (a changed status is
-  the old one removed);
+  the old one removed); an operation id renamed (the method name of a generated client);
 - in an answer: a field removed or no longer required, or a type the old schema did not allow
   (a field becoming nullable, a string becoming an integer);
 - in a request: a new required field or parameter, a field or parameter removed, a type or an
@@ -157,6 +157,8 @@ class Differ:
             self.request(f"{where}[]", before.items, after.items, depth + 1)
 
     def operation(self, name: str, old: dict, new: dict) -> None:
+        if old.get("operationId") and old.get("operationId") != new.get("operationId"):
+            self.found.append(f"{name} operationId {old['operationId']} renamed")  # a generated client's method
         self.parameters(name, old.get("parameters") or [], new.get("parameters") or [])
         old_body = _json_schema(self.old_document, old.get("requestBody"))
         new_body = _json_schema(self.new_document, new.get("requestBody"))

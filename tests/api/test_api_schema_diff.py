@@ -58,6 +58,15 @@ def test_a_removed_operation_and_a_changed_status_break(released):
     assert "GET /api/v1/ping/ removed" in found and "POST /api/v1/clubs/ 201 removed" in found
 
 
+def test_a_renamed_operation_id_breaks(released):
+    changed = copy.deepcopy(released)
+    changed["paths"]["/api/v1/clubs/{id}/members/"]["get"]["operationId"] = "clubs_members_list"
+
+    assert breaking_changes(released, changed) == [
+        "GET /api/v1/clubs/{id}/members/ operationId clubs_members_retrieve renamed"
+    ]
+
+
 def test_a_removed_answer_field_and_a_type_made_nullable_break(released):
     changed = copy.deepcopy(released)
     club = changed["components"]["schemas"]["Club"]["properties"]
