@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from games.ids import BIGINT_MAX
 from games.models import Dispute, Match, MatchEvent
 from games.projections import RULING_TYPES
 
@@ -192,7 +193,12 @@ class DisputeDetailSerializer(DisputeSerializer):
 
 
 class DisputeListQuery(serializers.Serializer):
-    club = serializers.IntegerField(required=False, help_text="Only this club's disputes (its arbiters, staff).")
+    club = serializers.IntegerField(  # out of a bigint: 400 naming it, like every id filter (issue 29)
+        required=False,
+        min_value=-BIGINT_MAX - 1,
+        max_value=BIGINT_MAX,
+        help_text="Only this club's disputes (its arbiters, staff).",
+    )
     status = serializers.ChoiceField(choices=Dispute.Status.choices, required=False)
 
 

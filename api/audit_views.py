@@ -21,6 +21,7 @@ from scoring import arbiters
 
 from . import audit_serializers as s
 from .idempotency import idempotent
+from .pagination import PAGE_PARAMETERS
 from .parsers import BoundedJSONParser
 from .preconditions import IF_MATCH, expected_version, with_version
 from .problems import problem_responses
@@ -144,7 +145,7 @@ class DisputeListView(GenericAPIView):
         operation_id="disputes_list",
         summary="Disputes to rule on",
         tags=["disputes"],
-        parameters=[s.DisputeListQuery],
+        parameters=[s.DisputeListQuery, *PAGE_PARAMETERS],
         description="`?club=<id>`: that club's disputes (its arbiters and staff; others 403). "
         "Without it: the disputes of every club you arbitrate (staff: all). "
         "`?status=open|ruled`. Paginated, newest first.",

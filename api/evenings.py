@@ -23,6 +23,7 @@ from scoring import evening_services as services
 from scoring.models import Evening
 
 from . import evening_serializers as s
+from .filters import ID_RANGE
 from .leagues import valid_input
 from .parsers import BoundedJSONParser
 from .problems import problem_responses
@@ -43,7 +44,9 @@ _errors = problem_responses(ERRORS)
 
 
 class EveningFilter(django_filters.FilterSet):
-    club = django_filters.NumberFilter(field_name="season__league__club", help_text="Evenings of this club.")
+    club = django_filters.NumberFilter(
+        field_name="season__league__club", help_text="Evenings of this club.", **ID_RANGE
+    )  # out of a bigint: 400 naming it, not the database's OverflowError (500)
 
     class Meta:
         model = Evening

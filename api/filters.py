@@ -7,6 +7,10 @@ from django.db.models import Q
 from games.ids import BIGINT_MAX
 from games.models import Match
 
+# A number filter on an id keeps its v1 type (number) but refuses what no id can be: a value out of
+# a bigint reached the database and answered 500 (SQLite's OverflowError).
+ID_RANGE = {"min_value": -BIGINT_MAX - 1, "max_value": BIGINT_MAX}
+
 
 class IdFilter(django_filters.Filter):
     """A primary key: whole digits within a bigint, else 400 (not a 500 from the database)."""

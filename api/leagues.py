@@ -36,6 +36,7 @@ from scoring.summary import season_summary
 
 from . import league_serializers as s
 from . import member_serializers as ms
+from .filters import ID_RANGE
 from .problems import PROBLEM_CONTENT_TYPE, problem_responses
 
 error_responses = problem_responses(
@@ -295,7 +296,9 @@ class LeagueViewSet(_ReadMixin):
 
 
 class SeasonFilter(django_filters.FilterSet):
-    club = django_filters.NumberFilter(field_name="league__club", help_text="Seasons of this club's leagues.")
+    club = django_filters.NumberFilter(
+        field_name="league__club", help_text="Seasons of this club's leagues.", **ID_RANGE
+    )  # out of a bigint: 400 naming it, not the database's OverflowError (500)
 
     class Meta:
         model = Season

@@ -19,7 +19,7 @@ from games.models import MatchEvent
 from .schema_hooks import problem_response
 from .streams import EVENT_STREAM
 
-NOTICE_TYPES = ["match_started", "your_turn", "lead_decision", "match_finished"]
+NOTICE_TYPES = ["match_started", "your_turn", "lead_decision", "deal_due", "match_finished"]
 REF = "#/components/schemas/"
 
 
@@ -126,6 +126,12 @@ NOTICES = {
         "Offers for your lead wait for your decision.",
         {**_ON_TURN, "offers": {"type": "array", "items": {"$ref": f"{REF}Offer"}}},
         ["version", "seat", "deal", "offers"],
+    ),
+    "DealDueNotice": _notice(
+        "deal_due",
+        "No deal is in play and you deal the next one (the match's `next_deal`): deal it, or file it.",
+        {**_ON_TURN, "next_deal": {"$ref": f"{REF}NextDeal"}},
+        ["version", "seat", "deal", "next_deal"],
     ),
     "MatchFinishedNotice": _notice(
         "match_finished",

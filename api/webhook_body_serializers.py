@@ -57,6 +57,20 @@ class RulingRecordedDataSerializer(MatchDataSerializer):
     totals = SeatInts()
 
 
+class WithdrawalDataSerializer(MatchDataSerializer):
+    reason = serializers.CharField(help_text="The arbiter's reason, as given.")
+    by = serializers.CharField(help_text="The arbiter's username.")
+    totals = SeatInts(help_text="The match totals (a withdrawn match counts for nothing in the standings).")
+
+
+class ResultConfirmedDataSerializer(MatchDataSerializer):
+    seat = seat_field()
+    by = serializers.CharField(help_text="The username of the player who signed.")
+    result = serializers.CharField(
+        allow_null=True, help_text="The digest of the result signed (`confirmation.result_digest` in the match)."
+    )
+
+
 class StandingsUpdatedDataSerializer(serializers.Serializer):
     season = serializers.IntegerField()
     name = serializers.CharField(help_text="The season's name.")
@@ -87,6 +101,21 @@ BODIES = {
         "StandingsUpdated",
         StandingsUpdatedDataSerializer,
         "A season's standings were recomputed.",
+    ),
+    events.MATCH_WITHDRAWN: (
+        "MatchWithdrawn",
+        WithdrawalDataSerializer,
+        "An arbiter withdrew the match (filed by mistake): it counts for nothing.",
+    ),
+    events.MATCH_REINSTATED: (
+        "MatchReinstated",
+        WithdrawalDataSerializer,
+        "An arbiter took a withdrawal back: the match counts again.",
+    ),
+    events.RESULT_CONFIRMED: (
+        "ResultConfirmed",
+        ResultConfirmedDataSerializer,
+        "A seated player confirmed (signed) the finished sheet.",
     ),
     events.PING: ("Ping", PingDataSerializer, "Sent on request (`POST /webhooks/{id}/ping/`)."),
 }

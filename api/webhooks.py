@@ -18,6 +18,7 @@ from webhooks import selectors, services
 from webhooks.models import Delivery
 
 from . import webhook_serializers as s
+from .pagination import PAGE_PARAMETERS
 from .parsers import BoundedJSONParser
 from .problems import problem_responses
 
@@ -138,7 +139,7 @@ class WebhookDeliveriesView(GenericAPIView):
         operation_id="webhooks_deliveries_list",
         summary="A webhook's delivery log",
         tags=["webhooks"],
-        parameters=[s.WebhookDeliveryQuery],
+        parameters=[s.WebhookDeliveryQuery, *PAGE_PARAMETERS],
         description="Newest first, paginated; `?status=pending|succeeded|failed`.",
         responses={200: s.WebhookDeliverySerializer(many=True), **_errors(400, 401, 404)},
     )

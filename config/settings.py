@@ -273,7 +273,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.ListPagination",  # ?limit= validated (issue 29, item 3)
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.problems.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": (["api.throttles.UserThrottle"] if API_THROTTLE_USER else [])
@@ -484,6 +484,7 @@ CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
 CORS_ALLOW_HEADERS = (*cors_default_headers, "if-match", "idempotency-key", "x-request-id", "last-event-id")
 CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "X-Request-ID", "Idempotent-Replayed", "Location"]
 CORS_EXPOSE_HEADERS.append("Long-Poll")  # "unavailable": a long-poll answered at once under WSGI (api/streams.py)
+CORS_EXPOSE_HEADERS += ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]  # api/throttles.py
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 # A request body over this is 413 (config.middleware.BodySizeLimitMiddleware).
@@ -511,6 +512,7 @@ X_FRAME_OPTIONS = "DENY"
 from csp.constants import NONE, SELF  # noqa: E402 - with the block that uses them
 
 MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
+MIDDLEWARE += ["api.throttles.RateLimitHeadersMiddleware"]  # RateLimit-* on throttled answers (issue 29, item 4)
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

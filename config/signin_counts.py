@@ -93,6 +93,11 @@ class Attempt:
     allowed: bool
     retry_after: int = 0
     keys: tuple[str, ...] = ()
+    # the tightest count after this attempt, for the RateLimit-* headers (api/throttles.py):
+    # its limit (0: nothing counted), the attempts left in its window, the seconds to its end
+    limit: int = 0
+    remaining: int = 0
+    reset: int = 0
 
     def give_back(self) -> None:
         for key in self.keys:
@@ -121,6 +126,7 @@ def count(limits: list[Limit], *, what: str) -> Attempt:
     now = time.time()
     counted: list[str] = []
     retry_after = 0
+    tightest: tuple[int, int, int] | None = None  # (remaining, limit, seconds left)
     try:
         for limit in limits:
             key, allowed, left = limit.window_key(now)
@@ -129,10 +135,20 @@ def count(limits: list[Limit], *, what: str) -> Attempt:
             counted.append(key)
             if value > allowed:
                 retry_after = max(retry_after, left)
+            if tightest is None or max(0, allowed - value) < tightest[0]:
+                tightest = (max(0, allowed - value), allowed, left)
     except CACHE_ERRORS as exc:  # the cache down: let the attempt through
         log.warning("%s limit unchecked, the cache failed: %s: %s", what, type(exc).__name__, exc)
         return Attempt(allowed=True)
-    attempt = Attempt(allowed=not retry_after, retry_after=retry_after, keys=tuple(counted))
+    remaining, limit, left = tightest or (0, 0, 0)
+    attempt = Attempt(
+        allowed=not retry_after,
+        retry_after=retry_after,
+        keys=tuple(counted),
+        limit=limit,
+        remaining=remaining,
+        reset=retry_after or left,
+    )
     if not attempt.allowed:
         attempt.give_back()  # a refused attempt checks no password: it must not fill another count
     return attempt

@@ -103,6 +103,7 @@ def run(
     locate: str | None = None,
     not_found: str | None = None,
     optimistic: bool = False,
+    admit: Callable[[Match, Role], None] | None = None,
 ) -> CommandResult:
     """Run one command: lock, admit, check the version, ``decide``, append, project, signal —
     all in one transaction, or nothing is stored (the module docstring). ``ended_too``: also on
@@ -110,6 +111,9 @@ def run(
     what the command does (``DEAL``, ``PLAY``, …), for where a broken rule is located.
     ``not_found``: the detail an outsider's 404 gives (default: no such match). ``optimistic``:
     first try the optimistic branch (``_unlocked``: a card play) — it stores the same, or nothing.
+    ``admit``: a refusal by the caller's role alone (an arbiter's ruling), checked before the version:
+    a precondition is ignored when the answer without it would not be a success (RFC 9110
+    §13.2.1), so a non-arbiter's stale ruling is ``403`` as in v1 1.0.0, not ``412``.
 
     Decisions write nothing (``_commit`` writes what they emitted), so a refusal leaves nothing to
     undo: inside a caller's transaction (the API's Idempotency-Key, which stores the refusal) the
@@ -128,6 +132,8 @@ def run(
             role = role_of(match, actor)
             if not role.may_read:
                 raise NotFound(not_found or gettext("no match %(id)s") % {"id": match_id})
+            if admit is not None:
+                admit(match, role)
             unit = _locked_unit(match, actor, role, expected_version, ended_too)
             decide(unit)
         except (CommandError, RuleViolation) as refusal:

@@ -156,8 +156,10 @@ def ruling_record(
         previous = _ruling_in_force(dispute)
         before: list[str] = []
 
+        def admit(match: Match, role) -> None:  # before the version: a stale non-arbiter is 403 (v1)
+            require_arbiter(match, actor, role, what=gettext("a ruling"))
+
         def decide(unit: Unit) -> None:  # an outsider got the runner's 404 ("no dispute") already
-            require_arbiter(unit.match, actor, unit.role, what=gettext("a ruling"))
             before.append(unit.match.status)
             try:
                 _decide_ruling(unit, dispute, previous, ruling, reason, points, override)
@@ -179,6 +181,7 @@ def ruling_record(
             actor=actor,
             expected_version=expected_version,
             decide=decide,
+            admit=admit,
             ended_too=True,
             not_found=gettext("no dispute %(id)s") % {"id": dispute_id},
         )

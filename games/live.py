@@ -13,7 +13,8 @@ Two feeds:
 - a match's events (``match_batch``): the events after a ``seq``, redacted as ``events/`` does;
 - a player's own feed (``feed_start``, ``feed_next``): notices derived from the events of the
   matches he sits in — ``match_started``, ``your_turn``, ``lead_decision`` (an offer awaits his
-  decision as lead holder) and ``match_finished``. Each notice's ``id`` is the primary key of
+  decision as lead holder), ``deal_due`` (between deals, to the seat that deals next) and
+  ``match_finished``. Each notice's ``id`` is the primary key of
   the ``MatchEvent`` that caused it: one global, increasing id a client resumes from.
 """
 
@@ -133,7 +134,7 @@ def seated_users(match_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, frozenset[in
 @dataclass(frozen=True)
 class Notice:
     id: int  # the MatchEvent primary key that caused it
-    type: str  # match_started | your_turn | lead_decision | match_finished
+    type: str  # match_started | your_turn | lead_decision | deal_due | match_finished
     data: dict[str, Any]
 
 
@@ -146,7 +147,7 @@ class Feed:
 def feed_start(*, user, after_id: int | None) -> Feed:
     """On (re)connecting: with ``after_id`` (the last id the client saw) the ``match_started`` and
     ``match_finished`` notices after it; then, always, what each match in progress he sits in
-    expects of him now (``your_turn`` / ``lead_decision``). Those repeat on every connect, with
+    expects of him now (``your_turn`` / ``lead_decision`` / ``deal_due``). Those repeat on every connect, with
     the id they had: clients drop ids they have handled."""
     feed = Feed()
     player = _player(user)
@@ -216,7 +217,7 @@ def _obligation(match: Match, player: Player, event_id: int) -> Notice | None:
     state = selectors.match_state(match=match, viewer=Viewer(Viewer.PLAYER, seat))
     deal = state["deal"]
     if deal is None:
-        return None
+        return _deal_due(match, seat, state["next_deal"], event_id)
     common = {"match": match.pk, "version": match.version, "seat": seat.name, "deal": deal["number"]}
     sale = deal["lead_sale"]
     holder = sale["holder"] == seat.name
@@ -229,6 +230,18 @@ def _obligation(match: Match, player: Player, event_id: int) -> Notice | None:
             {**common, "legal_cards": deal["legal_cards"], "can_sell": sale["can_sell"] and holder},
         )
     return None
+
+
+def _deal_due(match: Match, seat: Seat, due: dict[str, Any] | None, event_id: int) -> Notice | None:
+    """Between deals, ``deal_due`` to the seat that deals next (the engine's schedule: the
+    match's ``next_deal``), so that a table app knows to deal or file it (issue 29, item 7)."""
+    if due is None or due["dealer"] != seat.name:
+        return None
+    return Notice(
+        event_id,
+        "deal_due",
+        {"match": match.pk, "version": match.version, "seat": seat.name, "deal": due["number"], "next_deal": due},
+    )
 
 
 def _finished(event_id: int, match: Match) -> Notice:

@@ -18,6 +18,9 @@ from games.event_types import (
     Event,
     HandsRevealed,
     MatchAbandoned,
+    MatchReinstated,
+    MatchWithdrawn,
+    ResultConfirmed,
     RulingRecorded,
     of_row,
 )
@@ -30,14 +33,37 @@ MATCH_ABANDONED = "match.abandoned"
 DEAL_FINISHED = "deal.finished"
 RULING_RECORDED = "ruling.recorded"
 STANDINGS_UPDATED = "standings.updated"
+MATCH_WITHDRAWN = "match.withdrawn"  # the log's match_withdrawn: an arbiter withdrew the match
+MATCH_REINSTATED = "match.reinstated"  # the log's match_reinstated: ... and took it back
+RESULT_CONFIRMED = "result.confirmed"  # the log's result_confirmed: a seated player signed the sheet
 PING = "ping"  # sent on request (POST /webhooks/{id}/ping/), whatever the endpoint subscribed to
 
-EVENT_TYPES = (MATCH_FINISHED, MATCH_ABANDONED, DEAL_FINISHED, RULING_RECORDED, STANDINGS_UPDATED)
-MATCH_EVENT_TYPES = frozenset({MATCH_FINISHED, MATCH_ABANDONED, DEAL_FINISHED, RULING_RECORDED})
+EVENT_TYPES = (
+    MATCH_FINISHED,
+    MATCH_ABANDONED,
+    DEAL_FINISHED,
+    RULING_RECORDED,
+    STANDINGS_UPDATED,
+    MATCH_WITHDRAWN,
+    MATCH_REINSTATED,
+    RESULT_CONFIRMED,
+)
+MATCH_EVENT_TYPES = frozenset(EVENT_TYPES) - {STANDINGS_UPDATED}
 SEATS = ("N", "E", "S", "W")
 
 # A deal filed from the paper sheet (R31–R33) is finished as soon as it is filed.
-_TELLING = frozenset({T.HANDS_REVEALED, T.MATCH_ABANDONED, T.RULING_RECORDED, T.DEAL_TALLIED})
+# A withdrawal, a reinstatement and a confirmation are announced as they are (issue 29, item 2).
+_TELLING = frozenset(
+    {
+        T.HANDS_REVEALED,
+        T.MATCH_ABANDONED,
+        T.RULING_RECORDED,
+        T.DEAL_TALLIED,
+        T.MATCH_WITHDRAWN,
+        T.MATCH_REINSTATED,
+        T.RESULT_CONFIRMED,
+    }
+)
 
 
 def may_matter(match: Match, events: list[MatchEvent], projection=None) -> bool:
@@ -69,7 +95,19 @@ def announcements(
     for event in events:
         if isinstance(event, MatchAbandoned):
             found.append((MATCH_ABANDONED, {**result_data(summary), "reason": event.reason}))
+        found += arbiter_and_signing(event, summary)
     return found
+
+
+def arbiter_and_signing(event: Event, summary: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """``match.withdrawn`` / ``match.reinstated`` (by an arbiter, with the reason) and
+    ``result.confirmed`` (a seated player signs the result whose digest is ``result``)."""
+    if isinstance(event, MatchWithdrawn | MatchReinstated):
+        kind = MATCH_WITHDRAWN if isinstance(event, MatchWithdrawn) else MATCH_REINSTATED
+        return [(kind, {"reason": event.reason, "by": event.by, "totals": summary["totals"]})]
+    if isinstance(event, ResultConfirmed):
+        return [(RESULT_CONFIRMED, {"seat": event.seat, "by": event.by, "result": event.result})]
+    return []
 
 
 def ended_deals(dealing: str, events: list[Event], summary: dict[str, Any], deal_in_play: bool) -> list[int]:

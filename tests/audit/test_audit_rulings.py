@@ -234,6 +234,19 @@ def test_a_stale_if_match_stores_nothing(finished, clients):
     assert response.status_code == 412 and response.json()["current_version"] == finished.version
 
 
+def test_a_stale_ruling_by_a_non_arbiter_is_refused_for_his_role_as_in_v1(finished, clients):
+    """v1 1.0.0 answered 403; the version is a precondition, ignored when the request would fail
+    without it (RFC 9110 §13.2.1): 403, not 412 (issue 29, item 7)."""
+    dispute_id = raised(clients["ala"], finished, 1)
+
+    response = rule(
+        clients["ala"], dispute_id, {"type": "no_change", "reason": "x"}, **{"If-Match": f'"{finished.version - 1}"'}
+    )
+
+    assert response.status_code == 403 and response.json()["code"] == "not_allowed"
+    assert Match.objects.get(pk=finished.pk).version == finished.version
+
+
 # --- score_adjusted ---------------------------------------------------------------------------------------
 
 

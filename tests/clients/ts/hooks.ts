@@ -13,7 +13,8 @@ type WebhookType = WebhookBody["type"];
 // Every type the schema knows, once: the compiler fails when one is added to or removed from it.
 const KNOWN: Record<WebhookType, true> = {
   "deal.finished": true, "match.finished": true, "match.abandoned": true, "ruling.recorded": true,
-  "standings.updated": true, "ping": true,
+  "standings.updated": true, "ping": true, "match.withdrawn": true, "match.reinstated": true,
+  "result.confirmed": true,
 };
 const TOLERANCE = 300; // seconds: an older signature is a replay
 
@@ -57,6 +58,12 @@ export function described(body: WebhookBody): string {
       return `standings of season ${body.data.season}: ${body.data.standings}`;
     case "ping":
       return `ping of webhook ${body.data.webhook} at ${body.data.url}`;
+    case "match.withdrawn":
+      return `match ${body.data.match} withdrawn by ${body.data.by}: ${body.data.reason}`;
+    case "match.reinstated":
+      return `match ${body.data.match} reinstated by ${body.data.by}: ${body.data.reason}`;
+    case "result.confirmed":
+      return `seat ${body.data.seat} (${body.data.by}) confirmed ${body.data.match}, result ${body.data.result ?? "-"}`;
     default: {
       const rest: never = body;
       return `unhandled ${JSON.stringify(rest)}`;
