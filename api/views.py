@@ -45,13 +45,13 @@ from scoring.services import season_match_create, season_record_import
 
 from . import audit_serializers, audit_views, tokens
 from . import serializers as s
-from .authentication import PlayerTokenAuthentication
+from .authentication import BearerTokenAuthentication, PlayerTokenAuthentication
 from .filters import MatchFilter
 from .idempotency import HEADER as IDEMPOTENCY_HEADER
 from .idempotency import REPLAYED_HEADER, idempotent
 from .leagues import SEASON_FILING, FilesIntoASeason
 from .parsers import BoundedJSONParser
-from .permissions import CanImportRecords, check_scorer_appointment
+from .permissions import CanImportRecords, TokenHasScope, check_scorer_appointment
 from .preconditions import IF_MATCH, expected_version, with_version
 from .problems import PROBLEMS, RULES, problem_responses, problem_type
 from .throttles import AuthTokenThrottle
@@ -210,7 +210,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     """Matches: create, list and read them; deal, offer, decide and play through the commands."""
 
     parser_classes = [BoundedJSONParser]
-    authentication_classes = [PlayerTokenAuthentication, SessionAuthentication]  # the settings', player read too
+    # the settings', player read too
+    authentication_classes = [PlayerTokenAuthentication, BearerTokenAuthentication, SessionAuthentication]
     serializer_class = s.MatchSerializer
     filterset_class = MatchFilter
     queryset = Match.objects.none()
@@ -564,7 +565,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         detail=False,
         methods=["post"],
         url_path="import",
-        permission_classes=[IsAuthenticated, CanImportRecords | FilesIntoASeason],
+        permission_classes=[IsAuthenticated, TokenHasScope, CanImportRecords | FilesIntoASeason],
     )
     @idempotent
     def import_record(self, request):

@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "rest_framework",
     "rest_framework.authtoken",
+    "oauth2_provider",  # OAuth 2.0 for third-party apps (docs/oauth.md)
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from the project: /api/v1/docs/ works offline
@@ -262,9 +263,11 @@ API_NUM_PROXIES = env_int("API_NUM_PROXIES", 0)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.BearerTokenAuthentication",  # OAuth and personal access tokens (docs/oauth.md)
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # A Bearer token acts only within its scopes (api/oauth_scopes.py); sessions and old tokens in full.
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated", "api.permissions.TokenHasScope"],
     # JSON bodies only: the schema then offers one request content type per operation, which is what
     # generated clients need (with form and multipart too, openapi-python-client sent multipart
     # labelled as JSON). The browsable API keeps its raw-JSON form.
@@ -280,6 +283,32 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"auth": API_THROTTLE_AUTH, "user": API_THROTTLE_USER, "anon": API_THROTTLE_ANON},
     "NUM_PROXIES": API_NUM_PROXIES,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+# OAuth 2.0 (django-oauth-toolkit, docs/oauth.md): the authorization code with PKCE (S256 only) for
+# public and confidential clients, refresh tokens rotated with reuse detection (a refresh token used
+# twice revokes its whole family), tokens stored only as checksums. The scopes follow the roles; which
+# endpoint needs which is api/oauth_scopes.py's table, their texts (the consent page's) live there too.
+OAUTH2_PROVIDER = {
+    "SCOPES_BACKEND_CLASS": "api.oauth_scopes.RoleScopes",
+    "DEFAULT_SCOPES": ["matches:read"],
+    "PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,  # "plain" refused: S256 only
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,  # the header only, never ?access_token=
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,  # a stolen database holds no usable token
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env_int("OAUTH_ACCESS_TOKEN_SECONDS", 3600),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": env_int("OAUTH_REFRESH_TOKEN_SECONDS", 90 * 24 * 3600),
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "REQUEST_APPROVAL_PROMPT": "auto",  # asked once per app and scopes; again when an app asks for more
+    "ALLOW_LOCALHOST_LOOPBACK": True,  # RFC 8252: desktop apps and bots redirect to 127.0.0.1:<any port>
+    # "none": a public app (no secret) names itself by client_id and proves the code with PKCE.
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_basic", "client_secret_post"],
 }
 
 # Idempotency-Key rows are kept (and honoured) this long; `manage.py purge_idempotency_keys`.

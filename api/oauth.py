@@ -1,0 +1,93 @@
+"""OAuth apps and the grants people gave them (issue 26): registering an app, the apps a user
+authorised, revoking them, and every OAuth token of a user revoked with his password
+(``api.tokens.user_tokens_revoke`` calls ``user_oauth_revoke``). django-oauth-toolkit keeps the
+models and runs the protocol; this module holds what the pages do with them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext
+from oauth2_provider.generators import generate_client_secret
+from oauth2_provider.models import (
+    get_access_token_model,
+    get_application_model,
+    get_grant_model,
+    get_refresh_token_model,
+)
+
+from games.exceptions import NotFound
+
+Application = get_application_model()
+AccessToken = get_access_token_model()
+RefreshToken = get_refresh_token_model()
+Grant = get_grant_model()
+
+
+@dataclass(frozen=True)
+class RegisteredApp:
+    """An app just registered: its secret (confidential apps only) is shown this once."""
+
+    app: Application
+    client_secret: str | None
+
+
+def app_register(*, user, name: str, redirect_uris: str, confidential: bool) -> RegisteredApp:
+    """Registers an app of ``user`` for the code flow (PKCE always required). Invalid redirect URIs
+    raise Django's ``ValidationError`` (the form shows it); nothing is stored then."""
+    secret = generate_client_secret() if confidential else ""
+    app = Application(
+        user=user,
+        name=name,
+        redirect_uris=" ".join(redirect_uris.split()),
+        client_type=Application.CLIENT_CONFIDENTIAL if confidential else Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        client_secret=secret,
+        algorithm=Application.NO_ALGORITHM,
+    )
+    app.full_clean()
+    app.save()  # the secret is stored hashed
+    return RegisteredApp(app=app, client_secret=secret or None)
+
+
+def apps_registered_by(*, user) -> list[tuple[Application, list[str]]]:
+    """The apps ``user`` registered, each with the usernames of the people who authorised it (who
+    hold a live token or refresh token of it)."""
+    apps = list(Application.objects.filter(user=user).order_by("name", "pk"))
+    users: dict[int, set[str]] = {app.pk: set() for app in apps}
+    holders = [
+        *AccessToken.objects.filter(application__in=apps).values_list("application_id", "user__username"),
+        *RefreshToken.objects.filter(application__in=apps, revoked__isnull=True).values_list(
+            "application_id", "user__username"
+        ),
+    ]
+    for app_id, username in holders:
+        if username:
+            users[app_id].add(username)
+    return [(app, sorted(users[app.pk])) for app in apps]
+
+
+def apps_authorised_by(*, user) -> list[Application]:
+    """The apps holding a token of ``user`` (access or unrevoked refresh token), by name."""
+    ids = set(AccessToken.objects.filter(user=user, application__isnull=False).values_list("application_id", flat=True))
+    ids |= set(RefreshToken.objects.filter(user=user, revoked__isnull=True).values_list("application_id", flat=True))
+    return list(Application.objects.filter(pk__in=ids).order_by("name", "pk"))
+
+
+@transaction.atomic
+def app_authorisation_revoke(*, user, app_id: int) -> None:
+    """Takes back what ``user`` gave the app: its tokens, refresh tokens and pending codes."""
+    if not any(app.pk == app_id for app in apps_authorised_by(user=user)):
+        raise NotFound(gettext("No such app among those you authorised."))
+    RefreshToken.objects.filter(user=user, application_id=app_id).delete()
+    AccessToken.objects.filter(user=user, application_id=app_id).delete()
+    Grant.objects.filter(user=user, application_id=app_id).delete()
+
+
+def user_oauth_revoke(*, user_id: int) -> int:
+    """Revokes every OAuth token of the user (a new password); the number of access tokens revoked."""
+    RefreshToken.objects.filter(user_id=user_id).delete()
+    Grant.objects.filter(user_id=user_id).delete()
+    deleted, _ = AccessToken.objects.filter(user_id=user_id).delete()
+    return deleted

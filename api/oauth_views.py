@@ -1,0 +1,85 @@
+"""The OAuth pages (issue 26), Polish first: the consent page, the apps a user registered (with
+who authorised them) and the apps he authorised (revocable). The protocol endpoints are
+django-oauth-toolkit's, routed by ``api/oauth_urls.py``."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
+from oauth2_provider import views as oauth_views
+
+from games.exceptions import NotFound
+
+from . import oauth
+from .oauth_scopes import SCOPE_TEXTS
+
+
+class ConsentView(oauth_views.AuthorizationView):
+    """``/o/authorize/``: django-oauth-toolkit's, on our page: each scope asked for in plain words."""
+
+    template_name = "web/oauth/authorize.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["scope_texts"] = [(scope, SCOPE_TEXTS.get(scope, scope)) for scope in context.get("scopes") or ()]
+        return context
+
+
+class AppForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=255)
+    redirect_uris = forms.CharField(
+        label=_("Redirect URIs"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_(
+            "One or more, separated by spaces or lines; https, or http://127.0.0.1 for a program on a computer."
+        ),
+    )
+    confidential = forms.TypedChoiceField(
+        label=_("Kind"),
+        choices=[
+            ("0", _("Public: a table app, a phone app, a bot (no secret; PKCE protects it)")),
+            ("1", _("Confidential: a website with a server that keeps a secret")),
+        ],
+        coerce=lambda value: value == "1",
+        widget=forms.RadioSelect,
+        initial="0",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_apps(request):
+    """``/o/apps/`` ("Moje aplikacje"): register an app; the apps you registered with the people
+    who authorised them. A confidential app's secret is shown once, on the answer to registering."""
+    form, registered = AppForm(request.POST or None), None
+    if request.method == "POST" and form.is_valid():
+        try:
+            registered = oauth.app_register(user=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            form = AppForm()
+    context = {"form": form, "registered": registered, "apps": oauth.apps_registered_by(user=request.user)}
+    return render(request, "web/oauth/apps.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def authorised_apps(request):
+    """``/o/authorised/`` ("Aplikacje z dostępem"): the apps you let act for you; revoke one."""
+    if request.method == "POST":
+        try:
+            oauth.app_authorisation_revoke(user=request.user, app_id=int(request.POST.get("revoke", "0")))
+        except (NotFound, ValueError):
+            messages.error(request, gettext("No such app among those you authorised."))
+        else:
+            messages.success(request, gettext("The app no longer has access: its tokens stopped working."))
+        return redirect("oauth2_provider:authorised-apps")
+    return render(request, "web/oauth/authorised.html", {"apps": oauth.apps_authorised_by(user=request.user)})
