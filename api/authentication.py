@@ -17,6 +17,8 @@ from rest_framework.authtoken.models import Token
 
 from games import sql
 
+from . import oauth
+
 
 class PlayerTokenAuthentication(authentication.TokenAuthentication):
     """``Authorization: Token <key>``, as DRF's, with ``user.player`` loaded in the token's query."""
@@ -38,6 +40,12 @@ class BearerTokenAuthentication(OAuth2Authentication):
     """``Authorization: Bearer <token>``: an OAuth access token or a personal access token
     (docs/oauth.md), both django-oauth-toolkit access tokens kept only as checksums. What it may
     do is bounded by its scopes (``api.permissions.TokenHasScope``)."""
+
+    def authenticate(self, request):
+        found = super().authenticate(request)
+        if found is not None:
+            oauth.token_used(access_token=found[1])  # "last used" on the page of personal tokens
+        return found
 
 
 # The schema's "oauth2" scheme (with the scope of each operation) is api.oauth_scopes.BearerScheme.

@@ -1,13 +1,17 @@
 """OAuth apps and the grants people gave them (issue 26): registering an app, the apps a user
 authorised, revoking them, and every OAuth token of a user revoked with his password
 (``api.tokens.user_tokens_revoke`` calls ``user_oauth_revoke``). django-oauth-toolkit keeps the
-models and runs the protocol; this module holds what the pages do with them."""
+models and runs the protocol; this module holds what the pages do with them. Personal access
+tokens (``accounts.models.PersonalToken``) are made, listed and revoked here too."""
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 from oauth2_provider.generators import generate_client_secret
 from oauth2_provider.models import (
@@ -15,8 +19,10 @@ from oauth2_provider.models import (
     get_application_model,
     get_grant_model,
     get_refresh_token_model,
+    set_token_value,
 )
 
+from accounts.models import PersonalToken
 from games.exceptions import NotFound
 
 Application = get_application_model()
@@ -91,3 +97,46 @@ def user_oauth_revoke(*, user_id: int) -> int:
     Grant.objects.filter(user_id=user_id).delete()
     deleted, _ = AccessToken.objects.filter(user_id=user_id).delete()
     return deleted
+
+
+# --- personal access tokens -----------------------------------------------------------------------
+
+PERSONAL_PREFIX = "kpat_"  # tells a personal token from an OAuth one at a glance (and to secret scanners)
+PERSONAL_EXPIRY_DAYS = (7, 30, 90, 365)
+
+
+@dataclass(frozen=True)
+class IssuedPersonalToken:
+    """A personal token just made: its value is shown this once, never stored."""
+
+    token: PersonalToken
+    value: str
+
+
+@transaction.atomic
+def personal_token_issue(*, user, name: str, scopes: list[str], days: int) -> IssuedPersonalToken:
+    """A personal access token of ``user`` with ``scopes``, expiring in ``days``; stored as a
+    checksum (django-oauth-toolkit's access token with no app) plus its name and prefix."""
+    value = PERSONAL_PREFIX + secrets.token_urlsafe(32)
+    access = AccessToken(user=user, scope=" ".join(scopes), expires=timezone.now() + timedelta(days=days))
+    set_token_value(access, value)
+    access.save()
+    token = PersonalToken.objects.create(access_token=access, user=user, name=name, prefix=value[:12])
+    return IssuedPersonalToken(token=token, value=value)
+
+
+def personal_token_list(*, user) -> list[PersonalToken]:
+    """The user's personal tokens, newest first, with their scopes and expiry."""
+    return list(PersonalToken.objects.filter(user=user).select_related("access_token"))
+
+
+def personal_token_revoke(*, user, token_id: int) -> None:
+    """Revokes one of the user's personal tokens; another's, or one gone, is ``NotFound``."""
+    deleted, _ = AccessToken.objects.filter(personal__pk=token_id, personal__user=user).delete()
+    if not deleted:
+        raise NotFound(gettext("No such token."))
+
+
+def token_used(*, access_token) -> None:
+    """Notes the last use of a personal token (an OAuth token's app has its own records)."""
+    PersonalToken.objects.filter(access_token_id=access_token.pk).update(last_used=timezone.now())

@@ -91,6 +91,7 @@ ENDPOINT_SCOPES: dict[str, dict[str, str]] = {
 OPEN_VIEWS = frozenset(
     {
         "PingView",
+        "TokenView",  # the old token endpoint: signs in by password, whatever header comes with it
         "ProblemTypeListView",
         "ProblemTypeView",
         "InvitationClaimView",
@@ -178,3 +179,30 @@ class BearerScheme(OpenApiAuthenticationExtension):
                 }
             },
         }
+
+
+INSUFFICIENT_SCOPE_TEXT = "`insufficient_scope`: the Bearer token lacks this operation's scope (see `security`)."
+
+
+def document_insufficient_scope(result: dict, generator, request, public) -> dict:
+    """Postprocessing hook: every operation that asks an OAuth scope may answer 403
+    ``insufficient_scope``; said on its 403 (added when the view declares none)."""
+    for item in result["paths"].values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            if not any("oauth2" in requirement for requirement in operation.get("security", [])):
+                continue
+            responses = operation.setdefault("responses", {})
+            forbidden = responses.get("403")
+            if forbidden is None:
+                responses["403"] = {
+                    "description": INSUFFICIENT_SCOPE_TEXT,
+                    "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+                }
+                operation["responses"] = dict(sorted(responses.items()))
+            elif "`insufficient_scope`" not in forbidden.get("description", ""):
+                forbidden["description"] = (
+                    f"{forbidden.get('description', '').rstrip()} {INSUFFICIENT_SCOPE_TEXT}".strip()
+                )
+    return result

@@ -83,3 +83,37 @@ def authorised_apps(request):
             messages.success(request, gettext("The app no longer has access: its tokens stopped working."))
         return redirect("oauth2_provider:authorised-apps")
     return render(request, "web/oauth/authorised.html", {"apps": oauth.apps_authorised_by(user=request.user)})
+
+
+class PersonalTokenForm(forms.Form):
+    """A personal access token for a script: a name, the scopes, an expiry (``/accounts/tokens/``)."""
+
+    name = forms.CharField(label=_("Name"), max_length=100, help_text=_("What it is for, e.g. “club results script”."))
+    scopes = forms.MultipleChoiceField(
+        label=_("Scopes"),
+        choices=[(scope, f"{scope} — {text}") for scope, text in SCOPE_TEXTS.items()],
+        widget=forms.CheckboxSelectMultiple,
+    )
+    days = forms.TypedChoiceField(
+        label=_("Expires in"),
+        choices=[(days, _("%(days)s days") % {"days": days}) for days in oauth.PERSONAL_EXPIRY_DAYS],
+        coerce=int,
+        initial=30,
+    )
+
+
+def personal_token_post(request) -> tuple[PersonalTokenForm, str | None, str | None]:
+    """The "Moje tokeny" page's personal-token actions (``web.views.my_tokens`` calls it on a POST
+    with ``create_personal`` or ``revoke_personal``): (the form, the new token's value, an error)."""
+    form = PersonalTokenForm(request.POST if "create_personal" in request.POST else None)
+    if "revoke_personal" in request.POST:
+        try:
+            oauth.personal_token_revoke(user=request.user, token_id=int(request.POST["revoke_personal"]))
+        except (NotFound, ValueError):
+            return form, None, gettext("No such token.")
+        messages.success(request, gettext("The token was revoked: it no longer works."))
+        return form, None, None
+    if form.is_valid():
+        issued = oauth.personal_token_issue(user=request.user, **form.cleaned_data)
+        return PersonalTokenForm(), issued.value, None
+    return form, None, None

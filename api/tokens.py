@@ -22,6 +22,8 @@ from games.exceptions import NotFound
 
 from . import oauth
 
+# The old token endpoint is deprecated since issue 26 (RFC 9745's structured date: 2026-12-03).
+DEPRECATION = "@1796256000"
 PREFIX_LENGTH = 8  # 32 of the key's 160 bits: enough to tell tokens apart, far too few to use one
 
 

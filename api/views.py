@@ -676,7 +676,8 @@ _INPUTS = {
 
 
 class TokenView(ObtainAuthToken):
-    """``POST /api/v1/auth/token/``: a username and password for the user's API token."""
+    """``POST /api/v1/auth/token/``: a username and password for the user's API token. Deprecated
+    (issue 26): OAuth or a personal access token instead; every answer says so (``Deprecation``)."""
 
     throttle_classes = [AuthTokenThrottle]
     # JSON only, as everywhere (ObtainAuthToken's own list takes forms too), with the depth and NUL limits.
@@ -684,7 +685,11 @@ class TokenView(ObtainAuthToken):
 
     @extend_schema(
         operation_id="auth_token",
-        summary="Get your API token",
+        summary="Get your API token (deprecated)",
+        description="Deprecated: sign apps in with OAuth 2.0 (code flow with PKCE, /o/authorize/) and scripts "
+        "with a personal access token (made on the page /accounts/tokens/). Keys made here still work with full scope "
+        "and are listed and revoked on that page; every answer carries `Deprecation`.",
+        deprecated=True,
         tags=["auth"],
         request=s.TokenInput,
         auth=[],
@@ -704,6 +709,11 @@ class TokenView(ObtainAuthToken):
         attempt.give_back()
         token, _ = tokens.token_issue(user=serializer.validated_data["user"])
         return Response({"token": token.key})
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["Deprecation"] = tokens.DEPRECATION  # RFC 9745
+        return response
 
 
 # --- ping ------------------------------------------------------------------------------------------

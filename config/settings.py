@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "oauth2_provider",  # OAuth 2.0 for third-party apps (docs/oauth.md)
+    "accounts",  # personal access tokens (docs/oauth.md)
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from the project: /api/v1/docs/ works offline
@@ -289,6 +290,8 @@ REST_FRAMEWORK = {
 # public and confidential clients, refresh tokens rotated with reuse detection (a refresh token used
 # twice revokes its whole family), tokens stored only as checksums. The scopes follow the roles; which
 # endpoint needs which is api/oauth_scopes.py's table, their texts (the consent page's) live there too.
+# accounts.PersonalToken points at the access token model: its migration names it by this setting.
+OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"
 OAUTH2_PROVIDER = {
     "SCOPES_BACKEND_CLASS": "api.oauth_scopes.RoleScopes",
     "DEFAULT_SCOPES": ["matches:read"],
@@ -345,7 +348,9 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "DESCRIPTION": (
         "Run and file matches of Kierki (rozbójnik / odgrywka) under RULES.md. Authenticate with "
-        "`Authorization: Token <key>` (POST /api/v1/auth/token/) or a session. Match and state responses "
+        "`Authorization: Bearer <token>` (an OAuth 2.0 access token, code flow with PKCE at /o/authorize/, "
+        "or a personal access token; each operation names the scope it needs), "
+        "`Authorization: Token <key>` (POST /api/v1/auth/token/, deprecated) or a session. Match and state responses "
         'carry `ETag: "<version>"`; POSTs take `If-Match` (stale → 412) and `Idempotency-Key`. '
         "Errors are application/problem+json (RFC 9457) with `code` and, for rule violations, `rule` and "
         "`error` (the R30 error object). Card lists in examples are placeholders."
@@ -366,6 +371,7 @@ SPECTACULAR_SETTINGS = {
         "api.schema_hooks.type_path_ids",
         "api.schema_hooks.add_body_errors",
         "api.problems.document_database_unavailable",
+        "api.oauth_scopes.document_insufficient_scope",  # the 403 of every operation a scope guards
         "api.schema_hooks.name_problem_codes",
     ],
     "COMPONENT_SPLIT_REQUEST": True,
