@@ -9,7 +9,9 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from urllib.parse import urlsplit
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -39,9 +41,24 @@ class RegisteredApp:
     client_secret: str | None
 
 
+def check_redirect_uris(uris: list[str]) -> None:
+    """https, or http to the loopback address for a program on a computer (RFC 8252); nothing else
+    (RFC 9700 §2.1: a plaintext redirect leaks the code on the way)."""
+    for uri in uris:
+        parts = urlsplit(uri)
+        if parts.scheme == "http" and f"{parts.hostname}" not in ("127.0.0.1", "::1"):
+            raise ValidationError(
+                {
+                    "redirect_uris": gettext("%(uri)s: use https; http only to 127.0.0.1 (a program on a computer).")
+                    % {"uri": uri}
+                }
+            )
+
+
 def app_register(*, user, name: str, redirect_uris: str, confidential: bool) -> RegisteredApp:
     """Registers an app of ``user`` for the code flow (PKCE always required). Invalid redirect URIs
     raise Django's ``ValidationError`` (the form shows it); nothing is stored then."""
+    check_redirect_uris(redirect_uris.split())
     secret = generate_client_secret() if confidential else ""
     app = Application(
         user=user,

@@ -301,6 +301,7 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
     "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,  # the header only, never ?access_token=
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,  # a stolen database holds no usable token
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,  # RFC 9207: the redirect names the issuer (mix-up attacks)
     "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
     "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
     "ROTATE_REFRESH_TOKEN": True,
@@ -313,6 +314,9 @@ OAUTH2_PROVIDER = {
     # "none": a public app (no secret) names itself by client_id and proves the code with PKCE.
     "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_basic", "client_secret_post"],
 }
+# "http" stays allowed for RFC 8252 loopback redirects only: api.oauth.app_register refuses any other
+# http redirect URI (a user's app); the check that flags every http is silenced for that reason.
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 
 # Idempotency-Key rows are kept (and honoured) this long; `manage.py purge_idempotency_keys`.
 IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)

@@ -314,6 +314,30 @@ def test_a_bad_redirect_uri_registers_nothing(ewa):
     assert not Application.objects.exists()
 
 
+@pytest.mark.parametrize("uri", ["http://table.example.org/cb", "http://localhost.example.org/cb"])
+def test_a_plaintext_redirect_uri_is_refused_but_to_the_loopback_address(ewa, uri):
+    browser = Client()
+    browser.force_login(ewa)
+
+    refused = browser.post("/o/apps/", {"name": "Zła", "redirect_uris": uri, "confidential": "0"})
+    loopback = browser.post("/o/apps/", {"name": "Bot", "redirect_uris": "http://127.0.0.1/cb", "confidential": "0"})
+
+    assert refused.status_code == 400 and "127.0.0.1" in refused.content.decode()
+    assert loopback.status_code == 200
+    assert list(Application.objects.values_list("name", flat=True)) == ["Bot"]
+
+
+def test_the_redirect_names_the_issuer(ewa, app):
+    browser = Client()
+    browser.force_login(ewa)
+    _, challenge = pkce_pair()
+    page = browser.get(authorize_query(app, challenge, scope="matches:read"))
+
+    allowed = browser.post("/o/authorize/", {**dict(HIDDEN.findall(page.content.decode())), "allow": "Authorize"})
+
+    assert "iss=http%3A%2F%2Ftestserver" in allowed["Location"]  # RFC 9207: no mix-up between servers
+
+
 def test_a_user_sees_the_apps_he_authorised_and_takes_access_back(ewa, app, django_user_model):
     olek = django_user_model.objects.create_user("olek", password=PASSWORD)
     tokens = code_flow(olek, app)
