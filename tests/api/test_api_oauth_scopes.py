@@ -132,3 +132,17 @@ def test_the_schema_declares_each_operations_scope(client):
     assert {"oauth2": ["matches:play"]} in plays and {"tokenAuth": []} in plays
     ruling = schema["paths"]["/api/v1/disputes/{id}/ruling/"]["post"]["security"]
     assert {"oauth2": ["arbiter"]} in ruling
+
+
+@pytest.mark.django_db(transaction=True)  # the stream reads the database from a worker thread
+def test_an_event_stream_asks_matches_read_of_a_bearer_token(django_user_model):
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    user = django_user_model.objects.create_user("czytelnik", password="a-long-pass-phrase")
+    token = scoped_token(user, "matches:play club:admin")
+
+    answer = async_to_sync(AsyncClient().get)("/api/v1/me/stream/", headers={"Authorization": f"Bearer {token}"})
+
+    assert answer.status_code == 403
+    assert answer.json()["code"] == "insufficient_scope" and "matches:read" in answer.json()["detail"]
