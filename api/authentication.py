@@ -43,7 +43,7 @@ class BearerTokenAuthentication(OAuth2Authentication):
 
     def authenticate(self, request):
         found = super().authenticate(request)
-        if found is not None:
+        if found is not None and found[1].application_id is None:  # a personal token: no app
             oauth.token_used(access_token=found[1])  # "last used" on the page of personal tokens
         return found
 
