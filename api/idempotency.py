@@ -83,7 +83,10 @@ def request_fingerprint(method: str, path: str, data: Any) -> str:
     if hasattr(data, "lists"):  # a QueryDict from a form post
         data = {key: values if len(values) != 1 else values[0] for key, values in data.lists()}
     body = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, cls=JSONEncoder)
-    return hashlib.sha256(f"{method.upper()}\n{path}\n".encode() + body.encode()).hexdigest()
+    # surrogatepass: the same bytes for any text UTF-8 holds; a lone surrogate (a form post, a
+    # parser other than the API's, which refuses them) hashes instead of raising (issue 30, finding 7).
+    head = f"{method.upper()}\n{path}\n".encode("utf-8", "surrogatepass")
+    return hashlib.sha256(head + body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def idempotent(handler: Callable | None = None, *, claimed: bool = False) -> Callable:

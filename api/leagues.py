@@ -31,6 +31,7 @@ from games.exceptions import NotFound
 from games.models import Player
 from scoring import invitations, members, selectors, services
 from scoring.models import Club, League, Membership, Season, SeasonMatch, SeasonStatusChange
+from scoring.spreadsheet_cells import spreadsheet_row
 from scoring.summary import season_summary
 
 from . import league_serializers as s
@@ -313,7 +314,8 @@ class StandingsCSVRenderer(BaseRenderer):
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(s.CSV_COLUMNS)  # errors never come here: SeasonViewSet renders them as JSON
-        writer.writerows(s.csv_row(row) for row in data["rows"])
+        # Member names are text a spreadsheet could run as a formula (issue 30, finding 6).
+        writer.writerows(spreadsheet_row(s.csv_row(row)) for row in data["rows"])
         return out.getvalue().encode(self.charset)
 
 
@@ -349,12 +351,15 @@ class SeasonViewSet(_ReadMixin):
         """Only the rows are CSV or NDJSON: an error is problem+json even when CSV or NDJSON was
         asked for (a client reads it as every other error of the API; the schema says so), and
         OPTIONS describes the endpoint in JSON."""
-        if getattr(getattr(request, "accepted_renderer", None), "format", None) in EXPORT_FORMATS:
-            if response.status_code >= 400:
-                request.accepted_renderer, request.accepted_media_type = JSONRenderer(), PROBLEM_CONTENT_TYPE
-                response.content_type = PROBLEM_CONTENT_TYPE
-            elif request.method == "OPTIONS":
-                request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
+        renderer = getattr(request, "accepted_renderer", None)
+        # No renderer: the negotiation itself failed (``?format=x``: a 404), and DRF would render that
+        # error with the action's first renderer, CSV for standings/csv/ (issue 30, finding 7).
+        exporting = renderer is None or getattr(renderer, "format", None) in EXPORT_FORMATS
+        if exporting and response.status_code >= 400:
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), PROBLEM_CONTENT_TYPE
+            response.content_type = PROBLEM_CONTENT_TYPE
+        elif exporting and request.method == "OPTIONS":
+            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
         return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(

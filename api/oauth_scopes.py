@@ -99,6 +99,7 @@ OPEN_VIEWS = frozenset(
         "SpectacularAPIView",
         "SpectacularRedocView",
         "SpectacularSwaggerView",
+        "SpectacularSwaggerSplitView",  # /api/v1/docs/ since the Content-Security-Policy
     }
 )
 # The event streams (plain async views, api/streams.py) only read.

@@ -4,6 +4,9 @@ django-oauth-toolkit's, routed by ``api/oauth_urls.py``."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
+from csp.decorators import csp_update
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -24,6 +27,18 @@ class ConsentView(oauth_views.AuthorizationView):
     """``/o/authorize/``: django-oauth-toolkit's, on our page: each scope asked for in plain words."""
 
     template_name = "web/oauth/authorize.html"
+
+    def get(self, request, *args, **kwargs):
+        """The page, its Content-Security-Policy letting the form go on to the app: a browser checks
+        ``form-action`` on the redirect that follows "Zezwól" too, and the site's is ``'self'``. The
+        redirect URI is one django-oauth-toolkit checked against the app's registered ones."""
+        response = super().get(request, *args, **kwargs)
+        redirect_uri = self.oauth2_data.get("redirect_uri")
+        if response.status_code != 200 or not redirect_uri:
+            return response
+        parts = urlsplit(redirect_uri)
+        allowed = {"form-action": [f"{parts.scheme}://{parts.netloc}"]}
+        return csp_update(allowed)(lambda request: response)(request)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -3,7 +3,11 @@ what holds for whole groups of operations, said once (the event streams: ``api/s
 
 from __future__ import annotations
 
-from .problems import PROBLEM_CONTENT_TYPE
+import re
+
+from .problems import PROBLEM_CONTENT_TYPE, PROBLEMS, RULES
+from .serializers import TAKE_FORMS
+from .webhook_body_serializers import HEADERS, WEBHOOK_BODIES
 
 # Answered before any view reads the body: by config.middleware (413) and DRF's parsers (415).
 BODY_ERRORS = {
@@ -139,6 +143,9 @@ CODES_BY_OPERATION = {
     "clubs_members_partial_update": [("409", "last_admin")],
     "clubs_members_destroy": [("409", "last_admin")],
 }
+# Operations whose 422 may carry an R30 code though their text does not say so (a ruling replays
+# the deal it changes: games/disputes.py raises RuleBroken).
+RULE_OPERATIONS = {"disputes_ruling"}
 # Any request may get these; the API's description names them.
 ANY_OPERATION = ["method_not_allowed", "not_acceptable", "server_error"]
 RULE_CODES_TEXT = "an R30 rule code (`rule_violation` family: each listed under /api/v1/problems/, with its rule)"
@@ -155,13 +162,18 @@ def operation_codes(operation: dict) -> dict[str, list[str]]:
         codes.setdefault("422", []).append("idempotency_key_reused")
     for status, code in CODES_BY_OPERATION.get(operation.get("operationId"), []):
         codes.setdefault(status, []).append(code)
+    # A Bearer token outside its scopes (api/oauth_scopes.py names it on the 403 of those operations).
+    if "`insufficient_scope`" in operation.get("responses", {}).get("403", {}).get("description", ""):
+        codes.setdefault("403", []).append("insufficient_scope")
     return codes
 
 
 def name_problem_codes(result: dict, generator, request, public) -> dict:
     """Each problem response says which codes it carries: ``Codes: `a`, `b`.`` appended to its
     description (a code its text already names is not repeated); the 422 of an operation that
-    replays the rules names the R30 family."""
+    replays the rules names the R30 family. Its schema is the union of those codes' problems,
+    discriminated by ``code`` (``type_problem_codes``)."""
+    result["components"]["schemas"].update(problem_components())
     for item in result["paths"].values():
         for operation in item.values():
             if not isinstance(operation, dict):
@@ -172,14 +184,166 @@ def name_problem_codes(result: dict, generator, request, public) -> dict:
                     continue
                 text = response.get("description", "")
                 missing = [f"`{code}`" for code in codes.get(status, []) if f"`{code}`" not in text]
-                if status == "422" and "R30" in text and "`rule_violation`" not in text:
+                rules = status == "422" and ("R30" in text or operation.get("operationId") in RULE_OPERATIONS)
+                if rules and "`rule_violation`" not in text:
                     missing.append(RULE_CODES_TEXT)
                 if missing:
                     response["description"] = f"{text.rstrip()} Codes: {', '.join(missing)}.".strip()
+                union = problem_union(codes.get(status, []), rules=rules)
+                if union:
+                    response["content"]["application/problem+json"]["schema"] = union
     result.setdefault("info", {})["description"] = (
         result.get("info", {}).get("description", "")
         + " Any request may also answer "
         + ", ".join(f"`{code}`" for code in ANY_OPERATION)
         + "."
     )
+    return result
+
+
+# --- problems typed by code -------------------------------------------------------------------------
+# One component per problem code (``VersionMismatchProblem``: ``code`` the constant, ``status`` its
+# status, and the members that code carries), one for the R30 family (``RuleViolationProblem``,
+# ``code`` one of the engine's violation codes), and per operation and status the union of the
+# codes it may answer: a client narrows a problem by ``code`` and reads its members without a cast.
+
+REF = "#/components/schemas/"
+RULE_VIOLATION = "RuleViolationProblem"
+# The members each code carries besides the five of every problem (api/problems.py): required.
+# ``field`` and ``errors`` (optional) may come with any code a command raises with a field.
+CODE_MEMBERS: dict[str, dict[str, dict]] = {
+    "version_mismatch": {"current_version": {"type": "integer", "description": "The match's version now."}},
+    "payload_too_large": {"limit": {"type": "integer", "description": "How many bytes a body may have."}},
+    "duplicate_record": {"match": {"type": "string", "format": "uuid", "description": "The match filed already."}},
+    "too_few_players": {
+        "present": {"type": "array", "items": {"type": "string"}, "description": "The players there, by username."}
+    },
+    "ruling_outside_analysis": {
+        "seats": {
+            "type": "object",
+            "description": "Each seat ruled outside worst..best, with that range.",
+            "propertyNames": {"$ref": f"{REF}Seat"},
+            "additionalProperties": {
+                "type": "object",
+                "properties": {
+                    "points": {"type": "integer"},
+                    "worst": {"type": "integer"},
+                    "best": {"type": "integer"},
+                },
+                "required": ["points", "worst", "best"],
+            },
+        }
+    },
+}
+RULE_MEMBERS = {
+    "rule": {"type": "string", "description": "The rule id broken (e.g. `R11`)."},
+    "error": {"$ref": f"{REF}RuleError"},
+}
+INPUT_MEMBERS = {
+    "field": {"type": "string", "description": "The offending input, e.g. `card`, `deals[2].plays[17]`."},
+    "errors": {
+        "type": "object",
+        "additionalProperties": {},
+        "description": "Field → messages (nested for nested input), for bad input.",
+    },
+}
+
+
+def problem_component_name(code: str) -> str:
+    """``version_mismatch`` → ``VersionMismatchProblem``; an R30 code → ``RuleViolationProblem``."""
+    if code in RULES:
+        return RULE_VIOLATION
+    return "".join(word.capitalize() for word in re.split(r"_", code)) + "Problem"
+
+
+def problem_schema(code: dict, status: int, description: str, members: dict[str, dict]) -> dict:
+    return {
+        "type": "object",
+        "description": description,
+        "properties": {
+            "type": {"type": "string", "description": "`/api/v1/problems/<code>/` (GET it for a description)."},
+            "title": {"type": "string"},
+            "status": {"type": "integer", "const": status},
+            "detail": {"type": "string"},
+            "code": code,
+            **members,
+            **INPUT_MEMBERS,
+        },
+        "required": ["type", "title", "status", "detail", "code", *members],
+    }
+
+
+def problem_components() -> dict[str, dict]:
+    """Every registered problem code's component (api/problems.py ``PROBLEMS``)."""
+    components = {}
+    for code, (status, title, _description) in PROBLEMS.items():
+        if code in RULES or code == "rule_violation":
+            continue
+        components[problem_component_name(code)] = problem_schema(
+            {"type": "string", "const": code}, status, f"`{code}`: {title}.", CODE_MEMBERS.get(code, {})
+        )
+    components[RULE_VIOLATION] = problem_schema(
+        {"type": "string", "enum": sorted(RULES), "description": "The R30 code of the violation."},
+        422,
+        "A rule broken (R30): `code` the violation's, `rule` its rule id, `error` the R30 error object.",
+        RULE_MEMBERS,
+    )
+    return components
+
+
+def problem_union(codes: list[str], *, rules: bool) -> dict | None:
+    """The schema of a problem response carrying ``codes`` (and the R30 family when ``rules``)."""
+    mapping = {code: f"{REF}{problem_component_name(code)}" for code in codes if code in PROBLEMS}
+    if rules:
+        mapping.update({code: f"{REF}{RULE_VIOLATION}" for code in sorted(RULES)})
+    if not mapping:
+        return None
+    refs = list(dict.fromkeys(mapping.values()))
+    return {"oneOf": [{"$ref": ref} for ref in refs], "discriminator": {"propertyName": "code", "mapping": mapping}}
+
+
+# --- OpenAPI 3.1 details --------------------------------------------------------------------------
+
+
+def close_tally_takes(result: dict, generator, request, public) -> dict:
+    """A seat's tally entry has exactly the keys of its kind (R32 a): no other key, so that a
+    rozbójnik entry is not also an odgrywka one (``SeatTake`` is one of the two)."""
+    for name, schema in result["components"]["schemas"].items():
+        if name.removesuffix("Request") in TAKE_FORMS:
+            schema["additionalProperties"] = False
+    return result
+
+
+def nullable_as_type(result: dict, generator, request, public) -> dict:
+    """OpenAPI 3.1 has no ``nullable``: a schema still carrying it (DRF's own pagination schema
+    writes one) says ``type: [<type>, "null"]`` instead."""
+
+    def visit(node):
+        if isinstance(node, dict):
+            if node.pop("nullable", False) is True and isinstance(node.get("type"), str):
+                node["type"] = [node["type"], "null"]
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    visit(result)
+    return result
+
+
+def add_webhook_union(result: dict, generator, request, public) -> dict:
+    """``WebhookBody``: any body a receiver gets, discriminated by ``type`` (the webhooks section
+    has one operation per type; a receiver has one URL for all); and each webhook's headers."""
+    for item in result.get("webhooks", {}).values():
+        item["post"]["parameters"] = [dict(header) for header in HEADERS]
+    mapping = {
+        event_type: f"{REF}{body.__name__.removesuffix('Serializer')}" for event_type, body in WEBHOOK_BODIES.items()
+    }
+    result["components"]["schemas"]["WebhookBody"] = {
+        "description": "The body of any webhook delivery: narrow it by `type` (the `X-Kierki-Event` header).",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping},
+    }
+    result["components"]["schemas"] = dict(sorted(result["components"]["schemas"].items()))
     return result

@@ -9,7 +9,7 @@ Examples use placeholder cards: nobody's real hand.
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from games.engine import Seat
@@ -30,16 +30,16 @@ def seat_field(**kwargs) -> serializers.ChoiceField:
     return serializers.ChoiceField(choices=SEATS, **kwargs)
 
 
-def _per_seat(name: str, make, doc: str) -> type[serializers.Serializer]:
+def per_seat(name: str, make, doc: str) -> type[serializers.Serializer]:
     """A serializer with one field per seat N, E, S, W."""
     fields = {seat: make() for seat in SEATS}
     fields["__doc__"] = doc
     return type(name, (serializers.Serializer,), fields)
 
 
-SeatNames = _per_seat("SeatNames", lambda: serializers.CharField(max_length=150), "A username per seat.")
-SeatInts = _per_seat("SeatInts", serializers.IntegerField, "A number per seat.")
-SeatHands = _per_seat("SeatHands", lambda: serializers.ListField(child=card_field()), "Thirteen cards per seat.")
+SeatNames = per_seat("SeatNames", lambda: serializers.CharField(max_length=150), "A username per seat.")
+SeatInts = per_seat("SeatInts", serializers.IntegerField, "A number per seat.")
+SeatHands = per_seat("SeatHands", lambda: serializers.ListField(child=card_field()), "Thirteen cards per seat.")
 
 
 # --- shared pieces ----------------------------------------------------------------------------
@@ -241,6 +241,11 @@ class SaleSerializer(serializers.Serializer):
     price = serializers.IntegerField()
 
 
+@extend_schema_field(SaleSerializer)
+class SaleField(serializers.JSONField):
+    pass
+
+
 class LeadSaleSerializer(serializers.Serializer):
     can_sell = serializers.BooleanField(help_text="R26/R28: offers and a decision are possible now.")
     holder = seat_field(help_text="Who holds the lead right before any sale.")
@@ -302,27 +307,65 @@ class LeadOfferInput(serializers.Serializer):
     seat = seat_field(required=False, help_text="The buyer: the scorer must name it; a player offers for himself.")
 
 
+# --- deals filed from a paper sheet (R31–R33): typed for clients, judged by the rules --------------
+# The inputs stay JSON fields (the engine, not DRF, says what is wrong: 422 ``bad_tally``); these
+# serializers only describe them in the schema, so that a generated client types a tally.
+
+
+class RozbojnikTakeSerializer(serializers.Serializer):
+    """What one player took in a tallied rozbójnik (R31): every key, whole numbers (R32 a)."""
+
+    tricks = serializers.IntegerField(min_value=0, max_value=13)
+    hearts = serializers.IntegerField(min_value=0, max_value=13, help_text="Every heart, QH JH KH included.")
+    queens = serializers.IntegerField(min_value=0, max_value=4, help_text="All four, QH included.")
+    kings_jacks = serializers.IntegerField(
+        min_value=0, max_value=8, help_text="Every king and jack, KH and JH included."
+    )
+    king_of_hearts = serializers.BooleanField(help_text="True for the player who took KH.")
+    last_tricks = serializers.IntegerField(min_value=0, max_value=2, help_text="How many of the two last tricks.")
+
+
+class OdgrywkaTakeSerializer(serializers.Serializer):
+    """What one player took in a tallied odgrywka (R31): his tricks only."""
+
+    tricks = serializers.IntegerField(min_value=0, max_value=13)
+
+
+# The two forms of a seat's entry; api/schema_hooks.py closes both (no other key: R32 a), so that
+# a rozbójnik entry is not also an odgrywka one.
+TAKE_FORMS = ("RozbojnikTake", "OdgrywkaTake")
+
+
 @extend_schema_field(
-    {
-        "type": "object",
-        "description": (
-            "Per seat N, E, S, W what the player took. Rozbójnik: `tricks`, `hearts`, `queens`, `kings_jacks` "
-            "(whole numbers), `king_of_hearts` (true/false), `last_tricks`; odgrywka: only `tricks` (R31)."
-        ),
-    }
+    PolymorphicProxySerializer(
+        component_name="SeatTake",
+        serializers=[RozbojnikTakeSerializer, OdgrywkaTakeSerializer],
+        resource_type_field_name=None,
+    )
 )
+class SeatTakeField(serializers.JSONField):
+    pass
+
+
+Tally = per_seat(
+    "Tally",
+    SeatTakeField,
+    "Per seat N, E, S, W what the player took (R31): in a rozbójnik `tricks`, `hearts`, `queens`, "
+    "`kings_jacks`, `king_of_hearts`, `last_tricks`; in an odgrywka only `tricks`.",
+)
+SeatPoints = per_seat(
+    "SeatPoints",
+    serializers.IntegerField,
+    "Per seat N, E, S, W the points written on the sheet (after multipliers, before the sale transfer: R33).",
+)
+
+
+@extend_schema_field(Tally)
 class TallyField(serializers.JSONField):
     pass
 
 
-@extend_schema_field(
-    {
-        "type": "object",
-        "description": "Per seat N, E, S, W the points written on the sheet "
-        "(after multipliers, before the sale transfer: R33).",
-        "additionalProperties": {"type": "integer"},
-    }
-)
+@extend_schema_field(SeatPoints)
 class PointsField(serializers.JSONField):
     pass
 
@@ -333,7 +376,7 @@ class TallyInput(serializers.Serializer):
 
     tally = TallyField(required=False, help_text="What each player took (R31).")
     points = PointsField(required=False, help_text="Only the points written on the sheet (R33).")
-    sale = serializers.JSONField(
+    sale = SaleField(
         required=False,
         help_text=('The lead right of a compensating odgrywka sold (R26): `{"buyer": "S", "price": 2}`.'),
     )

@@ -2,19 +2,25 @@
 
 They are plain async Django views (DRF has no async views), so drf-spectacular does not see
 them; ``add_streams``, a postprocessing hook (``SPECTACULAR_SETTINGS``), adds their operations.
-OpenAPI 3.0 describes a ``text/event-stream`` body by the schema of one event: each frame
-(``id:``, ``event:``, ``data:``) as an object, the way SSE clients and schemathesis read it;
-``data`` is one line of JSON, described in words (3.0 cannot validate JSON inside a string).
+OpenAPI describes a ``text/event-stream`` body by the schema of one event: each frame (``id:``,
+``event:``, ``data:``) as an object, the way SSE clients and schemathesis read it. A stream's
+frame is the union of one frame per event name (``CardPlayedFrame``: ``event`` the constant
+``card_played``), discriminated by ``event``; ``data`` is one line of JSON whose schema 3.1 gives
+as ``contentSchema`` (the ``CardPlayedEvent`` component; on a player's feed the notice's
+component, ``YourTurnNotice``, itself one member of ``FeedNotice``, discriminated by ``type``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from games.models import MatchEvent
+
 from .schema_hooks import problem_response
 from .streams import EVENT_STREAM
 
 NOTICE_TYPES = ["match_started", "your_turn", "lead_decision", "match_finished"]
+REF = "#/components/schemas/"
 
 
 def add_streams(result: dict, generator, request, public) -> dict:
@@ -44,37 +50,124 @@ def _insert_after(paths: dict, anchor: str, path: str, item: dict) -> dict:
 # --- components ----------------------------------------------------------------------------------------
 
 
-def _frame(description: str, *, id: str, event: dict, data: str) -> dict:
-    return {
-        "type": "object",
-        "description": description,
-        "required": ["event", "data"],
-        "properties": {
-            "id": {"type": "string", "pattern": "^[0-9]+$", "description": id},
-            "event": event,
-            "data": {"type": "string", "description": data},
+def _camel(name: str) -> str:
+    return "".join(word.capitalize() for word in name.split("_"))
+
+
+def _frame(description: str, *, id: str | None, event: str, data: str) -> dict:
+    """One frame: ``event`` the constant ``event``, ``data`` JSON of the component ``data``."""
+    properties = {
+        "event": {"type": "string", "const": event},
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {"$ref": f"{REF}{data}"},
+            "description": f"One line of JSON: a `{data}`.",
         },
+    }
+    if id is not None:
+        properties = {"id": {"type": "string", "pattern": "^[0-9]+$", "description": id}, **properties}
+    return {"type": "object", "description": description, "required": ["event", "data"], "properties": properties}
+
+
+def _union(description: str, frames: dict[str, str], property: str = "event") -> dict:
+    """``frames`` (event name → component name) as one schema, discriminated by ``property``."""
+    return {
+        "description": description,
+        "oneOf": [{"$ref": f"{REF}{name}"} for name in dict.fromkeys(frames.values())],
+        "discriminator": {"propertyName": property, "mapping": {key: f"{REF}{name}" for key, name in frames.items()}},
     }
 
 
-SCHEMAS = {
-    "MatchStreamEvent": _frame(
-        "One frame of a match's event stream.",
-        id="The event's `seq` (none on `end`): what `Last-Event-ID` resumes from.",
-        event={
-            "oneOf": [{"$ref": "#/components/schemas/EventType"}, {"type": "string", "enum": ["end"]}],
-            "description": "The event's type; `end` once the match is over (then the server closes).",
+EVENT_ID = "The event's `seq`: what `Last-Event-ID` resumes from."
+FEED_ID = "The highest event id the feed has covered (never goes down): what `Last-Event-ID` resumes from."
+
+# The match stream: one frame per event type, and ``end``.
+MATCH_FRAMES = {event_type: f"{_camel(event_type)}Frame" for event_type in MatchEvent.Type.values}
+MATCH_FRAMES["end"] = "EndFrame"
+# The feed: one frame per notice type.
+FEED_FRAMES = {notice: f"{_camel(notice)}NoticeFrame" for notice in NOTICE_TYPES}
+
+
+def _notice(notice: str, description: str, properties: dict, required: list[str]) -> dict:
+    return {
+        "type": "object",
+        "description": description,
+        "properties": {
+            "id": {"type": "integer", "description": "The id of the event that caused it."},
+            "type": {"type": "string", "const": notice},
+            "match": {"type": "string", "format": "uuid"},
+            **properties,
         },
-        data="One line of JSON: the event as `events/` shows it to you (an `Event`: `seq`, `type`, `payload`, "
-        '`actor`, `created_at`, `hash`, `redacted`); on `end`, `{"status", "version"}`.',
+        "required": ["id", "type", "match", *required],
+    }
+
+
+_SEAT = {"$ref": f"{REF}Seat"}
+_ON_TURN = {
+    "version": {"type": "integer"},
+    "seat": _SEAT,
+    "deal": {"type": "integer", "description": "The deal's number."},
+}
+NOTICES = {
+    "MatchStartedNotice": _notice("match_started", "A match you sit in was created.", {}, []),
+    "YourTurnNotice": _notice(
+        "your_turn",
+        "Your card is due.",
+        {
+            **_ON_TURN,
+            "legal_cards": {"type": "array", "items": {"type": "string"}},
+            "can_sell": {"type": "boolean", "description": "You hold the lead and may still sell it (R26, R28)."},
+        },
+        ["version", "seat", "deal", "legal_cards", "can_sell"],
     ),
-    "FeedStreamEvent": _frame(
-        "One notice of a player's own feed.",
-        id="The highest event id the feed has covered (never goes down): what `Last-Event-ID` resumes from.",
-        event={"type": "string", "enum": NOTICE_TYPES},
-        data="One line of JSON: `id` (the causing event's id), `type`, `match`, and by type: `your_turn` "
-        "`version`, `seat`, `deal`, `legal_cards`, `can_sell`; `lead_decision` `version`, `seat`, "
-        "`deal`, `offers`; `match_finished` `status`, `version`, `totals`, `winners`.",
+    "LeadDecisionNotice": _notice(
+        "lead_decision",
+        "Offers for your lead wait for your decision.",
+        {**_ON_TURN, "offers": {"type": "array", "items": {"$ref": f"{REF}Offer"}}},
+        ["version", "seat", "deal", "offers"],
+    ),
+    "MatchFinishedNotice": _notice(
+        "match_finished",
+        "A match you sat in ended.",
+        {
+            "status": {"$ref": f"{REF}MatchStatus"},
+            "version": {"type": "integer"},
+            "totals": {"$ref": f"{REF}SeatInts"},
+            "winners": {"type": "array", "items": _SEAT},
+        },
+        ["status", "version", "totals", "winners"],
+    ),
+}
+
+SCHEMAS = {
+    "MatchStreamEvent": _union("One frame of a match's event stream, by its `event`.", MATCH_FRAMES),
+    **{
+        name: _frame(
+            f"A `{event_type}` event, as `events/` shows it to you.",
+            id=EVENT_ID,
+            event=event_type,
+            data=f"{_camel(event_type)}Event",
+        )
+        for event_type, name in MATCH_FRAMES.items()
+        if event_type != "end"
+    },
+    "EndFrame": _frame("The match is over; the server closes the stream.", id=None, event="end", data="StreamEnd"),
+    "StreamEnd": {
+        "type": "object",
+        "properties": {"status": {"$ref": f"{REF}MatchStatus"}, "version": {"type": "integer"}},
+        "required": ["status", "version"],
+    },
+    "FeedStreamEvent": _union("One notice of a player's own feed, by its `event`.", FEED_FRAMES),
+    **{
+        name: _frame(f"A `{notice}` notice.", id=FEED_ID, event=notice, data=f"{_camel(notice)}Notice")
+        for notice, name in FEED_FRAMES.items()
+    },
+    **NOTICES,
+    "FeedNotice": _union(
+        "The `data` of a feed frame: narrow it by `type`.",
+        {notice: f"{_camel(notice)}Notice" for notice in NOTICE_TYPES},
+        property="type",
     ),
 }
 

@@ -592,8 +592,10 @@ class MatchViewSet(viewsets.GenericViewSet):
         summary='Confirm the sheet ("I confirm this sheet")',
         request=None,
         description="A player seated in the finished match who did not file it (its creator, its scorer) confirms "
-        "its result: a `result_confirmed` event (payload `seat`, `by`). Once two seats have, the result "
-        "counts in standings, ratings and profiles (`confirmation.status: confirmed`). A player who "
+        "its result: a `result_confirmed` event (payload `seat`, `by`, `result`: the digest of the result "
+        "signed). Once two seats have signed the current result, it counts in standings, ratings and "
+        "profiles (`confirmation.status: confirmed`); a ruling or filing that changes it voids the "
+        "signatures, and the match awaits confirmation again. A player who "
         "disagrees disputes it instead (`disputes/`). 403 `filer_cannot_confirm`, 409 "
         "`already_confirmed`, 409 `match_not_finished`.",
     )

@@ -117,6 +117,7 @@ MIDDLEWARE = [
     "config.replica.ReplicaPinMiddleware",  # after authentication: pins a user who writes to the primary
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",  # request.htmx: the pages that check as you type (issue 23)
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -541,6 +542,29 @@ if API_MAX_JSON_DEPTH < 8:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy on every answer (django-csp; issue 30, finding 8; docs/limits.md): scripts,
+# styles, fonts, images and fetches from this origin only, nothing inline, no plugin, no framing,
+# forms posted here only. The pages hold no inline script or style (the API docs load theirs
+# from files); ReDoc's page alone allows inline style (config/urls.py), and its web worker a blob.
+from csp.constants import NONE, SELF  # noqa: E402 - with the block that uses them
+
+MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "worker-src": [SELF, "blob:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 if not DEBUG:
     # Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips a client's own).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

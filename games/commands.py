@@ -368,6 +368,7 @@ def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
         earlier = unit.projection.summary if unit.projection else None
         values["summary"] = summary_of(state, match, rulings_of(rows, earlier.get("rulings") if earlier else None))
         values["summary"].update(sign_offs_of(rows, earlier))
+        _reconfirm(unit, earlier, values["summary"])
     sql.events_append(
         match,
         rows,
@@ -387,6 +388,15 @@ def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
         announce_result(Match, match_id=match.pk, status=match.status)
     if len(state.results) > finished_before:
         DealScore.objects.bulk_create(deal_score_rows(match, state, finished_before + 1))
+
+
+def _reconfirm(unit: Unit, earlier: dict[str, Any] | None, summary: dict[str, Any]) -> None:
+    """A command that changed a confirmed result (a ruling, a replacement deal) voids the
+    signatures on the old one: the match is confirmed again only by a rule that holds for the new
+    result (``confirmation.reconfirmed``; issue 30, finding 4). Before the row is written."""
+    still = confirmation.reconfirmed(unit.match, earlier, summary) if earlier else None
+    if still is not None:
+        unit.match.confirmed = unit.columns["confirmed"] = still
 
 
 def _plays_projected(unit: Unit, head: str) -> tuple[dict[str, Any], dict[str, tuple[tuple[str, ...], Any]]]:

@@ -14,14 +14,26 @@ A finished match is confirmed when any of these holds (issue 11):
 ``Match.confirmed`` keeps the answer (``match_confirmation_update``), so that scoring and the
 profiles filter on a column; ``Match.filed_by_official`` keeps the filing's answer as it stood
 when the match was filed (a later change of club roles does not move it).
+
+A signature signs one result (issue 30, finding 4): each ``result_confirmed`` names the digest of
+the result it signs (``result``: ``result_digest`` of the finished deals as they count, rulings
+included), and only the signatures of the current result count (``signed_now``). A ruling or a
+filing that changes a confirmed result (a deal voided and replaced, a score adjusted) leaves the
+old signatures in the log but no longer counting: ``reconfirmed`` decides again, and the match
+awaits confirmation — and leaves the standings — until two seats sign the new result. Signatures
+stored before they named a result (no ``result`` key) signed the result in force when they were
+stored: the read model stamps them with it (``projections.sign_offs_of``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from games.engine import Seat
 
+from .events import canonical_json
 from .models import Match, MatchEvent
 from .roles import is_official, seat_of
 
@@ -73,6 +85,36 @@ def confirming_seats(confirmations: list[dict[str, Any]]) -> list[str]:
     return sorted({c["seat"] for c in confirmations})
 
 
+SUPERSEDED = "superseded"  # the ``result`` of an old signature a later change of the result voided
+
+
+def result_digest(deals: list[dict[str, Any]]) -> str:
+    """SHA-256 of a summary's finished deals (points, ``voided``, ``adjusted_points``): what a
+    signature signs. Over their JSON form, so that the stored summary and a fresh one agree."""
+    return hashlib.sha256(canonical_json(json.loads(canonical_json(deals)))).hexdigest()
+
+
+def result_of(summary: dict[str, Any]) -> str:
+    """The digest of the result a summary holds (computed, not stored: the summary stays the
+    replay summary of RECORD_FORMAT.md)."""
+    return result_digest(summary.get("deals") or [])
+
+
+def signed_now(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """The summary's signatures of its current result: the only ones that count."""
+    current = result_of(summary)
+    return [c for c in summary.get("confirmations") or [] if c.get("result", current) == current]
+
+
+def reconfirmed(match: Match, earlier: dict[str, Any], summary: dict[str, Any]) -> bool | None:
+    """Whether a confirmed match is still confirmed once a command changed ``earlier`` into
+    ``summary``: None when nothing needs deciding (not confirmed, filed by officials, the result
+    unchanged), else whether a rule holds with the signatures of the new result."""
+    if not match.confirmed or match.filed_by_official or result_of(earlier) == result_of(summary):
+        return None
+    return rule_met(match, signed_now(summary)) is not None
+
+
 def rule_met(match: Match, confirmations: list[dict[str, Any]]) -> str | None:
     """Which rule confirms the match's result (None: none yet). ``online`` is read from the log:
     callers ask once the match has finished."""
@@ -87,7 +129,7 @@ def rule_met(match: Match, confirmations: list[dict[str, Any]]) -> str | None:
 
 def confirmation_view(match: Match, summary: dict[str, Any]) -> dict[str, Any]:
     """The match's ``confirmation`` as the API shows it."""
-    confirmations = summary.get("confirmations") or []
+    confirmations = signed_now(summary)
     if match.confirmed:
         rule = (
             FILED

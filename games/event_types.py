@@ -171,11 +171,15 @@ class RulingRecorded(Event):
 
 @dataclass(frozen=True)
 class ResultConfirmed(Event):
-    """A seated player (``by``, at ``seat``) signs the finished sheet."""
+    """A seated player (``by``, at ``seat``) signs the finished sheet: the result whose digest is
+    ``result`` (``confirmation.result_digest``; left out by the events stored before it was kept:
+    the read model stamps those with the result in force then, ``projections.sign_offs_of``)."""
 
     TYPE = "result_confirmed"
+    OPTIONAL = ("result",)
     seat: str
     by: str
+    result: str | None = None
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,8 @@ left out: the same deals by the same players are the same evening whatever else 
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
-
-from .events import canonical_json
 
 DEAL_KEYS = ("sale", "plays", "tally", "points")
 
@@ -21,7 +20,14 @@ def record_fingerprint(record: dict[str, Any]) -> str:
     """The fingerprint of a ``kierki-match/1`` record (one already decoded without error)."""
     players = {str(seat): str(name) for seat, name in record["players"].items()}
     deals = [_deal(deal) for deal in record["deals"]]
-    return hashlib.sha256(canonical_json({"players": players, "deals": deals})).hexdigest()
+    return hashlib.sha256(_canonical_bytes({"players": players, "deals": deals})).hexdigest()
+
+
+def _canonical_bytes(value: Any) -> bytes:
+    """``events.canonical_json``'s bytes (the same for any text UTF-8 can hold, so fingerprints
+    stored before stay equal), except that a lone surrogate is kept as its code unit instead of
+    failing: a fingerprint is computed for any decoded record, never a 500 (issue 30, finding 7)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
 def _deal(deal: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from games.engine.cards import BY_NAME
 from games.engine.errors import RulingNotAllowed
 from games.engine.match import snapshot
 
+from . import confirmation
 from .event_types import (
     CardPlayed,
     DealStarted,
@@ -199,15 +200,25 @@ SIGN_OFF_TYPES = (T.RESULT_CONFIRMED, T.MATCH_WITHDRAWN, T.MATCH_REINSTATED)
 
 
 def sign_offs_of(events: Iterable[MatchEvent], earlier: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The summary's ``confirmations`` (each ``result_confirmed``: ``seat``, ``by``, ``seq``,
-    ``time``) and ``withdrawal`` (the ``match_withdrawn`` in force: ``reason``, ``by``, ``seq``,
-    ``time``; None once reinstated), from ``earlier`` (a stored summary) and ``events``. They
-    change no game state: the fold passes them by."""
+    """The summary's ``confirmations`` (each ``result_confirmed``: ``seat``, ``by``, ``result``,
+    ``seq``, ``time``) and ``withdrawal`` (the ``match_withdrawn`` in force: ``reason``, ``by``,
+    ``seq``, ``time``; None once reinstated), from ``earlier`` (a stored summary) and ``events``.
+    They change no game state: the fold passes them by.
+
+    A signature stored before signatures named their result signed the result in force then: one
+    in ``earlier`` gets ``earlier``'s result; one among ``events`` followed by an event that may
+    change the result (a deal's, a ruling other than ``no_change``) gets ``SUPERSEDED``; the
+    others sign the current result (``confirmation.signed_now``)."""
     earlier = earlier or {}
     confirmations = [dict(c) for c in earlier.get("confirmations") or []]
+    if any("result" not in c for c in confirmations):  # digested only then: most rewrites end a deal
+        signed_before = confirmation.result_of(earlier)
+        confirmations = [{"result": signed_before, **c} for c in confirmations]
     withdrawal = earlier.get("withdrawal")
     for event in events:
         if event.type not in SIGN_OFF_TYPES:
+            if _may_change_the_result(event):
+                confirmations = [{"result": confirmation.SUPERSEDED, **c} for c in confirmations]
             continue
         mark = {**of_row(event).to_payload(), "seq": event.seq, "time": timestamp(event.created_at)}
         if event.type == T.RESULT_CONFIRMED:
@@ -215,3 +226,13 @@ def sign_offs_of(events: Iterable[MatchEvent], earlier: dict[str, Any] | None = 
         else:
             withdrawal = mark if event.type == T.MATCH_WITHDRAWN else None
     return {"confirmations": confirmations, "withdrawal": withdrawal}
+
+
+# The events that never change a finished result: a dispute's other events are not in the log.
+RESULT_KEEPING_TYPES = (*SIGN_OFF_TYPES, T.HANDS_REVEALED, T.MATCH_ABANDONED)
+
+
+def _may_change_the_result(event: MatchEvent) -> bool:
+    if event.type == T.RULING_RECORDED:
+        return (event.payload or {}).get("ruling") != NO_CHANGE
+    return event.type not in RESULT_KEEPING_TYPES

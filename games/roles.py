@@ -6,7 +6,10 @@
    match's scorer). He sees his own hand and nothing still hidden to him, and never rules on
    the match;
 2. ``scorer``: the match's scorer (records a physical table): sees every hand, acts for every
-   seat, does not rule on the match he scores;
+   seat, does not rule on the match he scores — unless he is also staff or an arbiter or admin
+   of the match's club and sits at no table (the organiser of a club evening): then he is its
+   ``arbiter`` (3.), and still files it as its scorer (``is_scorer``). A scorer of the match's
+   club reads it as its ``scorer`` too (he files only the matches he is the scorer of);
 3. ``arbiter``: staff, or an arbiter or admin of the club whose season the match belongs to
    (``register_club_role``: ``scoring`` tells which club role a user holds for a match, so this
    module knows no clubs). Reads everything (audit, time travel, every hand), rules on
@@ -55,8 +58,8 @@ def register_club_role(lookup: ClubRole) -> None:
 
 def register_club_matches(matches: Callable[[Any], Q]) -> None:
     """Let ``matches(user)`` give (as a filter on ``Match``) the matches of the clubs where
-    ``user`` is an arbiter or admin, for the lists (``scoring`` registers it at start-up, beside
-    its ``register_club_role``)."""
+    ``user`` is an official who reads them (arbiter, admin, scorer), for the lists (``scoring``
+    registers them at start-up, beside its ``register_club_role``)."""
     if matches not in _CLUB_MATCHES:
         _CLUB_MATCHES.append(matches)
 
@@ -95,7 +98,8 @@ def require_consented_seats(match: Match, actor, seats) -> None:
 
 
 def arbitrated_matches(user) -> Q:
-    """The matches ``user`` arbitrates through a club (staff arbitrate every match: not included)."""
+    """The matches ``user`` reads as an official of their club: arbitrates, or scores for the club
+    (staff arbitrate every match: not included)."""
     found = Q(pk__in=[])
     for matches in _CLUB_MATCHES:
         found |= matches(user)
@@ -157,10 +161,17 @@ def role_of(match: Match, user) -> Role:
     seat = seat_of(match, user)
     if seat is not None:
         return Role(Role.PLAYER, seat)
-    if is_scorer(match, user):
+    in_club = club_role(match, user)
+    arbiter = user.is_staff or in_club in ARBITER_CLUB_ROLES
+    if is_scorer(match, user) and not arbiter:
         return Role(Role.SCORER)
-    if user.is_staff or club_role(match, user) in ARBITER_CLUB_ROLES:
+    if arbiter:
+        # Involvement is a seat (issue 23): the club's arbiter or admin who seated an evening's
+        # round scores its matches by default (he files the sheets), yet sits at no table, so he
+        # still rules on them — withdraws one, say. A scorer who is no arbiter stays a scorer.
         return Role(Role.ARBITER)
+    if in_club == CLUB_SCORER:  # the club's scorers read its season matches (issue 23); filing asks is_scorer
+        return Role(Role.SCORER)
     return Role(Role.NOBODY)
 
 

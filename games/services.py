@@ -469,6 +469,10 @@ def record_import(*, actor, record: Any, allow_duplicate: bool = False) -> Match
         decoded = records.decode(record)
     except RecordFormatError as exc:
         raise InvalidInput(engine_message(exc), field=exc.field or None) from None
+    if not decoded.deals:  # nothing to file: the match would have no deal event (issue 30, finding 7)
+        raise InvalidInput(
+            gettext("deals must hold at least one deal: a record without deals files nothing"), field="deals"
+        )
     checked = replay(decoded)
     if not checked.ok:
         raise RuleBroken(checked.error)

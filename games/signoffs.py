@@ -2,8 +2,9 @@
 match's hash chain, never edits (the fold passes them by: no game state changes).
 
 - ``result_confirm``: a seated player who did not file the match signs its finished sheet —
-  ``result_confirmed`` (payload ``seat``, ``by``). Two seats signing confirm the result
-  (``confirmation``).
+  ``result_confirmed`` (payload ``seat``, ``by``, ``result``: the digest of the result signed).
+  Two seats signing the current result confirm it (``confirmation``); a signature of a result
+  a ruling or a filing changed since counts no more, and the seat may sign again.
 - ``match_withdraw``: an arbiter of the match (``roles.role_of``: staff, an arbiter or admin of
   its club; never one seated in it or scoring it) withdraws it — ``match_withdrawn`` (payload
   ``reason``, ``by``): it then counts for nothing in standings, ratings and profiles.
@@ -62,10 +63,11 @@ def result_confirm(*, match_id, actor, expected_version: int | None = None) -> C
             raise MatchNotFinished(
                 _("The match is %(status)s: only a finished sheet is confirmed.") % {"status": match.status}
             )
-        confirmations = unit.projection.summary.get("confirmations") or []
+        summary = unit.projection.summary
+        confirmations = confirmation.signed_now(summary)  # a signature of an earlier result counts no more
         if role.seat.name in confirmation.confirming_seats(confirmations):
             raise AlreadyConfirmed(_("Seat %(seat)s has confirmed this sheet already.") % {"seat": role.seat.name})
-        event = ResultConfirmed(seat=role.seat.name, by=actor.get_username())
+        event = ResultConfirmed(seat=role.seat.name, by=actor.get_username(), result=confirmation.result_of(summary))
         unit.emit(event)
         if not match.confirmed and confirmation.rule_met(match, [*confirmations, event.to_payload()]) is not None:
             unit.columns["confirmed"] = True

@@ -37,6 +37,12 @@ def role_in_match(match: Match, user) -> str | None:
     )
 
 
+def scored_club_matches(user) -> Q:
+    """The season matches of the clubs where ``user`` is a scorer: he reads them (issue 23)."""
+    clubs = Membership.objects.filter(user=user, role=Membership.Role.SCORER).values("club_id")
+    return Q(season_match__season__league__club_id__in=clubs)
+
+
 def arbitrated_matches(user) -> Q:
     """The season matches of the clubs where ``user`` is an arbiter or admin (``games.roles`` asks)."""
     clubs = Membership.objects.filter(user=user, role__in=RULING_ROLES).values("club_id")

@@ -203,6 +203,8 @@ def round_data(one: EveningRound, *, meetings: dict | None = None) -> dict:
                 "number": table.number,
                 "match": match.pk,
                 "status": match.status,
+                "withdrawn": match.withdrawn,  # a withdrawn table is not "finished" to whoever reads the page
+                "confirmed": match.confirmed,
                 "dealing": match.dealing,
                 "first_dealer": match.first_dealer,
                 "seats": {seat: getattr(match, name).username for seat, name in SEAT_FIELDS.items()},
@@ -218,3 +220,63 @@ def round_data(one: EveningRound, *, meetings: dict | None = None) -> dict:
         "tables": tables,
         "sitting_out": sorted(p.username for p in one.sitting_out.all()),
     }
+
+
+# --- results ------------------------------------------------------------------------------------
+
+
+def evening_results(evening: Evening) -> dict:
+    """The evening's results as people read them: per round and table the four players (by
+    name, in seat order) with their points so far, the match's state (withdrawn, finished,
+    in progress) and whether its result is confirmed; then the evening's own ranking — each
+    player's Σ points over the evening's matches that count (not withdrawn), most first."""
+    tables = (
+        EveningTable.objects.filter(round__evening=evening)
+        .select_related(
+            "round",
+            "season_match__match__north",
+            "season_match__match__east",
+            "season_match__match__south",
+            "season_match__match__west",
+        )
+        .order_by("round__number", "number")
+    )
+    points = _match_points([table.season_match.match_id for table in tables])
+    rounds: dict[int, list[dict]] = {}
+    ranking: Counter = Counter()
+    played: Counter = Counter()
+    for table in tables:
+        match = table.season_match.match
+        scored = points.get(match.pk, {})
+        seats = [(seat, getattr(match, name)) for seat, name in SEAT_FIELDS.items()]
+        rounds.setdefault(table.round.number, []).append(
+            {
+                "number": table.number,
+                "match": match,
+                "seats": [{"seat": seat, "name": p.username, "points": scored.get(p.pk, 0)} for seat, p in seats],
+            }
+        )
+        if not match.withdrawn:  # a withdrawn table counts for nobody, as in the standings
+            for _seat, player in seats:
+                ranking[player.username] += scored.get(player.pk, 0)
+                played[player.username] += 1
+    order = sorted(ranking, key=lambda name: (-ranking[name], name.casefold()))
+    return {
+        "rounds": [{"number": n, "tables": rows} for n, rows in sorted(rounds.items())],
+        "ranking": [{"name": name, "points": ranking[name], "tables": played[name]} for name in order],
+    }
+
+
+def _match_points(match_ids: list) -> dict:
+    """match id → player id → Σ points of the match's finished deals."""
+    found: dict = {}
+    rows = (
+        DealScore.objects.filter(match_id__in=match_ids)
+        .values("match_id", "player")
+        .annotate(total=Sum("points"))
+        .values_list("match_id", "player", "total")
+        .order_by()
+    )
+    for match_id, player, total in rows:
+        found.setdefault(match_id, {})[player] = total
+    return found

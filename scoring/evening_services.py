@@ -19,13 +19,15 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import services as games
-from games.exceptions import InvalidInput, NotAllowed, NotFound
+from games.engine import Seat
+from games.exceptions import InvalidInput, NotAllowed, NotFound, WithdrawalConflict
 from games.ids import int_id
 from games.models import Match, Player
 
 from . import evening_selectors as selectors
 from . import seating
 from .exceptions import EveningComplete, RoundInProgress, RoundSeated, SeasonClosed, TooFewPlayers
+from .invitations import club_player_add
 from .models import Evening, EveningPlayer, EveningRound, EveningTable, Season
 from .services import league_ruleset, season_match_join
 
@@ -51,8 +53,11 @@ def evening_create(
     swiss: bool = False,
     seed: int = 0,
     players: Sequence[str] = (),
+    guests: Sequence[str] = (),
 ) -> Evening:
-    """A new evening of an open season (club admins and staff), with the players signed in so far."""
+    """A new evening of an open season (club admins and staff), with the players signed in so far;
+    ``guests`` (display names) join the club as profiles without an account first
+    (``invitations.club_player_add``), and are signed in too."""
     season = _season(actor, season_id)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise InvalidInput(_("an evening has 1 to %(most)d rounds") % {"most": MAX_ROUNDS}, field="rounds")
@@ -61,7 +66,8 @@ def evening_create(
             _("dealing must be one of %(choices)s") % {"choices": ", ".join(Match.Dealing.values)}, field="dealing"
         )
     with transaction.atomic():  # a profile _members creates for a user goes if the command fails
-        found = _members(season, players, field="players")
+        added = [club_player_add(actor=actor, club_id=season.league.club_id, name=name).username for name in guests]
+        found = _members(season, [*players, *added], field="players")
         evening = Evening.objects.create(
             season=season, date=date, rounds=rounds, dealing=dealing, swiss=swiss, seed=seed, created_by=actor
         )
@@ -244,12 +250,61 @@ def _create_round(
     for t, table in enumerate(seated.tables, start=1):
         seats = {seat: players[pk].username for seat, pk in table.seats().items()}
         match = games.match_create(
-            actor=actor, seats=seats, first_dealer=table.first_dealer, dealing=evening.dealing, ruleset=ruleset
+            actor=actor,
+            seats=seats,
+            first_dealer=table.first_dealer,
+            dealing=evening.dealing,
+            ruleset=ruleset,
+            played_on=evening.date,  # played that evening, whenever its sheet is filed (issue 23)
         )
         EveningTable.objects.create(
             round=one, number=t, season_match=season_match_join(season=evening.season, match=match)
         )
     return one
+
+
+# --- a withdrawn table filed again ------------------------------------------------------------------
+
+
+def evening_table_refile(*, actor, evening_id, round_number, table_number) -> Match:
+    """A withdrawn table of the evening is filed again in its place (issue 23): a new match with
+    the same seats, first dealer, dealing, ruleset and date joins the season, and the table
+    points to it; the withdrawn match stays in the season, withdrawn (it counts for nobody).
+    A table whose match is not withdrawn is refused (``WithdrawalConflict``)."""
+    evening = _evening_for_admin(actor, evening_id)
+    with transaction.atomic():
+        evening = _locked(evening)
+        if evening.season.status != Season.Status.OPEN:
+            raise SeasonClosed(
+                _("the season %(season)s is closed: no match can join it") % {"season": evening.season.name}
+            )
+        table = (
+            EveningTable.objects.select_related("season_match__match")
+            .filter(round__evening=evening, round__number=int_id(round_number), number=int_id(table_number))
+            .first()
+        )
+        if table is None:
+            raise NotFound(
+                _("no table %(table)s in round %(round)s of this evening")
+                % {"table": table_number, "round": round_number}
+            )
+        old = table.season_match.match
+        if not old.withdrawn:
+            raise WithdrawalConflict(
+                _("table %(table)d's match is not withdrawn: withdraw it before it is filed again")
+                % {"table": table.number}
+            )
+        match = games.match_create(
+            actor=actor,
+            seats={seat.name: player.username for seat, player in zip(Seat, old.seat_players())},
+            first_dealer=old.first_dealer,
+            dealing=old.dealing,
+            ruleset={"name": old.ruleset_name, "version": old.ruleset_version, "options": old.ruleset_options},
+            played_on=evening.date,
+        )
+        table.season_match = season_match_join(season=evening.season, match=match)
+        table.save(update_fields=["season_match"])
+    return match
 
 
 # --- helpers ------------------------------------------------------------------------------------

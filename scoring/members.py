@@ -44,11 +44,16 @@ def is_club_player(club, player) -> bool:
 
 def club_player_names(club, names: Iterable[str]) -> set[str]:
     """Those of ``names`` (as seats name players) that name the club's players — counting the
-    usernames of members who have not played yet (their Player comes with the first match)."""
+    usernames of members who have not played yet (their Player comes with the first match), and
+    of members whose account owns a profile of another name (a claimed invitation)."""
     club_pk, names = _club_pk(club), list(names)
     found = set(Player.objects.filter(_of_club(club_pk), username__in=names).values_list("username", flat=True))
     accounts = Membership.objects.filter(club_id=club_pk, user__username__in=names, user__player__isnull=True)
-    return found | set(accounts.values_list("user__username", flat=True))
+    # a member who claimed a profile (issue 23): her account's username names her profile too
+    claimed = Player.objects.filter(_of_club(club_pk), user__username__in=names).values_list(
+        "user__username", flat=True
+    )
+    return found | set(accounts.values_list("user__username", flat=True)) | set(claimed)
 
 
 def sees_profiles(user, club) -> bool:

@@ -238,14 +238,20 @@ def season_update(*, actor, season_id, **fields: Any) -> Season:
     return season
 
 
-def season_close(*, actor, season_id, reason: Any = "") -> Season:
+def season_close(*, actor, season_id, reason: Any = "", end_date: datetime.date | None = None) -> Season:
     """Close the season (club admins): from now on it is read-only — no match joins it, its
-    matches take no command or ruling (``Match.read_only``), its settings stay. Logged."""
+    matches take no command or ruling (``Match.read_only``), its settings stay. Logged.
+    ``end_date``, when given, is the season's end from now on (the closing page asks for it)."""
     season = _season(season_id)
     club_for_admin(actor, season.league.club_id)
     reason = _reason(reason, required=False)
     with transaction.atomic():
-        return _season_close_locked(season.pk, actor, reason)
+        season = _season_close_locked(season.pk, actor, reason)
+        if end_date is not None:
+            season.end_date = end_date
+            _check_season(season)  # an end before the start: refused, the season stays open
+            season.save(update_fields=["end_date"])
+        return season
 
 
 def _season_close_locked(season_id: int, actor, reason: str) -> Season:
@@ -321,7 +327,7 @@ def season_match_create(*, actor, season_id, seats: Any, **match_create: Any) ->
             gettext("only members of %(club_name)s start matches in its seasons") % {"club_name": club.name}
         )
     _member_seats(season, seats)
-    if role not in selectors.FILING_ROLES and actor.get_username() not in seats.values():
+    if role not in selectors.FILING_ROLES and not _seated(actor, seats):
         raise NotAllowed(
             gettext(
                 "only the scorers, arbiters and admins of %(club_name)s, or a member seated at "
@@ -335,6 +341,13 @@ def season_match_create(*, actor, season_id, seats: Any, **match_create: Any) ->
         match = games.match_create(actor=actor, seats=seats, **match_create)
         season_match_join(season=season, match=match)
     return match
+
+
+def _seated(actor, seats: dict[str, str]) -> bool:
+    """Whether ``seats`` seat ``actor``: by his username, or by his profile's display name (a
+    member who claimed an invitation plays under the profile's name, issue 23)."""
+    player = getattr(actor, "player", None)
+    return actor.get_username() in seats.values() or (player is not None and player.username in seats.values())
 
 
 def season_match_join(*, season: Season, match: Match) -> SeasonMatch:

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from . import views
+from . import evening_views, season_views, views
 
 app_name = "web"
 
@@ -55,7 +55,22 @@ urlpatterns = [
     path("matches/<uuid:match_id>/deals/<int:number>/", views.deal_detail, name="deal"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
     path("seasons/<int:season_id>/summary/", views.season_summary, name="season-summary"),
-    path("seasons/<int:season_id>/close/", views.season_close, name="season-close"),
+    # closing asks for a reason and a confirmation (issue 23: it was one click)
+    path("seasons/<int:season_id>/close/", season_views.season_closing, name="season-close"),
     path("evenings/<int:evening_id>/", views.evening_detail, name="evening"),
     path("records/view/", views.record_viewer, name="record-viewer"),
+    # The organiser's pages of a club evening (issue 23)
+    path("clubs/<int:club_id>/seasons/new/", season_views.season_new, name="season-new"),
+    path("clubs/<int:club_id>/roles/", season_views.club_roles, name="club-roles"),
+    path("seasons/<int:season_id>/edit/", season_views.season_edit, name="season-edit"),
+    path("seasons/<int:season_id>/evenings/", evening_views.season_evenings, name="season-evenings"),
+    path("seasons/<int:season_id>/evenings/new/", evening_views.evening_new, name="evening-new"),
+    path("evenings/<int:evening_id>/players/", evening_views.evening_players, name="evening-players"),
+    path("evenings/<int:evening_id>/seat/", evening_views.evening_seat, name="evening-seat"),
+    path("evenings/<int:evening_id>/results/", evening_views.evening_results, name="evening-results"),
+    path(
+        "evenings/<int:evening_id>/rounds/<int:number>/tables/<int:table>/refile/",
+        evening_views.evening_table_refile,
+        name="evening-table-refile",
+    ),
 ]

@@ -24,7 +24,6 @@ from games.exceptions import CommandError, InvalidInput, NotFound
 from games.ids import bounded_int
 from scoring import evening_selectors, invitations, members, printouts
 from scoring import selectors as scoring_selectors
-from scoring import services as scoring_services
 from scoring import summary as summaries
 from scoring.models import Invitation
 
@@ -129,6 +128,7 @@ def evening_detail(request, evening_id: int):
             "evening": evening,
             "attendance": evening_selectors.evening_attendance(evening),
             "seating": evening_selectors.evening_seating(evening),
+            "manages": evening_selectors.can_manage_evenings(request.user, evening.season.league.club_id),
         },
     )
 
@@ -287,17 +287,6 @@ def season_summary(request, season_id: int):
         "web/season_summary.html",
         {"season": season, "summary": summary, "facts": printouts.summary_facts(summary)},
     )
-
-
-@login_required
-@require_http_methods(["POST"])
-def season_close(request, season_id: int):
-    try:
-        season = selectors.season_get(season_id=season_id, user=request.user)
-        scoring_services.season_close(actor=request.user, season_id=season.pk)
-    except CommandError as exc:  # a NotFound too: the 404 page
-        return _refused(request, exc)
-    return redirect("web:season-summary", season_id=season.pk)
 
 
 def _record_deal(text: str, deal: str):

@@ -9,12 +9,15 @@ name cannot resolve to a public address for the check and to a private one for t
 from __future__ import annotations
 
 import ipaddress
+import logging
 import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.utils.translation import gettext
+
+log = logging.getLogger(__name__)
 
 MAX_URL_LENGTH = 2000
 SCHEMES = {"http": 80, "https": 443}
@@ -72,14 +75,36 @@ def resolve(url: str, *, allow_private: bool | None = None) -> Target:
         for address in addresses:
             why = not_public(address)
             if why:
-                raise UnsafeURL(
-                    gettext(
-                        "the host %(host)s resolves to %(address)s, a %(kind)s address: webhooks are "
-                        "only sent to public addresses"
-                    )
-                    % {"host": target.host, "address": address, "kind": why}
-                )
+                raise refusal(target.host, address, why)
     return Target(url=url, scheme=target.scheme, host=target.host, port=target.port, address=addresses[0])
+
+
+def refusal(host: str, address: str, kind: str) -> UnsafeURL:
+    """The refusal of a host that resolves to a non-public ``address``. A club admin reads it (the
+    API's 400, a delivery's error): it names the kind of address only when the URL holds the
+    address itself; for a name, what our DNS answered (an internal address) is logged for the
+    operators and left out of the message (issue 30, finding 8)."""
+    if is_literal(host):
+        return UnsafeURL(
+            gettext("the host %(host)s is a %(kind)s address: webhooks are only sent to public addresses")
+            % {"host": host, "kind": kind}
+        )
+    log.warning("webhook host %s refused: it resolves to %s, a %s address", host, address, kind)
+    return UnsafeURL(
+        gettext(
+            "the host %(host)s does not resolve to public addresses only: webhooks are only sent to public addresses"
+        )
+        % {"host": host}
+    )
+
+
+def is_literal(host: str) -> bool:
+    """Whether a URL's host is an IP address written out (``10.0.0.1``, ``::1``), not a name."""
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
 
 
 # IPv6 prefixes that carry an IPv4 address inside (the router or gateway behind them forwards

@@ -360,8 +360,8 @@ def _send(delivery: Delivery) -> tuple[int | None, str]:
     }
     try:
         answer = transport.post(target, body, headers)
-    except httpx.HTTPError as exc:
-        return None, f"{type(exc).__name__}: {exc}"[:500]
+    except httpx.HTTPError as exc:  # the address connected to is ours to know: the admin reads the host
+        return None, f"{type(exc).__name__}: {exc}".replace(target.address.split("%", 1)[0], target.host)[:500]
     if 200 <= answer.status_code < 300:
         return answer.status_code, ""
     return answer.status_code, f"HTTP {answer.status_code}: {answer.excerpt}".strip()

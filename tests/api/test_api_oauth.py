@@ -362,3 +362,17 @@ def test_a_user_cannot_take_back_another_users_authorisation(ewa, app, django_us
     browser.post("/o/authorised/", {"revoke": str(app.pk)})
 
     assert works(tokens["access_token"])
+
+
+def test_the_consent_pages_csp_lets_the_form_go_on_to_the_app_only(ewa, app):
+    browser = Client()
+    browser.force_login(ewa)
+    _, challenge = pkce_pair()
+
+    consent_page = browser.get(authorize_query(app, challenge, scope="matches:read"))
+    other_page = browser.get("/accounts/tokens/")
+
+    form_action = re.search(r"form-action ([^;]+)", consent_page["Content-Security-Policy"]).group(1)
+    assert "https://table.example.org" in form_action.split()  # the browser checks the redirect too
+    assert "table.example.org" not in other_page["Content-Security-Policy"]
+    assert "script-src 'self'" in consent_page["Content-Security-Policy"]  # nothing else loosened

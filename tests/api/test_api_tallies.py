@@ -3,7 +3,19 @@ sample is imported in test_api_import.py), live filing with POST /matches/{id}/t
 input answered 422 ``bad_tally`` with nothing stored."""
 
 import pytest
-from api_helpers import PLAYERS, PROBLEM, SEATS, api_people, create_match, fresh_users, post, sample, sample_names, url
+from api_helpers import (
+    PLAYERS,
+    PROBLEM,
+    SEATS,
+    api_people,
+    create_match,
+    fresh_users,
+    post,
+    sample,
+    sample_names,
+    seats_accepted,
+    url,
+)
 from support import counts
 from support.once import once_per_module
 
@@ -35,11 +47,12 @@ SHEET = {"N": counts(3, 4, 1, 2), "E": counts(0), "S": counts(6, 5, 2, 4, True, 
 @pytest.fixture
 def recorded(clients):
     """A recorded match scored by ``scorer`` (regular deals R O, first dealer N, so E leads deal 1),
-    played on 2024-11-05 and filed later."""
+    played on 2024-11-05 and filed later; the four players have accepted their seats (issue 30)."""
     response = create_match(
         clients["scorer"], "recorded", ruleset={"options": {"regular_deals": ["R", "O"]}}, played_on="2024-11-05"
     )
     assert response.status_code == 201, response.content
+    seats_accepted(response.json()["id"])
     return response.json()["id"]
 
 

@@ -7,6 +7,7 @@ from audit_helpers import PLAYERS, PROBLEM, SEATS, filed, play_record, season_ma
 
 from games import audit
 from games import services as games
+from games.confirmation import result_digest
 from games.models import Match, MatchEvent, MatchProjection
 from scoring.models import StandingRow
 
@@ -56,8 +57,13 @@ def test_a_seated_member_filing_alone_moves_no_standings_until_two_other_players
         response = confirm(clients["celina"], match)
     assert response.status_code == 201, response.content
     assert [e["type"] for e in response.json()["events"]] == [T.RESULT_CONFIRMED]
-    assert response.json()["events"][0]["payload"] == {"seat": "S", "by": "celina"}
-    totals = MatchProjection.objects.get(pk=match.pk).summary["totals"]
+    signed = MatchProjection.objects.get(pk=match.pk).summary
+    assert response.json()["events"][0]["payload"] == {
+        "seat": "S",
+        "by": "celina",
+        "result": result_digest(signed["deals"]),
+    }
+    totals = signed["totals"]
     assert sorted(standings(world)) == sorted((name, 1, totals[seat]) for seat, name in zip(SEATS, PLAYERS))
     assert clients["bartek"].get(season_url).json()["awaiting_confirmation"] == []
     detail = clients["darek"].get(url(match.pk)).json()["confirmation"]

@@ -14,6 +14,71 @@ def missing(what: str) -> None:
     pytest.skip(what)
 
 
+# The deals the client tests file, as a club secretary copies them from a paper sheet (RULES.md
+# R31): deals 1 and 2 of a match whose first dealer is N are rozbójniki, deal 3 an odgrywka.
+ROZBOJNIK_TALLIES = [
+    {
+        "N": {"tricks": 2, "hearts": 0, "queens": 0, "kings_jacks": 3, "king_of_hearts": False, "last_tricks": 0},
+        "E": {"tricks": 3, "hearts": 2, "queens": 1, "kings_jacks": 2, "king_of_hearts": True, "last_tricks": 0},
+        "S": {"tricks": 5, "hearts": 3, "queens": 2, "kings_jacks": 2, "king_of_hearts": False, "last_tricks": 1},
+        "W": {"tricks": 3, "hearts": 8, "queens": 1, "kings_jacks": 1, "king_of_hearts": False, "last_tricks": 1},
+    },
+    {
+        "N": {"tricks": 5, "hearts": 11, "queens": 0, "kings_jacks": 4, "king_of_hearts": False, "last_tricks": 2},
+        "E": {"tricks": 0, "hearts": 0, "queens": 0, "kings_jacks": 0, "king_of_hearts": False, "last_tricks": 0},
+        "S": {"tricks": 4, "hearts": 1, "queens": 1, "kings_jacks": 2, "king_of_hearts": True, "last_tricks": 0},
+        "W": {"tricks": 4, "hearts": 1, "queens": 3, "kings_jacks": 2, "king_of_hearts": False, "last_tricks": 0},
+    },
+]
+ODGRYWKA_TALLY = {"N": {"tricks": 9}, "E": {"tricks": 0}, "S": {"tricks": 2}, "W": {"tricks": 2}}
+
+
+def record_of_tallies(players) -> dict:
+    """A ``kierki-match/1`` record (version 1.1) of three deals filed by their tallies."""
+    return {
+        "format": "kierki-match/1",
+        "ruleset": {"name": "rozbojnik-odgrywka", "options": {}},
+        "players": dict(zip("NESW", players)),
+        "first_dealer": "N",
+        "played_on": "2025-09-16",
+        "deals": [{"tally": tally} for tally in (*ROZBOJNIK_TALLIES, ODGRYWKA_TALLY)],
+    }
+
+
+def webhook_bodies(world, settings, secret: str = "whsec_test-secret") -> tuple[list[bytes], dict]:
+    """The bodies the server would POST to a club's webhook (webhooks.signing.body of each delivery
+    written) for a season match filed from its sheet deal by deal (R33: points), and a ping: a
+    ``deal.finished`` per deal, the ``match.finished``, the ``ping``; with the filed match's summary."""
+    from support.world import season_match, simulated
+
+    from games import services
+    from games.engine import record as records
+    from games.engine.replay import replay
+    from webhooks import services as hooks
+    from webhooks import signing
+    from webhooks.models import Delivery
+
+    settings.WEBHOOKS_ALLOW_PRIVATE = True
+    endpoint = hooks.endpoint_create(
+        actor=world.users["ada"],
+        club_id=world.club.pk,
+        url="http://127.0.0.1:9/hook",  # nothing listens: the deliveries are only written
+        event_types=["deal.finished", "match.finished"],
+        secret=secret,
+    )
+    record = simulated(3)
+    match = season_match(world)
+    played = replay(records.decode(record)).summary()
+    for deal, filed in zip(played["deals"], record["deals"]):
+        services.deal_tally(match_id=match.pk, actor=world.users["sam"], points=deal["points"], sale=filed.get("sale"))
+    hooks.endpoint_ping(actor=world.users["ada"], endpoint_id=endpoint.pk)
+    bodies = [
+        signing.body(event_id=d.event_id, type=d.event_type, created_at=d.created_at, data=d.payload)
+        for d in Delivery.objects.order_by("pk")
+    ]
+    return bodies, {**played, "match": str(match.pk)}
+
+
 # --- signing in as a third-party app does (issue 26) ----------------------------------------------
 
 BOT_REDIRECT = "http://127.0.0.1/callback"  # RFC 8252: any port of the loopback address

@@ -238,11 +238,37 @@ def mix_in_real_ids(schema) -> None:
 
     @schema.hook
     def flatmap_body(context, body):
-        """A card ala may play, in half of the plays: with a match of hers (above), a 201."""
+        """A card ala may play, in some of the plays: with a match of hers (above), a 201. On every
+        operation, some bodies with a lone surrogate in each string, or each collection empty
+        (issue 30, finding 7: ``"\\ud800"`` and ``"deals": []`` were 500s)."""
         world = Current.world
+        hostile = [st.just(body), st.just(with_lone_surrogates(body)), st.just(emptied(body))]
         if world is None or not context.operation.path.endswith("/plays/"):
-            return st.just(body)
-        return st.one_of(st.just(body), st.sampled_from(world.plays))
+            return st.one_of(*hostile)
+        return st.one_of(*hostile, st.sampled_from(world.plays))
+
+
+LONE_SURROGATE = "\ud800"  # decodes from the JSON escape to text no UTF-8 can hold
+
+
+def with_lone_surrogates(value):
+    """``value`` with a lone surrogate appended to every string (keys included)."""
+    if isinstance(value, str):
+        return value + LONE_SURROGATE
+    if isinstance(value, dict):
+        return {with_lone_surrogates(k): with_lone_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [with_lone_surrogates(item) for item in value]
+    return value
+
+
+def emptied(value):
+    """``value`` with every array and every nested object emptied."""
+    if isinstance(value, dict):
+        return {
+            key: [] if isinstance(item, list) else {} if isinstance(item, dict) else item for key, item in value.items()
+        }
+    return [] if isinstance(value, list) else value
 
 
 def _real_values(path: str, generated, ids: dict) -> list[dict]:

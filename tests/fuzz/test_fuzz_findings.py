@@ -102,3 +102,47 @@ def test_an_id_of_unicode_digits_or_past_bigint_is_a_404_not_a_500(seeded, path,
     response = answer(seeded, method, path, who="staff", path_parameters={"id": odd_id})
 
     assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def test_a_lone_surrogate_in_a_body_is_a_documented_400_naming_the_field(seeded):
+    """Issue 30, finding 7: the escape decodes to text UTF-8 cannot encode; fingerprinting the body
+    for its Idempotency-Key was a 500."""
+    response = answer(
+        seeded,
+        "POST",
+        "/api/v1/matches/{id}/plays/",
+        path_parameters={"id": seeded.ids["match"][1]},
+        body=b'{"card": "\\ud800"}',
+        media_type="application/json",
+        headers={"Idempotency-Key": "surrogate"},
+    )
+
+    assert response.status_code == 400 and response.json()["field"] == "card"
+
+
+def test_an_import_without_deals_is_a_documented_400_naming_deals(seeded):
+    record = {
+        "format": "kierki-match/1",
+        "ruleset": {"name": "rozbojnik-odgrywka", "options": {}},
+        "players": dict(zip("NESW", ("ala", "bartek", "celina", "darek"))),
+        "first_dealer": "N",
+        "deals": [],
+    }
+
+    response = answer(
+        seeded, "POST", "/api/v1/matches/import/", who="staff", body=record, media_type="application/json"
+    )
+
+    assert response.status_code == 400 and response.json()["field"] == "deals"
+
+
+def test_standings_csv_in_an_unknown_format_is_a_documented_404(seeded):
+    response = answer(
+        seeded,
+        "GET",
+        "/api/v1/seasons/{id}/standings/csv/",
+        path_parameters={"id": seeded.ids["season"][0]},
+        query={"format": "x"},
+    )
+
+    assert response.status_code == 404 and response.headers["content-type"] == ["application/problem+json"]

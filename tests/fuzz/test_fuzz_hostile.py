@@ -1,6 +1,7 @@
 """Hostile inputs, built from the schema for every operation (issue 11): JSON nested thousands
 deep, integers of thousands of digits, NUL characters and over-long strings in every path
-parameter, query parameter, header and body field. On PostgreSQL (where a NUL in a stored jsonb
+parameter, query parameter, header and body field; lone surrogates and empty collections in every
+body (issue 30). On PostgreSQL (where a NUL in a stored jsonb
 or a too-long name used to be a 500), no answer may be a 5xx, and every answer is as documented.
 
 Deterministic and bounded: one request per operation and kind of input (a few hundred in all),
@@ -54,6 +55,8 @@ def _body_with(schema_: dict | None, string, number, depth: int = 0):
     ``number``, nested objects and arrays included (three levels)."""
     spec = _resolved(schema_ or {})
     kind = spec.get("type")
+    if isinstance(kind, list):  # OpenAPI 3.1: a nullable value is ``type: [<type>, "null"]``
+        kind = next((name for name in kind if name != "null"), None)
     if kind in {"integer", "number"}:
         return number
     if kind == "array":
@@ -145,6 +148,38 @@ def test_hostile_bodies_are_4xx(seeded, path, method, operation):
     call(
         seeded, path, method, path_parameters=where, body=b'{"a": ' + b"1" * 5000 + b"}", media_type="application/json"
     )
+
+
+LONE_SURROGATES = ("\ud800", "ka\udfffrta")  # escapes in JSON that decode to no character (issue 30, finding 7)
+
+
+def _body_emptied(schema_: dict | None, depth: int = 0):
+    """A value of the schema's shape with every array empty and every nested object empty: the
+    empty collections (``"deals": []``) a client may send."""
+    spec = _resolved(schema_ or {})
+    kind = spec.get("type")
+    if kind == "array":
+        return []
+    if kind == "object" or "properties" in spec:
+        if depth >= 1:
+            return {}
+        return {name: _body_emptied(item, depth + 1) for name, item in spec.get("properties", {}).items()}
+    return _body_with(spec, "a", 1)
+
+
+@pytest.mark.parametrize("path, method, operation", BODY_OPERATIONS, ids=[f"{m} {p}" for p, m, _ in BODY_OPERATIONS])
+def test_lone_surrogates_and_empty_collections_in_bodies_are_4xx(seeded, path, method, operation):
+    """Issue 30, finding 7: a lone surrogate in any string (the JSON escape ``\\ud800``, sent as
+    such: it decodes to text UTF-8 cannot encode) and empty arrays and objects in every field, with
+    and without an Idempotency-Key (whose fingerprint hashes the body)."""
+    shape = _body_schema(operation)
+    where = _path_values(seeded, path, None)
+    bodies = [json.dumps(_body_with(shape, text, 1)).encode() for text in LONE_SURROGATES]
+    bodies += [b'{"\\ud800": 1}', json.dumps(_body_emptied(shape)).encode(), b"{}", b"[]"]
+    for number, body in enumerate(bodies):
+        for key in (f"s{number}", None):
+            headers = {"Idempotency-Key": key} if key else {}
+            call(seeded, path, method, path_parameters=where, body=body, media_type="application/json", headers=headers)
 
 
 def test_every_operation_with_a_body_is_covered():

@@ -37,7 +37,6 @@ def register(world, url: str):
         ("http://10.1.2.3/hook", "private"),
         ("http://192.168.0.10/hook", "private"),
         ("http://[::1]:8080/hook", "loopback"),
-        ("http://localhost:8080/hook", "loopback"),  # a name that resolves to loopback
         ("http://169.254.169.254/latest/meta-data/", "link-local"),  # cloud metadata
         ("http://0.0.0.0/hook", "unspecified"),
         ("http://[::ffff:127.0.0.1]/hook", "loopback"),  # IPv4-mapped IPv6
@@ -103,18 +102,54 @@ def test_the_setting_lets_private_receivers_in(world, allow_private):
     assert register(world, "http://127.0.0.1:8080/hook").status_code == 201
 
 
-def test_a_name_holding_a_private_address_beside_a_public_one_is_refused(monkeypatch):
+def resolving_to(monkeypatch, *found: str) -> None:
     monkeypatch.setattr(
         addresses.socket,
         "getaddrinfo",
-        lambda host, port, *args, **kw: [
-            (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.215.14", port)),
-            (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.5", port)),
-        ],
+        lambda host, port, *args, **kw: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port)) for a in found],
     )
 
-    with pytest.raises(addresses.UnsafeURL, match="10.0.0.5, a private address"):
+
+def test_a_name_holding_a_private_address_beside_a_public_one_is_refused(monkeypatch, caplog):
+    resolving_to(monkeypatch, "93.184.215.14", "10.0.0.5")
+
+    with pytest.raises(addresses.UnsafeURL, match="mixed.example.org does not resolve to public addresses only"):
         addresses.resolve("https://mixed.example.org/hook", allow_private=False)
+    assert "10.0.0.5, a private address" in caplog.text  # for the operators, in the server's log
+
+
+@pytest.mark.parametrize("url", ["http://localhost:8080/hook", "http://intranet.example.org/hook"])
+def test_a_refused_name_is_answered_without_what_our_dns_said(world, url, monkeypatch, caplog):
+    """Issue 30, finding 8: a club admin learns nothing of the internal network from the refusal."""
+    resolving_to(monkeypatch, "10.20.30.40")
+
+    response = register(world, url)
+
+    detail = response.json()["detail"]
+    assert response.status_code == 400 and response.json()["field"] == "url"
+    assert "10.20.30.40" not in detail and "private" not in detail
+    assert "does not resolve to public addresses only" in detail
+    assert "10.20.30.40" in caplog.text
+    assert not Endpoint.objects.exists()
+
+
+def test_a_name_that_became_private_is_refused_at_delivery_without_the_address(
+    world, hook, receiver, monkeypatch, settings, django_capture_on_commit_callbacks
+):
+    endpoint = hook()
+    Endpoint.objects.filter(pk=endpoint.pk).update(url="http://hooks.example.org/hook")
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    resolving_to(monkeypatch, "10.20.30.40")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.endpoint_ping(actor=world.users["ada"], endpoint_id=endpoint.pk)
+
+    [delivery] = deliveries()
+    assert delivery.last_error.startswith("refused: the host hooks.example.org does not resolve to public")
+    assert "10.20.30.40" not in delivery.last_error
+    listed = APIClient()
+    listed.force_authenticate(world.users["ada"])
+    assert "10.20.30.40" not in listed.get(f"/api/v1/webhooks/{endpoint.pk}/deliveries/").content.decode()
 
 
 def test_an_address_that_became_private_is_refused_at_delivery(
@@ -129,7 +164,7 @@ def test_an_address_that_became_private_is_refused_at_delivery(
     [delivery] = deliveries()
     assert receiver.received == []
     assert delivery.status == "pending" and delivery.attempts == 1
-    assert delivery.last_error.startswith("refused: the host 127.0.0.1 resolves to 127.0.0.1, a loopback address")
+    assert delivery.last_error.startswith("refused: the host 127.0.0.1 is a loopback address")
 
 
 def test_the_attempt_connects_to_the_checked_address_and_names_the_host(

@@ -21,6 +21,7 @@ from support.servers import closed_port as free_port  # noqa: F401 - re-exported
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 LOCAL_REDIS = "redis://127.0.0.1:6379"
+HOST = "kierki.example.org"  # DJANGO_ALLOWED_HOSTS of .env.example
 # Redis databases of these tests (the scoring tests use 14, CI's REDIS_URL 15).
 BROKER_DB, REDIS_DB = 13, 12
 
@@ -181,3 +182,18 @@ class Service:
                 self.process.wait(5)
         self._file.close()
         return self.process.returncode
+
+
+def healthz_ok(base: str) -> bool:
+    """Whether the server at ``base`` answers its liveness probe."""
+    import httpx
+
+    try:
+        return httpx.get(f"{base}/healthz", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def behind_tls(address: str, **headers: str) -> dict:
+    """As the TLS proxy forwards a request (API_NUM_PROXIES=1: the client is X-Forwarded-For's)."""
+    return {"Host": HOST, "X-Forwarded-Proto": "https", "X-Forwarded-For": address, **headers}

@@ -14,11 +14,14 @@ import secrets
 import httpx
 import pytest
 from ops_helpers import (
+    HOST,
     LOCAL_REDIS,
     REDIS_DB,
     Service,
+    behind_tls,
     compose,
     free_port,
+    healthz_ok,
     local_command,
     production_env,
     require_redis,
@@ -27,7 +30,6 @@ from ops_helpers import (
 )
 from test_ops_settings import production, python
 
-HOST = "kierki.example.org"  # DJANGO_ALLOWED_HOSTS of .env.example
 LIMIT = 4
 
 
@@ -68,25 +70,13 @@ def two_workers(migrated, tmp_path):
         )
         started.append(web)
         base = f"http://127.0.0.1:{port}"
-        wait_for(lambda: _up(base), 60, "gunicorn to answer /healthz", web.log)
+        wait_for(lambda: healthz_ok(base), 60, "gunicorn to answer /healthz", web.log)
         wait_for(lambda: web.output().count("Booting worker") >= 2, 30, "two workers", web.log)
         return base
 
     yield start
     for web in started:
         web.stop()
-
-
-def _up(base: str) -> bool:
-    try:
-        return httpx.get(f"{base}/healthz", timeout=5).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
-def behind_tls(address: str, **headers: str) -> dict:
-    """As the TLS proxy forwards a request (API_NUM_PROXIES=1: the client is X-Forwarded-For's)."""
-    return {"Host": HOST, "X-Forwarded-Proto": "https", "X-Forwarded-For": address, **headers}
 
 
 def form_attempt(base: str, path: str, username: str, address: str) -> int:

@@ -16,11 +16,14 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 from ops_helpers import (
+    HOST,
     LOCAL_REDIS,
     REDIS_DB,
     Service,
+    behind_tls,
     compose,
     free_port,
+    healthz_ok,
     local_command,
     production_env,
     require_redis,
@@ -30,7 +33,6 @@ from ops_helpers import run as run_command
 
 pytestmark = pytest.mark.slow
 
-HOST = "kierki.example.org"  # DJANGO_ALLOWED_HOSTS of .env.example
 LIMIT = 10  # LOGIN_FAILURE_LIMIT's default number, per address and username
 AUTH_LIMIT = 30  # API_THROTTLE_AUTH's default number, per address
 PARALLEL = 60
@@ -77,21 +79,9 @@ def server(request, migrated, tmp_path):
     )
     web = Service(_command(request.param, port, migrated), env, tmp_path / f"{request.param}.log")
     base = f"http://127.0.0.1:{port}"
-    wait_for(lambda: _up(base), 60, f"{request.param} to answer /healthz", web.log)
+    wait_for(lambda: healthz_ok(base), 60, f"{request.param} to answer /healthz", web.log)
     yield base
     web.stop()
-
-
-def _up(base: str) -> bool:
-    try:
-        return httpx.get(f"{base}/healthz", timeout=5).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
-def behind_tls(address: str, **headers: str) -> dict:
-    """As the TLS proxy forwards a request (API_NUM_PROXIES=1: the client is X-Forwarded-For's)."""
-    return {"Host": HOST, "X-Forwarded-Proto": "https", "X-Forwarded-For": address, **headers}
 
 
 def an_address() -> str:

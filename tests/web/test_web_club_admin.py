@@ -144,7 +144,9 @@ def test_the_summary_page_and_closing_a_season(client, users, club):
 
     signed_in(client, club.ada)
     assert "Close the season" in client.get(f"/seasons/{club.season.pk}/").content.decode()
-    closed = client.post(f"/seasons/{club.season.pk}/close/")
+    one_click = client.post(f"/seasons/{club.season.pk}/close/")  # issue 23: a reason and a confirmation first
+    assert one_click.status_code == 400 and Season.objects.get(pk=club.season.pk).status == "open"
+    closed = client.post(f"/seasons/{club.season.pk}/close/", {"reason": "end of the season", "confirm": "yes"})
     summary = client.get(f"/seasons/{club.season.pk}/summary/").content.decode()
 
     assert closed.status_code == 302 and Season.objects.get(pk=club.season.pk).status == "closed"

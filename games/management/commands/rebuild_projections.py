@@ -58,7 +58,7 @@ def rebuild_match(match_id) -> str:
         match.status = _status(rows, state)
         summary = {**summary_of(state, match, rulings_of(rows)), **sign_offs_of(rows)}
         match.withdrawn = summary["withdrawal"] is not None
-        match.confirmed = confirmation.rule_met(match, summary["confirmations"]) is not None  # filing kept as filed
+        match.confirmed = confirmation.rule_met(match, confirmation.signed_now(summary)) is not None  # filing kept
         Match.objects.filter(pk=match.pk).update(
             version=match.version, status=match.status, withdrawn=match.withdrawn, confirmed=match.confirmed
         )
