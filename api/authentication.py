@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.drainage import set_override
+from oauth2_provider.contrib.rest_framework import OAuth2Authentication
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
 from games import sql
+
+from . import oauth
 
 
 class PlayerTokenAuthentication(authentication.TokenAuthentication):
@@ -31,3 +34,19 @@ class PlayerTokenAuthentication(authentication.TokenAuthentication):
 
 # The schema's "tokenAuth" scheme stands for both classes: the same header, the same tokens.
 set_override(PlayerTokenAuthentication, "suppress_collision_warning", True)
+
+
+class BearerTokenAuthentication(OAuth2Authentication):
+    """``Authorization: Bearer <token>``: an OAuth access token or a personal access token
+    (docs/oauth.md), both django-oauth-toolkit access tokens kept only as checksums. What it may
+    do is bounded by its scopes (``api.permissions.TokenHasScope``)."""
+
+    def authenticate(self, request):
+        found = super().authenticate(request)
+        if found is not None and found[1].application_id is None:  # a personal token: no app
+            oauth.token_used(access_token=found[1])  # "last used" on the page of personal tokens
+        return found
+
+
+# The schema's "oauth2" scheme (with the scope of each operation) is api.oauth_scopes.BearerScheme.
+import api.oauth_scopes  # noqa: E402, F401  registers BearerScheme before any schema is generated

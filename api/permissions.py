@@ -11,6 +11,19 @@ from games.exceptions import InvalidInput
 from games.models import Match
 from games.selectors import SCORERS_GROUP, user_may_import
 
+from .oauth_scopes import check_scope, is_open, required_scope
+
+
+class TokenHasScope(BasePermission):
+    """The one scope check (issue 26), in the settings' defaults: a Bearer token acts only within
+    its scopes, as ``api.oauth_scopes.ENDPOINT_SCOPES`` decides per operation (403
+    ``insufficient_scope``). Sessions and the old full-scope tokens pass."""
+
+    def has_permission(self, request, view) -> bool:
+        if not is_open(view):
+            check_scope(request.auth, required_scope(view, request.method))
+        return True
+
 
 class CanImportRecords(BasePermission):
     """Filing records: staff, or members of the Django auth group ``scorers``."""

@@ -18,7 +18,7 @@ from games.ids import int_id
 from scoring import evening_selectors, printouts
 from scoring.models import Season
 
-from .authentication import PlayerTokenAuthentication
+from .authentication import BearerTokenAuthentication, PlayerTokenAuthentication
 from .leagues import error_responses
 from .problems import PROBLEM_CONTENT_TYPE
 
@@ -68,7 +68,7 @@ def pdf_operation(operation_id: str, tag: str, summary: str, description: str | 
 class MatchSheetView(_PDFView):
     """``GET /api/v1/matches/{id}/sheet.pdf``."""
 
-    authentication_classes = [PlayerTokenAuthentication, SessionAuthentication]
+    authentication_classes = [PlayerTokenAuthentication, BearerTokenAuthentication, SessionAuthentication]
 
     @pdf_operation(
         "matches_sheet_pdf",

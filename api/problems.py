@@ -72,6 +72,14 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
     ),
     "authentication_failed": (401, _("Authentication failed"), _("The token or the credentials are wrong.")),
     "permission_denied": (403, _("Permission denied"), _("Your role does not allow this request.")),
+    "insufficient_scope": (
+        403,
+        _("Outside the token's scopes"),
+        _(
+            "The Bearer token (an OAuth token or a personal access token) was not granted the scope this "
+            "operation needs, whatever its user may do; `detail` names the scope. Ask for it, or use a session."
+        ),
+    ),
     "not_allowed": (
         403,
         _("Not allowed"),

@@ -162,6 +162,9 @@ def operation_codes(operation: dict) -> dict[str, list[str]]:
         codes.setdefault("422", []).append("idempotency_key_reused")
     for status, code in CODES_BY_OPERATION.get(operation.get("operationId"), []):
         codes.setdefault(status, []).append(code)
+    # A Bearer token outside its scopes (api/oauth_scopes.py names it on the 403 of those operations).
+    if "`insufficient_scope`" in operation.get("responses", {}).get("403", {}).get("description", ""):
+        codes.setdefault("403", []).append("insufficient_scope")
     return codes
 
 

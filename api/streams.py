@@ -58,6 +58,7 @@ from games import live, selectors
 from games.exceptions import CommandError, InvalidInput, quoted
 from games.ids import bounded_int
 
+from . import oauth_scopes
 from . import serializers as s
 from .problems import exception_json, problem, problem_json
 from .views import MatchViewSet
@@ -499,6 +500,7 @@ def _authenticate(request: HttpRequest):
     user = drf_request.user
     if user is None or not user.is_authenticated:
         raise exceptions.NotAuthenticated()
+    oauth_scopes.check_scope(drf_request.auth, oauth_scopes.STREAM_SCOPE)  # a Bearer token reads with matches:read
     return user
 
 

@@ -15,6 +15,8 @@ from .problems import problem_responses
 errors = problem_responses(
     {
         401: "Not authenticated.",
+        403: "A Bearer token (OAuth or personal access token): no app manages its user's tokens "
+        "(`insufficient_scope`); use a session or an old key.",
         404: "No such token of yours (`not_found`).",
     }
 )
@@ -32,7 +34,7 @@ class TokenListView(APIView):
         summary="List your API tokens",
         tags=["auth"],
         description="Each token's id, the first characters of its key and when it was made; never the key.",
-        responses={200: TokenSummarySerializer(many=True), **errors(401)},
+        responses={200: TokenSummarySerializer(many=True), **errors(401, 403)},
     )
     def get(self, request):
         return Response(TokenSummarySerializer(tokens.token_list(user=request.user), many=True).data)
@@ -45,7 +47,7 @@ class TokenDetailView(APIView):
         tags=["auth"],
         description="The token stops working at once (a request with it is then 401). Another user's "
         "token, or one already revoked, is 404.",
-        responses={204: None, **errors(401, 404)},
+        responses={204: None, **errors(401, 403, 404)},
     )
     def delete(self, request, token_id: str):
         tokens.token_revoke(user=request.user, token_id=token_id)

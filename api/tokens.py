@@ -20,6 +20,10 @@ from rest_framework.authtoken.models import Token
 
 from games.exceptions import NotFound
 
+from . import oauth
+
+# The old token endpoint is deprecated since issue 26 (RFC 9745's structured date: 2026-12-03).
+DEPRECATION = "@1796256000"
 PREFIX_LENGTH = 8  # 32 of the key's 160 bits: enough to tell tokens apart, far too few to use one
 
 
@@ -57,9 +61,10 @@ def token_revoke(*, user, token_id: str) -> None:
 
 
 def user_tokens_revoke(*, user_id: int) -> int:
-    """Revokes every token of the user; the number revoked."""
+    """Revokes every token of the user, the old ones and his OAuth and personal access tokens
+    (issue 26); the number revoked."""
     deleted, _ = Token.objects.filter(user_id=user_id).delete()
-    return deleted
+    return deleted + oauth.user_oauth_revoke(user_id=user_id)
 
 
 def is_hash_upgrade(stored: str, update_fields) -> bool:

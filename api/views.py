@@ -45,13 +45,13 @@ from scoring.services import season_match_create, season_record_import
 
 from . import audit_serializers, audit_views, tokens
 from . import serializers as s
-from .authentication import PlayerTokenAuthentication
+from .authentication import BearerTokenAuthentication, PlayerTokenAuthentication
 from .filters import MatchFilter
 from .idempotency import HEADER as IDEMPOTENCY_HEADER
 from .idempotency import REPLAYED_HEADER, idempotent
 from .leagues import SEASON_FILING, FilesIntoASeason
 from .parsers import BoundedJSONParser
-from .permissions import CanImportRecords, check_scorer_appointment
+from .permissions import CanImportRecords, TokenHasScope, check_scorer_appointment
 from .preconditions import IF_MATCH, expected_version, with_version
 from .problems import PROBLEMS, RULES, problem_responses, problem_type
 from .throttles import AuthTokenThrottle
@@ -210,7 +210,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     """Matches: create, list and read them; deal, offer, decide and play through the commands."""
 
     parser_classes = [BoundedJSONParser]
-    authentication_classes = [PlayerTokenAuthentication, SessionAuthentication]  # the settings', player read too
+    # the settings', player read too
+    authentication_classes = [PlayerTokenAuthentication, BearerTokenAuthentication, SessionAuthentication]
     serializer_class = s.MatchSerializer
     filterset_class = MatchFilter
     queryset = Match.objects.none()
@@ -566,7 +567,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         detail=False,
         methods=["post"],
         url_path="import",
-        permission_classes=[IsAuthenticated, CanImportRecords | FilesIntoASeason],
+        permission_classes=[IsAuthenticated, TokenHasScope, CanImportRecords | FilesIntoASeason],
     )
     @idempotent
     def import_record(self, request):
@@ -679,7 +680,8 @@ _INPUTS = {
 
 
 class TokenView(ObtainAuthToken):
-    """``POST /api/v1/auth/token/``: a username and password for the user's API token."""
+    """``POST /api/v1/auth/token/``: a username and password for the user's API token. Deprecated
+    (issue 26): OAuth or a personal access token instead; every answer says so (``Deprecation``)."""
 
     throttle_classes = [AuthTokenThrottle]
     # JSON only, as everywhere (ObtainAuthToken's own list takes forms too), with the depth and NUL limits.
@@ -687,7 +689,11 @@ class TokenView(ObtainAuthToken):
 
     @extend_schema(
         operation_id="auth_token",
-        summary="Get your API token",
+        summary="Get your API token (deprecated)",
+        description="Deprecated: sign apps in with OAuth 2.0 (code flow with PKCE, /o/authorize/) and scripts "
+        "with a personal access token (made on the page /accounts/tokens/). Keys made here still work with full scope "
+        "and are listed and revoked on that page; every answer carries `Deprecation`.",
+        deprecated=True,
         tags=["auth"],
         request=s.TokenInput,
         auth=[],
@@ -707,6 +713,11 @@ class TokenView(ObtainAuthToken):
         attempt.give_back()
         token, _ = tokens.token_issue(user=serializer.validated_data["user"])
         return Response({"token": token.key})
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["Deprecation"] = tokens.DEPRECATION  # RFC 9745
+        return response
 
 
 # --- ping ------------------------------------------------------------------------------------------

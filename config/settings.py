@@ -87,6 +87,8 @@ INSTALLED_APPS = [
     "corsheaders",
     "rest_framework",
     "rest_framework.authtoken",
+    "oauth2_provider",  # OAuth 2.0 for third-party apps (docs/oauth.md)
+    "accounts",  # personal access tokens (docs/oauth.md)
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc served from the project: /api/v1/docs/ works offline
@@ -263,9 +265,11 @@ API_NUM_PROXIES = env_int("API_NUM_PROXIES", 0)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.BearerTokenAuthentication",  # OAuth and personal access tokens (docs/oauth.md)
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # A Bearer token acts only within its scopes (api/oauth_scopes.py); sessions and old tokens in full.
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated", "api.permissions.TokenHasScope"],
     # JSON bodies only: the schema then offers one request content type per operation, which is what
     # generated clients need (with form and multipart too, openapi-python-client sent multipart
     # labelled as JSON). The browsable API keeps its raw-JSON form.
@@ -282,6 +286,38 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": API_NUM_PROXIES,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+
+# OAuth 2.0 (django-oauth-toolkit, docs/oauth.md): the authorization code with PKCE (S256 only) for
+# public and confidential clients, refresh tokens rotated with reuse detection (a refresh token used
+# twice revokes its whole family), tokens stored only as checksums. The scopes follow the roles; which
+# endpoint needs which is api/oauth_scopes.py's table, their texts (the consent page's) live there too.
+# accounts.PersonalToken points at the access token model: its migration names it by this setting.
+OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"
+OAUTH2_PROVIDER = {
+    "SCOPES_BACKEND_CLASS": "api.oauth_scopes.RoleScopes",
+    "DEFAULT_SCOPES": ["matches:read"],
+    "PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,  # "plain" refused: S256 only
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,  # the header only, never ?access_token=
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,  # a stolen database holds no usable token
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,  # RFC 9207: the redirect names the issuer (mix-up attacks)
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env_int("OAUTH_ACCESS_TOKEN_SECONDS", 3600),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": env_int("OAUTH_REFRESH_TOKEN_SECONDS", 90 * 24 * 3600),
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "REQUEST_APPROVAL_PROMPT": "auto",  # asked once per app and scopes; again when an app asks for more
+    "ALLOW_LOCALHOST_LOOPBACK": True,  # RFC 8252: desktop apps and bots redirect to 127.0.0.1:<any port>
+    # "none": a public app (no secret) names itself by client_id and proves the code with PKCE.
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_basic", "client_secret_post"],
+}
+# "http" stays allowed for RFC 8252 loopback redirects only: api.oauth.app_register refuses any other
+# http redirect URI (a user's app); the check that flags every http is silenced for that reason.
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 
 # Idempotency-Key rows are kept (and honoured) this long; `manage.py purge_idempotency_keys`.
 IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
@@ -317,7 +353,9 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "DESCRIPTION": (
         "Run and file matches of Kierki (rozbójnik / odgrywka) under RULES.md. Authenticate with "
-        "`Authorization: Token <key>` (POST /api/v1/auth/token/) or a session. Match and state responses "
+        "`Authorization: Bearer <token>` (an OAuth 2.0 access token, code flow with PKCE at /o/authorize/, "
+        "or a personal access token; each operation names the scope it needs), "
+        "`Authorization: Token <key>` (POST /api/v1/auth/token/, deprecated) or a session. Match and state responses "
         'carry `ETag: "<version>"`; POSTs take `If-Match` (stale → 412) and `Idempotency-Key`. '
         "Errors are application/problem+json (RFC 9457) with `code` and, for rule violations, `rule` and "
         "`error` (the R30 error object). Card lists in examples are placeholders."
@@ -338,6 +376,7 @@ SPECTACULAR_SETTINGS = {
         "api.schema_hooks.type_path_ids",
         "api.schema_hooks.add_body_errors",
         "api.problems.document_database_unavailable",
+        "api.oauth_scopes.document_insufficient_scope",  # the 403 of every operation a scope guards
         "api.schema_hooks.name_problem_codes",
     ],
     "COMPONENT_SPLIT_REQUEST": True,

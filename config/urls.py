@@ -28,6 +28,7 @@ urlpatterns = [
         name="redoc",
     ),
     path("api/v1/", include("api.urls")),
+    path("", include("api.oauth_urls")),  # OAuth 2.0: /.well-known/oauth-authorization-server, /o/ (docs/oauth.md)
     path("", include("web.urls")),  # the pages: score sheets, deal viewer, standings, login
 ]
 

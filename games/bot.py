@@ -16,22 +16,33 @@ only — no Django — and talks plain HTTP (``urllib``) to any Kierki server:
   ``412`` (someone moved first) means read the state again; a network error, ``429``, ``5xx``
   or ``409 idempotency_in_progress`` is retried with exponential backoff, with the same key;
 - it returns when the match is over (``kierki play`` then exits 0).
+
+Sign-in (issue 26): the token is an OAuth access token or a personal access token (sent as
+``Authorization: Bearer``), or a key of the deprecated token endpoint (``Token``, 40 hex digits).
+``oauth_sign_in`` gets an OAuth token the standard way for a program on a computer: the code flow
+with PKCE and a loopback redirect (RFC 8252) — the person allows the bot in his browser, the bot
+never sees his password. Its scopes: ``matches:read matches:play``.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import math
 import random
+import secrets
 import sys
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+import webbrowser
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.client import HTTPException
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
 from games.engine.cards import Card
@@ -66,6 +77,90 @@ def api_base(server: str) -> str:
     if not base.endswith("/api/v1"):
         base += "/api/v1"
     return base + "/"
+
+
+OLD_KEY_LENGTH = 40  # keys of the deprecated POST /api/v1/auth/token/: 40 hex digits
+BOT_SCOPES = "matches:read matches:play"
+
+
+def authorization(token: str) -> str:
+    """The ``Authorization`` header for a token: ``Token`` for an old key, else ``Bearer``."""
+    old = len(token) == OLD_KEY_LENGTH and all(c in "0123456789abcdef" for c in token)
+    return f"Token {token}" if old else f"Bearer {token}"
+
+
+def server_origin(server: str) -> str:
+    """``http://host:8000/api/v1`` or ``http://host:8000`` → ``http://host:8000``."""
+    base = server.rstrip("/")
+    return base[: -len("/api/v1")] if base.endswith("/api/v1") else base
+
+
+def pkce_pair() -> tuple[str, str]:
+    """A PKCE code verifier and its S256 challenge (RFC 7636)."""
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    return verifier, challenge
+
+
+class _Callback(BaseHTTPRequestHandler):
+    """The loopback redirect: keeps the query the authorisation server sent the browser to."""
+
+    def do_GET(self):
+        self.server.query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        body = b"Kierki: you may close this page."
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):  # quiet: the bot logs what matters
+        pass
+
+
+def oauth_sign_in(
+    server: str,
+    client_id: str,
+    *,
+    scope: str = BOT_SCOPES,
+    open_url: Callable[[str], Any] = webbrowser.open,
+    timeout: float = 300,
+) -> dict[str, Any]:
+    """The OAuth code flow with PKCE for a public app registered with the redirect URI
+    ``http://127.0.0.1/callback`` (any port): opens the consent page with ``open_url``, waits for
+    the browser's redirect on a loopback port, trades the code for tokens. The token response
+    (``access_token``, ``refresh_token``, ``scope``, ``expires_in``)."""
+    verifier, challenge = pkce_pair()
+    state = secrets.token_urlsafe(16)
+    with HTTPServer(("127.0.0.1", 0), _Callback) as callback:
+        callback.timeout, callback.query = timeout, None
+        redirect_uri = f"http://127.0.0.1:{callback.server_address[1]}/callback"
+        query = {
+            "response_type": "code",
+            "client_id": client_id,
+            "redirect_uri": redirect_uri,
+            "scope": scope,
+            "state": state,
+            "code_challenge": challenge,
+            "code_challenge_method": "S256",
+        }
+        open_url(f"{server_origin(server)}/o/authorize/?{urllib.parse.urlencode(query)}")
+        callback.handle_request()
+        answer = callback.query or {}
+    if answer.get("state") != [state] or "code" not in answer:
+        raise BotError(f"not signed in: {answer.get('error', ['no answer from the browser'])[0]}")
+    form = {
+        "grant_type": "authorization_code",
+        "code": answer["code"][0],
+        "redirect_uri": redirect_uri,
+        "client_id": client_id,
+        "code_verifier": verifier,
+    }
+    request = urllib.request.Request(
+        f"{server_origin(server)}/o/token/", data=urllib.parse.urlencode(form).encode(), method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
 
 
 class Api:
@@ -103,7 +198,7 @@ class Api:
         self, method: str, path: str, body: dict | None = None, headers: dict[str, str] | None = None
     ) -> tuple[Any, dict[str, str]]:
         all_headers = {
-            "Authorization": f"Token {self.token}",
+            "Authorization": authorization(self.token),
             "Accept": "application/json",
             "User-Agent": USER_AGENT,
             **(headers or {}),

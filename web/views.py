@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from api import tokens
+from api import oauth, oauth_views, tokens
 from config import limits, signin_counts
 from games import selectors as games_selectors
 from games import signoffs
@@ -315,7 +315,13 @@ def my_tokens(request):
     """``/accounts/tokens/`` ("Moje tokeny"): the user's API tokens, each by the first characters of
     its key and its date; revoke one, or make one (its key shown on this answer only)."""
     new_key, error = None, None
-    if request.method == "POST" and "revoke" in request.POST:
+    personal_form, new_personal = oauth_views.PersonalTokenForm(), None
+    if request.method == "POST" and {"create_personal", "revoke_personal"} & set(request.POST):
+        # Personal access tokens with scopes (issue 26): api.oauth_views.
+        personal_form, new_personal, error = oauth_views.personal_token_post(request)
+        if new_personal is None and error is None and "revoke_personal" in request.POST:
+            return redirect("web:tokens")
+    elif request.method == "POST" and "revoke" in request.POST:
         try:
             tokens.token_revoke(user=request.user, token_id=request.POST["revoke"])
         except NotFound as exc:
@@ -330,7 +336,12 @@ def my_tokens(request):
         else:
             error = gettext("You already have a token; revoke it first to get a new one.")
     context = {"tokens": tokens.token_list(user=request.user), "new_key": new_key, "error": error}
-    return render(request, "web/tokens.html", context)
+    context |= {
+        "personal_tokens": oauth.personal_token_list(user=request.user),
+        "personal_form": personal_form,
+        "new_personal": new_personal,
+    }
+    return render(request, "web/tokens.html", context, status=400 if personal_form.errors else 200)
 
 
 class PasswordResetView(auth_views.PasswordResetView):

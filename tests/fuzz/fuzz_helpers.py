@@ -77,7 +77,39 @@ def config(*, max_examples: int = MAX_EXAMPLES, **overrides) -> schemathesis.Con
 
 
 def token(world, name: str) -> dict:
-    return {"Authorization": f"Token {world.tokens[name]}"}
+    scheme = "Bearer" if name.endswith("-oauth") else "Token"
+    return {"Authorization": f"{scheme} {world.tokens[name]}"}
+
+
+def oauth_access_token(user, scope: str) -> str:
+    """An access token of ``user`` from the code flow with PKCE (issue 26), run in this process:
+    a public app, the consent form's "Allow" posted, the code traded with its verifier."""
+    import base64
+    import hashlib
+    import secrets
+    from urllib.parse import parse_qs, urlencode, urlsplit
+
+    from django.test import Client
+
+    from api import oauth
+
+    redirect = "https://fuzz.example.org/cb"
+    app = oauth.app_register(user=user, name="Fuzz", redirect_uris=redirect, confidential=False).app
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    query = {"response_type": "code", "client_id": app.client_id, "redirect_uri": redirect, "scope": scope}
+    query |= {"code_challenge": challenge, "code_challenge_method": "S256"}
+    browser = Client()
+    browser.force_login(user)
+    # The consent form's fields posted as the page would (its rendering needs the collected static files)
+    allowed = browser.post(f"/o/authorize/?{urlencode(query)}", {**query, "allow": "Authorize"})
+    code = parse_qs(urlsplit(allowed["Location"]).query)["code"][0]
+    answer = Client().post(
+        "/o/token/",
+        {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect}
+        | {"client_id": app.client_id, "code_verifier": verifier},
+    )
+    return answer.json()["access_token"]
 
 
 @dataclass
@@ -130,6 +162,8 @@ def seed_world(user_model) -> World:
     world = World()
     world.plays = [{"card": str(_deal(match).legal_cards(Seat.N)[0])} for match in in_play]
     world.tokens = {name: Token.objects.create(user=users[name]).key for name in ("ala", "staff")}
+    # A third-party table app of ala's: reads and plays, nothing else (403 insufficient_scope elsewhere).
+    world.tokens["ala-oauth"] = oauth_access_token(users["ala"], "matches:read matches:play")
     world.ids = {
         "match": [str(m.pk) for m in (finished, *in_play, recorded)],
         "dispute": [str(open_dispute.pk), str(ruled.pk)],

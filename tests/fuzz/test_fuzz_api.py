@@ -1,11 +1,13 @@
 """Schemathesis against ``/api/v1/schema/``: every operation, fuzzed through the WSGI application (as
 gunicorn serves the API), authenticated as a seated player and as staff, against a world with a
-club, a season, matches finished and in play, and disputes. No 5xx; every status code, content
+club, a season, matches finished and in play, and disputes; once more, fewer examples, with an
+OAuth access token of a table app (``matches:read matches:play``: every other operation must
+answer its documented 403 ``insufficient_scope``). No 5xx; every status code, content
 type, body and documented header as the schema says."""
 
 import pytest
 from asgiref.sync import sync_to_async
-from fuzz_helpers import Current, fuzz_settings, mix_in_real_ids, token, wsgi_schema
+from fuzz_helpers import MAX_EXAMPLES, Current, fuzz_settings, mix_in_real_ids, token, wsgi_schema
 
 from api import streams
 
@@ -43,3 +45,9 @@ def test_fuzz_as_a_seated_player(case, seeded):
 @fuzz_settings()
 def test_fuzz_as_staff(case, seeded):
     case.call_and_validate(headers=token(seeded, "staff"))
+
+
+@schema.parametrize()
+@fuzz_settings(max_examples=max(1, MAX_EXAMPLES // 5))
+def test_fuzz_with_an_oauth_token(case, seeded):
+    case.call_and_validate(headers=token(seeded, "ala-oauth"))

@@ -12,9 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from games.bot import Api, ApiError, Bot, Policy, api_base
+from games.bot import Api, ApiError, Bot, Policy, api_base, authorization
 
 ROOT = Path(__file__).resolve().parents[2]
+OLD_KEY = "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"  # a key of the deprecated token endpoint: 40 hex digits
+
+
+def test_the_bot_sends_oauth_and_personal_tokens_as_bearer_and_old_keys_as_token():
+    assert authorization(OLD_KEY) == f"Token {OLD_KEY}"
+    assert authorization("kpat_Zm9vYmFy") == "Bearer kpat_Zm9vYmFy"
+    assert authorization("4YJD8ShDHM0QI1XhNUTJfhKTjuUebO") == "Bearer 4YJD8ShDHM0QI1XhNUTJfhKTjuUebO"  # OAuth
 
 
 # --- HTTP: retries, backoff, idempotency -----------------------------------------------------------
@@ -56,7 +63,7 @@ def scripted():
 
 
 def api_for(server, delays: list) -> Api:
-    return Api(f"http://127.0.0.1:{server.server_address[1]}", "t0ken", sleep=delays.append, retries=3)
+    return Api(f"http://127.0.0.1:{server.server_address[1]}", OLD_KEY, sleep=delays.append, retries=3)
 
 
 def test_transient_answers_are_retried_with_growing_delays_and_the_same_idempotency_key(scripted):
@@ -69,7 +76,8 @@ def test_transient_answers_are_retried_with_growing_delays_and_the_same_idempote
     assert len(delays) == 2 and delays[1] > delays[0] > 0
     keys = {seen[2]["Idempotency-Key"] for seen in scripted.seen}
     assert len(scripted.seen) == 3 and len(keys) == 1
-    assert all(seen[2]["If-Match"] == '"7"' and seen[2]["Authorization"] == "Token t0ken" for seen in scripted.seen)
+    old_key = f"Token {OLD_KEY}"
+    assert all(seen[2]["If-Match"] == '"7"' and seen[2]["Authorization"] == old_key for seen in scripted.seen)
     assert json.loads(scripted.seen[0][3]) == {"card": "QS"}
 
 

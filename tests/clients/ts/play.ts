@@ -16,7 +16,8 @@ let requests = 0;
 
 const players = new Map(SEATS.map((seat, i) => [seat, createClient<paths>({
   baseUrl,
-  headers: { Authorization: `Token ${tokens[i]}` },
+  // OAuth and personal access tokens are Bearer; a key of the deprecated token endpoint (40 hex digits) is Token.
+  headers: { Authorization: /^[0-9a-f]{40}$/.test(tokens[i]) ? `Token ${tokens[i]}` : `Bearer ${tokens[i]}` },
   fetch: (request: Request) => { requests += 1; return fetch(request); },
 })]));
 
