@@ -109,11 +109,12 @@ def test_the_typescript_client_imports_files_by_tally_and_points_and_rules(compi
     scorer = people["admin"]
     scorer.groups.add(Group.objects.get_or_create(name="scorers")[0])
     staff = type(scorer).objects.create_user("sedzia", is_staff=True)
-    token = {user: Token.objects.get_or_create(user=user)[0].key for user in (scorer, people["ala"], staff)}
+    others = [people[name] for name in PLAYERS[1:]]  # E, S, W: they accept their seats too
+    token = {user: Token.objects.get_or_create(user=user)[0].key for user in (scorer, people["ala"], staff, *others)}
 
     output = run(
         ["node", str(TS / "build" / "filing.js"), asgi_server.url, token[scorer], token[people["ala"]], token[staff],
-         *PLAYERS],
+         *PLAYERS, *(token[user] for user in others)],
         timeout=120,
     )  # fmt: skip
 

@@ -1,8 +1,10 @@
 // Filing from paper sheets and ruling, on openapi-fetch typed by openapi-typescript (generated/schema.d.ts):
 // the scorer imports a record whose deals are tallies (R31), creates a recorded match and files its
 // deals by tally and by points (R33), a stale If-Match is answered 412 and narrowed by its `code`, a
-// seated player disputes a deal and staff rules on it. No cast, no `any`: every body is the schema's.
-// Usage: node build/filing.js BASE_URL TOKEN_SCORER TOKEN_PLAYER_N TOKEN_STAFF N E S W
+// seated player disputes a deal and staff rules on it. The four players accept their seats in the
+// recorded match first (outside a season nobody files for a seat its user has not accepted).
+// No cast, no `any`: every body is the schema's.
+// Usage: node build/filing.js BASE_URL TOKEN_SCORER TOKEN_PLAYER_N TOKEN_STAFF N E S W TOKEN_E TOKEN_S TOKEN_W
 // Prints one JSON line: what the server answered.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./generated/schema.js";
@@ -12,7 +14,8 @@ type Tally = components["schemas"]["TallyRequest"];
 type SeatInts = components["schemas"]["SeatInts"];
 type Problem412 = components["schemas"]["VersionMismatchProblem"];
 
-const [baseUrl, scorerToken, playerToken, staffToken, north, east, south, west] = process.argv.slice(2);
+const [baseUrl, scorerToken, playerToken, staffToken, north, east, south, west, ...otherTokens] =
+  process.argv.slice(2);
 
 function client(token: string | undefined) {
   return createClient<paths>({ baseUrl, headers: { Authorization: `Token ${token ?? ""}` } });
@@ -21,6 +24,20 @@ const scorer = client(scorerToken);
 const player = client(playerToken);
 const staff = client(staffToken);
 const seats = { N: north ?? "", E: east ?? "", S: south ?? "", W: west ?? "" };
+const seated = [player, ...otherTokens.map(client)];
+
+async function acceptSeats(match: string) {
+  for (const someone of seated) {
+    const open = await someone.GET("/api/v1/seat-invitations/");
+    if (open.data === undefined) refused("seat invitations", open.error);
+    for (const invitation of open.data.filter((each) => each.match === match)) {
+      const accepted = await someone.POST("/api/v1/seat-invitations/{id}/accept/", {
+        params: { path: { id: invitation.id } },
+      });
+      if (accepted.error !== undefined) refused("seat", accepted.error);
+    }
+  }
+}
 
 // Deals 1 and 2 are rozbójniki: every key of R31; deal 3 an odgrywka: tricks only.
 const FIRST: Tally = {
@@ -65,6 +82,7 @@ async function fileLive(secondPoints: SeatInts) {
   });
   if (created.data === undefined) refused("create", created.error);
   const id = created.data.id;
+  await acceptSeats(id);
   const tallied = await scorer.POST("/api/v1/matches/{id}/tallies/", {
     params: { path: { id } }, body: { tally: FIRST },
   });
@@ -76,7 +94,7 @@ async function fileLive(secondPoints: SeatInts) {
     params: { path: { id }, header: { "If-Match": '"1"' } }, body: { points: secondPoints },
   });
   let current: Problem412["current_version"] | null = null;
-  if (stale.error !== undefined && stale.error.code === "version_mismatch") current = stale.error.current_version;
+  if (stale.error !== undefined && stale.error.code === "version_mismatch") current = stale.error.current_version ?? null;
   const filed = await scorer.POST("/api/v1/matches/{id}/tallies/", {
     params: { path: { id }, header: { "If-Match": `"${current ?? tallied.data.version}"` } },
     body: { points: secondPoints },
