@@ -164,6 +164,7 @@ def test_with_redis_url_the_cache_is_djangos_redis_backend_with_the_redis_timeou
         REDIS_CONNECT_TIMEOUT="3",
         REDIS_SOCKET_TIMEOUT="4",
         API_THROTTLE_ANON="100/minute",
+        API_THROTTLE_USER="",  # on by default in production (1000/minute): an empty value turns it off
     )
 
     assert caches["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
