@@ -38,7 +38,8 @@ class ListPagination(PageNumberPagination):
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
             return self.page_size
-        if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
+        # Length first: int() refuses a string of over 4,300 digits with a ValueError (a 500).
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 4 or not 1 <= int(raw) <= MAX_LIMIT:
             raise InvalidInput(
                 gettext("limit must be a whole number from 1 to %(max)d") % {"max": MAX_LIMIT}, field="limit"
             )
