@@ -182,6 +182,7 @@ PAYLOADS = {
     T.MATCH_WITHDRAWN: ("MatchWithdrawn", ArbiterReasonPayloadSerializer),
     T.MATCH_REINSTATED: ("MatchReinstated", ArbiterReasonPayloadSerializer),
     T.DEAL_TALLIED: ("DealTallied", DealTalliedPayloadField),
+    T.DEAL_CORRECTED: ("DealCorrected", DealTalliedPayloadField),  # the same payload: the entry now in force
 }
 
 

@@ -55,6 +55,7 @@ ENDPOINT_SCOPES: dict[str, dict[str, str]] = {
         "lead_decision": PLAY,
         "import_record": SHEETS,
         "tallies": SHEETS,
+        "corrections": SHEETS,  # the scorer's sheet, or an arbiter's correction of it (the role bounds it)
         "confirmations": SHEETS,
         "withdrawal": ARBITER,
         "reinstatement": ARBITER,

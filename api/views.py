@@ -513,6 +513,36 @@ class MatchViewSet(viewsets.GenericViewSet):
         )
 
     @_command_schema(
+        operation_id="matches_correct",
+        summary="Correct the latest deal filed from the paper sheet (issue 23)",
+        request=s.TallyInput,
+        description="The latest deal filed from the paper sheet, filed again in its place with the body of "
+        "`tallies/` — before the next deal starts (R7: its compensating deals follow the new entry). Its "
+        "scorer while no signature counts for the result; an arbiter of the match (never one seated in it) "
+        "at any time, so after the result was confirmed too, which voids the signatures. One "
+        "`deal_corrected` event. Anyone else: 403 `not_allowed` (`arbiter_involved` for an arbiter "
+        "seated in the match); a played deal, a deal in play or none filed: 422 `ruling_not_allowed`; "
+        "a bad entry as for `tallies/` (422 `bad_tally`, ...); nothing is stored.",
+        examples=[
+            OpenApiExample(
+                "Points only",
+                request_only=True,
+                value={"points": {"N": -20, "E": -60, "S": -100, "W": -80}},
+            ),
+        ],
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def corrections(self, request, pk=None):
+        return self._command(
+            request,
+            pk,
+            services.deal_correct,
+            s.TallyInput,
+            lambda body: {"tally": body.get("tally"), "points": body.get("points"), "sale": body.get("sale")},
+        )
+
+    @_command_schema(
         operation_id="matches_lead_offer",
         summary="Offer to buy the lead right (R26, R28)",
         request=s.LeadOfferInput,
@@ -671,6 +701,7 @@ _INPUTS = {
     "lead_decision": s.LeadDecisionInput,
     "import_record": s.RecordSerializer,
     "tallies": s.TallyInput,
+    "corrections": s.TallyInput,
     "withdrawal": s.ReasonInput,
     "reinstatement": s.ReasonInput,
 }

@@ -18,7 +18,7 @@ from typing import Any
 from games.engine.errors import RuleViolation
 
 from . import events, projections
-from .event_types import CardPlayed, DealStarted, DealTallied, Event, HandsRevealed, of_row
+from .event_types import CardPlayed, DealCorrected, DealStarted, DealTallied, Event, HandsRevealed, of_row
 from .models import DealSecret, Match, MatchEvent, MatchProjection
 
 T = MatchEvent.Type
@@ -207,14 +207,18 @@ PLAYED = "played"
 def deal_entries(rows: Iterable[MatchEvent]) -> list[dict[str, Any]]:
     """Per deal, in log order, how it was filed: ``played`` card by card (``deal_started``), or from a
     paper sheet by its ``tally`` or only its ``points`` (``deal_tallied``, R31–R33); ``seq`` is the
-    event that began it (a voided deal and its replacement share a number)."""
+    event that began it (a voided deal and its replacement share a number). A ``deal_corrected``
+    changes the entry of the deal it corrects (the latest one), not its ``seq``."""
     entries = []
     for row in rows:
-        if row.type not in (T.DEAL_STARTED, T.DEAL_TALLIED):
+        if row.type not in (T.DEAL_STARTED, T.DEAL_TALLIED, T.DEAL_CORRECTED):
             continue
-        for event in readable([row], DealStarted, DealTallied):
+        for event in readable([row], DealStarted, DealTallied, DealCorrected):
             entry = PLAYED if isinstance(event, DealStarted) else "tally" if event.tally is not None else "points"
-            entries.append({"number": event.number, "entry": entry, "seq": row.seq})
+            if isinstance(event, DealCorrected) and entries:
+                entries[-1]["entry"] = entry
+            else:
+                entries.append({"number": event.number, "entry": entry, "seq": row.seq})
     return entries
 
 

@@ -231,6 +231,16 @@ class DealTallied(Event):
         return cls(**fields, sale=None if sale is None else Sale(**sale))
 
 
+@dataclass(frozen=True)
+class DealCorrected(DealTallied):
+    """Issue 23, item 3: the latest deal filed from a paper sheet, filed again in its place (R31–R33,
+    R7 through ``MatchState.correct_last_deal``) — the payload of a ``deal_tallied``, the entry
+    that now counts for deal ``number``. A subclass for its payload only: whoever reads a log
+    must tell it from a new deal (check it before ``DealTallied``)."""
+
+    TYPE = "deal_corrected"
+
+
 # --- the registry --------------------------------------------------------------------------------------
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
@@ -296,6 +306,7 @@ EVENTS = Registry(
         MatchWithdrawn,
         MatchReinstated,
         DealTallied,
+        DealCorrected,
     )
 )
 TYPES = tuple(EVENTS.classes)

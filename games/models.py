@@ -102,6 +102,7 @@ class MatchEvent(models.Model):
         MATCH_WITHDRAWN = "match_withdrawn"  # an arbiter withdraws a match filed by mistake
         MATCH_REINSTATED = "match_reinstated"  # ... and a later ruling takes it back
         DEAL_TALLIED = "deal_tallied"  # a whole deal filed from a paper sheet: its tally or points (R31–R33)
+        DEAL_CORRECTED = "deal_corrected"  # the latest filed deal filed again in its place (issue 23, item 3)
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()

@@ -16,6 +16,7 @@ from games.engine.match import snapshot
 from . import confirmation
 from .event_types import (
     CardPlayed,
+    DealCorrected,
     DealStarted,
     DealTallied,
     Event,
@@ -61,6 +62,8 @@ def apply(state: MatchState | None, event: Event, secrets: Mapping[int, Any] | N
             return state.decide_lead(None)
         case CardPlayed():
             return state.play(BY_NAME[event.card], seat=Seat[event.seat])
+        case DealCorrected():  # before DealTallied: its subclass
+            return apply_correction(state, event)
         case DealTallied():
             return apply_tally(state, event)
         case RulingRecorded():
@@ -80,6 +83,15 @@ def apply_tally(state: MatchState, event: DealTallied) -> MatchState:
     ``tally`` or ``points``, and the lead ``sale`` of a compensating odgrywka."""
     sale = event.sale
     return state.file_deal(
+        tally=event.tally, points=event.points, sale=None if sale is None else (sale.buyer, sale.price)
+    )
+
+
+def apply_correction(state: MatchState, event: DealCorrected) -> MatchState:
+    """The latest filed deal filed again in its place (issue 23, item 3): the engine replays it
+    (``correct_last_deal``: only that deal, before the next one starts; R7 for its compensations)."""
+    sale = event.sale
+    return state.correct_last_deal(
         tally=event.tally, points=event.points, sale=None if sale is None else (sale.buyer, sale.price)
     )
 

@@ -27,7 +27,16 @@ from games.engine.seats import by_seat
 
 from . import confirmation
 from .commands import CommandResult
-from .event_types import CardPlayed, DealStarted, DealTallied, HandsRevealed, LeadSold, MatchCreated, parse
+from .event_types import (
+    CardPlayed,
+    DealCorrected,
+    DealStarted,
+    DealTallied,
+    HandsRevealed,
+    LeadSold,
+    MatchCreated,
+    parse,
+)
 from .events import timestamp
 from .exceptions import NotFound
 from .models import DealSecret, Match, MatchEvent, MatchProjection
@@ -391,8 +400,10 @@ def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
             deals[-1]["plays"].append(BY_NAME[event.card])
         elif isinstance(event, HandsRevealed):
             by_number[event.number]["hands"] = event.hands
+        elif isinstance(event, DealCorrected):  # the latest filed deal, filed again in its place (issue 23)
+            deals[-1] = {"filed": encode_filed_deal(event.entry, getattr(event, event.entry), _sale_of(event))}
         elif isinstance(event, DealTallied):  # R31–R33: filed whole from a paper sheet
-            sale = pending if event.sale is None else SaleRecord(event.sale.buyer, event.sale.price)
+            sale = pending if event.sale is None else _sale_of(event)
             entry = "tally" if event.tally is not None else "points"
             deals.append({"filed": encode_filed_deal(entry, getattr(event, entry), sale)})
             pending = None
@@ -422,3 +433,7 @@ def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
         record["played_on"] = match.played_on.isoformat()
     record["deals"] = shown
     return record
+
+
+def _sale_of(event: DealTallied) -> SaleRecord | None:
+    return None if event.sale is None else SaleRecord(event.sale.buyer, event.sale.price)

@@ -27,6 +27,7 @@ from . import commands, confirmation
 from .commands import CommandResult, Unit
 from .event_types import (
     CardPlayed,
+    DealCorrected,
     DealStarted,
     DealTallied,
     HandsRevealed,
@@ -38,12 +39,13 @@ from .event_types import (
     Sale,
 )
 from .events import deal_commitment
-from .exceptions import DuplicateRecord, InvalidInput, NotAllowed, RuleBroken
+from .exceptions import DuplicateRecord, InvalidInput, MatchClosed, NotAllowed, RuleBroken
 from .fingerprints import record_fingerprint
 from .messages import engine_message
-from .models import DealSecret, Match, MatchEvent, MatchProjection, Player
-from .projections import apply, start_state
-from .roles import is_scorer, require_consented_seats, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
+from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
+from .projections import apply, deal_score_rows, start_state
+from .roles import Role, is_scorer, require_arbiter, require_consented_seats, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
+from .signals import announce_result
 
 T = MatchEvent.Type
 User = get_user_model()
@@ -435,25 +437,100 @@ def _decide_tally(unit: Unit, *, tally: Any, points: Any, sale: Any, both: bool 
     that order); the error names the deal it was meant to be."""
     number = unit.state.schedule.played + 1
     try:
-        if sale is not None and (
-            not isinstance(sale, dict) or set(sale) != {"buyer", "price"} or not isinstance(sale["buyer"], str)
-        ):
-            raise errors.BadSale(detail=gettext("a sale gives the buyer's seat and the price in tricks"))
-        offer = None if sale is None else (sale["buyer"], sale["price"])
-        unit.state = unit.state.file_deal(tally=tally, points=points, sale=offer, both=both)
+        unit.state = unit.state.file_deal(tally=tally, points=points, sale=_sale_offer(sale), both=both)
     except RuleViolation as violation:
         raise violation.located(deal=number) from None
+    unit.emit(_filed_event(DealTallied, unit, sale))
+
+
+def _sale_offer(sale: Any) -> tuple[Any, Any] | None:
+    """The engine's ``(buyer, price)`` of a sale as the body gives it (R26, R28), or ``bad_sale``."""
+    if sale is not None and (
+        not isinstance(sale, dict) or set(sale) != {"buyer", "price"} or not isinstance(sale["buyer"], str)
+    ):
+        raise errors.BadSale(detail=gettext("a sale gives the buyer's seat and the price in tricks"))
+    return None if sale is None else (sale["buyer"], sale["price"])
+
+
+def _filed_event(cls: type[DealTallied], unit: Unit, sale: Any) -> DealTallied:
+    """The event of the latest deal as the engine filed it (``deal_tallied`` or ``deal_corrected``)."""
     result = unit.state.results[-1]
-    unit.emit(
-        DealTallied(
-            number=result.number,
-            kind=result.kind.value,
-            entry=result.entry,
-            **{result.entry: result.filed},
-            # a sale decided through lead_offered/lead_sold events is theirs to tell
-            sale=None if sale is None else Sale(buyer=result.sale[0].name, price=result.sale[1]),
-        )
+    return cls(
+        number=result.number,
+        kind=result.kind.value,
+        entry=result.entry,
+        **{result.entry: result.filed},
+        # a sale decided through lead_offered/lead_sold events is theirs to tell
+        sale=None if sale is None else Sale(buyer=result.sale[0].name, price=result.sale[1]),
     )
+
+
+def deal_correct(
+    *,
+    match_id,
+    actor,
+    tally: Any = None,
+    points: Any = None,
+    sale: Any = None,
+    expected_version: int | None = None,
+) -> CommandResult:
+    """Issue 23, item 3: the latest deal filed from a paper sheet, filed again in its place — one
+    ``deal_corrected`` event, replayed by the engine (``correct_last_deal``: only that deal, before
+    the next one starts; R31–R33, R7). Its scorer corrects it while no signature counts for the
+    result; once one does, only an arbiter of the match (never one who plays in it). A confirmed
+    result that changes loses its signatures (``commands._reconfirm``), and the deal's scores and
+    the standings follow."""
+
+    reopened: list[bool] = []
+
+    def decide(unit: Unit) -> None:
+        _admit_correction(unit)
+        number = unit.state.results[-1].number if unit.state.results else 1
+        try:
+            unit.state = unit.state.correct_last_deal(tally=tally, points=points, sale=_sale_offer(sale))
+        except RuleViolation as violation:
+            raise violation.located(deal=number) from None
+        unit.emit(_filed_event(DealCorrected, unit, sale))
+        if unit.match.status == Match.Status.FINISHED and not unit.state.complete:
+            unit.match.status = Match.Status.IN_PROGRESS  # the corrected deal calls for a compensating one (R7)
+            reopened.append(True)
+
+    with transaction.atomic():
+        result = commands.run(
+            match_id=match_id,
+            actor=actor,
+            expected_version=expected_version,
+            decide=decide,
+            ended_too=True,
+            locate=commands.TALLY,
+        )
+        match, number = result.match, result.events[-1].payload["number"]
+        DealScore.objects.filter(match=match, number=number).delete()  # the corrected deal's rows, as it now counts
+        DealScore.objects.bulk_create(deal_score_rows(match, result.state, number, number))
+        if reopened:  # a finished match the runner announces itself; one re-opened leaves the standings
+            announce_result(Match, match_id=match.pk, status=match.status)
+    return result
+
+
+def _admit_correction(unit: Unit) -> None:
+    """Who corrects a filed deal: its scorer (not seated) before any signature counts for the
+    result, an uninvolved arbiter of the match at any time; an abandoned match is closed."""
+    match, actor, role = unit.match, unit.actor, unit.role
+    if match.status == Match.Status.ABANDONED:
+        raise MatchClosed(
+            gettext("the match is %(status)s; nothing more can be recorded")
+            % {"status": str(match.get_status_display()).lower()}
+        )
+    signed = bool(confirmation.signed_now(unit.projection.summary)) if unit.projection else False
+    if role.may_rule:
+        return
+    if not signed:
+        if role.kind == Role.SCORER and is_scorer(match, actor):
+            return
+        raise NotAllowed(
+            gettext("only the scorer of the match or its arbiter corrects a deal filed from a paper sheet")
+        )
+    require_arbiter(match, actor, role, what=gettext("a correction of a signed result"))
 
 
 def match_abandon(*, match_id, actor, reason: str = "", expected_version: int | None = None) -> CommandResult:

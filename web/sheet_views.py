@@ -20,11 +20,11 @@ from games import services
 from games.engine.match import MatchState, restore
 from games.exceptions import CommandError, NotFound
 from games.models import Match
-from games.roles import is_scorer, seat_of
+from games.roles import is_scorer, role_of, seat_of
 from scoring import evening_selectors, printouts
 
 from . import selectors
-from .sheet_form import LABELS, SEATS, TALLY, Row, row_check, row_keys, row_read
+from .sheet_form import LABELS, POINTS, SEATS, TALLY, Row, row_check, row_keys, row_read
 from .views import not_found_page
 
 PDF = "application/pdf"
@@ -124,9 +124,44 @@ def qr_svg(url: str) -> str:
     return segno.make(url, error="m").svg_inline(scale=3, dark="#000", light=None)
 
 
-def _page(request, match: Match, role: str, row: Row | None, status: int = 200):
+def correctable(match: Match, user, state: MatchState):
+    """The latest deal filed from the paper sheet, if this user may be offered to correct it
+    (issue 23, item 3): no deal in play, the match not abandoned, and the user its scorer or one of
+    its arbiters — ``deal_correct`` decides the rest (signatures, involvement) and says why not."""
+    last = state.results[-1] if state.results else None
+    if last is None or last.entry not in (TALLY, POINTS) or last.voided or last.adjusted is not None:
+        return None
+    if state.deal is not None or match.status == Match.Status.ABANDONED:
+        return None
+    role = role_of(match, user)
+    return last if (role.kind == role.SCORER and is_scorer(match, user)) or role.may_rule else None
+
+
+def filed_row(last) -> Row:
+    """The correction form of the latest filed deal, prefilled with its entry as filed."""
+    values: dict[str, str] = {}
+    for seat in SEATS:
+        if last.entry == POINTS:
+            values[f"{seat}-points"] = str(last.filed[seat])
+            continue
+        for key, value in last.filed[seat].items():
+            if key == "king_of_hearts":
+                if value:
+                    values[f"{seat}-{key}"] = "on"
+            else:
+                values[f"{seat}-{key}"] = str(value)
+    return Row(kind=last.kind, entry=last.entry, values=values)
+
+
+def _page(request, match: Match, role: str, row: Row | None, status: int = 200, correcting: bool = False):
     state = sheet_state(match)
     due = state.next_deal
+    last = correctable(match, request.user, state)
+    correcting = last is not None and (correcting or request.GET.get("popraw") == str(last.number))
+    fix = None
+    if correcting:
+        fix = row if row is not None else filed_row(last)
+        row = None
     summary = match.projection.summary
     url = sheet_url(request, match)
     if row is None and due is not None:
@@ -143,7 +178,12 @@ def _page(request, match: Match, role: str, row: Row | None, status: int = 200):
         "grid": [] if row is None else row_grid(row),
         "sums": [] if row is None else row_sums(row),
         "keys": [] if due is None else [{"key": k, "label": LABELS[k]} for k in row_keys(due.kind)],
-        "may_file": may_file(match, request.user),
+        "may_file": may_file(match, request.user) and not correcting,
+        "correctable": None if last is None else last.number,
+        "fix": fix,
+        "fix_grid": [] if fix is None else row_grid(fix),
+        "fix_keys": [] if fix is None else [{"key": k, "label": LABELS[k]} for k in row_keys(fix.kind)],
+        "fix_kind": None if fix is None else fix.kind.value,
         "qr": qr_svg(url),
         "sheet_url": url,
     }
@@ -159,6 +199,8 @@ def match_sheet(request, match_id):
     match, _viewer, role = selectors.match_for_page(match_id=match_id, user=request.user)
     if request.method == "GET":
         return _page(request, match, role, None)
+    if "correct" in request.POST:
+        return _correct(request, match, role)
     due = sheet_state(match).next_deal
     if due is None or not may_file(match, request.user):
         return _page(request, match, role, None, status=403)
@@ -172,6 +214,24 @@ def match_sheet(request, match_id):
             return redirect(reverse("web:match-sheet", kwargs={"match_id": match.pk}) + "#due")
     match.refresh_from_db()
     return _page(request, match, role, row, status=400)
+
+
+def _correct(request, match: Match, role: str):
+    """The correction form's Enter (issue 23, item 3): the latest filed deal filed again through
+    ``deal_correct``; on a fault the form again with the row as typed and the reason."""
+    last = correctable(match, request.user, sheet_state(match))
+    if last is None or request.POST.get("correct") != str(last.number):
+        return _page(request, match, role, None, status=403)
+    row = row_read(kind=last.kind, data=request.POST)
+    if row.ok:
+        try:
+            services.deal_correct(match_id=match.pk, actor=request.user, tally=row.tally, points=row.points)
+        except CommandError as exc:  # not his to correct any more, or the engine refuses the entry
+            row.errors["row"] = str(exc.detail)
+        else:
+            return redirect(reverse("web:match-sheet", kwargs={"match_id": match.pk}) + "#sheet")
+    match.refresh_from_db()
+    return _page(request, match, role, row, status=400, correcting=True)
 
 
 @login_required

@@ -59,6 +59,7 @@ _TELLING = frozenset(
         T.MATCH_ABANDONED,
         T.RULING_RECORDED,
         T.DEAL_TALLIED,
+        T.DEAL_CORRECTED,  # deal.finished again, with the corrected points (a DealTallied subclass)
         T.MATCH_WITHDRAWN,
         T.MATCH_REINSTATED,
         T.RESULT_CONFIRMED,

@@ -17,8 +17,8 @@ import json
 from pathlib import Path
 
 import pytest
-from short_matches import play_record
-from store_helpers import EXAMPLES, play_legal_cards, sample, state_of
+from support import EXAMPLES, sample
+from support.world import play_legal_cards, play_record, state_of
 
 from games import disputes, services, signoffs
 from games.events import timestamp
@@ -134,6 +134,17 @@ def test_write_event_fixture(django_user_model):
             card = str(state_of(match).deal.legal_cards(seat)[0])
             user = seated[{"N": "north", "E": "east", "S": "south", "W": "west"}[seat.name]]
             services.card_play(match_id=match.pk, actor=user, card=card)
+    matches.append(match)
+
+    # 5. A paper sheet filed deal by deal by its scorer, the latest deal corrected (issue 23, item 3):
+    #    the same sheet's points, seats rotated (a regular rozbójnik: any seat may have taken them).
+    players = points["players"]
+    match = services.match_create(
+        actor=scorer, seats=players, first_dealer="N", dealing=Match.Dealing.RECORDED, scorer="scorer"
+    )
+    first = points["deals"][0]["points"]
+    services.deal_tally(match_id=match.pk, actor=scorer, points=first)
+    services.deal_correct(match_id=match.pk, actor=scorer, points=dict(zip("NESW", [first[s] for s in "WNES"])))
     matches.append(match)
 
     log = {
