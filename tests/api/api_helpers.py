@@ -49,9 +49,11 @@ def dealt_once():
 
 def new_server_match(clients) -> str:
     """A server-dealt match (ala N, bartek E, celina S, darek W; first dealer N, so E leads)
-    created by the scorer, who scores it without sitting at it. No deal yet."""
+    created by the scorer, who scores it without sitting at it; the four have accepted their seats
+    (issue 30: until then the scorer acts for none of them). No deal yet."""
     response = create_match(clients["scorer"], "server", scorer="scorer")
     assert response.status_code == 201, response.content
+    seats_accepted(response.json()["id"])
     return response.json()["id"]
 
 

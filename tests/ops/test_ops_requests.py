@@ -184,7 +184,8 @@ def test_a_body_over_the_limit_is_413_problem_json(client, settings):
 @pytest.mark.django_db
 def test_a_body_at_the_limit_goes_through(client, settings):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
-    body = json.dumps({"pad": "x" * 1000})[:1000]
+    body = json.dumps({"pad": "x" * 989})  # exactly 1,000 bytes, and JSON
+    assert len(body) == 1000
 
     response = client.post("/api/v1/matches/", body, content_type="application/json")
 

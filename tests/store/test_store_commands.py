@@ -81,8 +81,8 @@ class Boom(Exception):
 
 
 def _fail_on_call(monkeypatch, name: str, call: int) -> None:
-    """Make ``services.<name>`` (or the unit of work's ``commands.<name>``) raise on its ``call``-th call."""
-    module = services if hasattr(services, name) else commands
+    """Make the unit of work's ``commands.<name>`` (else ``services.<name>``) raise on its ``call``-th call."""
+    module = commands if hasattr(commands, name) else services
     real, calls = getattr(module, name), []
 
     def failing(*args, **kwargs):

@@ -20,6 +20,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-pass-phrase"
 
 
+@pytest.fixture(autouse=True)
+def analysis_in_the_request(monkeypatch):
+    """The live server computes an analysis job at once, as under ``make run`` (an eager Celery):
+    whatever an earlier test left in the Celery app's configuration (a broker, a closed pool)."""
+    from config.celery import app
+
+    monkeypatch.setitem(app.conf, "task_always_eager", True)
+
+
 @pytest.fixture
 def table(django_user_model):
     """m1-legal filed by ``scorer``; ``ala`` (seat N) and ``staff`` may sign in; bartek disputes
