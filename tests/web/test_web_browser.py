@@ -22,11 +22,12 @@ PASSWORD = "a-long-pass-phrase"
 
 @pytest.fixture(autouse=True)
 def analysis_in_the_request(monkeypatch):
-    """The live server computes an analysis job at once, as under ``make run`` (an eager Celery):
-    whatever an earlier test left in the Celery app's configuration (a broker, a closed pool)."""
-    from config.celery import app
+    """The live server computes an analysis job at once, as under ``make run``, without Celery:
+    whatever an earlier test left in the Celery app (a broker, a closed producer pool, which even
+    an eager task acquires)."""
+    from games.tasks import analyse_position
 
-    monkeypatch.setitem(app.conf, "task_always_eager", True)
+    monkeypatch.setattr(analyse_position, "delay", lambda **job: analyse_position.run(**job))
 
 
 @pytest.fixture
