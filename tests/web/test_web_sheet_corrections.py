@@ -6,13 +6,12 @@ import re
 
 import pytest
 from django.utils import translation
-from web_helpers import PLAYERS, recorded_match
+from web_helpers import PLAYERS, recorded_match, sheet_form
 
 from games.models import MatchEvent
 
 pytestmark = pytest.mark.django_db
 
-KEYS = ("tricks", "hearts", "queens", "kings_jacks", "king_of_hearts", "last_tricks")
 N_TOOK_NOTHING = {  # R31: N took nothing, so a compensating odgrywka is due (R7)
     "N": (0, 0, 0, 0, False, 0),
     "E": (3, 4, 1, 2, False, 0),
@@ -28,15 +27,7 @@ ALL_TOOK = {
 
 
 def form(tally, **extra) -> dict:
-    data = {"entry": "tally"}
-    for seat, values in tally.items():
-        for key, value in zip(KEYS, values):
-            if key == "king_of_hearts":
-                if value:
-                    data[f"{seat}-{key}"] = "on"
-            else:
-                data[f"{seat}-{key}"] = str(value)
-    return {**data, **extra}
+    return sheet_form(tally, **extra)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from django.utils import translation
-from web_helpers import recorded_match
+from web_helpers import recorded_match, sheet_form
 
 from games.models import MatchEvent
 
@@ -26,19 +26,10 @@ ALL_TOOK = {  # every player took a trick: no compensating deal (R7)
     "S": (4, 5, 1, 2, True, 2),
     "W": (3, 1, 1, 2, False, 0),
 }
-KEYS = ("tricks", "hearts", "queens", "kings_jacks", "king_of_hearts", "last_tricks")
 
 
 def form(tally=GOOD, **extra) -> dict:
-    data = {"entry": "tally"}
-    for seat, values in tally.items():
-        for key, value in zip(KEYS, values):
-            if key == "king_of_hearts":
-                if value:
-                    data[f"{seat}-{key}"] = "on"
-            else:
-                data[f"{seat}-{key}"] = str(value)
-    return {**data, **extra}
+    return sheet_form(tally, **extra)
 
 
 @pytest.fixture

@@ -178,3 +178,20 @@ def recorded_match(users, scorer="scorer"):
     for invitation in SeatInvitation.objects.filter(match=match, accepted_at__isnull=True):
         invitations.seat_accept(actor=invitation.user, invitation_id=invitation.pk)
     return match
+
+
+SHEET_KEYS = ("tricks", "hearts", "queens", "kings_jacks", "king_of_hearts", "last_tricks")  # R31, in column order
+
+
+def sheet_form(tally, **extra) -> dict:
+    """The score-sheet page's POST for a deal's ``tally`` (per seat, the values in ``SHEET_KEYS``
+    order): the king of hearts a ticked box, every other count as typed."""
+    data = {"entry": "tally"}
+    for seat, values in tally.items():
+        for key, value in zip(SHEET_KEYS, values):
+            if key == "king_of_hearts":
+                if value:
+                    data[f"{seat}-{key}"] = "on"
+            else:
+                data[f"{seat}-{key}"] = str(value)
+    return {**data, **extra}
