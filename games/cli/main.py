@@ -376,7 +376,7 @@ EXIT_GAVE_UP = 1  # kierki play: the server refused the bot (e.g. 401, 403, 404)
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from games.cli.main import bot  # urllib only for the command that talks HTTP
+    from games.cli import bot  # urllib only for the command that talks HTTP
 
     if not args.token:
         print("kierki play: give --token or set KIERKI_TOKEN", file=sys.stderr)

@@ -118,7 +118,7 @@ def person_allowing(base_url: str, username: str):
 
 def oauth_token(base_url: str, username: str, app, scope: str) -> str:
     """An access token of ``username`` for ``app`` through the code flow with PKCE."""
-    from games.cli.main import bot
+    from games.cli import bot
 
     return bot.oauth_sign_in(base_url, app.client_id, scope=scope, open_url=person_allowing(base_url, username))[
         "access_token"

@@ -289,7 +289,7 @@ def test_the_bot_and_kierki_play_import_no_django(tmp_path):
 
 
 def test_kierki_play_exits_1_when_the_server_refuses_it_and_2_without_a_token(scripted, capsys, monkeypatch):
-    from games.cli.main import main as cli
+    from games.cli import main as cli
 
     scripted.script = [(404, {}, {"code": "not_found", "detail": "No match m."})]
     monkeypatch.delenv("KIERKI_TOKEN", raising=False)
