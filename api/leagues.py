@@ -423,7 +423,7 @@ class SeasonViewSet(ProblemsWhenExporting, _ReadMixin):
         "As CSV: `GET standings/csv/` (here `?format=csv` or `Accept: text/csv` still answer it, "
         "for clients written before; a generated client calls the CSV operation). "
         f"As an XLSX workbook: `?format=xlsx` or `Accept: {XLSXRenderer.media_type}`, or `GET standings/xlsx/`.",
-        parameters=[OpenApiParameter("format", exclude=True)],
+        parameters=[OpenApiParameter("format", exclude=True), CSVQuery],
         responses={
             (200, "application/json"): s.StandingsSerializer,
             (200, "text/csv"): s.StandingsSerializer,
