@@ -11,7 +11,7 @@ from __future__ import annotations
 import django_filters
 from django.utils.translation import gettext
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
@@ -21,8 +21,10 @@ from games.domain.exceptions import NotFound
 from scoring import evening_selectors as selectors
 from scoring import evening_services as services
 from scoring.models import Evening
+from scoring.spreadsheet_tables import evening_results_tables
 
 from . import evening_serializers as s
+from .exports import XLSX_RESPONSE, ProblemsWhenExporting, XLSXRenderer, attachment
 from .filters import ID_RANGE
 from .leagues import valid_input
 from .parsers import BoundedJSONParser
@@ -64,7 +66,7 @@ class EveningFilter(django_filters.FilterSet):
         responses={200: s.EveningDetailSerializer, **_errors(401, 404)},
     ),
 )
-class EveningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class EveningViewSet(ProblemsWhenExporting, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Club evenings: players sign in, each round is seated at tables of four and its matches
     are created in the season; results are filed against those matches."""
 
@@ -174,3 +176,29 @@ class EveningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         )
         (one,) = selectors.evening_seating(seated.evening, numbers=[seated.number])
         return Response(s.RoundSerializer(one).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="evenings_results_xlsx",
+        summary="The evening's results as an XLSX workbook",
+        description="Two sheets, as the page `/evenings/{id}/results/` shows them: the evening's ranking (Σ "
+        "points over its matches that count) and each round's tables, one row per seat (player, points "
+        "so far, status, confirmed, withdrawn). Typed cells, headers in the reader's language, header "
+        "rows frozen.",
+        parameters=[OpenApiParameter("format", exclude=True)],
+        responses={
+            (200, XLSXRenderer.media_type): XLSX_RESPONSE,
+            **_errors(401, 404),
+        },
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="results/xlsx",
+        filter_backends=[],
+        pagination_class=None,
+        renderer_classes=[XLSXRenderer],
+    )
+    def results_xlsx(self, request, pk=None, format=None):
+        evening = self.get_object()
+        tables = evening_results_tables(selectors.evening_results(evening))
+        return attachment(Response(tables), f"evening-{evening.pk}-{evening.date.isoformat()}-results.xlsx")

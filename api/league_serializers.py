@@ -188,40 +188,6 @@ class StandingsSerializer(serializers.Serializer):
     )
 
 
-CSV_COLUMNS = [
-    "position",
-    "player",
-    "ranked",
-    "matches",
-    "wins",
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "deals",
-    "balance",
-    "balance_per_match",
-    "best_match",
-    "worst_match",
-    "kreski",
-    "max_deals",
-    "zero_odgrywki",
-    "mu",
-    "sigma",
-    "ordinal",
-    "provisional",
-    "last_played",
-]
-
-
-def csv_row(row: dict) -> list:
-    """One JSON standings row flattened to ``CSV_COLUMNS``."""
-    flat = dict(row)
-    flat.update(zip(("first", "second", "third", "fourth"), row["placements"]))
-    flat.update(row["rating"])
-    return [flat[column] for column in CSV_COLUMNS]
-
-
 # --- players ---------------------------------------------------------------------------------------------
 
 

@@ -7,8 +7,6 @@ check it and raise ``NotAllowed``, which ``api.problems`` turns into a 403).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
 import django_filters
@@ -22,7 +20,7 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
 from rest_framework.permissions import BasePermission
-from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from config.replica import reads_from_replica
@@ -31,13 +29,22 @@ from games.models import Player
 from games.read import selectors as games_selectors
 from scoring import invitations, members, selectors, services
 from scoring.models import Club, League, Membership, Season, SeasonMatch, SeasonStatusChange
-from scoring.spreadsheet_cells import spreadsheet_row
+from scoring.spreadsheet_tables import season_match_tables
 from scoring.summary import season_summary
 
 from . import league_serializers as s
 from . import member_serializers as ms
+from .exports import (
+    XLSX_RESPONSE,
+    CSVQuery,
+    ProblemsWhenExporting,
+    StandingsCSVRenderer,
+    StandingsXLSXRenderer,
+    XLSXRenderer,
+    attachment,
+)
 from .filters import ID_RANGE
-from .problems import PROBLEM_CONTENT_TYPE, problem_responses
+from .problems import problem_responses
 
 error_responses = problem_responses(
     {
@@ -305,23 +312,6 @@ class SeasonFilter(django_filters.FilterSet):
         fields = ["league", "club", "status"]
 
 
-class StandingsCSVRenderer(BaseRenderer):
-    """The standings as CSV: one header line, then one line per row (``?format=csv`` or
-    ``Accept: text/csv``)."""
-
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
-
-    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(s.CSV_COLUMNS)  # errors never come here: SeasonViewSet renders them as JSON
-        # Member names are text a spreadsheet could run as a formula (issue 30, finding 6).
-        writer.writerows(spreadsheet_row(s.csv_row(row)) for row in data["rows"])
-        return out.getvalue().encode(self.charset)
-
-
 class NDJSONRenderer(JSONRenderer):
     """``Accept: application/x-ndjson`` for the records export (its errors: one JSON line)."""
 
@@ -337,33 +327,15 @@ class NDJSONBytesRenderer(NDJSONRenderer):
     format = "ndjson-bytes"
 
 
-EXPORT_FORMATS = {"csv", "ndjson", "ndjson-bytes"}
-
-
 @extend_schema(tags=["seasons"])
 @_reading(s.SeasonSerializer, listed="List seasons", read="Read a season")
-class SeasonViewSet(_ReadMixin):
+class SeasonViewSet(ProblemsWhenExporting, _ReadMixin):
     """Seasons of a league; matches join an open season (see POST /matches/ and /matches/import/)."""
 
     queryset = Season.objects.select_related("league")
     serializer_class = s.SeasonSerializer
     filterset_class = SeasonFilter
     ordering_fields = ["name", "start_date", "end_date", "created_at"]
-
-    def finalize_response(self, request, response, *args, **kwargs):
-        """Only the rows are CSV or NDJSON: an error is problem+json even when CSV or NDJSON was
-        asked for (a client reads it as every other error of the API; the schema says so), and
-        OPTIONS describes the endpoint in JSON."""
-        renderer = getattr(request, "accepted_renderer", None)
-        # No renderer: the negotiation itself failed (``?format=x``: a 404), and DRF would render that
-        # error with the action's first renderer, CSV for standings/csv/ (issue 30, finding 7).
-        exporting = renderer is None or getattr(renderer, "format", None) in EXPORT_FORMATS
-        if exporting and response.status_code >= 400:
-            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), PROBLEM_CONTENT_TYPE
-            response.content_type = PROBLEM_CONTENT_TYPE
-        elif exporting and request.method == "OPTIONS":
-            request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
-        return super().finalize_response(request, response, *args, **kwargs)
 
     @extend_schema(
         summary="Create a season (club admins)",
@@ -449,16 +421,22 @@ class SeasonViewSet(_ReadMixin):
         "for nothing). Ranking: total balance, balance per match, matches won, head-to-head balance "
         "among the tied players; below `min_matches` a player is listed unranked at the end. "
         "As CSV: `GET standings/csv/` (here `?format=csv` or `Accept: text/csv` still answer it, "
-        "for clients written before; a generated client calls the CSV operation).",
-        parameters=[OpenApiParameter("format", exclude=True)],
-        responses={200: s.StandingsSerializer, **error_responses(401, 404)},
+        "for clients written before; a generated client calls the CSV operation). "
+        f"As an XLSX workbook: `?format=xlsx` or `Accept: {XLSXRenderer.media_type}`, or `GET standings/xlsx/`.",
+        parameters=[OpenApiParameter("format", exclude=True), CSVQuery],
+        responses={
+            (200, "application/json"): s.StandingsSerializer,
+            (200, "text/csv"): s.StandingsSerializer,
+            (200, XLSXRenderer.media_type): XLSX_RESPONSE,
+            **error_responses(400, 401, 404),
+        },
     )
     @action(
         detail=True,
         methods=["get"],
         filter_backends=[],
         pagination_class=None,
-        renderer_classes=[JSONRenderer, BrowsableAPIRenderer, StandingsCSVRenderer],
+        renderer_classes=[JSONRenderer, BrowsableAPIRenderer, StandingsCSVRenderer, StandingsXLSXRenderer],
     )
     def standings(self, request, pk=None, format=None):
         return self._standings(request, self.get_object())
@@ -468,11 +446,12 @@ class SeasonViewSet(_ReadMixin):
         summary="The season's standings as CSV",
         description="The rows of `GET standings/` as `text/csv`: one header line, then one line per row "
         "(columns as in JSON, with `placements` as `first`…`fourth` and `rating` as `mu`, `sigma`, "
-        "`ordinal`). Errors are problem+json, as everywhere.",
-        parameters=[OpenApiParameter("format", exclude=True)],
+        "`ordinal`). `?dialect=excel-pl`: as a Polish Excel opens it (`;`, a UTF-8 BOM, decimal commas, "
+        'Polish headers, "tak"/"nie"). Errors are problem+json, as everywhere.',
+        parameters=[OpenApiParameter("format", exclude=True), CSVQuery],
         responses={
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The standings as CSV."),
-            **error_responses(401, 404),
+            **error_responses(400, 401, 404),
         },
     )
     @action(
@@ -486,8 +465,29 @@ class SeasonViewSet(_ReadMixin):
     def standings_csv(self, request, pk=None, format=None):
         return self._standings(request, self.get_object())
 
+    @extend_schema(
+        operation_id="seasons_standings_xlsx",
+        summary="The season's standings as an XLSX workbook",
+        description="The rows of `GET standings/` as one sheet: typed cells (numbers, booleans, the last "
+        "match's time in the server's time zone, named in its header), headers in the reader's language "
+        "(Accept-Language), the header row frozen. Errors are problem+json, as everywhere.",
+        parameters=[OpenApiParameter("format", exclude=True)],
+        responses={(200, XLSXRenderer.media_type): XLSX_RESPONSE, **error_responses(401, 404)},
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="standings/xlsx",
+        filter_backends=[],
+        pagination_class=None,
+        renderer_classes=[StandingsXLSXRenderer],
+    )
+    def standings_xlsx(self, request, pk=None, format=None):
+        return self._standings(request, self.get_object())
+
     @reads_from_replica()
     def _standings(self, request, season: Season) -> Response:
+        valid_input(CSVQuery, request.query_params)  # ?dialect= checked whatever the format: 400 naming it
         data = s.StandingsSerializer(
             {
                 "season": season.pk,
@@ -497,9 +497,42 @@ class SeasonViewSet(_ReadMixin):
             }
         ).data
         response = Response(data)
-        if getattr(request.accepted_renderer, "format", None) == "csv":
-            response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-standings.csv"'
+        kind = getattr(request.accepted_renderer, "format", None)
+        if kind in ("csv", "xlsx"):
+            attachment(response, f"season-{season.pk}-standings.{kind}")
         return response
+
+    @extend_schema(
+        operation_id="seasons_matches_xlsx",
+        summary="The season's matches and deals as an XLSX workbook",
+        description="Two sheets: the matches in the order they were filed (date of play, evening, round and "
+        "table, status, players and points by seat, finished deals, confirmed, withdrawn) and their "
+        "finished deals, one row per deal and seat (kind, player, tricks, points, kreski). Typed cells, "
+        "headers in the reader's language, header rows frozen. For the members of the season's club and "
+        "staff (as `records/`); 404 for anyone else.",
+        parameters=[OpenApiParameter("format", exclude=True)],
+        responses={(200, XLSXRenderer.media_type): XLSX_RESPONSE, **error_responses(401, 404)},
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="matches/xlsx",
+        filter_backends=[],
+        pagination_class=None,
+        renderer_classes=[XLSXRenderer],
+    )
+    def matches_xlsx(self, request, pk=None, format=None):
+        season = self.club_season(request, pk)
+        with reads_from_replica():
+            tables = season_match_tables(season.pk)
+        return attachment(Response(tables), f"season-{season.pk}-matches.xlsx")
+
+    def club_season(self, request, pk) -> Season:
+        """The season, for the members of its club and staff; 404 for anyone else."""
+        season = self.get_object()
+        if not (request.user.is_staff or selectors.club_role(request.user, season.league.club_id)):
+            raise NotFound(gettext("no season %(id)s") % {"id": pk})
+        return season
 
     @extend_schema(
         summary="Export the season's matches as kierki-match/1 records (NDJSON)",
@@ -529,9 +562,7 @@ class SeasonViewSet(_ReadMixin):
         renderer_classes=[JSONRenderer, NDJSONRenderer, NDJSONBytesRenderer],
     )
     def records(self, request, pk=None):
-        season = self.get_object()
-        if not (request.user.is_staff or selectors.club_role(request.user, season.league.club_id)):
-            raise NotFound(gettext("no season %(id)s") % {"id": pk})
+        season = self.club_season(request, pk)
         viewer = games_selectors.Viewer(games_selectors.Viewer.PLAYER)  # finished deals only
 
         def lines():  # runs as the response streams, after the view returned: it asks for the replica itself

@@ -268,6 +268,32 @@ def test_the_season_page_links_its_evenings_and_its_standings_as_csv(world):
     assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
 
 
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def test_the_season_and_evening_pages_link_their_spreadsheets_in_polish(world):
+    """Issue 25, item 3: each download a spreadsheet opens is a link on its page, and opens."""
+    evening = an_evening(world)
+    evening_services.evening_round_seat(actor=world.users["ada"], evening_id=evening.pk)
+    member = signed_in(world.users["m01"])
+    pages = {
+        f"/seasons/{world.season.pk}/": {
+            "Tabela (XLSX)": XLSX,
+            "Tabela (CSV dla Excela)": "text/csv",
+            "Partie i rozdania (XLSX)": XLSX,
+        },
+        f"/evenings/{evening.pk}/results/": {"Wyniki (XLSX)": XLSX},
+    }
+    for page, links in pages.items():
+        html = member.get(page, HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+        for text, media_type in links.items():
+            found = re.search(rf'<a href="([^"]+)" download>{re.escape(text)}</a>', html)
+            assert found, f"{page}: no link {text!r}"
+            answer = member.get(found.group(1).replace("&amp;", "&"))
+            assert answer.status_code == 200 and answer["Content-Type"].startswith(media_type), found.group(1)
+            assert answer["Content-Disposition"].startswith("attachment; ")
+
+
 def test_closing_a_season_records_its_end_date_its_last_evening_by_default(world):
     an_evening(world)
     ada = signed_in(world.users["ada"])
