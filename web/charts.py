@@ -59,8 +59,9 @@ def number(value: float, places: int = 0, *, signed: bool = False) -> str:
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round values (1, 2 or 5 times a power of ten apart) covering ``low``..``high``."""
-    if high <= low:
+    """Round values (1, 2 or 5 times a power of ten apart) covering ``low``..``high``; a range
+    narrower than 0.01 is widened by 1 each way (no chart here tells such values apart)."""
+    if high - low < 0.01:
         low, high = low - 1, high + 1
     raw = (high - low) / max(count - 1, 1)
     power = 10 ** math.floor(math.log10(raw))
