@@ -16,7 +16,7 @@ from web.charts import MAX_SERIES, STYLES, Series, nice_ticks, number
 from .fonts import registered
 
 WIDTH, PLOT_HEIGHT = 180 * mm, 70 * mm
-LEFT, RIGHT, TOP, BOTTOM = 14 * mm, 4 * mm, 6 * mm, 10 * mm
+LEFT, RIGHT, TOP, BOTTOM = 14 * mm, 4 * mm, 9 * mm, 10 * mm
 LEGEND_ROW, LEGEND_COLUMNS = 5 * mm, 4
 FONT_SIZE = 8
 # ReportLab's marker names for web.charts' markers (an open one is drawn white inside)
@@ -49,7 +49,7 @@ def line_drawing(
         return String(x, y, words, fontName=regular, fontSize=FONT_SIZE, textAnchor=anchor)
 
     if y_title:
-        drawing.add(text(0, base + PLOT_HEIGHT + 2 * mm, y_title, "start"))
+        drawing.add(text(0, base + PLOT_HEIGHT + 5 * mm, y_title, "start"))
     for tick in ticks:
         y = at_y(tick)
         drawing.add(Line(LEFT, y, WIDTH - RIGHT, y, strokeColor=AXIS if tick == 0 else GRID, strokeWidth=0.6))

@@ -16,13 +16,13 @@ from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-WIDTH = 360
+WIDTH = 320  # about the width a 360 px phone gives the page: the text stays at its own size
 PLOT_HEIGHT = 180
-LEFT, RIGHT, TOP, BOTTOM = 46, 16, 24, 34
-FONT = 11
-LEGEND_ROW = 18
+LEFT, RIGHT, TOP, BOTTOM = 44, 14, 26, 36
+FONT = 12
+LEGEND_ROW = 20
 LEGEND_COLUMN = (WIDTH - LEFT) // 2
-NAME_CHARS = 22  # a longer name is cut in the legend (the table beside it has it whole)
+NAME_CHARS = 16  # a longer name is cut in a two-column legend (the table beside it has it whole)
 MARKERS_UP_TO = 40  # more points than this: lines only (the dash patterns still tell them apart)
 MINUS = "\u2212"
 INK, GRID, AXIS = "#222222", "#dddddd", "#555555"
@@ -159,7 +159,7 @@ def line_chart(
     behind them, and a legend below. ``key`` names the chart's ids (unique on the page)."""
     series = list(series)[:MAX_SERIES]
     legend_items = len(series) + (1 if band else 0)
-    height = TOP + PLOT_HEIGHT + BOTTOM + LEGEND_ROW * math.ceil(legend_items / 2) + 4
+    height = TOP + PLOT_HEIGHT + BOTTOM + LEGEND_ROW * math.ceil(legend_items / _columns(legend_items)) + 4
     out = _open(key, title, desc, height)
     ticks = _ticks_of(series, band, zero)
     low, high = ticks[0], ticks[-1]
@@ -212,21 +212,27 @@ def _places_of(ticks: Sequence[float]) -> int:
     return 0 if step >= 1 else min(3, -math.floor(math.log10(step)))
 
 
+def _columns(items: int) -> int:
+    """Up to three legend entries one under another (their names whole), more in two columns."""
+    return 1 if items <= 3 else 2
+
+
 def _legend(series: Sequence[Series], band_name: str, top: float) -> list[str]:
     out = []
     items = [(style, one.name) for style, one in zip(STYLES, series)]
     if band_name:
         items.append((None, band_name))
+    columns = _columns(len(items))
     for index, (style, name) in enumerate(items):
-        x = LEFT + LEGEND_COLUMN * (index % 2) - 36
-        y = top + LEGEND_ROW * (index // 2) + 8
+        x = LEFT + LEGEND_COLUMN * (index % columns) - 36
+        y = top + LEGEND_ROW * (index // columns) + 8
         if style is None:
             out.append(f'<rect x="{x:.1f}" y="{y - 5:.1f}" width="24" height="10" fill="{BAND}" fill-opacity="0.25"/>')
         else:
             colour, dash, marker = style
             out.append(_line(x, y, x + 24, y, colour, 2, dash))
             out.append(_marker(marker, x + 12, y, colour))
-        out.append(_text(x + 30, y + 4, _short(name), anchor="start"))
+        out.append(_text(x + 30, y + 4, _short(name) if columns > 1 else name, anchor="start"))
     return out
 
 

@@ -14,7 +14,7 @@ from web import charts
 from web.charts import Bar, Series
 
 SVG = "{http://www.w3.org/2000/svg}"
-NASTY = ("<script>alert(1)</script>", "Łucja & Ewa", 'Ola "Q" O\'Hara')
+NASTY = ("<script>alert(1)</script>", "Łucja & Ewa", 'Ola "Q" O\'Hara', "Zoë")  # four: a two-column legend
 
 
 def parsed(svg: str) -> ET.Element:
@@ -44,7 +44,7 @@ def test_a_line_chart_is_valid_xml_with_its_title_and_description_as_its_accessi
     assert root.find(f"{SVG}title").text == "Bilans <po> wieczorach"
     assert root.find(f"{SVG}title").get("id") == "k-title"
     assert root.find(f"{SVG}desc").text == "Ala & Ola"
-    assert root.get("viewBox").startswith("0 0 360 ") and root.get("width") == "100%"
+    assert root.get("viewBox").startswith(f"0 0 {charts.WIDTH} ") and root.get("width") == "100%"
 
 
 def test_names_like_a_script_tag_or_an_ampersand_are_escaped_not_markup():
