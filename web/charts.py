@@ -150,7 +150,6 @@ def line_chart(
     band_name: str = "",
     x_title: str = "",
     y_title: str = "",
-    places: int = 0,
     signed: bool = False,
     zero: bool = True,
 ) -> SafeString:

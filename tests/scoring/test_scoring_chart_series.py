@@ -106,3 +106,31 @@ def test_a_matchs_running_totals_end_at_its_totals_deal_by_deal():
         scores = list(DealScore.objects.filter(match=match, seat=one["seat"]).order_by("number"))
         running = [sum(score.points for score in scores[: k + 1]) for k in range(len(scores))]
         assert one["totals"] == running
+
+
+def test_the_running_totals_count_an_adjusted_deal_as_ruled_and_leave_a_voided_one_out(built):
+    """m1-legal (9 deals) filed by a scorer: deal 1's points adjusted, deal 9 voided by staff."""
+    from django.contrib.auth.models import Group
+    from support import sample
+
+    from games import disputes, services
+
+    users = built.users
+    scorer = get_user_model().objects.create_user("filer")
+    scorer.groups.add(Group.objects.get_or_create(name="scorers")[0])
+    seated = ("Łucja & Ewa", "bartek", "celina", "darek")
+    match = services.record_import(actor=scorer, record=sample("m1-legal", seated))
+    adjusted = {"N": -10, "E": -40, "S": -40, "W": -40}
+    first = disputes.dispute_raise(match_id=match.pk, actor=users["bartek"], deal=1, statement="miscounted")
+    disputes.ruling_record(
+        dispute_id=first.pk, actor=users["staff"], ruling="score_adjusted", reason="r", points=adjusted
+    )
+    last = disputes.dispute_raise(match_id=match.pk, actor=users["bartek"], deal=9, statement="misdeal")
+    disputes.ruling_record(dispute_id=last.pk, actor=users["staff"], ruling="deal_voided", reason="a misdeal")
+    match.refresh_from_db()
+
+    data = games_selectors.match_running_totals(match=match)
+
+    assert data["deals"] == list(range(1, 9))  # deal 9 voided: no point for it
+    assert {one["seat"]: one["totals"][0] for one in data["seats"]} == adjusted
+    assert {one["seat"]: one["totals"][-1] for one in data["seats"]} == match.projection.summary["totals"]
