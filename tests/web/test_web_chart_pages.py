@@ -134,3 +134,15 @@ def test_the_match_page_draws_the_running_totals_one_line_per_seat(built):
         assert f"{name} {shown}" in desc
     english = get(built.users["ada"], f"/matches/{match.pk}/", "en")
     assert charts_in(english)[0].find(f"{SVG}title").text == "Running totals deal by deal"
+
+
+def test_a_match_with_no_finished_deal_and_a_season_with_no_match_show_no_chart(built):
+    from support.world import season_match
+
+    from scoring import services
+
+    match = season_match(built, ("Łucja & Ewa", "bartek", "celina", "darek"), by="sam")
+    empty = services.season_create(actor=built.users["ada"], league_id=built.league.pk, name="Pusty")
+
+    assert charts_in(get(built.users["ada"], f"/matches/{match.pk}/")) == []
+    assert charts_in(get(built.users["ada"], f"/seasons/{empty.pk}/")) == []
