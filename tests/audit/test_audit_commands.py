@@ -8,7 +8,8 @@ from django.core.management import CommandError, call_command
 from support.event_table import json_param, tamperable
 from support.once import fresh, fresh_world
 
-from games import events, tasks
+from games import tasks
+from games.domain import chain as events
 from games.models import MatchEvent
 
 pytestmark = pytest.mark.django_db

@@ -5,9 +5,9 @@ from audit_helpers import PROBLEM, db_id, play_next_deal, server_deal_played, ur
 from support.event_table import json_param, tamperable
 from support.once import fresh, fresh_world
 
-from games import events
-from games import services as games
+from games.domain import chain as events
 from games.models import Match, MatchEvent
+from games.write import services as games
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from audit_helpers import url
 from support import TALLY_EXAMPLES
 from support.event_table import json_param, tamperable
 
-from games import events
-from games import services as games
+from games.domain import chain as events
 from games.models import MatchEvent
+from games.write import services as games
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from support.evenings import EVENING_DAYS, MEMBERS, season_of_evenings
 from support.once import once_per_module
 
-from games import selectors as games_selectors
 from games.models import DealScore, Match, Player
+from games.read import selectors as games_selectors
 from scoring import selectors
 from scoring.models import MatchLine, Rating, StandingRow
 
@@ -113,7 +113,7 @@ def test_the_running_totals_count_an_adjusted_deal_as_ruled_and_leave_a_voided_o
     from django.contrib.auth.models import Group
     from support import sample
 
-    from games import disputes, services
+    from games.write import disputes, services
 
     users = built.users
     scorer = get_user_model().objects.create_user("filer")

@@ -5,8 +5,10 @@ import pytest
 from store_helpers import play_legal_cards, state_of
 from support.event_table import json_param, tamperable
 
-from games import audit, events, services
+from games.domain import chain as events
 from games.models import MatchEvent
+from games.read import audit
+from games.write import services
 
 pytestmark = pytest.mark.django_db
 

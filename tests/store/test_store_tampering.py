@@ -1,12 +1,13 @@
 """A tampered event log is caught by recomputing the hash chain from the stored rows
-(games.audit.chain_check), at the first seq that no longer holds."""
+(games.read.audit.chain_check), at the first seq that no longer holds."""
 
 import pytest
 from django.db import connection
 from support.event_table import json_param, tamperable
 
-from games import audit, events
+from games.domain import chain as events
 from games.models import MatchEvent
+from games.read import audit
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ a table for whoever does not see the picture.
 - ``balance_chart``: ``scoring.selectors.season_balance_series``;
 - ``rating_chart``: one league of ``scoring.selectors.player_rating_series``;
 - ``kinds_chart``: ``scoring.selectors.player_kind_results``;
-- ``running_chart``: ``games.selectors.match_running_totals``.
+- ``running_chart``: ``games.read.selectors.match_running_totals``.
 """
 
 from __future__ import annotations

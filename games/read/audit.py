@@ -15,11 +15,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from games.domain import chain as events
+from games.domain import projections
+from games.domain.event_types import CardPlayed, DealCorrected, DealStarted, DealTallied, Event, HandsRevealed, of_row
 from games.engine.errors import RuleViolation
-
-from . import events, projections
-from .event_types import CardPlayed, DealCorrected, DealStarted, DealTallied, Event, HandsRevealed, of_row
-from .models import DealSecret, Match, MatchEvent, MatchProjection
+from games.models import DealSecret, Match, MatchEvent, MatchProjection
 
 T = MatchEvent.Type
 
