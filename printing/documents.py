@@ -14,6 +14,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from .charts import line_drawing
 from .fonts import registered
 
 SEATS = ("N", "E", "S", "W")
@@ -237,9 +238,16 @@ def render_standings(*, title: str, rows: Sequence[Mapping], subtitle: str = "")
 
 
 def render_summary(
-    *, title: str, facts: Sequence[tuple[str, str]], rows: Sequence[Mapping], subtitle: str = ""
+    *,
+    title: str,
+    facts: Sequence[tuple[str, str]],
+    rows: Sequence[Mapping],
+    subtitle: str = "",
+    chart: Mapping | None = None,
 ) -> bytes:
-    """The end-of-season summary: ``facts`` as (label, text) lines, then the final table."""
+    """The end-of-season summary: ``facts`` as (label, text) lines, then the final table, then
+    ``chart`` when given: its ``title`` and a line chart of its ``series`` ((name, values) pairs)
+    over its ``x_labels``, with its ``y_title`` (``charts.line_drawing``)."""
     style = _styles()
     story = [_text(title, style["title"])]
     if subtitle:
@@ -248,6 +256,9 @@ def render_summary(
         story.append(Paragraph(f"<b>{escape(label)}:</b> {escape(text)}", style["body"]))
     story.append(Spacer(1, 4 * mm))
     story.append(_standing_table(rows, style) if rows else _text(_("No finished matches."), style["body"]))
+    if chart and chart["series"] and chart["x_labels"]:
+        drawing = line_drawing(x_labels=chart["x_labels"], series=chart["series"], y_title=chart.get("y_title", ""))
+        story.append(KeepTogether([_text(chart["title"], style["heading"]), drawing]))
     return _build(story, title=title)
 
 

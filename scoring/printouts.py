@@ -18,7 +18,7 @@ from printing.reminder import point_reminder
 from .evening_models import EveningRound, EveningTable
 from .evening_selectors import evening_seating
 from .models import Evening, Season, SeasonMatch
-from .selectors import standing_rows
+from .selectors import season_balance_series, standing_rows
 from .summary import season_summary
 
 SEATS = ("N", "E", "S", "W")
@@ -137,7 +137,21 @@ def season_summary_pdf(*, season: Season) -> bytes:
         subtitle=_season_line(season),
         facts=summary_facts(season_summary(season=season)),
         rows=standing_dicts(season),
+        chart=balance_chart(season),
     )
+
+
+def balance_chart(season: Season) -> dict[str, Any]:
+    """The summary's chart: each player's balance after each evening (``season_balance_series``,
+    as the season page draws it)."""
+    data = season_balance_series(season.pk)
+    return {
+        "title": _("Balance after each evening"),
+        "y_title": _("balance"),
+        # Translators: the date format of a chart's axis (Django's date format letters): 1 Oct
+        "x_labels": [date_format(day, _("j M")) for day in data["days"]],
+        "series": [(one["name"], one["balances"]) for one in data["players"]],
+    }
 
 
 def summary_facts(summary: dict[str, Any]) -> list[tuple[str, str]]:

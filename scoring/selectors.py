@@ -1,11 +1,16 @@
-"""Reads: club roles, the season figures the standings are ranked from, and player profiles."""
+"""Reads: club roles, the season figures the standings are ranked from, player profiles, and
+the series the charts draw."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
+from fractions import Fraction
 
 from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
+from django.utils import timezone
 
+from games.engine import Kind
 from games.models import DealScore, Match, Player
 
 from .models import MatchLine, Membership, Rating, RatingChange, StandingRow
@@ -199,3 +204,63 @@ def player_profile(player: Player, *, include_unconfirmed: bool = False) -> dict
             }
         )
     return {"player": player, "matches": match_rows, "seasons": seasons, "ratings": ratings}
+
+
+# --- what the charts draw (web/charts.py, printing/charts.py) -----------------------------------
+
+
+def season_balance_series(season_id) -> dict:
+    """Each player's balance (Σ points, R9) after each evening of the season, in standings order.
+    A point is a day: the evening's date, or for a match played outside any evening the day it
+    finished (in the current time zone). Only the matches that count (``MatchLine``); a player
+    keeps his balance over the days he did not play, so his last value is his standings balance."""
+    by_day: dict = defaultdict(lambda: defaultdict(int))
+    for player, total, finished_at, evening_day in MatchLine.objects.filter(season_id=season_id).values_list(
+        "player_id", "total", "finished_at", "season_match__evening_table__round__evening__date"
+    ):
+        by_day[evening_day or timezone.localdate(finished_at)][player] += total
+    days = sorted(by_day)
+    players = []
+    for pk, name in standing_rows(season_id).values_list("player_id", "player__username"):
+        running, balances = 0, []
+        for day in days:
+            running += by_day[day].get(pk, 0)
+            balances.append(running)
+        players.append({"player": pk, "name": name, "balances": balances})
+    return {"days": days, "players": players}
+
+
+def player_rating_series(player: Player) -> list[dict]:
+    """The player's rating after each of his rated matches, per league (by name): μ and σ as
+    openskill left them (``rating_log``), the displayed rating μ − 3σ, and when the match finished."""
+    changes = (
+        RatingChange.objects.filter(player=player)
+        .order_by("league__name", "league_id", "position")
+        .values_list("league_id", "league__name", "season_match__finished_at", "mu", "sigma")
+    )
+    leagues: dict[int, dict] = {}
+    for league, name, finished_at, mu, sigma in changes:
+        entry = leagues.setdefault(league, {"league": league, "name": name, "points": []})
+        skill = Skill(mu, sigma)
+        entry["points"].append({"finished_at": finished_at, "mu": mu, "sigma": sigma, "ordinal": skill.ordinal})
+    return list(leagues.values())
+
+
+def player_kind_results(player: Player) -> list[dict]:
+    """The player's deals by kind (R4) in the matches that count (confirmed, not withdrawn: as
+    ``player_profile`` shows them): how many, their points (rulings counted) and the mean per deal."""
+    counted = DealScore.objects.filter(player=player, match__confirmed=True, match__withdrawn=False)
+    rows = {
+        kind: (deals, points)
+        for kind, deals, points in counted.values("kind")
+        .annotate(deals=Count("id"), points=Sum("points"))
+        .values_list("kind", "deals", "points")
+        .order_by()
+    }
+    results = []
+    for kind in Kind:
+        deals, points = rows.get(kind.value, (0, 0))
+        results.append(
+            {"kind": kind.value, "deals": deals, "points": points, "mean": Fraction(points, deals) if deals else None}
+        )
+    return results

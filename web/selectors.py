@@ -41,8 +41,9 @@ from games.models import DealSecret, Match, MatchEvent
 from games.read import analysis
 from games.read import selectors as games_selectors
 from games.read.selectors import Viewer, match_list
+from scoring import members
 from scoring import selectors as scoring_selectors
-from scoring.models import Club, Membership, Season
+from scoring.models import Club, Membership, Season, StandingRow
 
 from .steps import deal_steps
 
@@ -146,6 +147,7 @@ def score_sheet(*, match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
         "totals": [{"seat": seat, "points": summary["totals"][seat], "winner": seat in winners} for seat in SEATS],
         "winners": [{"seat": seat, "name": names[seat]} for seat in winners],
         "complete": summary["complete"],
+        "running": games_selectors.match_running_totals(match=match),
         "in_play": in_play,
         "next_deal": summary.get("next_deal"),
     }
@@ -476,6 +478,7 @@ def season_standings(*, season: Season, user) -> dict[str, Any]:
     matches = list(match_list(user=user).filter(season_match__season=season).order_by("-created_at")[:100])
     return {
         "season": season,
+        "balance": scoring_selectors.season_balance_series(season.pk),
         "ranked": [row for row in rows if row.ranked],
         "unranked": [row for row in rows if not row.ranked],
         "matches": [
@@ -488,6 +491,29 @@ def season_standings(*, season: Season, user) -> dict[str, Any]:
             }
             for m in matches
         ],
+    }
+
+
+# --- players ---------------------------------------------------------------------------------------------
+
+
+def player_page(*, player_id: Any, user) -> dict[str, Any]:
+    """A player's page: his seasons' standings, his rating over time per league and his results by
+    deal kind. ``NotFound`` alike for a missing player and a profile the user may not read
+    (``members.players_visible``)."""
+    player = members.players_visible(user).filter(pk=player_id).first()
+    if player is None:
+        raise NotFound(gettext("no player %(id)s") % {"id": player_id})
+    seasons = (
+        StandingRow.objects.filter(player=player, season__league__club__in=club_list(user=user))
+        .select_related("season__league__club")
+        .order_by("-season__created_at")
+    )
+    return {
+        "player": player,
+        "seasons": list(seasons),
+        "ratings": scoring_selectors.player_rating_series(player),
+        "kinds": scoring_selectors.player_kind_results(player),
     }
 
 

@@ -61,6 +61,7 @@ urlpatterns = [
     ),
     path("matches/<uuid:match_id>/confirmation/", views.match_confirm, name="match-confirm"),
     path("matches/<uuid:match_id>/deals/<int:number>/", views.deal_detail, name="deal"),
+    path("players/<int:player_id>/", views.player_detail, name="player"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
     path("seasons/<int:season_id>/summary/", views.season_summary, name="season-summary"),
     # closing asks for a reason and a confirmation (issue 23: it was one click)

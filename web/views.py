@@ -111,6 +111,13 @@ def season_detail(request, season_id: int):
     return render(request, "web/season_detail.html", context)
 
 
+@login_required
+@not_found_page
+def player_detail(request, player_id: int):
+    """A player: his seasons, his rating with its uncertainty over time, his results by deal kind."""
+    return render(request, "web/player_detail.html", selectors.player_page(player_id=player_id, user=request.user))
+
+
 MAX_DEALS = 1000  # a deal number past this is no deal of any record
 
 

@@ -39,7 +39,7 @@ from games.engine.cards import BY_NAME
 from games.engine.match import MatchState, restore
 from games.engine.record import FORMAT, SaleRecord, encode_deal, encode_filed_deal
 from games.engine.seats import by_seat
-from games.models import DealSecret, Match, MatchEvent, MatchProjection
+from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
 from games.write.commands import CommandResult
 
 T = MatchEvent.Type
@@ -436,3 +436,29 @@ def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
 
 def _sale_of(event: DealTallied) -> SaleRecord | None:
     return None if event.sale is None else SaleRecord(event.sale.buyer, event.sale.price)
+
+
+# --- the running score (web/charts.py draws it) -------------------------------------------------
+
+
+def match_running_totals(*, match: Match) -> dict[str, Any]:
+    """Each seat's running total (Σ points, R9) after each finished deal, from the per-deal read
+    model (``DealScore``): rulings counted, a voided deal left out (its number is missing). The
+    last totals are the match's. Finished deals only: nothing of a deal in play."""
+    deals: list[int] = []
+    totals = dict.fromkeys((seat.name for seat in Seat), 0)
+    series: dict[str, list[int]] = {seat: [] for seat in totals}
+    for number, seat, points in (
+        DealScore.objects.filter(match=match).order_by("number", "seat").values_list("number", "seat", "points")
+    ):
+        if not deals or deals[-1] != number:
+            deals.append(number)
+            for running in series.values():
+                running.append(None)
+        totals[seat] += points
+        series[seat][-1] = totals[seat]
+    names = [player.username for player in match.seat_players()]
+    return {
+        "deals": deals,
+        "seats": [{"seat": seat, "name": name, "totals": series[seat]} for seat, name in zip(totals, names)],
+    }

@@ -1,0 +1,79 @@
+"""The three pages with charts in Debian's chromium on a 360 px phone, in Polish and in English:
+each chart is drawn (a visible SVG as wide as the page allows, no wider), its numbers' table
+opens, and the Content-Security-Policy refuses nothing.
+
+Set ``WEB_SCREENSHOTS=<dir>`` to keep a screenshot of each chart and each page."""
+
+import os
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from support.evenings import season_of_evenings
+
+from games.models import Match, Player
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def world():
+    return season_of_evenings(get_user_model())
+
+
+def signed_in(browser, base: str, user, language: str):
+    """A phone-sized tab of ``user`` (his session cookie) reading ``language``."""
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport=PHONE, locale="pl-PL" if language == "pl" else "en-GB")
+    host = base.split("//", 1)[1].split(":")[0]
+    context.add_cookies(
+        [
+            {"name": "sessionid", "value": client.cookies["sessionid"].value, "domain": host, "path": "/"},
+            {"name": "kierki_language", "value": language, "domain": host, "path": "/"},
+        ]
+    )
+    page = context.new_page()
+    refused = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    return page, refused
+
+
+def keep(page, name: str, selector: str | None = None) -> None:
+    folder = os.environ.get("WEB_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        target = page.locator(selector).first if selector else page
+        target.screenshot(path=str(Path(folder) / f"{name}.png"), **({} if selector else {"full_page": True}))
+
+
+@pytest.mark.parametrize("language", ["pl", "en"])
+def test_the_three_charts_show_on_a_phone_under_the_policy(browser, live_server, world, language):
+    page, refused = signed_in(browser, live_server.url, world.users["ada"], language)
+    match = Match.objects.filter(season_match__season=world.season).order_by("created_at").first()
+    player = Player.objects.get(username="celina")
+    pages = [
+        ("season", f"/seasons/{world.season.pk}/", "#balance-chart"),
+        ("player", f"/players/{player.pk}/", "svg.chart"),
+        ("match", f"/matches/{match.pk}/", "#running-chart"),
+    ]
+    for name, path, chart in pages:
+        page.goto(live_server.url + path)
+        svg = page.locator(chart).first
+        svg.scroll_into_view_if_needed()
+        box = svg.bounding_box()
+        assert box is not None and 300 <= box["width"] and box["x"] >= 0, (name, box)
+        assert box["x"] + box["width"] <= PHONE["width"], (name, box)  # no part of it off the phone's screen
+        assert box["height"] > 150, (name, box)
+        assert page.evaluate("document.documentElement.lang") == language
+        title = svg.locator("title").text_content()
+        assert title and (language == "en") == title.startswith(("Balance", "Rating", "Running")), title
+        keep(page, f"chart-{name}-{language}", chart)
+        details = page.locator("details.chart-data").first
+        details.locator("summary").click()
+        assert details.locator("table").is_visible()
+        keep(page, f"page-{name}-{language}")
+    assert refused == []
