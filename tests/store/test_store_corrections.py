@@ -16,6 +16,7 @@ from games.engine.errors import RuleViolation
 from games.engine.replay import replay
 from games.models import DealScore, Match, MatchEvent
 from games.read import audit, selectors
+from games.read.record import match_record
 from games.write import services as games
 from games.write import signoffs
 
@@ -226,7 +227,7 @@ def test_the_audit_is_clean_after_a_correction_and_the_record_gives_the_correcte
     report = audit.audit_report(match)
     assert report["ok"], report
     assert report["deals"][-1]["entry"] == "points"
-    record = selectors.match_record(match=match, viewer=selectors.Viewer(selectors.Viewer.PLAYER))
+    record = match_record(match=match, viewer=selectors.Viewer(selectors.Viewer.PLAYER))
     assert len(record["deals"]) == len(match.projection.summary["deals"])
     assert record["deals"][-1]["points"] == right
     assert replay(records.decode(record)).summary()["totals"] == match.projection.summary["totals"]
