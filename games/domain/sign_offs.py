@@ -7,23 +7,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from games.domain import confirmation
+from games.domain import event_types as kinds
 from games.domain.chain import timestamp
-from games.domain.event_types import (
-    Event,
-    HandsRevealed,
-    MatchAbandoned,
-    MatchReinstated,
-    MatchWithdrawn,
-    ResultConfirmed,
-    RulingRecorded,
-)
 from games.domain.projections import NO_CHANGE
 from games.domain.stream import Recorded
 
-SIGN_OFFS = (ResultConfirmed, MatchWithdrawn, MatchReinstated)
+SIGN_OFFS = (kinds.ResultConfirmed, kinds.MatchWithdrawn, kinds.MatchReinstated)
 SIGN_OFF_TYPES = tuple(kind.TYPE for kind in SIGN_OFFS)  # for queries on the log (scoring's match lines)
 # The events that never change a finished result: a dispute's other events are not in the log.
-RESULT_KEEPING = (*SIGN_OFFS, HandsRevealed, MatchAbandoned)
+RESULT_KEEPING = (*SIGN_OFFS, kinds.HandsRevealed, kinds.MatchAbandoned)
 
 
 def sign_offs_of(stream: Iterable[Recorded], earlier: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -48,14 +40,14 @@ def sign_offs_of(stream: Iterable[Recorded], earlier: dict[str, Any] | None = No
                 confirmations = [{"result": confirmation.SUPERSEDED, **c} for c in confirmations]
             continue
         mark = {**item.payload, "seq": item.seq, "time": timestamp(item.recorded_at)}
-        if isinstance(event, ResultConfirmed):
+        if isinstance(event, kinds.ResultConfirmed):
             confirmations.append(mark)
         else:
-            withdrawal = mark if isinstance(event, MatchWithdrawn) else None
+            withdrawal = mark if isinstance(event, kinds.MatchWithdrawn) else None
     return {"confirmations": confirmations, "withdrawal": withdrawal}
 
 
-def may_change_the_result(event: Event) -> bool:
-    if isinstance(event, RulingRecorded):
+def may_change_the_result(event: kinds.Event) -> bool:
+    if isinstance(event, kinds.RulingRecorded):
         return event.ruling != NO_CHANGE
     return not isinstance(event, RESULT_KEEPING)
