@@ -26,6 +26,7 @@ from rest_framework.response import Response
 from config.replica import reads_from_replica
 from games.domain.exceptions import NotFound
 from games.models import Player
+from games.read import record as games_record
 from games.read import selectors as games_selectors
 from scoring import invitations, members, selectors, services
 from scoring.models import Club, League, Membership, Season, SeasonMatch, SeasonStatusChange
@@ -574,7 +575,7 @@ class SeasonViewSet(ProblemsWhenExporting, _ReadMixin):
             for season_match in filed.iterator(chunk_size=100):
                 record = {
                     "match": str(season_match.match_id),
-                    **games_selectors.match_record(match=season_match.match, viewer=viewer),
+                    **games_record.match_record(match=season_match.match, viewer=viewer),
                 }
                 if season_match.match.withdrawn:  # kept in the export, marked: it counts for nothing
                     record["withdrawn"] = True

@@ -435,6 +435,14 @@ class _Watch:
 _WATCHES: dict[asyncio.AbstractEventLoop, _Watch] = {}
 
 
+def waiting_versions(match_id: Any) -> list[int]:
+    """The version of ``match_id`` each client waiting on it in this process has read (its event
+    loops' subscriptions): the condition a test waits for before it moves the match on."""
+    key = uuid.UUID(str(match_id))
+    watches = list(_WATCHES.values())
+    return [s.versions[key] for watch in watches for s in list(watch.subscriptions) if key in s.versions]
+
+
 def _listen_conninfo() -> str:
     """The default database's address, as psycopg takes it (the listener bypasses Django: it keeps
     its connection open for as long as anyone waits); ``LIVE_LISTEN_URL`` if set, to go round a

@@ -39,6 +39,7 @@ from config.replica import reads_from_replica
 from games.domain.exceptions import CommandError, NotFound
 from games.models import Match
 from games.read import selectors
+from games.read.record import match_record
 from games.write import claims, commands, services, signoffs
 from games.write.commands import CommandResult
 from scoring.invitations import match_create_with_consent
@@ -348,7 +349,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"])
     def record(self, request, pk=None):
         match, viewer = selectors.match_get(match_id=pk, user=request.user)
-        return with_version(Response(selectors.match_record(match=match, viewer=viewer)), match.version)
+        return with_version(Response(match_record(match=match, viewer=viewer)), match.version)
 
     # --- commands ---
     @extend_schema(

@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import nodes  # noqa: E402
 from benchmarks.api_plays import percentile  # noqa: E402
+from games.domain.event_types import CardPlayed  # noqa: E402
 
 MODES = {"notify": {"LIVE_NOTIFY": "true"}, "poll": {"LIVE_NOTIFY": "false", "LIVE_POLL_INTERVAL_MS": "250"}}
 SETTLE = 30  # seconds to wait for the last frames
@@ -63,7 +64,7 @@ class Streams:
             async for line in response.aiter_lines():
                 if line.startswith("event: "):
                     event = line[7:]
-                elif line.startswith("data: ") and event == "card_played":
+                elif line.startswith("data: ") and event == CardPlayed.TYPE:
                     arrived = time.time()
                     created = datetime.fromisoformat(json.loads(line[6:])["created_at"]).timestamp()
                     self.latencies.append(arrived - created)

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.domain import event_types
+
 
 class Player(models.Model):
     """A person at the table. ``user`` is empty for a guest filed from a paper score sheet."""
@@ -89,20 +91,20 @@ class MatchEvent(models.Model):
     """One immutable event of a match's log; ``hash`` chains it to the one before (see ``games.domain.chain``)."""
 
     class Type(models.TextChoices):
-        MATCH_CREATED = "match_created"
-        DEAL_STARTED = "deal_started"
-        LEAD_OFFERED = "lead_offered"
-        LEAD_SOLD = "lead_sold"
-        LEAD_KEPT = "lead_kept"
-        CARD_PLAYED = "card_played"
-        HANDS_REVEALED = "hands_revealed"
-        MATCH_ABANDONED = "match_abandoned"
-        RULING_RECORDED = "ruling_recorded"  # an arbiter's ruling on a dispute (games/write/disputes.py)
-        RESULT_CONFIRMED = "result_confirmed"  # a seated player signs the sheet (games/write/signoffs.py)
-        MATCH_WITHDRAWN = "match_withdrawn"  # an arbiter withdraws a match filed by mistake
-        MATCH_REINSTATED = "match_reinstated"  # ... and a later ruling takes it back
-        DEAL_TALLIED = "deal_tallied"  # a whole deal filed from a paper sheet: its tally or points (R31–R33)
-        DEAL_CORRECTED = "deal_corrected"  # the latest filed deal filed again in its place (issue 23, item 3)
+        MATCH_CREATED = event_types.MatchCreated.TYPE
+        DEAL_STARTED = event_types.DealStarted.TYPE
+        LEAD_OFFERED = event_types.LeadOffered.TYPE
+        LEAD_SOLD = event_types.LeadSold.TYPE
+        LEAD_KEPT = event_types.LeadKept.TYPE
+        CARD_PLAYED = event_types.CardPlayed.TYPE
+        HANDS_REVEALED = event_types.HandsRevealed.TYPE
+        MATCH_ABANDONED = event_types.MatchAbandoned.TYPE
+        RULING_RECORDED = event_types.RulingRecorded.TYPE  # an arbiter's ruling on a dispute (games/write/disputes.py)
+        RESULT_CONFIRMED = event_types.ResultConfirmed.TYPE  # a seated player signs the sheet (games/write/signoffs.py)
+        MATCH_WITHDRAWN = event_types.MatchWithdrawn.TYPE  # an arbiter withdraws a match filed by mistake
+        MATCH_REINSTATED = event_types.MatchReinstated.TYPE  # ... and a later ruling takes it back
+        DEAL_TALLIED = event_types.DealTallied.TYPE  # a deal filed from a paper sheet (R31–R33)
+        DEAL_CORRECTED = event_types.DealCorrected.TYPE  # the latest filed deal filed again (issue 23)
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()

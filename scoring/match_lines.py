@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import Count, Min, OuterRef, Q, Subquery, Sum
 
-from games.domain.projections import SIGN_OFF_TYPES
+from games.domain.sign_offs import SIGN_OFF_TYPES
 from games.models import DealScore, Match, MatchEvent
 
 from . import rating as ratings

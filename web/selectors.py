@@ -27,9 +27,9 @@ from games.domain.event_types import (
     LeadKept,
     LeadOffered,
     LeadSold,
-    parse,
 )
 from games.domain.exceptions import InvalidInput, NotFound
+from games.domain.log import stream
 from games.domain.messages import engine_message, violation_detail, violation_text, violation_title
 from games.engine import DealState, Seat
 from games.engine import record as records
@@ -37,7 +37,7 @@ from games.engine.cards import BY_NAME
 from games.engine.errors import RecordFormatError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
-from games.models import DealSecret, Match, MatchEvent
+from games.models import DealSecret, Match
 from games.read import analysis
 from games.read import selectors as games_selectors
 from games.read.selectors import Viewer, match_list
@@ -288,8 +288,7 @@ def trick_rows(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _deal_from_events(match: Match, number: int) -> tuple[DealState, list[int]]:
     """Deal ``number`` as it stood before its first card, and its cards, from the match's
     events folded through the engine (``projections.apply``, the fold every read model uses)."""
-    rows = MatchEvent.objects.filter(match=match).order_by("seq").values_list("type", "payload")
-    events = [parse(type, payload) for type, payload in rows]
+    events = [item.event for item in stream(match)]
     hidden = _server_hands(match, events)
     state = None
     started = False

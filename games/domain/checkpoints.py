@@ -1,7 +1,7 @@
 """Signed checkpoints of the event store, and their offline verification.
 
-Pure: the standard library, ``cryptography`` (Ed25519) and ``games.domain.chain`` (standard library
-only) — no Django, so the ``kierki`` command runs it anywhere. The server side (reading the
+Pure: the standard library, ``cryptography`` (Ed25519) and the pure domain modules (``chain``,
+``stream``, ``deal_log``) — no Django, so the ``kierki`` command runs it anywhere. The server side (reading the
 heads, the key from settings) is ``games.write.checkpointing``.
 
 A **heads file** (``kierki-heads/1``) lists every match's head when the checkpoint was taken:
@@ -33,6 +33,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
 from games.domain.chain import GENESIS, canonical_json, chain_hash
+from games.domain.deal_log import FiledDeal, LoggedDeal, PlayedDeal, deal_log
+from games.domain.stream import stream_of
 
 FORMAT = "kierki-checkpoint/1"
 HEADS_FORMAT = "kierki-heads/1"
@@ -174,32 +176,9 @@ def verify_log(match_id: str, log: list[dict[str, Any]], heads_doc: dict[str, An
 
 
 def deals_of_log(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The finished deals of an event log as record deals: ``hands`` (sorted per seat), ``sale``, ``plays``."""
-    deals: list[dict[str, Any]] = []
-    by_number: dict[int, dict[str, Any]] = {}
-    pending = None
-    for event in log:
-        type, payload = event["type"], event["payload"]
-        if type == "deal_started":
-            deal = {"hands": payload.get("hands"), "sale": pending, "plays": []}
-            deals.append(deal)
-            by_number[payload["number"]] = deal
-            pending = None
-        elif type == "lead_sold":  # in the deal dealt, or before the next one is dealt or filed
-            sale = {"buyer": payload["buyer"], "price": payload["price"]}
-            if deals and "plays" in deals[-1] and not deals[-1]["plays"]:
-                deals[-1]["sale"] = sale
-            else:
-                pending = sale
-        elif type == "card_played":
-            deals[-1]["plays"].append(payload["card"])
-        elif type == "hands_revealed":
-            by_number[payload["number"]]["hands"] = payload["hands"]
-        elif type == "deal_tallied":  # filed whole from a paper sheet (R31–R33): finished at once
-            entry = "tally" if "tally" in payload else "points"
-            deals.append({entry: payload[entry], "sale": payload.get("sale") or pending})
-            pending = None
-    return [_normal_deal(d) for d in deals if _finished(d) and d.get("hands", True) is not None]
+    """The finished deals of an event log as record deals: ``hands`` (sorted per seat), ``sale``,
+    ``plays`` — the log's typed stream folded by ``deal_log``, the record export's fold."""
+    return [_normal_deal(d) for d in deal_log(stream_of(log)) if d.finished and _known(d)]
 
 
 def verify_record(record: Any, log: list[dict[str, Any]]) -> Check:
@@ -207,7 +186,7 @@ def verify_record(record: Any, log: list[dict[str, Any]]) -> Check:
     try:
         recorded = [_normal_deal(d) for d in record["deals"] if _finished(d)]
         logged = deals_of_log(log)
-    except (KeyError, TypeError, AttributeError) as exc:
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
         return Check(False, f"malformed record or log: {exc!r}")
     if len(recorded) != len(logged):
         return Check(False, f"the record has {len(recorded)} finished deals, the log {len(logged)}")
@@ -218,17 +197,34 @@ def verify_record(record: Any, log: list[dict[str, Any]]) -> Check:
 
 
 def _finished(deal: dict[str, Any]) -> bool:
-    """A played deal with its 52 cards, or one filed from a paper sheet."""
+    """A played deal of a record with its 52 cards, or one filed from a paper sheet."""
     return "tally" in deal or "points" in deal or len(deal["plays"]) == 52
 
 
-def _normal_deal(deal: dict[str, Any]) -> dict[str, Any]:
-    sale = deal.get("sale")
+def _known(deal: LoggedDeal) -> bool:
+    """A deal whose hands the log shows (a server-dealt one's once revealed)."""
+    return isinstance(deal, FiledDeal) or deal.hands is not None
+
+
+def _normal_deal(deal: dict[str, Any] | LoggedDeal) -> dict[str, Any]:
+    """A deal of a record, or of the log, in one shape to compare."""
+    if isinstance(deal, FiledDeal):
+        return {
+            deal.entry: deal.value,
+            "sale": _sale(deal.sale and {"buyer": deal.sale.buyer, "price": deal.sale.price}),
+        }
+    if isinstance(deal, PlayedDeal):
+        sale = deal.sale and {"buyer": deal.sale.buyer, "price": deal.sale.price}
+        deal = {"hands": deal.hands, "sale": sale, "plays": deal.plays}
     for entry in ("tally", "points"):
         if entry in deal:
-            return {entry: deal[entry], "sale": None if not sale else {"buyer": sale["buyer"], "price": sale["price"]}}
+            return {entry: deal[entry], "sale": _sale(deal.get("sale"))}
     return {
         "hands": {seat: sorted(cards) for seat, cards in deal["hands"].items()},
-        "sale": None if not sale else {"buyer": sale["buyer"], "price": sale["price"]},
+        "sale": _sale(deal.get("sale")),
         "plays": list(deal["plays"]),
     }
+
+
+def _sale(sale: dict[str, Any] | None) -> dict[str, Any] | None:
+    return None if not sale else {"buyer": sale["buyer"], "price": sale["price"]}

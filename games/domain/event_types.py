@@ -311,6 +311,24 @@ EVENTS = Registry(
 )
 TYPES = tuple(EVENTS.classes)
 
+# Every event class, for an exhaustive ``match`` (``projections.apply`` ends in ``assert_never``).
+AnyEvent = (
+    MatchCreated
+    | DealStarted
+    | LeadOffered
+    | LeadSold
+    | LeadKept
+    | CardPlayed
+    | HandsRevealed
+    | MatchAbandoned
+    | RulingRecorded
+    | ResultConfirmed
+    | MatchWithdrawn
+    | MatchReinstated
+    | DealTallied
+    | DealCorrected
+)
+
 
 def parse(type: str, payload: Mapping[str, Any], version: int | None = None) -> Event:
     return EVENTS.parse(type, payload, version)

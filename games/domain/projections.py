@@ -4,32 +4,34 @@ and the read models written from it."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, assert_never
 
 from django.utils.translation import gettext_noop
 
-from games.domain import confirmation
-from games.domain.chain import timestamp
 from games.domain.event_types import (
+    AnyEvent,
     CardPlayed,
     DealCorrected,
     DealStarted,
     DealTallied,
     Event,
+    HandsRevealed,
     LeadKept,
     LeadOffered,
     LeadSold,
+    MatchAbandoned,
     MatchCreated,
+    MatchReinstated,
+    MatchWithdrawn,
+    ResultConfirmed,
     RulingRecorded,
-    of_row,
 )
+from games.domain.stream import Recorded
 from games.engine import MatchState, Ruleset, Seat
 from games.engine.cards import BY_NAME
 from games.engine.errors import RulingNotAllowed
 from games.engine.match import snapshot
-from games.models import DealScore, Match, MatchEvent
-
-T = MatchEvent.Type
+from games.models import DealScore, Match
 
 
 def hands_of(payload_hands: Mapping[str, list[str]]) -> list[list[int]]:
@@ -44,7 +46,7 @@ def start_state(ruleset: Mapping[str, Any], first_dealer: str) -> MatchState:
     )
 
 
-def apply(state: MatchState | None, event: Event, secrets: Mapping[int, Any] | None = None) -> MatchState | None:
+def apply(state: MatchState | None, event: AnyEvent, secrets: Mapping[int, Any] | None = None) -> MatchState | None:
     """The state after one event: the one step that commands, rebuilds, the audit, the viewer and
     the webhooks share. ``secrets`` supplies server-dealt hands by deal number (kept off the log
     until revealed) for a ``deal_started`` that carries only its commitment."""
@@ -67,7 +69,10 @@ def apply(state: MatchState | None, event: Event, secrets: Mapping[int, Any] | N
             return apply_tally(state, event)
         case RulingRecorded():
             return apply_ruling(state, event)
-    return state  # hands_revealed, match_abandoned, result_confirmed, match_withdrawn/_reinstated: no rule
+        case HandsRevealed() | MatchAbandoned() | ResultConfirmed() | MatchWithdrawn() | MatchReinstated():
+            return state  # no rule: the read models of games.domain.sign_offs read the sign-offs
+        case _:
+            assert_never(event)  # a new kind without its case: mypy says so, and so does this
 
 
 def with_plays(snapshot: Mapping[str, Any], state: MatchState) -> dict[str, Any]:
@@ -118,13 +123,13 @@ def apply_ruling(state: MatchState, event: RulingRecorded) -> MatchState:
     raise ValueError(f"unknown ruling {ruling!r}")
 
 
-def fold(rows: Iterable[Any], secrets: Mapping[int, Any]) -> MatchState | None:
-    """Replay a match's events through ``apply``: typed events, or stored rows (``MatchEvent``, or
-    anything with ``type`` and ``payload``). Raises RuleViolation if one is illegal; TypeError,
-    KeyError or ValueError if one cannot be read."""
+def fold(stream: Iterable[Recorded | Event], secrets: Mapping[int, Any]) -> MatchState | None:
+    """Replay a match's events through ``apply``: its typed stream (``games.domain.log.stream``),
+    or typed events. Raises RuleViolation if one is illegal; KeyError or ValueError if the
+    engine cannot take one (a server-dealt deal without its hands)."""
     state = None
-    for row in rows:
-        state = apply(state, row if isinstance(row, Event) else of_row(row), secrets)
+    for item in stream:
+        state = apply(state, item.event if isinstance(item, Recorded) else item, secrets)
     return state
 
 
@@ -142,15 +147,9 @@ def next_deal_of(state: MatchState) -> dict[str, Any] | None:
     }
 
 
-def standing_offer(seq: int, event: LeadOffered) -> dict[str, Any]:
-    """A standing lead offer as the state views show it: the seq of its ``lead_offered`` event
-    (what a lead decision names), the buyer and the price."""
-    return {"seq": seq, "buyer": event.buyer, "price": event.price}
-
-
 def summary_of(state: MatchState, match: Match, rulings: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The replay summary of RECORD_FORMAT.md plus the next deal due, the match status and the
-    arbiters' rulings (``rulings_of``; a ruled deal's entry also says ``voided`` or
+    arbiters' rulings (``rulings.rulings_of``; a ruled deal's entry also says ``voided`` or
     ``adjusted_points`` beside its played ``points``, and ``totals`` count what was ruled)."""
     summary = state.summary()
     summary["rulings"] = rulings or []
@@ -187,63 +186,3 @@ def deal_score_rows(
         if not r.voided
         for seat in Seat
     ]
-
-
-def rulings_of(events: Iterable[MatchEvent], earlier: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """The summary's ``rulings``: ``earlier`` (a stored summary's) and those among ``events``, in
-    log order, each its payload with ``seq``, ``time`` and ``superseded_by`` (the seq of the next
-    ruling on the same dispute, which replaced it; None for the ruling in force)."""
-    rulings = [dict(r) for r in earlier or []]
-    for event in events:
-        if event.type == T.RULING_RECORDED:
-            ruling = of_row(event).to_payload()
-            rulings.append({**ruling, "seq": event.seq, "time": timestamp(event.created_at), "superseded_by": None})
-    previous: dict[Any, dict[str, Any]] = {}
-    for ruling in rulings:
-        ruling["superseded_by"] = None
-        if ruling.get("dispute") in previous:
-            previous[ruling.get("dispute")]["superseded_by"] = ruling["seq"]
-        previous[ruling.get("dispute")] = ruling
-    return rulings
-
-
-SIGN_OFF_TYPES = (T.RESULT_CONFIRMED, T.MATCH_WITHDRAWN, T.MATCH_REINSTATED)
-
-
-def sign_offs_of(events: Iterable[MatchEvent], earlier: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The summary's ``confirmations`` (each ``result_confirmed``: ``seat``, ``by``, ``result``,
-    ``seq``, ``time``) and ``withdrawal`` (the ``match_withdrawn`` in force: ``reason``, ``by``,
-    ``seq``, ``time``; None once reinstated), from ``earlier`` (a stored summary) and ``events``.
-    They change no game state: the fold passes them by.
-
-    A signature stored before signatures named their result signed the result in force then: one
-    in ``earlier`` gets ``earlier``'s result; one among ``events`` followed by an event that may
-    change the result (a deal's, a ruling other than ``no_change``) gets ``SUPERSEDED``; the
-    others sign the current result (``confirmation.signed_now``)."""
-    earlier = earlier or {}
-    confirmations = [dict(c) for c in earlier.get("confirmations") or []]
-    if any("result" not in c for c in confirmations):  # digested only then: most rewrites end a deal
-        signed_before = confirmation.result_of(earlier)
-        confirmations = [{"result": signed_before, **c} for c in confirmations]
-    withdrawal = earlier.get("withdrawal")
-    for event in events:
-        if event.type not in SIGN_OFF_TYPES:
-            if _may_change_the_result(event):
-                confirmations = [{"result": confirmation.SUPERSEDED, **c} for c in confirmations]
-            continue
-        mark = {**of_row(event).to_payload(), "seq": event.seq, "time": timestamp(event.created_at)}
-        if event.type == T.RESULT_CONFIRMED:
-            confirmations.append(mark)
-        else:
-            withdrawal = mark if event.type == T.MATCH_WITHDRAWN else None
-    return {"confirmations": confirmations, "withdrawal": withdrawal}
-
-
-# The events that never change a finished result: a dispute's other events are not in the log.
-RESULT_KEEPING_TYPES = (*SIGN_OFF_TYPES, T.HANDS_REVEALED, T.MATCH_ABANDONED)
-
-
-def _may_change_the_result(event: MatchEvent) -> bool:
-    if event.type == T.RULING_RECORDED:
-        return (event.payload or {}).get("ruling") != NO_CHANGE
-    return event.type not in RESULT_KEEPING_TYPES

@@ -18,6 +18,7 @@ Who may see it (``analysis_access``, one small check the roles code can route th
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,16 +29,17 @@ from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games.domain import projections
-from games.domain.event_types import of_row
+from games.domain.event_types import CardPlayed, DealStarted
 from games.domain.exceptions import AnalysisQueueUnavailable, AnalysisUnavailable, NotAllowed, NotFound
+from games.domain.log import stream
 from games.domain.roles import role_of
+from games.domain.stream import Recorded
 from games.engine import DealState, MatchState, Seat
 from games.engine.analysis import analyse, deal_position
-from games.models import Dispute, Match, MatchEvent
+from games.models import Dispute, Match
 from games.read import inspection
 from games.read.audit import hands_by_deal
 
-T = MatchEvent.Type
 FULL, FINISHED_DEALS = "full", "finished_deals"
 
 
@@ -206,39 +208,40 @@ def dispute_position(dispute: Dispute) -> tuple[int | None, DealState | None]:
     first card when the dispute names none) — where the disputed card was chosen. Its seq (the
     event after which it stands) and the deal there; (None, None) for a deal without cards."""
     match = dispute.match
-    rows = list(match.events.order_by("seq"))
-    state = projections.fold(rows, hands_by_deal(match, rows))
+    log = stream(match)
+    state = projections.fold(log, hands_by_deal(match, log))
     whole = next((r.final for r in state.results if r.number == dispute.deal), None)
     if whole is None and state.deal is not None and state.deal.spec.number == dispute.deal:
         whole = state.deal
     if whole is None:
         return None, None
     plays = dispute.play_index or 0
-    seqs = position_seqs(rows, dispute.deal)
+    seqs = position_seqs(log, dispute.deal)
     return (seqs[plays] if plays < len(seqs) else None), deal_position(whole, plays)
 
 
-def position_seqs(rows: list[MatchEvent], number: int) -> list[int]:
+def position_seqs(log: Iterable[Recorded], number: int) -> list[int]:
     """For each position of deal ``number`` (0 to its plays so far), the seq of the event after
     which it stands: the deal's last event before its first card, then each of its cards."""
     seqs: list[int] = []
     inside = False
-    for row in rows:
-        if row.type == T.DEAL_STARTED:
+    for item in log:
+        event = item.event
+        if isinstance(event, DealStarted):
             if inside:
                 break
-            inside = of_row(row).number == number
+            inside = event.number == number
         if not inside:
             continue
-        if row.type == T.CARD_PLAYED or not seqs:
-            seqs.append(row.seq)
+        if isinstance(event, CardPlayed) or not seqs:
+            seqs.append(item.seq)
         elif len(seqs) == 1:
-            seqs[0] = row.seq  # a lead offer or decision before the first card
+            seqs[0] = item.seq  # a lead offer or decision before the first card
     return seqs
 
 
 def deal_position_seqs(*, match: Match, number: int) -> list[int]:
-    return position_seqs(list(match.events.order_by("seq")), number)
+    return position_seqs(stream(match), number)
 
 
 def dispute_analysis(*, dispute: Dispute, user) -> dict[str, Any] | None:

@@ -17,12 +17,11 @@ from typing import Any
 
 from games.domain import projections
 from games.domain.chain import ChainCheck, deal_commitment, event_body, timestamp, verify_chain
-from games.domain.event_types import CardPlayed, DealCorrected, DealStarted, DealTallied, Event, HandsRevealed, of_row
+from games.domain.event_types import CardPlayed, DealCorrected, DealStarted, DealTallied, HandsRevealed
+from games.domain.log import recorded_row
+from games.domain.stream import Recorded, of_kind
 from games.engine.errors import RuleViolation
 from games.models import DealSecret, Match, MatchEvent, MatchProjection
-
-T = MatchEvent.Type
-
 
 # --- the hash chain ----------------------------------------------------------------------------
 
@@ -90,24 +89,26 @@ class RulesCheck:
 
 
 class _Cursor:
-    """Walks the events for ``fold`` and remembers where it is: the row, the deal, the play."""
+    """Walks the stored rows for ``fold`` as the typed stream, and remembers where it is: the row,
+    the deal, the play."""
 
     def __init__(self, rows: Iterable[MatchEvent]):
-        self.rows, self.event, self.deal, self.play_index = rows, None, None, None
+        self.rows, self.row, self.item, self.deal, self.play_index = rows, None, None, None, None
 
-    def __iter__(self) -> Iterator[Event]:
-        for self.event in self.rows:  # noqa: B020 - the cursor keeps the row it stands on
-            event = of_row(self.event)  # a payload it cannot read stops the fold here (malformed)
+    def __iter__(self) -> Iterator[Recorded]:
+        for self.row in self.rows:  # noqa: B020 - the cursor keeps the row it stands on
+            self.item = recorded_row(self.row)  # a payload it cannot read stops the fold here (malformed)
+            event = self.item.event
             if isinstance(event, DealStarted):
                 self.deal, self.play_index = event.number, -1
             elif isinstance(event, DealTallied):  # a whole deal from a paper sheet: no plays
                 self.deal, self.play_index = event.number, None
             elif isinstance(event, CardPlayed) and self.play_index is not None:
                 self.play_index += 1
-            yield event
+            yield self.item
 
     def locate(self, violation: RuleViolation) -> dict[str, Any]:
-        play_index = self.play_index if self.event.type == T.CARD_PLAYED else None
+        play_index = self.play_index if isinstance(self.item.event, CardPlayed) else None
         return violation.located(deal=self.deal, play_index=play_index).as_json()
 
     def malformed(self, exc: Exception) -> dict[str, Any]:
@@ -131,35 +132,37 @@ def rules_check(match: Match) -> RulesCheck:
     rows = list(match.events.order_by("seq"))
     cursor = _Cursor(rows)
     try:
-        projections.fold(cursor, hands_by_deal(match, rows))
+        projections.fold(cursor, hands_by_deal(match, readable(rows)))
     except RuleViolation as violation:
-        return RulesCheck(False, cursor.event.seq, cursor.locate(violation))
+        return RulesCheck(False, cursor.row.seq, cursor.locate(violation))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a payload the engine cannot read
-        return RulesCheck(False, cursor.event.seq if cursor.event else None, cursor.malformed(exc))
+        return RulesCheck(False, cursor.row.seq if cursor.row else None, cursor.malformed(exc))
     return RulesCheck(True)
 
 
-def hands_by_deal(match: Match, rows: list[MatchEvent]) -> dict[int, dict]:
-    """Each deal's hands by number: the server's secrets, and the hands revealed in ``rows``."""
+def hands_by_deal(match: Match, log: Iterable[Recorded]) -> dict[int, dict]:
+    """Each deal's hands by number: the server's secrets, and the hands revealed in ``log``."""
     hands = dict(DealSecret.objects.filter(match=match).values_list("number", "hands"))
-    hands.update(_revealed(rows))
+    hands.update(
+        {
+            item.event.number: item.event.hands
+            for item in of_kind(log, HandsRevealed)
+            if isinstance(item.event.hands, dict)
+        }
+    )
     return hands
 
 
-def _revealed(rows: Iterable[MatchEvent]) -> dict[int, dict]:
-    return {event.number: event.hands for event in readable(rows, HandsRevealed) if isinstance(event.hands, dict)}
-
-
-def readable(rows: Iterable[MatchEvent], *classes: type[Event]) -> Iterator[Event]:
-    """The typed events of ``rows`` of those classes, passing by any whose payload cannot be read
-    (``rules_check`` reports it): for the checks that read a few events, not the whole fold."""
-    types = {cls.TYPE for cls in classes}
+def readable(rows: Iterable[MatchEvent]) -> list[Recorded]:
+    """The typed stream of ``rows``, passing by any whose payload cannot be read (``rules_check``
+    reports it): for the checks and views that read a few kinds, not the whole fold."""
+    log = []
     for row in rows:
-        if row.type in types:
-            try:
-                yield of_row(row)
-            except (TypeError, ValueError):
-                continue
+        try:
+            log.append(recorded_row(row))
+        except (TypeError, ValueError):
+            continue
+    return log
 
 
 # --- the deal commitments ----------------------------------------------------------------------
@@ -175,8 +178,8 @@ class CommitmentCheck:
 def commitments_check(match: Match) -> CommitmentCheck:
     """Each committed deal's revealed hands and salt hash to its commitment; every committed
     deal but the last (possibly still in play) has been revealed."""
-    rows = list(match.events.filter(type__in=[T.DEAL_STARTED, T.HANDS_REVEALED]).order_by("seq"))
-    read = list(readable(rows, DealStarted, HandsRevealed))
+    rows = match.events.filter(type__in=[DealStarted.TYPE, HandsRevealed.TYPE]).order_by("seq")
+    read = [item.event for item in readable(rows)]
     reveals = {event.number: event for event in read if isinstance(event, HandsRevealed)}
     dealt = [event for event in read if isinstance(event, DealStarted)]
     last_deal = max((event.number for event in dealt), default=0)
@@ -204,21 +207,21 @@ def _commitment_failure(deal: DealStarted, reveal: HandsRevealed | None, *, is_l
 PLAYED = "played"
 
 
-def deal_entries(rows: Iterable[MatchEvent]) -> list[dict[str, Any]]:
+def deal_entries(log: Iterable[Recorded]) -> list[dict[str, Any]]:
     """Per deal, in log order, how it was filed: ``played`` card by card (``deal_started``), or from a
     paper sheet by its ``tally`` or only its ``points`` (``deal_tallied``, R31–R33); ``seq`` is the
     event that began it (a voided deal and its replacement share a number). A ``deal_corrected``
     changes the entry of the deal it corrects (the latest one), not its ``seq``."""
-    entries = []
-    for row in rows:
-        if row.type not in (T.DEAL_STARTED, T.DEAL_TALLIED, T.DEAL_CORRECTED):
+    entries: list[dict[str, Any]] = []
+    for item in log:
+        event = item.event
+        if not isinstance(event, DealStarted | DealTallied):
             continue
-        for event in readable([row], DealStarted, DealTallied, DealCorrected):
-            entry = PLAYED if isinstance(event, DealStarted) else "tally" if event.tally is not None else "points"
-            if isinstance(event, DealCorrected) and entries:
-                entries[-1]["entry"] = entry
-            else:
-                entries.append({"number": event.number, "entry": entry, "seq": row.seq})
+        entry = PLAYED if isinstance(event, DealStarted) else "tally" if event.tally is not None else "points"
+        if isinstance(event, DealCorrected) and entries:
+            entries[-1]["entry"] = entry
+        else:
+            entries.append({"number": event.number, "entry": entry, "seq": item.seq})
     return entries
 
 
@@ -241,7 +244,7 @@ def audit_report(match: Match) -> dict[str, Any]:
             "first_bad_deal": commitments.first_bad_deal,
             "reason": commitments.reason,
         },
-        "deals": deal_entries(rows),
+        "deals": deal_entries(readable(rows)),
         "events": [
             {
                 "seq": row.seq,

@@ -24,16 +24,17 @@ from django.utils.translation import gettext
 
 from games.domain import projections
 from games.domain.chain import timestamp
-from games.domain.event_types import of_row
 from games.domain.exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken
+from games.domain.log import stream
+from games.domain.offers import offer_view, standing_offers
 from games.domain.roles import Role, role_of
+from games.domain.stream import Recorded
 from games.engine import MatchState, Seat
 from games.engine.errors import RuleViolation
-from games.models import Match, MatchEvent, MatchProjection
+from games.models import Match, MatchProjection
 from games.read import audit
 from games.read.selectors import deal_progress
 
-T = MatchEvent.Type
 ENDED = (Match.Status.FINISHED, Match.Status.ABANDONED)
 
 
@@ -97,8 +98,8 @@ def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
         "event": {
             "seq": event.seq,
             "type": event.type,
-            "actor": event.actor_name,
-            "created_at": timestamp(event.created_at),
+            "actor": event.actor,
+            "created_at": timestamp(event.recorded_at),
             "payload": event.payload,
             "hash": event.hash,
         },
@@ -110,17 +111,17 @@ def match_state_at(*, match: Match, who: Inspector, seq: Any) -> dict[str, Any]:
     }
 
 
-def match_fold_at(*, match: Match, seq: Any) -> tuple[MatchState, list[MatchEvent]]:
+def match_fold_at(*, match: Match, seq: Any) -> tuple[MatchState, list[Recorded]]:
     """The engine's state right after event ``seq`` (every hand as it stood), and the events up to it."""
     if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= match.version:
         raise InvalidInput(
             gettext("at must be the seq of one of the match's events (1 to %(version)s)") % {"version": match.version},
             field="at",
         )
-    rows = list(match.events.order_by("seq"))
-    prefix = [row for row in rows if row.seq <= seq]
+    log = stream(match)
+    prefix = [item for item in log if item.seq <= seq]
     try:
-        return projections.fold(prefix, audit.hands_by_deal(match, rows)), prefix
+        return projections.fold(prefix, audit.hands_by_deal(match, log)), prefix
     except RuleViolation as violation:
         raise RuleBroken(violation) from None
 
@@ -131,7 +132,7 @@ def deal_finished_since(match: Match, number: int) -> bool:
     return number <= len(summary.get("deals", []))
 
 
-def _deal_view(deal, prefix: list[MatchEvent]) -> dict[str, Any]:
+def _deal_view(deal, prefix: list[Recorded]) -> dict[str, Any]:
     to_play = deal.to_play
     return {
         "number": deal.spec.number,
@@ -148,17 +149,10 @@ def _deal_view(deal, prefix: list[MatchEvent]) -> dict[str, Any]:
             "can_sell": deal.can_sell_lead,
             "holder": deal.holder.name,
             "decided": deal.decided,
-            "offers": _offers(prefix, len(deal.offers)),
+            "offers": [offer_view(item) for item in standing_offers(prefix, len(deal.offers))],
             "sale": None if deal.sale is None else {"buyer": deal.sale[0].name, "price": deal.sale[1]},
         },
     }
-
-
-def _offers(prefix: list[MatchEvent], standing: int) -> list[dict[str, Any]]:
-    """The ``standing`` offers of the deal in play at the end of ``prefix`` with their seq: the
-    latest lead_offered events (some may precede its deal_started: R28 before the deal)."""
-    offered = [row for row in prefix if row.type == T.LEAD_OFFERED][-standing:] if standing else []
-    return [projections.standing_offer(row.seq, of_row(row)) for row in offered]
 
 
 def _names(cards) -> list[str]:

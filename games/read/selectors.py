@@ -21,28 +21,16 @@ from django.utils.translation import gettext
 
 from games.domain import confirmation
 from games.domain.chain import timestamp
-from games.domain.event_types import (
-    CardPlayed,
-    DealCorrected,
-    DealStarted,
-    DealTallied,
-    HandsRevealed,
-    LeadSold,
-    MatchCreated,
-    parse,
-)
+from games.domain.event_types import CardPlayed, DealStarted
 from games.domain.exceptions import NotFound
-from games.domain.projections import standing_offer
+from games.domain.log import stream
+from games.domain.offers import offer_view, standing_offers_of
 from games.domain.roles import Role, arbitrated_matches, role_of
 from games.engine import Seat
-from games.engine.cards import BY_NAME
 from games.engine.match import MatchState, restore
-from games.engine.record import FORMAT, SaleRecord, encode_deal, encode_filed_deal
 from games.engine.seats import by_seat
-from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
-from games.write.commands import CommandResult
-
-T = MatchEvent.Type
+from games.models import DealScore, Match, MatchEvent, MatchProjection
+from games.write.results import CommandResult
 
 SCORERS_GROUP = "scorers"  # members may file (import) match records, as staff may
 
@@ -198,7 +186,7 @@ def state_view(*, match: Match, viewer: Viewer, state: MatchState) -> dict[str, 
             "can_sell": deal.can_sell_lead,
             "holder": deal.holder.name,
             "decided": deal.decided,
-            "offers": _standing_offers(match, deal) if deal.offers else [],
+            "offers": [offer_view(item) for item in standing_offers_of(match, len(deal.offers))],
             "sale": None if deal.sale is None else {"buyer": deal.sale[0].name, "price": deal.sale[1]},
         },
     }
@@ -225,26 +213,9 @@ def _names(cards: Iterable) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _standing_offers(match: Match, deal) -> list[dict[str, Any]]:
-    """The deal's offers with the seq of their ``lead_offered`` event (what lead-decision takes):
-    the latest lead_offered events (some may precede the deal_started: R28 before the deal)."""
-    if not deal.offers:
-        return []
-    rows = (
-        MatchEvent.objects.filter(match=match, type=T.LEAD_OFFERED)
-        .order_by("-seq")
-        .values_list("seq", "payload")[: len(deal.offers)]
-    )
-    return [standing_offer(seq, parse(T.LEAD_OFFERED, payload)) for seq, payload in reversed(rows)]
-
-
 def _last_deal_started_seq(match: Match) -> int | None:
-    return (
-        MatchEvent.objects.filter(match=match, type=T.DEAL_STARTED)
-        .order_by("-seq")
-        .values_list("seq", flat=True)
-        .first()
-    )
+    started = stream(match, DealStarted, latest=1)
+    return started[0].seq if started else None
 
 
 def _deal_in_play(snapshot: dict[str, Any]) -> int | None:
@@ -306,8 +277,7 @@ def command_events(result: CommandResult, viewer: Viewer) -> dict[str, Any]:
 def command_outcome(events: list[MatchEvent], state: MatchState) -> dict[str, Any]:
     """What a command's card completed: the trick (with its winner) and, with its last trick, the
     deal (its R29 result). Both null for any other command, and for a card within a trick."""
-    played = [e for e in events if e.type == MatchEvent.Type.CARD_PLAYED]
-    if not played:
+    if not any(e.type == CardPlayed.TYPE for e in events):
         return {"trick_completed": None, "deal_ended": None}
     ended = state.deal is None and state.results and state.results[-1].final is not None
     deal = state.results[-1].final if ended else state.deal
@@ -359,7 +329,7 @@ def _redact(events: list[dict[str, Any]], viewer: Viewer, hidden_from: int | Non
     for event in events:
         if event["seq"] < hidden_from:
             continue
-        if event["type"] == T.DEAL_STARTED and "hands" in event["payload"]:
+        if event["type"] == DealStarted.TYPE and "hands" in event["payload"]:
             payload = dict(event["payload"])
             own = viewer.seat.name if viewer.seat is not None else None
             payload["hands"] = {own: payload["hands"][own]} if own is not None else {}
@@ -367,75 +337,6 @@ def _redact(events: list[dict[str, Any]], viewer: Viewer, hidden_from: int | Non
         event["hash"] = None
         event["redacted"] = True
     return events
-
-
-# --- the record ----------------------------------------------------------------------------------
-
-
-def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
-    """The ``kierki-match/1`` record built from the events: every finished deal; the deal in play
-    too for scorers and staff (a player gets it once it ends)."""
-    deals: list[dict[str, Any]] = []
-    by_number: dict[int, dict[str, Any]] = {}
-    created: MatchCreated | None = None
-    pending: SaleRecord | None = None  # a sale decided before its deal was dealt or filed
-    for type, payload in MatchEvent.objects.filter(match=match).order_by("seq").values_list("type", "payload"):
-        event = parse(type, payload)
-        if isinstance(event, MatchCreated):
-            created = event
-        elif isinstance(event, DealStarted):
-            deal = {"number": event.number, "hands": event.hands, "sale": pending, "plays": []}
-            pending = None
-            deals.append(deal)
-            by_number[deal["number"]] = deal
-        elif isinstance(event, LeadSold):  # in the deal dealt, or before the next one is dealt or filed (R28)
-            sale = SaleRecord(event.buyer, event.price)
-            in_deal = deals and "filed" not in deals[-1] and not deals[-1]["plays"]
-            if in_deal:
-                deals[-1]["sale"] = sale
-            else:
-                pending = sale
-        elif isinstance(event, CardPlayed):
-            deals[-1]["plays"].append(BY_NAME[event.card])
-        elif isinstance(event, HandsRevealed):
-            by_number[event.number]["hands"] = event.hands
-        elif isinstance(event, DealCorrected):  # the latest filed deal, filed again in its place (issue 23)
-            deals[-1] = {"filed": encode_filed_deal(event.entry, getattr(event, event.entry), _sale_of(event))}
-        elif isinstance(event, DealTallied):  # R31–R33: filed whole from a paper sheet
-            sale = pending if event.sale is None else _sale_of(event)
-            entry = "tally" if event.tally is not None else "points"
-            deals.append({"filed": encode_filed_deal(entry, getattr(event, entry), sale)})
-            pending = None
-    shown = []
-    for deal in deals:
-        if "filed" in deal:
-            shown.append(deal["filed"])
-            continue
-        finished = len(deal["plays"]) == 52
-        if not finished and not viewer.sees_all_hands:
-            continue
-        hands = deal["hands"]
-        if hands is None:  # server-dealt and still in play: only scorers and staff get here
-            secret = DealSecret.objects.filter(match=match, number=deal["number"]).first()
-            if secret is None:
-                continue
-            hands = secret.hands
-        shown.append(encode_deal([[BY_NAME[c] for c in hands[s.name]] for s in Seat], deal["plays"], deal["sale"]))
-    ruleset = created.ruleset if created else {"name": match.ruleset_name, "options": match.ruleset_options}
-    record = {
-        "format": FORMAT,
-        "ruleset": {"name": ruleset["name"], "options": ruleset.get("options") or {}},
-        "players": created.seats if created else {s.name: p.username for s, p in zip(Seat, match.seat_players())},
-        "first_dealer": match.first_dealer,
-    }
-    if match.played_on is not None:
-        record["played_on"] = match.played_on.isoformat()
-    record["deals"] = shown
-    return record
-
-
-def _sale_of(event: DealTallied) -> SaleRecord | None:
-    return None if event.sale is None else SaleRecord(event.sale.buyer, event.sale.price)
 
 
 # --- the running score (web/charts.py draws it) -------------------------------------------------

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from games.models import IdempotencyKey
-    from games.write.commands import CommandResult
+    from games.write.results import CommandResult
 
 
 @dataclass

@@ -47,14 +47,19 @@ from games.domain.chain import GENESIS, chain_hash, event_body
 from games.domain.event_types import CardPlayed, Event
 from games.domain.exceptions import CommandError, MatchClosed, MatchReadOnly, NotFound, RuleBroken, VersionConflict
 from games.domain.fingerprints import record_fingerprint
-from games.domain.projections import deal_score_rows, rulings_of, sign_offs_of, snapshot_of, summary_of, with_plays
+from games.domain.log import stream_rows
+from games.domain.projections import deal_score_rows, snapshot_of, summary_of, with_plays
 from games.domain.roles import Role, role_of
+from games.domain.rulings import rulings_of
+from games.domain.sign_offs import sign_offs_of
 from games.domain.signals import announce_result, events_appended
 from games.engine import MatchState
 from games.engine.errors import RuleViolation
 from games.engine.match import restore
 from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
+from games.read.record import match_record
 from games.write import claims, states
+from games.write.results import CommandResult
 
 # Where a broken rule is located, by what the command does (``run``'s ``locate``).
 DEAL, PLAY, OFFER, DECISION, TALLY = "deal", "play", "offer", "decision", "tally"
@@ -75,20 +80,6 @@ class Unit:
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-
-
-@dataclass(frozen=True)
-class CommandResult:
-    """What a command appended, with the engine state right after it (None: read it from the
-    projection), so that the answer tells the client what comes next without another read;
-    the caller's role (how the answer may show it) and the projection as the command left it
-    (what the signal's receivers announce)."""
-
-    match: Match
-    events: list[MatchEvent]
-    state: MatchState | None = None
-    role: Role | None = None
-    projection: MatchProjection | None = None
 
 
 # --- the runner ------------------------------------------------------------------------------
@@ -373,8 +364,9 @@ def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
     else:
         values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state))
         earlier = unit.projection.summary if unit.projection else None
-        values["summary"] = summary_of(state, match, rulings_of(rows, earlier.get("rulings") if earlier else None))
-        values["summary"].update(sign_offs_of(rows, earlier))
+        appended = stream_rows(rows)
+        values["summary"] = summary_of(state, match, rulings_of(appended, earlier.get("rulings") if earlier else None))
+        values["summary"].update(sign_offs_of(appended, earlier))
         _reconfirm(unit, earlier, values["summary"])
     sql.events_append(
         match,
@@ -429,8 +421,6 @@ def _summary_unchanged(unit: Unit, finished_before: int) -> bool:
 def _fingerprint_finished(match: Match) -> None:
     """A match filed live gets the fingerprint of its record when it finishes, so that importing
     the same sheet afterwards is caught too."""
-    from games.read.selectors import Viewer, match_record  # selectors import this module
-
-    record = match_record(match=match, viewer=Viewer(Viewer.PLAYER))
+    record = match_record(match=match, viewer=Role(Role.PLAYER))
     match.fingerprint = record_fingerprint(record)
     sql.update(Match, match.pk, fingerprint=match.fingerprint)

@@ -44,20 +44,22 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext, gettext_noop
 
-from games.domain.event_types import RulingRecorded, parse
+from games.domain.event_types import CardPlayed, DealStarted, DealTallied, RulingRecorded
 from games.domain.exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, RulingOutsideAnalysis
 from games.domain.ids import int_id
+from games.domain.log import stream, streams
 from games.domain.projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply, deal_score_rows
 from games.domain.roles import require_arbiter, role_of
 from games.domain.signals import announce_result
+from games.domain.stream import Recorded
 from games.engine import MatchState, Seat
 from games.engine.errors import RuleViolation, RulingNotAllowed
-from games.models import DealScore, Dispute, Match, MatchEvent
+from games.models import DealScore, Dispute, Match
 from games.read import analysis
 from games.write import commands
-from games.write.commands import CommandResult, Unit
+from games.write.commands import Unit
+from games.write.results import CommandResult
 
-T = MatchEvent.Type
 MAX_STATEMENT, MAX_REASON = 5000, 2000
 
 
@@ -107,15 +109,16 @@ def dispute_raise(*, match_id, actor, deal: Any, statement: Any, play_index: Any
 
 def _plays_per_deal(match: Match) -> list[int]:
     """How many cards have been played in each deal dealt (or filed from a paper sheet: none) so far."""
+    return plays_per_deal(stream(match, DealStarted, DealTallied, CardPlayed))
+
+
+def plays_per_deal(log: Iterable[Recorded]) -> list[int]:
+    """The fold behind ``_plays_per_deal``: a count per deal dealt or filed, the cards after it."""
     counts: list[int] = []
-    for type in (
-        MatchEvent.objects.filter(match=match, type__in=[T.DEAL_STARTED, T.DEAL_TALLIED, T.CARD_PLAYED])
-        .order_by("seq")
-        .values_list("type", flat=True)
-    ):
-        if type in (T.DEAL_STARTED, T.DEAL_TALLIED):
+    for item in log:
+        if isinstance(item.event, DealStarted | DealTallied):
             counts.append(0)
-        elif counts:
+        elif isinstance(item.event, CardPlayed) and counts:
             counts[-1] += 1
     return counts
 
@@ -257,11 +260,8 @@ def _check_ruling_input(ruling: Any, reason: Any, points: Any, override: Any = N
 def _ruling_in_force(dispute: Dispute) -> str | None:
     if dispute.ruling_seq is None:
         return None
-    return (
-        MatchEvent.objects.filter(match_id=dispute.match_id, seq=dispute.ruling_seq)
-        .values_list("payload__ruling", flat=True)
-        .first()
-    )
+    ruling = next(iter(stream(dispute.match_id, RulingRecorded, upto=dispute.ruling_seq, latest=1)), None)
+    return ruling.event.ruling if ruling is not None else None
 
 
 def _decide_ruling(
@@ -329,28 +329,23 @@ def dispute_views(disputes: Iterable[Dispute]) -> list[dict[str, Any]]:
     disputes = list(disputes)
     rulings: dict[int, list[dict[str, Any]]] = {}
     if disputes:
-        rows = (
-            MatchEvent.objects.filter(match_id__in={d.match_id for d in disputes}, type=T.RULING_RECORDED)
-            .order_by("match_id", "seq")
-            .values_list("seq", "payload", "created_at")
-        )
         wanted = {d.pk for d in disputes}
-        for seq, payload, created_at in rows:
-            event = parse(T.RULING_RECORDED, payload)
-            if event.dispute in wanted:
-                rulings.setdefault(event.dispute, []).append(_ruling_view(seq, event, created_at))
+        for item in streams({d.match_id for d in disputes}, RulingRecorded):
+            if item.event.dispute in wanted:
+                rulings.setdefault(item.event.dispute, []).append(_ruling_view(item))
     return [_dispute_view(d, rulings.get(d.pk, [])) for d in disputes]
 
 
-def _ruling_view(seq: int, event: RulingRecorded, created_at) -> dict[str, Any]:
+def _ruling_view(item: Recorded[RulingRecorded]) -> dict[str, Any]:
+    event = item.event
     return {
-        "seq": seq,
+        "seq": item.seq,
         "type": event.ruling,
         "deal": event.deal,
         "points": event.points,
         "reason": event.reason,
         "arbiter": event.arbiter,
-        "time": created_at,
+        "time": item.recorded_at,
         "override": event.override,
     }
 

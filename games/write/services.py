@@ -34,6 +34,7 @@ from games.domain.event_types import (
 from games.domain.exceptions import DuplicateRecord, InvalidInput, MatchClosed, NotAllowed, RuleBroken
 from games.domain.fingerprints import record_fingerprint
 from games.domain.messages import engine_message
+from games.domain.offers import standing_offers_of
 from games.domain.projections import apply, deal_score_rows, start_state
 from games.domain.roles import Role, is_scorer, require_arbiter, require_consented_seats, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
 from games.domain.signals import announce_result
@@ -43,11 +44,11 @@ from games.engine.cards import BY_NAME, NAMES
 from games.engine.errors import RecordFormatError, RulesetError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
-from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
+from games.models import DealScore, DealSecret, Match, MatchProjection, Player
 from games.write import commands
-from games.write.commands import CommandResult, Unit
+from games.write.commands import Unit
+from games.write.results import CommandResult
 
-T = MatchEvent.Type
 User = get_user_model()
 
 
@@ -374,16 +375,7 @@ def lead_decide(
 def _offer_index(unit: Unit, seq: Any) -> int:
     """The place among the standing offers (the deal's, or the next deal's before it is dealt or
     filed) of the lead_offered event ``seq``: they are the latest lead_offered events."""
-    standing = len(unit.state.lead_offers)
-    offers = (
-        list(
-            MatchEvent.objects.filter(match=unit.match, type=T.LEAD_OFFERED)
-            .order_by("-seq")
-            .values_list("seq", flat=True)[:standing]
-        )[::-1]
-        if standing
-        else []
-    )
+    offers = [item.seq for item in standing_offers_of(unit.match, len(unit.state.lead_offers))]
     if seq not in offers or isinstance(seq, bool):
         raise InvalidInput(
             gettext("%(seq)s is not the seq of a standing lead offer of this deal") % {"seq": repr(seq)}, field="offer"

@@ -35,7 +35,8 @@ from games.domain.exceptions import (
 from games.domain.roles import require_arbiter
 from games.models import Match
 from games.write import commands
-from games.write.commands import CommandResult, Unit
+from games.write.commands import Unit
+from games.write.results import CommandResult
 
 MAX_REASON = 2000
 

@@ -135,14 +135,13 @@ def test_signatures_stored_before_they_named_a_result_are_voided_by_a_change_too
 
 
 def test_a_rebuild_counts_an_old_signature_only_if_no_change_of_the_result_followed_it():
-    from types import SimpleNamespace
-
     from games.domain.confirmation import signed_now
-    from games.domain.projections import sign_offs_of
+    from games.domain.sign_offs import sign_offs_of
+    from games.domain.stream import recorded
 
     def row(seq, type, payload):
-        return SimpleNamespace(
-            seq=seq, type=type, payload=payload, created_at=datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+        return recorded(
+            seq=seq, type=type, payload=payload, recorded_at=datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
         )
 
     signed = [

@@ -7,6 +7,7 @@ import http.client
 import json
 import random
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -30,6 +31,44 @@ def get(url: str, token: str | None = None, headers: dict | None = None, timeout
     except urllib.error.HTTPError as error:
         body = error.read()
         return error.code, error.headers, json.loads(body) if body else None
+
+
+def wait_until(condition, *, timeout: float = 30, what: str = "the condition") -> None:
+    """Return once ``condition()`` holds (checked every 10 ms); fail after ``timeout`` seconds. A
+    loaded machine only makes it slower, never wrong: wait on the condition, not on time."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not come within {timeout} s")
+        time.sleep(0.01)
+
+
+class Background:
+    """``function()`` run in a thread of its own; ``result()`` waits for it and gives its value, or
+    raises what it raised (a failure in the thread is the test's failure, not a silent hang)."""
+
+    def __init__(self, function):
+        self.value, self.error = None, None
+        self.thread = threading.Thread(target=self._run, args=(function,), daemon=True)
+        self.thread.start()
+
+    def _run(self, function) -> None:
+        try:
+            self.value = function()
+        except BaseException as error:  # noqa: BLE001 - handed to the test by result()
+            self.error = error
+
+    @property
+    def done(self) -> bool:
+        return not self.thread.is_alive()
+
+    def result(self, timeout: float = 60):
+        self.thread.join(timeout)
+        if self.thread.is_alive():
+            raise AssertionError(f"still running after {timeout} s")
+        if self.error is not None:
+            raise self.error
+        return self.value
 
 
 @dataclass

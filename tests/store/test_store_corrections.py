@@ -10,12 +10,14 @@ from hypothesis import strategies as st
 from support import examples
 from support.world import build_world, season_match, simulated, standings_of, state_of
 
+from games.domain import checkpoints
 from games.domain.exceptions import ArbiterInvolved, MatchClosed, NotAllowed, RuleBroken
 from games.engine import record as records
 from games.engine.errors import RuleViolation
 from games.engine.replay import replay
 from games.models import DealScore, Match, MatchEvent
 from games.read import audit, selectors
+from games.read.record import match_record
 from games.write import services as games
 from games.write import signoffs
 
@@ -226,10 +228,26 @@ def test_the_audit_is_clean_after_a_correction_and_the_record_gives_the_correcte
     report = audit.audit_report(match)
     assert report["ok"], report
     assert report["deals"][-1]["entry"] == "points"
-    record = selectors.match_record(match=match, viewer=selectors.Viewer(selectors.Viewer.PLAYER))
+    record = match_record(match=match, viewer=selectors.Viewer(selectors.Viewer.PLAYER))
     assert len(record["deals"]) == len(match.projection.summary["deals"])
     assert record["deals"][-1]["points"] == right
     assert replay(records.decode(record)).summary()["totals"] == match.projection.summary["totals"]
+
+
+def test_the_record_of_a_corrected_match_verifies_offline_against_its_exported_log(world):
+    """The record export and ``kierki verify``'s reading of a log are one fold (``deal_log``): the
+    corrected entry is the deal's on both sides."""
+    match = finished_match(world)
+    right = another_entry(match, finishing=True)
+    games.deal_correct(match_id=match.pk, actor=world.users["arb"], points=right)
+
+    match.refresh_from_db()
+    record = match_record(match=match, viewer=selectors.Viewer(selectors.Viewer.PLAYER))
+    log = audit.audit_report(match)["events"]
+    assert checkpoints.verify_record(record, log).ok
+    assert checkpoints.deals_of_log(log)[-1] == {"points": right, "sale": None}
+    tampered = {**record, "deals": [*record["deals"][:-1], {**record["deals"][-1], "points": dict.fromkeys("NESW", 0)}]}
+    assert not checkpoints.verify_record(tampered, log).ok
 
 
 # --- the property ----------------------------------------------------------------------------------

@@ -15,7 +15,10 @@ import pytest
 from games.domain import event_types
 from games.domain.chain import canonical_json, event_body, verify_chain
 from games.domain.event_types import CardPlayed, DealTallied, MatchAbandoned, Sale
-from games.domain.projections import fold, rulings_of, sign_offs_of, snapshot_of, summary_of
+from games.domain.projections import fold, snapshot_of, summary_of
+from games.domain.rulings import rulings_of
+from games.domain.sign_offs import sign_offs_of
+from games.domain.stream import stream_of
 from games.management.commands.rebuild_projections import rebuild_match
 from games.models import DealSecret, Match, MatchEvent, MatchProjection, Player
 from games.read import audit
@@ -69,9 +72,9 @@ def test_the_chains_verify_over_the_typed_payloads(logged):
 
 @pytest.mark.parametrize("logged", MATCHES, ids=lambda m: m["status"] + "-" + m["dealing"])
 def test_the_one_fold_gives_the_state_and_summary_of_then(logged):
-    rows = _rows(logged)
-    state = fold(rows, _secrets(logged))
-    summary = {**summary_of(state, Match(status=logged["status"]), rulings_of(rows)), **sign_offs_of(rows)}
+    log = stream_of(logged["events"])
+    state = fold(log, _secrets(logged))
+    summary = {**summary_of(state, Match(status=logged["status"]), rulings_of(log)), **sign_offs_of(log)}
     assert snapshot_of(state) == logged["expected"]["snapshot"]
     assert summary == logged["expected"]["summary"] == logged["projection"]["summary"]
 

@@ -21,7 +21,10 @@ from support import EXAMPLES, sample
 from support.world import play_legal_cards, play_record, state_of
 
 from games.domain.chain import timestamp
-from games.domain.projections import fold, rulings_of, sign_offs_of, snapshot_of, summary_of
+from games.domain.log import stream_rows
+from games.domain.projections import fold, snapshot_of, summary_of
+from games.domain.rulings import rulings_of
+from games.domain.sign_offs import sign_offs_of
 from games.models import DealSecret, Match, MatchEvent, MatchProjection
 from games.write import disputes, services, signoffs
 
@@ -44,9 +47,10 @@ def _users(django_user_model, names):
 def _dump(match: Match) -> dict:
     match.refresh_from_db()
     rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+    log = stream_rows(rows)
     secrets = {str(n): {"hands": h, "salt": s} for n, h, s in match.secrets.values_list("number", "hands", "salt")}
-    state = fold(rows, dict(DealSecret.objects.filter(match=match).values_list("number", "hands")))
-    summary = {**summary_of(state, match, rulings_of(rows)), **sign_offs_of(rows)}
+    state = fold(log, dict(DealSecret.objects.filter(match=match).values_list("number", "hands")))
+    summary = {**summary_of(state, match, rulings_of(log)), **sign_offs_of(log)}
     projection = MatchProjection.objects.get(pk=match.pk)
     return {
         "match": str(match.pk),

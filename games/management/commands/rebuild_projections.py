@@ -15,10 +15,13 @@ from django.db import transaction
 from django.utils.translation import gettext, ngettext
 
 from games.domain import confirmation
-from games.domain.projections import deal_score_rows, fold, rulings_of, sign_offs_of, snapshot_of, summary_of
-from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
-
-T = MatchEvent.Type
+from games.domain.event_types import MatchAbandoned
+from games.domain.log import stream
+from games.domain.projections import deal_score_rows, fold, snapshot_of, summary_of
+from games.domain.rulings import rulings_of
+from games.domain.sign_offs import sign_offs_of
+from games.domain.stream import Recorded
+from games.models import DealScore, DealSecret, Match, MatchProjection
 
 
 class Command(BaseCommand):
@@ -50,13 +53,13 @@ def rebuild_match(match_id) -> str:
     """Rewrite one match's read models from its events; a line saying what was rebuilt."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
-        rows = list(match.events.order_by("seq"))
-        if not rows:
+        log = stream(match)
+        if not log:
             return gettext("match %(id)s: no events, skipped") % {"id": match.pk}
-        state = fold(rows, dict(DealSecret.objects.filter(match=match).values_list("number", "hands")))
-        match.version = rows[-1].seq
-        match.status = _status(rows, state)
-        summary = {**summary_of(state, match, rulings_of(rows)), **sign_offs_of(rows)}
+        state = fold(log, dict(DealSecret.objects.filter(match=match).values_list("number", "hands")))
+        match.version = log[-1].seq
+        match.status = _status(log, state)
+        summary = {**summary_of(state, match, rulings_of(log)), **sign_offs_of(log)}
         match.withdrawn = summary["withdrawal"] is not None
         match.confirmed = confirmation.rule_met(match, confirmation.signed_now(summary)) is not None  # filing kept
         Match.objects.filter(pk=match.pk).update(
@@ -66,7 +69,7 @@ def rebuild_match(match_id) -> str:
         DealScore.objects.bulk_create(deal_score_rows(match, state, 1))
         MatchProjection.objects.update_or_create(
             match=match,
-            defaults=dict(version=match.version, head_hash=rows[-1].hash, snapshot=snapshot_of(state), summary=summary),
+            defaults=dict(version=match.version, head_hash=log[-1].hash, snapshot=snapshot_of(state), summary=summary),
         )
     count = len(state.results)
     return ngettext(
@@ -76,7 +79,7 @@ def rebuild_match(match_id) -> str:
     ) % {"id": match.pk, "version": match.version, "status": match.status, "count": count}
 
 
-def _status(rows: list[MatchEvent], state) -> str:
-    if any(row.type == T.MATCH_ABANDONED for row in rows):
+def _status(log: list[Recorded], state) -> str:
+    if any(isinstance(item.event, MatchAbandoned) for item in log):
         return Match.Status.ABANDONED
     return Match.Status.FINISHED if state.complete else Match.Status.IN_PROGRESS
