@@ -14,6 +14,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from . import formats
 from .fonts import registered
 
 SEATS = ("N", "E", "S", "W")
@@ -92,7 +93,7 @@ styles, paragraph, grid_table, build_pdf = _styles, _text, _table, _build
 
 
 def _number(value: Any) -> str:
-    return "" if value is None else str(value)
+    return formats.number(value)
 
 
 # --- the score sheet (zapis) ---------------------------------------------------------------------------
@@ -138,7 +139,7 @@ def render_score_sheet(
         for _row in range(compensating_rows):
             rows.append(["", _("R/O") + " *", "", "", "", "", ""])
             shaded.append(len(rows) - 1)
-    totals_row = [_("Total"), "", "", *[_number(totals.get(seat)) if totals else "" for seat in SEATS]]
+    totals_row = [_("Total"), "", "", *[formats.signed(totals.get(seat)) if totals else "" for seat in SEATS]]
     rows.append(totals_row)
     extra = [
         ("FONT", (0, len(rows) - 1), (-1, len(rows) - 1), registered()[1], 10),
@@ -173,7 +174,7 @@ def render_score_sheet(
 
 
 def _score_cell(points: int, kreski: int) -> str:
-    return f"{points}" + (" " + "|" * kreski if kreski else "")
+    return formats.signed(points) + (" " + "|" * kreski if kreski else "")
 
 
 # --- the standings and the season summary -------------------------------------------------------------
@@ -209,11 +210,11 @@ def _standing_table(rows: Sequence[Mapping], style) -> Table:
             _text(row["player"], style["body"]),
             row["matches"],
             row["wins"],
-            row["balance"],
-            f"{row['balance_per_match']:.2f}",
+            formats.signed(row["balance"]),
+            formats.signed(row["balance_per_match"], 2),
             row["kreski"],
             row["max_deals"],
-            f"{row['ordinal']:.1f}",
+            formats.number(row["ordinal"], 1),
         ]
         for row in rows
     ]
