@@ -28,12 +28,14 @@ DECIMAL_POINT = re.compile(r"\d\.\d")
 ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 HYPHEN_MINUS = re.compile(r"(?<![\w\-–/])-\d")  # "-5" for "−5"; a range "1-13" or "R/O" is no minus
 UTC = re.compile(r"\bUTC\b")
+URL = re.compile(r"https?://\S+")
 
 
 def polish_problems(text: str, usernames: dict[str, str] | None = None, accounts: tuple[str, ...] = ()) -> list[str]:
     """What a Polish page's ``text`` shows that it must not. ``usernames``: {username: display
     name} of the accounts whose display name differs from their username; ``accounts``: usernames
     a page shows on purpose as the account's name (the members page's "Konto" column)."""
+    text = URL.sub(" ", text)  # an address (the QR code's, 127.0.0.1:8000/matches/…) is no prose
     for account in accounts:
         text = re.sub(rf"(?<![\w.@-]){re.escape(account)}(?![\w.@-])", "", text)
     problems = []
