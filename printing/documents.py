@@ -146,7 +146,7 @@ def render_score_sheet(
         ("LINEABOVE", (0, len(rows) - 1), (-1, len(rows) - 1), 1.5, colors.black),
     ]
     extra += [("BACKGROUND", (0, i), (-1, i), colors.HexColor("#f7f7f7")) for i in shaded]
-    widths = [14 * mm, 18 * mm, 16 * mm] + [32 * mm] * 4
+    widths = [20 * mm, 16 * mm, 22 * mm] + [30 * mm] * 4  # "Rozdanie", "Rozdający": the Polish headers fit
     story = [_text(title, style["title"])]
     if subtitle:
         story.append(_text(subtitle, style["subtitle"]))
@@ -218,8 +218,9 @@ def _standing_table(rows: Sequence[Mapping], style) -> Table:
         ]
         for row in rows
     ]
-    widths = [12 * mm, 52 * mm, 16 * mm, 14 * mm, 18 * mm, 20 * mm, 15 * mm, 12 * mm, 18 * mm]
-    return _table([head, *body], widths, extra=[("ALIGN", (1, 1), (1, -1), "LEFT")])
+    widths = [12 * mm, 48 * mm, 16 * mm, 18 * mm, 18 * mm, 20 * mm, 15 * mm, 12 * mm, 18 * mm]
+    numbers = ("ALIGN", (2, 1), (-1, -1), "RIGHT")  # numbers right-aligned, as on the pages
+    return _table([head, *body], widths, extra=[("ALIGN", (1, 1), (1, -1), "LEFT"), numbers])
 
 
 def render_standings(*, title: str, rows: Sequence[Mapping], subtitle: str = "") -> bytes:
