@@ -152,21 +152,33 @@ def file_sheet(me: Browser, match: Match, name: str, *, wrong_first: bool = Fals
         assert not MatchEvent.objects.filter(match=match, type="deal_tallied").exists()
         me.page.fill("#f-W-hearts", "1")
         me.enter("#f-W-hearts")
-    while me.page.locator("#due-form").count():
-        kind = me.page.get_attribute('#due td[data-field="kind"]', "data-value")
-        type_tally(me.page, kind)
-        me.enter("#f-N-tricks")
-        if correct and me.page.locator("#correct-1").count():  # N and E swap their counts: a valid tally
-            me.click("#correct-1")
-            for key, value in zip(("tricks", "hearts", "queens", "kings_jacks", "last_tricks"), ROZBOJNIK["E"]):
-                me.page.fill(f"#c-N-{key}", str(value))
-            for key, value in zip(("tricks", "hearts", "queens", "kings_jacks", "last_tricks"), ROZBOJNIK["N"]):
-                me.page.fill(f"#c-E-{key}", str(value))
-            me.enter("#c-N-tricks")
-            assert MatchEvent.objects.filter(match=match, type="deal_corrected").count() == 1
+        if correct:
+            correct_deal_1(me, match, name)
             correct = False
+    while me.page.locator("#due-form").count():
+        number = me.page.get_attribute("#due", "data-deal")
+        type_tally(me.page, me.page.get_attribute('#due td[data-field="kind"]', "data-value"))
+        me.enter("#f-N-tricks")
+        if correct and number == "1":
+            correct_deal_1(me, match, name)
+            correct = False
+    assert not correct, "deal 1 was never offered for correction"
     assert me.page.locator("#sheet-complete").count() == 1
     me.look(f"{name}-sheet")
+
+
+def correct_deal_1(me: Browser, match: Match, name: str) -> None:
+    """Deal 1, just filed, corrected through its "Popraw" link: N and E swap their counts (a valid
+    tally); the correction is one more event, the deal's row replaced."""
+    me.click("#correct-1")
+    me.look(f"{name}-correcting")
+    keys = ("tricks", "hearts", "queens", "kings_jacks", "last_tricks")
+    for seat, other in (("N", "E"), ("E", "N")):
+        for key, value in zip(keys, ROZBOJNIK[other]):
+            me.page.fill(f"#c-{seat}-{key}", str(value))
+    me.enter("#c-N-tricks")
+    assert MatchEvent.objects.filter(match=match, type="deal_corrected").count() == 1
+    assert me.page.locator('tr.filed-row[data-deal="1"]').count() == 1
 
 
 def file_round(me: Browser, evening: Evening, number: int, tables=(1, 2, 3), **first) -> None:
