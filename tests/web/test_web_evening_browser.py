@@ -7,7 +7,7 @@ with its row kept, and corrected; a filed deal corrected; one match withdrawn on
 table filed again; two players confirming a sheet on 360 px phones; the evening's results and the
 season's standings checked against the deals' points; the season closed with a reason.
 
-Every page goes through the Polish check (tests/web/polish_check.py: no English, no status code,
+Every page goes through the Polish check (tests/support/polish_check.py: no English, no status code,
 no username where a name exists, no decimal point, no ISO date). The test prints how many page
 loads and form submissions the organiser needed and the slowest server time of any page or
 partial (Playwright's resource timing: response start minus request start), without asserting
@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 
 import pytest
-from polish_check import assert_polish
+from support.polish_check import assert_polish
 from support.world import SHORT, build_world
 from test_web_sheet_browser import ROZBOJNIK, type_tally
 

@@ -1,11 +1,11 @@
 """Issue 25, items 1, 2 and 5: the pages a club member reads, in Polish, pass the Polish check
-(tests/web/polish_check.py): no English status code, no username where the person has a display
+(tests/support/polish_check.py): no English status code, no username where the person has a display
 name, no decimal point, no ISO date, no hyphen for a minus; and the check itself fails on each."""
 
 import datetime
 
 import pytest
-from polish_check import page_text, polish_problems
+from support.polish_check import page_text, polish_problems
 from web_helpers import club_with_standings, imported_match
 
 from games import signoffs

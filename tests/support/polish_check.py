@@ -18,10 +18,10 @@ STATUS_CODES = re.compile(
     r"open|closed|ruled|recorded|rozbojnik|kings_jacks|king_of_hearts|last_tricks)\b"
 )
 # English words of the pages' msgids: none may show on a Polish page.
-ENGLISH = re.compile(
-    r"\b(the|and|of|round|rounds|evening|evenings|season|table|tables|players?|seat|seated|results?|close|save|"
+ENGLISH = re.compile(  # a word on its own: "kierki-match/1", a format's name, is no English prose
+    r"(?<![\w/-])(the|and|of|round|rounds|evening|evenings|season|table|tables|players?|seat|seated|results?|close|save|"
     r"present|withdraw|sign|guests?|arbiter|scorer|member|winner|champion|leader|deal|deals|match|matches|"
-    r"points|balance|standings|score|sheet|tricks|hearts|queens|none|never)\b",
+    r"points|balance|standings|score|sheet|tricks|hearts|queens|none|never)(?![\w/-])",
     re.IGNORECASE,
 )
 DECIMAL_POINT = re.compile(r"\d\.\d")
