@@ -8,8 +8,8 @@ import pytest
 from support.polish_check import page_text, polish_problems
 from web_helpers import club_with_standings, imported_match
 
-from games import signoffs
 from games.models import Player
+from games.write import signoffs
 from scoring import services as scoring
 from scoring.models import SeasonMatch
 
