@@ -285,6 +285,9 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"auth": API_THROTTLE_AUTH, "user": API_THROTTLE_USER, "anon": API_THROTTLE_ANON},
     "NUM_PROXIES": API_NUM_PROXIES,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # The browsable API in the reader's language: our view names, labels and frame (api/browsable.py)
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "api.browsable.BrowsableAPIRenderer"],
+    "VIEW_NAME_FUNCTION": "api.browsable.view_name",
 }
 
 # OAuth 2.0 (django-oauth-toolkit, docs/oauth.md): the authorization code with PKCE (S256 only) for

@@ -14,6 +14,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from . import formats
 from .charts import line_drawing
 from .fonts import registered
 
@@ -93,7 +94,7 @@ styles, paragraph, grid_table, build_pdf = _styles, _text, _table, _build
 
 
 def _number(value: Any) -> str:
-    return "" if value is None else str(value)
+    return formats.number(value)
 
 
 # --- the score sheet (zapis) ---------------------------------------------------------------------------
@@ -139,14 +140,14 @@ def render_score_sheet(
         for _row in range(compensating_rows):
             rows.append(["", _("R/O") + " *", "", "", "", "", ""])
             shaded.append(len(rows) - 1)
-    totals_row = [_("Total"), "", "", *[_number(totals.get(seat)) if totals else "" for seat in SEATS]]
+    totals_row = [_("Total"), "", "", *[formats.signed(totals.get(seat)) if totals else "" for seat in SEATS]]
     rows.append(totals_row)
     extra = [
         ("FONT", (0, len(rows) - 1), (-1, len(rows) - 1), registered()[1], 10),
         ("LINEABOVE", (0, len(rows) - 1), (-1, len(rows) - 1), 1.5, colors.black),
     ]
     extra += [("BACKGROUND", (0, i), (-1, i), colors.HexColor("#f7f7f7")) for i in shaded]
-    widths = [14 * mm, 18 * mm, 16 * mm] + [32 * mm] * 4
+    widths = [20 * mm, 16 * mm, 22 * mm] + [30 * mm] * 4  # "Rozdanie", "Rozdający": the Polish headers fit
     story = [_text(title, style["title"])]
     if subtitle:
         story.append(_text(subtitle, style["subtitle"]))
@@ -174,7 +175,7 @@ def render_score_sheet(
 
 
 def _score_cell(points: int, kreski: int) -> str:
-    return f"{points}" + (" " + "|" * kreski if kreski else "")
+    return formats.signed(points) + (" " + "|" * kreski if kreski else "")
 
 
 # --- the standings and the season summary -------------------------------------------------------------
@@ -210,16 +211,17 @@ def _standing_table(rows: Sequence[Mapping], style) -> Table:
             _text(row["player"], style["body"]),
             row["matches"],
             row["wins"],
-            row["balance"],
-            f"{row['balance_per_match']:.2f}",
+            formats.signed(row["balance"]),
+            formats.signed(row["balance_per_match"], 2),
             row["kreski"],
             row["max_deals"],
-            f"{row['ordinal']:.1f}",
+            formats.number(row["ordinal"], 1),
         ]
         for row in rows
     ]
-    widths = [12 * mm, 52 * mm, 16 * mm, 14 * mm, 18 * mm, 20 * mm, 15 * mm, 12 * mm, 18 * mm]
-    return _table([head, *body], widths, extra=[("ALIGN", (1, 1), (1, -1), "LEFT")])
+    widths = [12 * mm, 48 * mm, 16 * mm, 18 * mm, 18 * mm, 20 * mm, 15 * mm, 12 * mm, 18 * mm]
+    numbers = ("ALIGN", (2, 1), (-1, -1), "RIGHT")  # numbers right-aligned, as on the pages
+    return _table([head, *body], widths, extra=[("ALIGN", (1, 1), (1, -1), "LEFT"), numbers])
 
 
 def render_standings(*, title: str, rows: Sequence[Mapping], subtitle: str = "") -> bytes:

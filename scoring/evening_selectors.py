@@ -10,6 +10,7 @@ from django.db.models import Q, Sum
 
 from games.domain.ids import int_id
 from games.models import DealScore, Match, Player
+from printing.formats import by_name, name_key
 
 from . import members, seating
 from .models import Evening, EveningPlayer, EveningRound, EveningTable, Membership
@@ -130,15 +131,16 @@ def evening_totals(evening: Evening) -> tuple[dict[int, int], bool]:
 
 
 def evening_attendance(evening: Evening) -> list[dict]:
-    return [
+    rows = [
         {
             "player": row.player.username,
             "arrived_round": row.arrived_round,
             "left_round": row.left_round,
             "present": row.present,
         }
-        for row in EveningPlayer.objects.filter(evening=evening).select_related("player").order_by("player__username")
+        for row in EveningPlayer.objects.filter(evening=evening).select_related("player")
     ]
+    return by_name(rows, lambda row: row["player"])
 
 
 def evening_seating(evening: Evening, numbers: Iterable[int] | None = None) -> list[dict]:
@@ -218,7 +220,7 @@ def round_data(one: EveningRound, *, meetings: dict | None = None) -> dict:
         "lower_bound": meetings["lower_bound"] if meetings else None,
         "created_at": one.created_at,
         "tables": tables,
-        "sitting_out": sorted(p.username for p in one.sitting_out.all()),
+        "sitting_out": by_name(p.username for p in one.sitting_out.all()),
     }
 
 
@@ -260,7 +262,7 @@ def evening_results(evening: Evening) -> dict:
             for _seat, player in seats:
                 ranking[player.username] += scored.get(player.pk, 0)
                 played[player.username] += 1
-    order = sorted(ranking, key=lambda name: (-ranking[name], name.casefold()))
+    order = sorted(ranking, key=lambda name: (-ranking[name], name_key(name)))
     return {
         "rounds": [{"number": n, "tables": rows} for n, rows in sorted(rounds.items())],
         "ranking": [{"name": name, "points": ranking[name], "tables": played[name]} for name in order],

@@ -23,6 +23,7 @@ from games.domain.ids import int_id
 from games.engine import Seat
 from games.models import Match, Player
 from games.write import services as games
+from printing.formats import by_name
 
 from . import evening_selectors as selectors
 from . import seating
@@ -156,7 +157,7 @@ def evening_round_preview(
             }
             for t, table in enumerate(seated.tables, start=1)
         ],
-        "sitting_out": sorted(names[pk] for pk in seated.sitting_out),
+        "sitting_out": by_name(names[pk] for pk in seated.sitting_out),
     }
 
 

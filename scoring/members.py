@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games.domain.roles import OFFICIAL_CLUB_ROLES
 from games.models import Player
+from printing.formats import by_name
 
 from .models import Club, ClubPlayer, Invitation, Membership, SeatInvitation
 
@@ -114,7 +115,7 @@ def _member_rows(club_pk: int) -> list[dict]:
                 "expires_at": invitation.expires_at,
                 "status": invitation_status(invitation, now),
             }
-    return sorted(rows.values(), key=lambda row: (row["name"].casefold(), row["name"]))
+    return by_name(rows.values(), lambda row: row["name"])  # Polish alphabetical order
 
 
 INVITATION_STATUSES = ("pending", "expired", "claimed", "declined")  # invitation_status, as the API shows it

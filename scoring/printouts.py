@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import Ruleset
 from games.models import Match
-from printing import render_score_sheet, render_seating, render_standings, render_summary, render_table_sheets
+from printing import formats, render_score_sheet, render_seating, render_standings, render_summary, render_table_sheets
 from printing.reminder import point_reminder
 
 from .evening_models import EveningRound, EveningTable
@@ -40,7 +40,7 @@ def match_sheet_pdf(*, match: Match, page_url: str = "") -> bytes:
         subtitle = f"{season.league.club.name} · {season.league.name} · {season.name}"
     filled = bool(summary["deals"])
     return render_score_sheet(
-        title=_("Score sheet") + f" · {match.created_at:%Y-%m-%d}",
+        title=_("Score sheet") + f" · {formats.long_date(match.played_on or match.created_at)}",
         subtitle=" · ".join(part for part in (subtitle, _("match %(id)s") % {"id": match.pk}) if part),
         players=players,
         first_dealer=match.first_dealer,
@@ -54,7 +54,7 @@ def match_sheet_pdf(*, match: Match, page_url: str = "") -> bytes:
 
 def polish_date(day) -> str:
     """A date as people write it in the page's language ("3 grudnia 2026" in Polish)."""
-    return date_format(day, "j E Y")
+    return formats.long_date(day)
 
 
 def table_sheet(*, match: Match, page_url: str = "") -> dict[str, Any]:
@@ -120,7 +120,7 @@ def _season_line(season: Season) -> str:
 
 def season_standings_pdf(*, season: Season) -> bytes:
     computed = (
-        _("computed %(when)s UTC") % {"when": f"{season.computed_at:%Y-%m-%d %H:%M}"}
+        _("computed %(when)s") % {"when": formats.long_datetime(season.computed_at)}
         if season.computed_at
         else _("not computed yet")
     )
@@ -162,8 +162,11 @@ def summary_facts(summary: dict[str, Any]) -> list[tuple[str, str]]:
         (_("Champion") if summary["final"] else _("Leader"), ", ".join(summary["champions"]) or none),
         (_("Most kreski"), f"{', '.join(kreski['players'])} ({kreski['count']})" if kreski else none),
         (_("Max deals"), ", ".join(f"{m['player']} ({m['count']})" for m in summary["max_deals"]) or none),
-        (_("Best single match"), f"{best['player']} ({best['total']:+d})" if best else none),
-        (_("Most improved rating"), f"{improved['player']} ({improved['gain']:+.2f})" if improved else none),
+        (_("Best single match"), f"{best['player']} ({formats.signed(best['total'])})" if best else none),
+        (
+            _("Most improved rating"),
+            f"{improved['player']} ({formats.signed(improved['gain'], 2)})" if improved else none,
+        ),
     ]
 
 
@@ -173,7 +176,7 @@ def evening_seating_pdf(*, evening: Evening) -> bytes:
     rounds = evening_seating(evening)
     season = evening.season
     return render_seating(
-        _("Evening of %(date)s — seating") % {"date": f"{evening.date:%Y-%m-%d}"},
+        _("Evening of %(date)s — seating") % {"date": polish_date(evening.date)},
         [
             [
                 {

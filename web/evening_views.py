@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from games.domain.exceptions import CommandError, InvalidInput, NotFound
 from games.domain.ids import bounded_int
+from printing.formats import by_name
 from scoring import evening_selectors, evening_services, members
 
 from . import selectors
@@ -70,7 +71,7 @@ def evening_new(request, season_id: int):
     """A new evening: date, rounds, dealing; the members present ticked from the club's list;
     guests (new profiles) one name a line. One command: ``evening_services.evening_create``."""
     season = selectors.season_get(season_id=season_id, user=request.user)
-    club_players = list(members.club_players(season.league.club_id))
+    club_players = by_name(members.club_players(season.league.club_id), lambda p: p.username)
     posted = request.POST if request.method == "POST" else None
     context = {
         "season": season,
@@ -136,9 +137,9 @@ def evening_players(request, evening_id: int):
         {
             "attendance": attendance,
             "next_round": evening_selectors.evening_next_round(evening),
-            "absent": [
+            "absent": by_name(
                 p.username for p in members.club_players(evening.season.league.club_id) if p.username not in here
-            ],
+            ),
             "posted_arrive": set(request.POST.getlist("arrive")) if context["error"] else set(),
         }
     )
@@ -170,7 +171,7 @@ def evening_seat(request, evening_id: int):
     if not evening_selectors.can_manage_evenings(request.user, evening.season.league.club_id):
         raise NotFound(gettext("no evening %(evening)s") % {"evening": evening_id})
     number = evening_selectors.evening_next_round(evening)
-    present = [p.username for p in evening_selectors.evening_present(evening, number)]
+    present = by_name(p.username for p in evening_selectors.evening_present(evening, number))
     count = max(1, len(present) // 4)
     post = request.POST if request.method == "POST" else {}
     hand = [[post.get(f"t{t}-{seat}", "") for seat in SEATS] for t in range(1, count + 1)]

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from games.domain.exceptions import CommandError, InvalidInput, NotAllowed
 from games.domain.ids import bounded_int
+from printing import formats
 from scoring import members
 from scoring import services as scoring_services
 from scoring.models import Membership
@@ -165,7 +166,7 @@ def club_roles(request, club_id: int):
                 actor=request.user, club_id=club.pk, username=username, role=request.POST.get("role", "")
             )
             context["done"] = gettext("%(name)s is now: %(role)s.") % {
-                "name": username,
+                "name": formats.person(membership.user),
                 "role": membership.get_role_display(),
             }
         except CommandError as exc:

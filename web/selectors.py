@@ -37,10 +37,11 @@ from games.engine.cards import BY_NAME
 from games.engine.errors import RecordFormatError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
-from games.models import DealSecret, Match
+from games.models import DealSecret, Match, Player
 from games.read import analysis
 from games.read import selectors as games_selectors
 from games.read.selectors import Viewer, match_list
+from printing import formats
 from scoring import members
 from scoring import selectors as scoring_selectors
 from scoring.models import Club, Membership, Season, StandingRow
@@ -138,9 +139,21 @@ def score_sheet(*, match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
         }
         for ruling in summary.get("rulings") or []
     ]
+    shown = sheet_confirmation(match, viewer, user)
+    withdrawal = confirmation.withdrawal_view(summary)
+    people = people_names(
+        [*(r["arbiter"] for r in rulings), *shown["filed_by"], *(c["player"] for c in shown["by"])]
+        + ([withdrawal["by"]] if withdrawal else [])
+    )
+    for ruling in rulings:
+        ruling["arbiter"] = people.get(ruling["arbiter"], ruling["arbiter"])
+    shown["filed_by"] = [people.get(name, name) for name in shown["filed_by"]]
+    shown["by"] = [{**c, "player": people.get(c["player"], c["player"])} for c in shown["by"]]
+    if withdrawal:
+        withdrawal["by"] = people.get(withdrawal["by"], withdrawal["by"])
     return {
-        "confirmation": sheet_confirmation(match, viewer, user),
-        "withdrawal": confirmation.withdrawal_view(summary),
+        "confirmation": shown,
+        "withdrawal": withdrawal,
         "rulings": rulings,
         "seats": [{"seat": seat, "name": names[seat]} for seat in SEATS],
         "rows": rows,
@@ -151,6 +164,15 @@ def score_sheet(*, match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
         "in_play": in_play,
         "next_deal": summary.get("next_deal"),
     }
+
+
+def people_names(usernames) -> dict[str, str]:
+    """{username: display name} for the accounts among ``usernames`` that have a player profile
+    (events keep the actor's username; people read the name the club knows him by)."""
+    wanted = {name for name in usernames if name}
+    if not wanted:
+        return {}
+    return dict(Player.objects.filter(user__username__in=wanted).values_list("user__username", "username"))
 
 
 def sheet_confirmation(match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
@@ -384,7 +406,7 @@ def _disputes_by_deal(match: Match) -> dict[int, list[dict[str, Any]]]:
                 "play_index": getattr(dispute, "play_index", None),
                 "statement": str(getattr(dispute, "statement", "") or ""),
                 "status": str(getattr(dispute, "status", "") or ""),
-                "raised_by": dispute.raised_by.get_username() if getattr(dispute, "raised_by", None) else "",
+                "raised_by": formats.person(getattr(dispute, "raised_by", None)),
             }
         )
     return found

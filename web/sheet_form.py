@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext, pgettext_lazy
 
-from games.domain.messages import violation_detail
+from games.domain.messages import TALLY_LABELS, violation_detail
 from games.engine.errors import RuleViolation
 from games.engine.match import MatchState
 from games.engine.ruleset import Kind
@@ -26,15 +26,7 @@ TALLY, POINTS = "tally", "points"  # R31, R33: how a row is entered
 MAX_COUNT = 99  # more than any count a deal has: a longer number is a typing slip, not a count
 
 # The paper sheet's column names (docs/paper-sheets.md); Polish first, the key stays English.
-LABELS = {
-    "tricks": pgettext_lazy("score sheet column", "tricks"),
-    "hearts": pgettext_lazy("score sheet column", "hearts"),
-    "queens": pgettext_lazy("score sheet column", "queens"),
-    "kings_jacks": pgettext_lazy("score sheet column", "kings and jacks"),
-    "king_of_hearts": pgettext_lazy("score sheet column", "king of hearts"),
-    "last_tricks": pgettext_lazy("score sheet column", "last tricks"),
-    "points": pgettext_lazy("score sheet column", "points"),
-}
+LABELS = {**TALLY_LABELS, "points": pgettext_lazy("score sheet column", "points")}
 
 
 @dataclass

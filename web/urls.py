@@ -60,6 +60,7 @@ urlpatterns = [
         name="round-sheets-pdf",
     ),
     path("matches/<uuid:match_id>/confirmation/", views.match_confirm, name="match-confirm"),
+    path("matches/<uuid:match_id>/withdrawal/", views.match_withdraw, name="match-withdraw"),
     path("matches/<uuid:match_id>/deals/<int:number>/", views.deal_detail, name="deal"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),

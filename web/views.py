@@ -22,6 +22,7 @@ from games.domain.exceptions import CommandError, InvalidInput, NotFound
 from games.domain.ids import bounded_int
 from games.read import selectors as games_selectors
 from games.write import signoffs
+from printing import formats
 from scoring import evening_selectors, invitations, members, printouts
 from scoring import selectors as scoring_selectors
 from scoring import summary as summaries
@@ -73,10 +74,36 @@ def match_list(request):
 @login_required
 @not_found_page
 def match_detail(request, match_id):
+    return match_page(request, match_id)
+
+
+def match_page(request, match_id, withdrawal: dict | None = None, status: int = 200):
+    """The score sheet page; ``withdrawal``: the withdrawal form as typed, with its refusal."""
     match, viewer, role = selectors.match_for_page(match_id=match_id, user=request.user)
     sheet = selectors.score_sheet(match=match, viewer=viewer, user=request.user)
     season = selectors.season_of_match(match=match)
-    return render(request, "web/match_detail.html", {"match": match, "role": role, "sheet": sheet, "season": season})
+    context = {"match": match, "role": role, "sheet": sheet, "season": season}
+    # an arbiter (the evening's organiser who sits at no table, say) may withdraw it (issue 23)
+    context["may_withdraw"] = viewer.may_rule and not match.withdrawn and not match.read_only
+    context["withdrawal"] = withdrawal or {}
+    return render(request, "web/match_detail.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["POST"])
+@not_found_page
+def match_withdraw(request, match_id):
+    """The match page's "Withdraw this match" form (``games.write.signoffs.match_withdraw``): refused,
+    the page again with the reason as typed and the refusal beside it."""
+    reason = request.POST.get("reason", "")
+    try:
+        signoffs.match_withdraw(match_id=match_id, actor=request.user, reason=reason)
+    except NotFound:
+        raise
+    except CommandError as exc:
+        return match_page(request, match_id, withdrawal={"reason": reason, "error": exc.detail}, status=exc.status)
+    messages.success(request, gettext("The match is withdrawn: it counts for nothing."))
+    return redirect("web:match", match_id=match_id)
 
 
 @login_required
@@ -202,9 +229,10 @@ def _member_action(request, club) -> dict:
         )
         if isinstance(proposed, Invitation):  # he joins when he accepts (issue 30)
             return {
-                "done": gettext("%(name)s was invited; he joins when he accepts.") % {"name": proposed.user.username}
+                "done": gettext("%(name)s was invited; he joins when he accepts.")
+                % {"name": formats.person(proposed.user)}
             }
-        return {"done": gettext("%(name)s is a member.") % {"name": proposed.user.username}}
+        return {"done": gettext("%(name)s is a member.") % {"name": formats.person(proposed.user)}}
     if action == "invite":
         invitation, token = invitations.invitation_create(
             actor=request.user, club_id=club.pk, player_id=request.POST.get("player", "")

@@ -9,7 +9,7 @@ exactly as the engine's docstrings say them (a test holds them together).
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import KierkiError, RuleViolation, render
@@ -61,9 +61,24 @@ VIOLATION_TEXTS = {
 }
 
 
+# R31's counts as the score sheet's columns name them: a tally error says "damy", not "queens".
+TALLY_LABELS = {
+    "tricks": pgettext_lazy("score sheet column", "tricks"),
+    "hearts": pgettext_lazy("score sheet column", "hearts"),
+    "queens": pgettext_lazy("score sheet column", "queens"),
+    "kings_jacks": pgettext_lazy("score sheet column", "kings and jacks"),
+    "king_of_hearts": pgettext_lazy("score sheet column", "king of hearts"),
+    "last_tricks": pgettext_lazy("score sheet column", "last tricks"),
+}
+
+
 def engine_message(error: KierkiError) -> str:
-    """An engine error's own message (``template`` with ``params``), translated."""
-    return render(gettext(error.template), error.params)
+    """An engine error's own message (``template`` with ``params``), translated; a tally's
+    count (``key``) named as the score sheet's column (issue 25)."""
+    params = error.params
+    if params.get("key") in TALLY_LABELS:
+        params = {**params, "key": str(TALLY_LABELS[params["key"]])}
+    return render(gettext(error.template), params)
 
 
 def violation_title(code: str) -> str:

@@ -85,7 +85,8 @@ def test_its_last_use_is_listed(browser):
     used = PersonalToken.objects.get().last_used
     assert used is not None
     row = browser.get("/accounts/tokens/").content.decode().split('id="personal-tokens"')[1].split("</tr>")[1]
-    assert timezone.localtime(used).strftime("%Y-%m-%d %H:%M") in row
+    local = timezone.localtime(used)
+    assert f"{local.day} " in row and local.strftime("%Y %H:%M") in row  # "3 grudnia 2026 19:11", Warsaw time
 
 
 def test_a_token_without_a_scope_or_a_name_is_not_made(browser):

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from i18n_helpers import PLAYERS, autumn_season, english_leftovers, polish_people, ruled_match, sample, visible_text
 from support.once import fresh, once_per_module
+from support.polish_check import page_text, polish_problems
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +70,7 @@ def test_every_page_asked_in_polish_shows_no_english(client, users, finished_mat
         assert response["Content-Language"] == "pl", url
         assert '<html lang="pl">' in html, url
         assert english_leftovers(html, names=NAMES) == set(), url
+        assert polish_problems(page_text(html)) == [], url  # no status code, decimal point, ISO date…
 
 
 def test_the_record_viewer_shows_an_illegal_play_in_polish(client, users):

@@ -106,9 +106,9 @@ def test_a_filled_sheet_shows_each_deal_the_totals_and_the_winner():
     ]
     text, _ = read(blank(deals=deals, totals={"N": 40, "E": -30, "S": -68, "W": -72}, winners=["N"]))
 
-    assert "R ×2" in text and "-98" in text and "0 |" in text  # a kreska as a stroke
+    assert "R ×2" in text and "−98" in text and "0 |" in text  # a kreska as a stroke; a real minus sign
     assert "O*" in text  # a compensating odgrywka
-    assert "Total" in text and "-72" in text
+    assert "Total" in text and "−72" in text
     assert "Winner: Łódź Ścibor" in text
     assert "R/O" not in text  # no blank rows on a filled sheet
 

@@ -49,7 +49,7 @@ def test_the_summary_pdf_prints_the_balance_chart_in_polish(tmp_path):
     text = pdf_text(pdf, tmp_path)
     assert "Bilans po każdym wieczorze" in text
     assert "Łucja & Ewa" in text and "<script>" in text  # the legend: names as they are, drawn as text
-    assert "1.10" in text and "8.10" in text  # the axis: day.month
+    assert "1 paź" in text and "8 paź" in text  # the axis: the day and the month in Polish
     assert "−" in text  # a real minus on the axis
     assert keep_image(pdf, tmp_path, "summary-pl").stat().st_size > 10_000
 

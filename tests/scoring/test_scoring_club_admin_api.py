@@ -54,7 +54,8 @@ def test_an_admin_adds_a_member_by_display_name_and_lists_the_club(world):
         "invitation": None,
     }
     names = [row["name"] for row in listed.json()]
-    assert "Łucja Ź." in names and "p1" in names and names == sorted(names, key=str.casefold)
+    assert "Łucja Ź." in names and "p1" in names
+    assert names.index("Łucja Ź.") < names.index("p1")  # in Polish alphabetical order: Ł after L, before P
 
 
 @pytest.mark.parametrize("body, field", [({"name": ""}, "name"), ({}, "name"), ({"name": "p1"}, "name")])

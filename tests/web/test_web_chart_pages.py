@@ -54,7 +54,7 @@ def test_the_season_page_draws_each_players_balance_after_each_evening_in_polish
     table = chart_table(page)
     assert "Dane wykresu" in table and "Łucja &amp; Ewa" in table and "&lt;script&gt;" in table
     assert "<script>" not in page.split("<main", 1)[1].split("</main>")[0]
-    assert "1.10" in [t.text for t in svg.iter(f"{SVG}text")]  # the axis: Polish day.month
+    assert "1 paź" in [t.text for t in svg.iter(f"{SVG}text")]  # the axis: the day and the month in Polish
 
 
 def test_the_season_page_draws_the_chart_in_english_too(built):

@@ -168,7 +168,7 @@ def test_the_evenings_results_rank_its_players(world):
     evening_services.evening_round_seat(actor=world.users["ada"], evening_id=evening.pk)
     response = signed_in(world.users["m01"]).get(f"/evenings/{evening.pk}/results/")
     html = response.content.decode()
-    assert response.status_code == 200 and html.count("<tr><td>") == 8  # eight players ranked, 0 points each
+    assert response.status_code == 200 and html.count('<tr><td class="num">') == 8  # eight ranked, 0 points each
 
 
 # --- the season ---------------------------------------------------------------------------------------

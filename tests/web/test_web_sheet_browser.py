@@ -6,6 +6,7 @@ viewport. Playwright drives Debian's chromium headless against a live server.
 Set ``WEB_SCREENSHOTS=<dir>`` to keep screenshots of what the browser showed."""
 
 import pytest
+from support.polish_check import assert_polish
 from test_web_browser import screenshot
 from web_helpers import recorded_match
 
@@ -44,6 +45,12 @@ def sign_in(browser, url: str, username: str, viewport: dict):
     return page
 
 
+def look(page, name: str) -> None:
+    """A screenshot, and the Polish check of what the page shows (``scorer`` is a username)."""
+    screenshot(page, name)
+    assert_polish(page.inner_text("main"), name, accounts=("scorer",))
+
+
 def type_tally(page, kind: str, wrong: bool = False) -> None:
     if kind == "odgrywka":
         for seat, tricks in ODGRYWKA.items():
@@ -61,20 +68,20 @@ def test_a_match_is_filed_through_the_page_and_confirmed_on_phones(live_server, 
     page = sign_in(browser, url, "scorer", {"width": 1360, "height": 1000})
     on_phone = sign_in(browser, url, "ala", {"width": 390, "height": 844})  # a player may file on his phone
     assert on_phone.locator("#due-form").count() == 1
-    screenshot(on_phone, "sheet-0-phone")
+    look(on_phone, "sheet-0-phone")
 
     # deal 1 typed wrong: hearts add up to 12 (R32 (c)); the check says so at the column's sum
     type_tally(page, "rozbojnik", wrong=True)
     page.wait_for_selector("#sum-hearts .field-error")
     assert "kiery: razem 12, a powinno być 13" in page.inner_text("#sum-hearts")
-    screenshot(page, "sheet-1-checked")
+    look(page, "sheet-1-checked")
     page.press("#f-W-hearts", "Enter")  # filed anyway: refused, the row kept
     page.wait_for_load_state()
     assert page.input_value("#f-W-hearts") == "0" and page.input_value("#f-S-hearts") == "5"
     assert page.is_checked("#f-S-king_of_hearts")
     assert "kiery: razem 12" in page.inner_text("#sum-hearts")
     assert not MatchEvent.objects.filter(match=match, type="deal_tallied").exists()
-    screenshot(page, "sheet-2-refused")
+    look(page, "sheet-2-refused")
 
     page.fill("#f-W-hearts", "1")  # corrected: one Enter files it
     page.press("#f-W-hearts", "Enter")
@@ -89,7 +96,7 @@ def test_a_match_is_filed_through_the_page_and_confirmed_on_phones(live_server, 
         page.press("#f-N-tricks", "Enter")
         page.wait_for_selector(f'tr.filed-row[data-deal="{number}"]')
     assert page.locator("#sheet-complete").count() == 1
-    screenshot(page, "sheet-3-complete")
+    look(page, "sheet-3-complete")
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
 
@@ -98,7 +105,7 @@ def test_a_match_is_filed_through_the_page_and_confirmed_on_phones(live_server, 
         mobile = sign_in(browser, f"{live_server.url}/matches/{match.pk}/", name, phone)
         mobile.click("#confirm-sheet")
         mobile.wait_for_selector(".messages")
-        screenshot(mobile, f"sheet-5-confirmed-by-{name}")
+        look(mobile, f"sheet-5-confirmed-by-{name}")
     match.refresh_from_db()
     assert match.confirmed
     assert "Wynik potwierdzony: przez dwie osoby grające przy stole" in mobile.inner_text("#confirmation")

@@ -79,11 +79,11 @@ def test_a_good_row_is_filed_by_one_post_and_the_running_totals_follow(scorer, r
     assert response.status_code == 302
     html = page(scorer, recorded).content.decode()
     filed = re.search(r'<tr data-deal="1" class="filed-row">(.*?)</tr>', html, re.S).group(1)
-    running = re.findall(r'data-field="running">(-?\d+)<', filed)
+    running = re.findall(r'data-field="running" data-value="(-?\d+)"', filed)
     # R31: E 2·3+2·4+5+3·2 = 25, S 12+10+10+12+16+18 = 78, W 8+8+5+6 = 27; R20, R22: negative,
     # × 2 for the one player (N) without a trick
     assert running == ["0", "-50", "-156", "-54"]
-    assert re.findall(r'data-field="total">(-?\d+)<', html) == ["0", "-50", "-156", "-54"]
+    assert re.findall(r'data-field="total" data-value="(-?\d+)"', html) == ["0", "-50", "-156", "-54"]
     assert MatchEvent.objects.filter(match=recorded, type="deal_tallied").count() == 1
     assert 'data-deal="2"' in re.search(r'<tr class="due-row"[^>]*>', html).group(0)  # the odgrywka is due
 

@@ -2,11 +2,11 @@
 in the reader's language (card names, decimal separators, the deal viewer's sentences)."""
 
 from django import template
-from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext, pgettext_lazy
 
 from games.models import Dispute
+from printing import formats
 from web.selectors import KIND_LABELS
 
 register = template.Library()
@@ -34,22 +34,39 @@ COMPENSATING = {
 
 @register.filter
 def points(value) -> str:
-    """−26, 0, +130: the sign always shown, with a typographic minus."""
-    if value is None or value == "":
-        return ""
-    value = int(value)
-    return f"−{-value}" if value < 0 else (f"+{value}" if value > 0 else "0")
+    """−26, 0, +130: the sign always shown, with a typographic minus (``printing.formats``)."""
+    return formats.signed(value)
 
 
 @register.filter
 def per_match(value) -> str:
     """A balance per match to two places, signed like ``points``, with the language's decimal
     separator (−12,50 in Polish)."""
-    if value is None or value == "":
-        return ""
-    value = float(value)
-    shown = number_format(abs(value), 2)
-    return f"−{shown}" if value < 0 else (f"+{shown}" if value > 0 else shown)
+    return formats.signed(value, 2)
+
+
+@register.filter
+def number(value, places=0) -> str:
+    """A number with the language's decimal separator and a real minus sign: ``|number:1``."""
+    return formats.number(value, int(places))
+
+
+@register.filter
+def long_date(value) -> str:
+    """3 grudnia 2026 (a moment first put in Warsaw time)."""
+    return formats.long_date(value)
+
+
+@register.filter
+def long_datetime(value) -> str:
+    """3 grudnia 2026 19:05, Warsaw time."""
+    return formats.long_datetime(value)
+
+
+@register.filter
+def person(value) -> str:
+    """A user or a player by the name people know him by (``printing.formats.person``)."""
+    return formats.person(value)
 
 
 @register.filter
