@@ -102,6 +102,7 @@ COSTLY_FIRST: Final[tuple[int, ...]] = tuple(-(13 * CARD_PENALTY[c] + c % 13) fo
 CHEAP_FIRST: Final[tuple[int, ...]] = tuple(13 * CARD_PENALTY[c] + c % 13 for c in range(52))
 HIGH_FIRST: Final[tuple[int, ...]] = tuple(-(c % 13) for c in range(52))
 TAKERS: Final[tuple[int, ...]] = tuple(m.bit_count() for m in range(16))  # seats with a trick (bits) → how many
+BIT_COUNT: Final[tuple[int, ...]] = tuple(m.bit_count() for m in range(1 << 13))  # a 13-bit suit mask → how many cards
 FREE_CARDS: Final = sum(1 << c for c in range(52) if not CARD_PENALTY[c])  # the cards that cost nothing (R14)
 FREE_RANKS: Final = tuple(FREE_CARDS >> 13 * s & 8191 for s in range(4))
 # CHEAPEST[s][m]: the least penalty among the cards of suit s in the 13-bit mask m (a large number if none)
@@ -132,6 +133,7 @@ class SearchOptions:
     null_window: bool = False  # zero-window probes bisecting the proven range instead of one full-window search
     # issue 27 (docs/analysis.md, "From the first card")
     another_taker: bool = True  # rozbójnik: a ×3 line needs another seat's trick, so the seat's pool is 2 short (R20)
+    quick_tricks: bool = True  # odgrywka, trick start: the leader's top cards win tricks in a row (R16, R17)
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,6 +373,10 @@ class _Search:
         self.decided_leads = options.bounds and options.decided_leads
         self.shed_cards = options.shed_cards
         self.another_taker = options.bounds and options.another_taker
+        # the leader's sure tricks bound the guaranteed value (from either side) and best (the seat
+        # leads) or worst (another leads)
+        self.quick_tricks = options.bounds and options.quick_tricks and not self.rozbojnik
+        self.quick_own, self.quick_others = mode != WORST, mode != BEST
         # guaranteed only: the tables of the seat's worst and best searches (worst ≤ guaranteed ≤ best)
         self.floor: Table | None = None
         self.ceiling: Table = {}
@@ -565,6 +571,42 @@ class _Search:
         # the trick is the seat's: the next trick's view, this trick's cards still in the pool
         return self.static_bounds(rem, 0, trick_no + 1, past + gain, taken | 1 << s)
 
+    def quick(self, hands: list[int], turn: int, trick_no: int, past: int, taken: int) -> tuple[int, int]:
+        """Odgrywka, at a trick start: bounds from the leader's sure tricks, else ``(-INF, INF)``.
+
+        The leader's cards of a suit above every other card of it still out (or all of them, when
+        no one else holds the suit) each win a trick when led (R16: no one can overtake), and it
+        keeps the lead: it can take that many tricks in a row, whatever the others do. Led by the
+        seat, that many are its own (R17: its points and its trick, so the multiplier of R22 is
+        at least what the other seats still without a trick leave); led by another, the seat
+        takes at most the tricks left beyond them, and the leader has a trick (R22)."""
+        leader = hands[turn]
+        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ leader
+        sure = 0
+        for shift in range(0, 52, 13):
+            top = leader >> shift & 8191
+            if top:
+                rest = others >> shift & 8191
+                if rest:
+                    top &= ~((1 << rest.bit_length()) - 1)
+                sure += BIT_COUNT[top]
+        if not sure:
+            return -INF, INF
+        s = self.seat
+        left = 14 - trick_no
+        if sure > left:
+            sure = left
+        without = 4 - TAKERS[taken]  # seats with no trick yet
+        if turn == s:
+            if not self.quick_own:
+                return -INF, INF
+            k_min = without - (0 if taken >> s & 1 else 1) - (left - sure)
+            return (past + ODGRYWKA_TRICK_POINTS * sure) * ((k_min if k_min > 0 else 0) + 1), INF
+        if not self.quick_others:
+            return -INF, INF
+        k_max = without - (0 if taken >> turn & 1 else 1) - (0 if taken >> s & 1 else 1)
+        return -INF, (past + ODGRYWKA_TRICK_POINTS * (left - sure)) * (k_max + 1)
+
     # --- the search -----------------------------------------------------------------------------
     def run(self, pos: _Position, alpha: int = -INF, beta: int = INF, depth: int = 99, leaf: int = 0) -> int:
         """The value of ``pos`` for this seat, searched ``depth`` tricks deep (all of them by
@@ -656,6 +698,12 @@ class _Search:
                         low = found[0]
                     if found[1] < high:
                         high = found[1]
+            if self.quick_tricks and low < beta and low != high and high > alpha:
+                q_low, q_high = self.quick(hands, turn, trick_no, past, taken)
+                if q_low > low:
+                    low = q_low
+                if q_high < high:
+                    high = q_high
             known = low, high
             if low >= beta or low == high:
                 return low
@@ -977,13 +1025,20 @@ class Analyser:
     tables from one position to the next: a table entry is the value of the remaining cards
     with a leader and the seats with a trick, whatever came before, so it holds at every later
     position of the deal (the sale's transfer is added outside the search). Given a position
-    of another deal (other hands dealt, kind or rules) it starts afresh."""
+    of another deal (other hands dealt, kind or rules), or once its tables hold more than
+    ``max_entries`` entries (a bound on its memory: roughly 200 bytes an entry), it starts
+    afresh."""
 
-    def __init__(self, options: SearchOptions = SearchOptions()):
+    def __init__(self, options: SearchOptions = SearchOptions(), max_entries: int = 2_000_000):
         self.options = options
+        self.max_entries = max_entries
         self.signature: tuple[Any, ...] | None = None
         self.keys = _Keys()
         self.searches: dict[tuple[int, str], _Search] = {}
+
+    def entries(self) -> int:
+        """The entries its tables and keys hold."""
+        return len(self.keys.ids) + len(self.keys.merged) + sum(len(search.tt) for search in self.searches.values())
 
     def analyse(self, deal: DealState, *, budget: float = 10.0, nodes: int | None = None) -> Analysis:
         """As ``analyse``, with the tables of the positions of this deal analysed before."""
@@ -994,7 +1049,7 @@ class Analyser:
             seats = tuple(SeatAnalysis(*(Interval(p, p),) * 3) for p in points)
             return Analysis(None, True, seats, (), 0, time.perf_counter() - started)
         signature = (tuple(deal.hand_dealt(s) for s in SEATS), deal.kind, deal.variant, deal.ruleset.last_tricks)
-        if signature != self.signature:
+        if signature != self.signature or self.entries() > self.max_entries:
             self.signature, self.keys, self.searches = signature, _Keys(), {}
         pos = _position(deal)
         turn = pos.turn
@@ -1036,7 +1091,8 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
     before any card is searched (the sale's transfer added, as in ``analyse``): the
     availability bounds, narrowed by the decided-trick bounds when the trick in progress is
     decided for or against the seat (and, with ``options.decided_leads``, at a trick start
-    when the trick about to be led is). Every value ``analyse`` finds lies within it."""
+    when the trick about to be led is) and, in an odgrywka at a trick start, the leader's sure
+    tricks (``options.quick_tricks``). Every value ``analyse`` finds lies within it."""
     transfer = sale_transfer(deal)[seat]
     if deal.is_over:
         points = deal.settlement().points[seat]
@@ -1052,6 +1108,9 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
         found = search.decided_lead(pos.hands, hand_penalties(pos.hands), pos.turn, pos.trick_no, past, pos.taken)
         if found is not None:
             low, high = max(low, found[0]), min(high, found[1])
+    if pos.led < 0 and search.quick_tricks and pos.trick_no < 13:
+        q_low, q_high = search.quick(pos.hands, pos.turn, pos.trick_no, past, pos.taken)
+        low, high = max(low, q_low), min(high, q_high)
     if pos.led >= 0 and search.decided_tricks:
         found = search.decided(
             pos.hands,

@@ -110,3 +110,12 @@ def test_with_another_taker_off_it_still_equals_the_brute_force_enumeration(deal
     assert analysis.exact
     for seat in SEATS:
         assert values(analysis, seat) == expected[seat], seat
+
+
+def test_an_analyser_past_its_table_limit_starts_afresh_with_the_same_answers():
+    deal = played(4, Kind.ROZBOJNIK)
+    small, unlimited = Analyser(max_entries=50), Analyser()
+    for plays in range(36, 53, 4):
+        position = deal_position(deal, plays)
+        assert small.analyse(position, budget=60).as_json() == unlimited.analyse(position, budget=60).as_json()
+    assert small.entries() < unlimited.entries()  # it dropped the earlier positions' tables
