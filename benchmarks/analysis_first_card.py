@@ -3,6 +3,7 @@ pure Python and compiled (mypyc), side by side in one run.
 
     .venv/bin/python benchmarks/analysis_first_card.py [--deals 20] [--budget 2] [--seed 27]
                                                        [--before REF] [--variants ...] [--whole-deals 0]
+                                                       [--parallel] [--ideas]
 
 The same ``--deals`` deals of simulated matches (``games.engine.simulate``, seed ``--seed``) are
 analysed at the positions with 13, 10, 7 and 4 tricks left (0, 12, 24 and 36 cards played), each
@@ -14,6 +15,8 @@ replaced by ``time.process_time`` there), the one-core measure on a shared machi
 gives, per number of tricks left, the share of exact answers and the CPU seconds' median, p99
 and max.
 
+``--ideas`` measures only each bound of issue 27 off and on (``SearchOptions``), in nodes.
+
 ``--whole-deals K`` (the working tree's code, compiled) also analyses every position of K deals
 (0 to 52 cards played) with one ``Analyser``, against each position alone, each position with
 ``--whole-budget`` CPU seconds.
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -116,6 +120,40 @@ def finish(process: subprocess.Popen) -> dict:
     return json.loads(out)
 
 
+IDEAS = (("another_taker", "rozbojnik"), ("quick_tricks", "odgrywka"))  # each bound and the kind it works in
+
+
+def ideas(args: argparse.Namespace) -> None:
+    """Each bound of issue 27 off and on, on the deals of the kind it works in, at 13 and 7
+    tricks left, with a budget of ``--idea-nodes`` nodes per position (deterministic: the
+    exact count and the nodes are the same on every run; the working tree's code, as built)."""
+    sys.path.insert(0, str(ROOT))
+    from games.engine import record, replay
+    from games.engine.analysis import SearchOptions, analyse, deal_position
+    from games.engine.simulate import simulate_match
+
+    rng, deals = random.Random(args.seed), []
+    while len(deals) < 4 * args.idea_deals:
+        deals.extend(
+            r.final for r in replay(record.decode(simulate_match(rng))).state.results if len(r.final.plays) == 52
+        )
+    print("| idea | kind | tricks left | positions | off: exact, nodes | on: exact, nodes |")
+    print("|---|---|---|---|---|---|")
+    for field, kind in IDEAS:
+        chosen = [d for d in deals if d.kind.value == kind][: args.idea_deals]
+        for left in (13, 7):
+            cells = []
+            for on in (False, True):
+                found = [
+                    analyse(
+                        deal_position(d, 4 * (13 - left)), nodes=args.idea_nodes, options=SearchOptions(**{field: on})
+                    )
+                    for d in chosen
+                ]
+                cells.append(f"{sum(a.exact for a in found)}, {sum(a.nodes for a in found):,}")
+            print(f"| {field} | {kind} | {left} | {len(chosen)} | {cells[0]} | {cells[1]} |", flush=True)
+
+
 def quantile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -131,7 +169,13 @@ def main() -> None:
     parser.add_argument("--whole-deals", type=int, default=0)
     parser.add_argument("--whole-budget", type=float, default=0.5)
     parser.add_argument("--parallel", action="store_true", help="run the four copies at once")
+    parser.add_argument("--ideas", action="store_true", help="only each new bound off and on, in nodes")
+    parser.add_argument("--idea-deals", type=int, default=6)
+    parser.add_argument("--idea-nodes", type=int, default=3_000_000)
     args = parser.parse_args()
+    if args.ideas:
+        ideas(args)
+        return
     git = ["git", "-C", str(ROOT)]
     before = (
         args.before

@@ -40,8 +40,15 @@ The search is a double-dummy alpha-beta over bitmask hands:
   come counted at their cheapest, bounds at a trick start when the trick about to be led is
   decided for or against the seat, and zero-window probes instead of one full-window search
   (the slow searches are proofs that no line does better, which no window shortens);
-- a time budget: past it the answer is not exact and each value is an interval proven by a
-  depth-limited search whose leaves are those bounds.
+- multi-trick bounds at trick starts (issue 27): in a rozbójnik a ×3 line needs another seat's
+  trick while only the seat has one (``another_taker``); in an odgrywka the leader's top cards
+  are tricks in a row (``quick_tricks``);
+- a budget, in seconds or (deterministic: no clock read) in nodes: past it the answer is not
+  exact and each value is an interval proven by a depth-limited search whose leaves are those
+  bounds;
+- an ``Analyser`` keeps each search and its table from one position of a deal to the next
+  (``analyse_deal_positions``: every position in order), since an entry holds whatever came
+  before it.
 """
 
 from __future__ import annotations
