@@ -1,4 +1,4 @@
-"""Output shapes of the arbiter's analysis (``games.analysis`` decides everything)."""
+"""Output shapes of the arbiter's analysis (``games.read.analysis`` decides everything)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``GET /matches/{id}/analysis/?at=SEQ``: the arbiter's analysis (``games.analysis``)."""
+"""``GET /matches/{id}/analysis/?at=SEQ``: the arbiter's analysis (``games.read.analysis``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from games import analysis
+from games.read import analysis
 
 from .analysis_serializers import AnalysisPendingSerializer, MatchAnalysisSerializer
 from .problems import problem_responses

@@ -1,13 +1,13 @@
 """Input and output serializers of the audit, time-travel, dispute and ruling endpoints (shapes
-only: ``games.inspection`` and ``games.disputes`` decide everything)."""
+only: ``games.read.inspection`` and ``games.write.disputes`` decide everything)."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.ids import BIGINT_MAX
+from games.domain.ids import BIGINT_MAX
+from games.domain.projections import RULING_TYPES
 from games.models import Dispute, Match, MatchEvent
-from games.projections import RULING_TYPES
 
 from .analysis_serializers import DisputeAnalysisSerializer
 from .serializers import (

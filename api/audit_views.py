@@ -1,5 +1,5 @@
 """The arbiters' endpoints: a match's audit, its state at any event (time travel), disputes and
-rulings. Thin views: parse, call ``games.inspection`` or ``games.disputes``, serialise.
+rulings. Thin views: parse, call ``games.read.inspection`` or ``games.write.disputes``, serialise.
 
 Who may do what is decided there (``NotAllowed`` → 403, ``NotFound`` → 404, as problem+json).
 """
@@ -15,8 +15,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.replica import reads_from_replica
-from games import analysis, disputes, inspection
 from games.models import Dispute
+from games.read import analysis, inspection
+from games.write import disputes
 from scoring import arbiters
 
 from . import audit_serializers as s

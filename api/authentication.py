@@ -1,7 +1,7 @@
 """Authentication for the match endpoints: DRF's token authentication, with the user's player
 profile read by the same query.
 
-Every request about a match asks who the user is at the table (``games.roles.role_of``
+Every request about a match asks who the user is at the table (``games.domain.roles.role_of``
 reads ``user.player``): loading the profile with the token (a LEFT JOIN on a unique key) spares
 each of them a query of its own. The statement is hand-written once (``games.sql``): every card
 play runs it. Other endpoints keep DRF's lookup, which needs no player.

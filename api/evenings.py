@@ -17,7 +17,7 @@ from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
 from rest_framework.response import Response
 
-from games.exceptions import NotFound
+from games.domain.exceptions import NotFound
 from scoring import evening_selectors as selectors
 from scoring import evening_services as services
 from scoring.models import Evening

@@ -5,7 +5,7 @@
 of one component per ``MatchEvent.Type`` (``CardPlayedEvent``: ``type`` the constant
 ``card_played``, ``payload`` a ``CardPlayedPayload``), so that a generated client narrows an
 event by its ``type`` and reads its payload without a cast. The payload serializers follow
-``games.event_types`` (the keys each event stores); tests/api/test_api_contract.py checks that
+``games.domain.event_types`` (the keys each event stores); tests/api/test_api_contract.py checks that
 every event type has its component and that real payloads validate against them.
 Schema only: nothing here renders or parses a request.
 """
@@ -19,8 +19,8 @@ from drf_spectacular.serializers import PolymorphicProxySerializerExtension
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from games.domain.projections import RULING_TYPES
 from games.models import Match, MatchEvent
-from games.projections import RULING_TYPES
 
 from .audit_serializers import AuditEventSerializer
 from .serializers import (
@@ -52,7 +52,7 @@ def const(value: str, **kwargs) -> serializers.CharField:
     return field_class(**kwargs)
 
 
-# --- the payloads, as games.event_types stores them -------------------------------------------------
+# --- the payloads, as games.domain.event_types stores them -------------------------------------------------
 
 
 class MatchCreatedPayloadSerializer(serializers.Serializer):

@@ -4,7 +4,7 @@ import django_filters
 from django import forms
 from django.db.models import Q
 
-from games.ids import BIGINT_MAX
+from games.domain.ids import BIGINT_MAX
 from games.models import Match
 
 # A number filter on an id keeps its v1 type (number) but refuses what no id can be: a value out of

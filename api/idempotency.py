@@ -21,7 +21,7 @@ Decorate a view's POST handler with ``@idempotent``. A request that carries the 
    the first's response.
 
 A card play (``@idempotent(claimed=True)``) first tries without that transaction, on PostgreSQL:
-the play runs with a ``games.claims.Claim``, so that its optimistic branch stores the answer with
+the play runs with a ``games.write.claims.Claim``, so that its optimistic branch stores the answer with
 the events in its one statement — which fails whole if the key is stored already (a retry, a
 reuse, an expired key: the key's unique constraint). Whatever the claim did not store — the branch
 not taken, the match moved, the key stored, a refusal — it wrote nothing, and the request runs the
@@ -49,9 +49,10 @@ from django.utils.translation import gettext, gettext_lazy
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
-from games import claims, sql
-from games.exceptions import CommandError, InvalidInput, quoted
+from games import sql
+from games.domain.exceptions import CommandError, InvalidInput, quoted
 from games.models import IdempotencyKey
+from games.write import claims
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"

@@ -26,9 +26,9 @@ from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRen
 from rest_framework.response import Response
 
 from config.replica import reads_from_replica
-from games import selectors as games_selectors
-from games.exceptions import NotFound
+from games.domain.exceptions import NotFound
 from games.models import Player
+from games.read import selectors as games_selectors
 from scoring import invitations, members, selectors, services
 from scoring.models import Club, League, Membership, Season, SeasonMatch, SeasonStatusChange
 from scoring.spreadsheet_cells import spreadsheet_row

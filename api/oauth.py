@@ -26,7 +26,7 @@ from oauth2_provider.models import (
 )
 
 from accounts.models import PersonalToken
-from games.exceptions import NotFound
+from games.domain.exceptions import NotFound
 
 Application = get_application_model()
 AccessToken = get_access_token_model()

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 from oauth2_provider import views as oauth_views
 
-from games.exceptions import NotFound
+from games.domain.exceptions import NotFound
 
 from . import oauth
 from .oauth_scopes import SCOPE_TEXTS

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.pagination import PageNumberPagination
 
-from games.exceptions import InvalidInput
+from games.domain.exceptions import InvalidInput
 
 DEFAULT_LIMIT = 50  # v1 1.0.0's page size: a client that sends no limit sees what it saw
 MAX_LIMIT = 200

@@ -15,7 +15,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 from config import limits
-from games.exceptions import InvalidInput
+from games.domain.exceptions import InvalidInput
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 

@@ -1,5 +1,5 @@
 """Endpoint-level permissions. Who may act in a match is the services' business (they raise
-``NotAllowed``); who may read one is ``games.roles.role_of``'s."""
+``NotAllowed``); who may read one is ``games.domain.roles.role_of``'s."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from django.utils.translation import gettext
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import BasePermission
 
-from games.exceptions import InvalidInput
+from games.domain.exceptions import InvalidInput
 from games.models import Match
-from games.selectors import SCORERS_GROUP, user_may_import
+from games.read.selectors import SCORERS_GROUP, user_may_import
 
 from .oauth_scopes import check_scope, is_open, required_scope
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from django.utils.translation import gettext
 from rest_framework.response import Response
 
-from games.exceptions import InvalidInput, quoted
-from games.ids import bounded_int
+from games.domain.exceptions import InvalidInput, quoted
+from games.domain.ids import bounded_int
 
 IF_MATCH = "If-Match"
 

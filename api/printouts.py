@@ -12,9 +12,9 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.views import APIView
 
-from games import selectors as games_selectors
-from games.exceptions import NotFound
-from games.ids import int_id
+from games.domain.exceptions import NotFound
+from games.domain.ids import int_id
+from games.read import selectors as games_selectors
 from scoring import evening_selectors, printouts
 from scoring.models import Season
 

@@ -36,9 +36,9 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.domain.exceptions import CommandError, RuleBroken
+from games.domain.messages import VIOLATION_TEXTS
 from games.engine.errors import VIOLATIONS
-from games.exceptions import CommandError, RuleBroken
-from games.messages import VIOLATION_TEXTS
 
 from .serializers import ProblemSerializer
 
@@ -54,7 +54,7 @@ def problem_type(code: str) -> str:
 
 
 # code -> (status, title, description), the texts in the request's language (lazy). Rule
-# violations (422) are added from the engine below, their texts from games.messages.
+# violations (422) are added from the engine below, their texts from games.domain.messages.
 PROBLEMS: dict[str, tuple[int, str, str]] = {
     "invalid": (
         400,

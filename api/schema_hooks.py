@@ -38,7 +38,7 @@ def add_body_errors(result: dict, generator, request, public) -> dict:
     return result
 
 
-# The type of each kind of path id (games/ids.py reads the integer ones): matches are UUIDs,
+# The type of each kind of path id (games/domain/ids.py reads the integer ones): matches are UUIDs,
 # everything else the database numbers. Said here once, so that every operation on the same kind
 # of resource agrees whatever its view declares (generated clients type the argument from it).
 UUID_ID = {"type": "string", "format": "uuid"}
@@ -144,7 +144,7 @@ CODES_BY_OPERATION = {
     "clubs_members_destroy": [("409", "last_admin")],
 }
 # Operations whose 422 may carry an R30 code though their text does not say so (a ruling replays
-# the deal it changes: games/disputes.py raises RuleBroken).
+# the deal it changes: games/write/disputes.py raises RuleBroken).
 RULE_OPERATIONS = {"disputes_ruling"}
 # Any request may get these; the API's description names them.
 ANY_OPERATION = ["method_not_allowed", "not_acceptable", "server_error"]

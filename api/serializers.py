@@ -2,7 +2,7 @@
 
 Input serializers check JSON types; what a value means (a seat, a card, a ruleset option, a
 legal play) is the services' and the engine's to decide, with their own error codes. Output
-serializers render what ``games.selectors`` returns and document it in the OpenAPI schema.
+serializers render what ``games.read.selectors`` returns and document it in the OpenAPI schema.
 Examples use placeholder cards: nobody's real hand.
 """
 
@@ -212,7 +212,7 @@ class MatchSerializer(serializers.Serializer):
     winners = serializers.ListField(child=seat_field())
     next_deal = NextDealSerializer(allow_null=True, help_text="The deal due next (null while one is in play).")
     rulings = SummaryRulingSerializer(many=True, default=list, help_text="The arbiters' rulings, in log order.")
-    confirmation = ConfirmationSerializer(help_text="Whether the table signed its result (games.confirmation).")
+    confirmation = ConfirmationSerializer(help_text="Whether the table signed its result (games.domain.confirmation).")
     withdrawn = serializers.BooleanField(help_text="Withdrawn by an arbiter: it counts for nothing.")
     withdrawal = WithdrawalSerializer(allow_null=True, help_text="The withdrawal in force, if withdrawn.")
 

@@ -5,7 +5,7 @@
   ``events/``), ``id:`` = ``seq``, ``event:`` = the type; from ``Last-Event-ID`` (or ``?after=``)
   on, replayed from the database; ``event: end`` and the connection closes once the match is
   over; a reconnect after that gets ``204`` (which tells an ``EventSource`` to stop).
-- ``GET /api/v1/me/stream/``: ``games.live``'s notices for the matches the user sits in, ``id:`` =
+- ``GET /api/v1/me/stream/``: ``games.read.live``'s notices for the matches the user sits in, ``id:`` =
   the causing event's primary key.
 - ``GET /api/v1/matches/{id}/events/?after=N&wait=S``: waits up to S seconds (≤ 30) for an event
   after N, then the ``events`` action of ``api.views`` answers, exactly as without ``wait``.
@@ -16,7 +16,7 @@ there a long-poll answers at once, as without ``wait``, with ``Long-Poll: unavai
 command's ``next_move`` is null), as the streams answer ``501`` there (issue 30, finding 2).
 
 How new events are noticed: one ``_Watch`` per event loop (per uvicorn worker). On PostgreSQL
-every command ``NOTIFY``s the match it moved (``games.live.moved_notice``, in the statement that
+every command ``NOTIFY``s the match it moved (``games.read.live.moved_notice``, in the statement that
 appends its events) and the watch ``LISTEN``s on one connection of its own: it wakes the clients of that
 match and the feeds of its seated players, who then read their events; every
 ``LIVE_RECHECK_SECONDS`` it also re-reads the versions of the watched matches, as a safety net.
@@ -54,9 +54,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from games import live, selectors
-from games.exceptions import CommandError, InvalidInput, quoted
-from games.ids import bounded_int
+from games.domain.exceptions import CommandError, InvalidInput, quoted
+from games.domain.ids import bounded_int
+from games.read import live, selectors
 
 from . import oauth_scopes
 from . import serializers as s

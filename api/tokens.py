@@ -18,7 +18,7 @@ from django.db.models.signals import pre_save
 from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
-from games.exceptions import NotFound
+from games.domain.exceptions import NotFound
 
 from . import oauth
 

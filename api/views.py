@@ -1,7 +1,7 @@
 """The REST API under ``/api/v1/``: thin views — parse, call a service or a selector, serialise.
 
-Who may read a match, and what of it, is ``games.selectors``'s; every command runs through
-``games.commands.run`` (it admits the caller, decides, and answers with what the command
+Who may read a match, and what of it, is ``games.read.selectors``'s; every command runs through
+``games.write.commands.run`` (it admits the caller, decides, and answers with what the command
 produced; docs/card-play.md). Errors become problem+json in ``api.problems``; ``If-Match`` and the
 ETag are ``api.preconditions``'s; ``Idempotency-Key`` is ``api.idempotency``'s.
 """
@@ -36,10 +36,11 @@ from rest_framework.views import APIView
 
 from config import signin_counts
 from config.replica import reads_from_replica
-from games import claims, commands, selectors, services, signoffs
-from games.commands import CommandResult
-from games.exceptions import CommandError, NotFound
+from games.domain.exceptions import CommandError, NotFound
 from games.models import Match
+from games.read import selectors
+from games.write import claims, commands, services, signoffs
+from games.write.commands import CommandResult
 from scoring.invitations import match_create_with_consent
 from scoring.services import season_match_create, season_record_import
 
@@ -618,7 +619,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         )
         return with_version(response, match.version)
 
-    # --- the table signs, arbiters withdraw (games.signoffs) ---
+    # --- the table signs, arbiters withdraw (games.write.signoffs) ---
     @_command_schema(
         operation_id="matches_confirm",
         summary='Confirm the sheet ("I confirm this sheet")',
@@ -665,7 +666,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._command(request, pk, signoffs.match_reinstate, s.ReasonInput, _reason)
 
     def _command(self, request, pk, run: Callable[..., CommandResult], input_class, arguments: Callable) -> Response:
-        """Parse, run, serialise. The command runs through ``games.commands.run``, which admits the
+        """Parse, run, serialise. The command runs through ``games.write.commands.run``, which admits the
         caller (outsiders get 404), locates a broken rule and answers the caller's role with the
         result; a request refused before it ran (bad input, a bad If-Match) is hidden from
         outsiders the same way (``commands.hide_from_outsiders``)."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiResponse, OpenApiWebhook, extend_schema
 from rest_framework import serializers
 
+from games.domain.projections import RULING_TYPES
 from games.models import Match
-from games.projections import RULING_TYPES
 from webhooks import events
 
 from .event_serializers import const

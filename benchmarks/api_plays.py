@@ -131,7 +131,7 @@ django.setup()
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from rest_framework.authtoken.models import Token
-from games import services
+from games.write import services
 call_command("migrate", verbosity=0, interactive=False)
 User = get_user_model()
 tables = []

@@ -45,9 +45,9 @@ from django.core.management import call_command  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
 from config.celery import app  # noqa: E402
-from games import services as games  # noqa: E402
 from games.engine import Ruleset, Seat  # noqa: E402
 from games.engine.simulate import simulate_match  # noqa: E402
+from games.write import services as games  # noqa: E402
 from scoring import services as leagues  # noqa: E402
 
 SEATS = ("N", "E", "S", "W")

@@ -62,9 +62,9 @@ def redis_per_play(plays: int) -> dict:
     from django.test.utils import setup_test_environment
     from rest_framework.authtoken.models import Token
 
-    from games import services
     from games.engine.match import restore
     from games.models import MatchProjection
+    from games.write import services
 
     setup_test_environment()
     call_command("migrate", verbosity=0)

@@ -6,7 +6,7 @@
 
 In process, one thread, one PostgreSQL, in one run:
 
-- **kierki**: ``games.services.card_play`` — the project's command path as the API calls it (the
+- **kierki**: ``games.write.services.card_play`` — the project's command path as the API calls it (the
   rules engine, the event with its hash chain, the version and the read models, all or nothing)
   — on server-dealt matches of four users. The seat on turn plays a random legal card, chosen
   from the state the command returns; only the ``card_play`` calls are timed (dealing and new
@@ -80,7 +80,7 @@ class KierkiTables:
     def __init__(self, seed: int):
         from django.contrib.auth import get_user_model
 
-        from games import services
+        from games.write import services
 
         self.services, self.rng = services, random.Random(seed)
         self.users = {seat: get_user_model().objects.create_user(f"bench{seat}") for seat in "NESW"}

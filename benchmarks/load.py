@@ -32,7 +32,7 @@
    and workers) and of the worker at both ends of the window, where the CPU went.
 4. Waits until every queued recompute has run (no trigger pending on Redis; nothing scheduled,
    reserved or running on the worker), then audits in a child process: every match through
-   ``games.audit`` (hash chain, replay through the engine, deal commitments), and the season's
+   ``games.read.audit`` (hash chain, replay through the engine, deal commitments), and the season's
    standings as the incremental recomputes left them against a full ``standings_rebuild``.
 
 Targets (2 cores shared by the load generator, gunicorn, the worker and PostgreSQL): flat out
@@ -127,7 +127,7 @@ AUDIT = r"""
 import json, sys
 import django
 django.setup()
-from games.audit import audit_matches
+from games.read.audit import audit_matches
 from games.models import Match
 from scoring.models import StandingRow
 from scoring.recompute import standings_rebuild

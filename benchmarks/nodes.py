@@ -311,7 +311,7 @@ django.setup()
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from rest_framework.authtoken.models import Token
-from games import services
+from games.write import services
 if sys.argv[2] == "migrate":
     call_command("migrate", verbosity=0, interactive=False)
 User = get_user_model()
@@ -333,7 +333,7 @@ AUDIT = r"""
 import json
 import django
 django.setup()
-from games.audit import audit_matches
+from games.read.audit import audit_matches
 from games.models import MatchEvent
 plays = {}
 for match_id, seq, payload in MatchEvent.objects.filter(type="card_played").values_list("match_id", "seq", "payload"):

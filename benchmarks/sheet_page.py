@@ -31,7 +31,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
-from games import services  # noqa: E402
+from games.write import services  # noqa: E402
 from scoring import invitations  # noqa: E402
 from scoring.models import SeatInvitation  # noqa: E402
 

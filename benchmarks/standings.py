@@ -40,9 +40,9 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
+from games.domain.signals import match_result_changed  # noqa: E402
 from games.engine import SEATS  # noqa: E402
 from games.engine.simulate import simulate_match  # noqa: E402
-from games.signals import match_result_changed  # noqa: E402
 from scoring import recompute, services, tasks  # noqa: E402
 from scoring.models import Club, League, MatchLine, Membership, RatedMatch, Rating, Season, SeasonMatch, StandingRow  # noqa: E402
 

@@ -33,7 +33,7 @@ from django.conf import settings
 from django.http import JsonResponse
 from django.utils.translation import gettext
 
-from games.ids import bounded_int
+from games.domain.ids import bounded_int
 
 from .middleware import REQUEST_ID_HEADER, payload_too_large
 

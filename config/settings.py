@@ -322,7 +322,7 @@ SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 # Idempotency-Key rows are kept (and honoured) this long; `manage.py purge_idempotency_keys`.
 IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 
-# The arbiter's analysis (games/analysis.py): search time per position, in milliseconds; past it
+# The arbiter's analysis (games/read/analysis.py): search time per position, in milliseconds; past it
 # the answer is not exact and gives proven bounds. Positions never change: answers are cached.
 ANALYSIS_BUDGET_MS = 5000
 # A search runs as a Celery job, never in the request (GET analysis/ answers 202 until it is cached):
@@ -396,15 +396,15 @@ SPECTACULAR_SETTINGS = {
         "MatchStatus": "games.models.Match.Status",
         "Dealing": "games.models.Match.Dealing",
         "EventType": "games.models.MatchEvent.Type",
-        "RulingType": "games.projections.RULING_TYPES",
+        "RulingType": "games.domain.projections.RULING_TYPES",
         "DisputeStatus": "games.models.Dispute.Status",
         "SeasonStatus": "scoring.models.Season.Status",
         "ClubRole": "scoring.models.Membership.Role",
         "DeliveryStatus": "webhooks.models.Delivery.Status",
         "WebhookEventType": "webhooks.events.EVENT_TYPES",
-        "MatchRole": "games.roles.ROLE_NAMES",
-        "ConfirmationStatus": "games.confirmation.STATUSES",
-        "ConfirmationRule": "games.confirmation.RULES",
+        "MatchRole": "games.domain.roles.ROLE_NAMES",
+        "ConfirmationStatus": "games.domain.confirmation.STATUSES",
+        "ConfirmationRule": "games.domain.confirmation.RULES",
         "InvitationStatus": "scoring.members.INVITATION_STATUSES",
         "SeatInvitationStatus": "scoring.members.SEAT_INVITATION_STATUSES",
     },

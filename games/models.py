@@ -52,10 +52,10 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="created_matches"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    # games.fingerprints.record_fingerprint of what was filed: set by an import, and when a match
+    # games.domain.fingerprints.record_fingerprint of what was filed: set by an import, and when a match
     # filed live finishes; a second filing of the same deals by the same players is refused (409).
     fingerprint = models.CharField(max_length=64, null=True, blank=True, db_index=True, editable=False)
-    # Results the table signs (games/confirmation.py): kept by the commands, from the log and the filing.
+    # Results the table signs (games/domain/confirmation.py): kept by the commands, from the log and the filing.
     filed_by_official = models.BooleanField(default=False)  # its filers: officials, none of them seated
     confirmed = models.BooleanField(default=False)  # its result counts (standings, profiles) once finished
     withdrawn = models.BooleanField(default=False)  # withdrawn by an arbiter (match_withdrawn, not reinstated)
@@ -86,7 +86,7 @@ class AppendOnlyQuerySet(models.QuerySet):
 
 
 class MatchEvent(models.Model):
-    """One immutable event of a match's log; ``hash`` chains it to the one before (see events.py)."""
+    """One immutable event of a match's log; ``hash`` chains it to the one before (see ``games.domain.chain``)."""
 
     class Type(models.TextChoices):
         MATCH_CREATED = "match_created"
@@ -97,8 +97,8 @@ class MatchEvent(models.Model):
         CARD_PLAYED = "card_played"
         HANDS_REVEALED = "hands_revealed"
         MATCH_ABANDONED = "match_abandoned"
-        RULING_RECORDED = "ruling_recorded"  # an arbiter's ruling on a dispute (games/disputes.py)
-        RESULT_CONFIRMED = "result_confirmed"  # a seated player signs the sheet (games/signoffs.py)
+        RULING_RECORDED = "ruling_recorded"  # an arbiter's ruling on a dispute (games/write/disputes.py)
+        RESULT_CONFIRMED = "result_confirmed"  # a seated player signs the sheet (games/write/signoffs.py)
         MATCH_WITHDRAWN = "match_withdrawn"  # an arbiter withdraws a match filed by mistake
         MATCH_REINSTATED = "match_reinstated"  # ... and a later ruling takes it back
         DEAL_TALLIED = "deal_tallied"  # a whole deal filed from a paper sheet: its tally or points (R31–R33)

@@ -10,8 +10,8 @@ from celery import shared_task
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from . import analysis, audit
-from .checkpointing import checkpoint_take
+from games.read import analysis, audit
+from games.write.checkpointing import checkpoint_take
 
 log = logging.getLogger(__name__)
 

@@ -6,8 +6,8 @@ class ScoringConfig(AppConfig):
     name = "scoring"
 
     def ready(self) -> None:
-        from games.roles import register_club_matches, register_club_role, register_seat_consent
-        from games.signals import match_result_changed, match_result_changing
+        from games.domain.roles import register_club_matches, register_club_role, register_seat_consent
+        from games.domain.signals import match_result_changed, match_result_changing
 
         from .arbiters import arbitrated_matches, role_in_match, scored_club_matches
         from .invitations import seats_awaiting_consent

@@ -1,5 +1,5 @@
 """A club's arbiters: its members with the ``arbiter`` (or ``admin``) role rule on the disputes of
-its season matches. ``games.roles`` knows no clubs: ``role_in_match`` is registered with it at
+its season matches. ``games.domain.roles`` knows no clubs: ``role_in_match`` is registered with it at
 start-up (``scoring.apps``); staff arbitrate every match."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext
 
-from games.exceptions import NotAllowed, NotFound
-from games.ids import int_id
+from games.domain.exceptions import NotAllowed, NotFound
+from games.domain.ids import int_id
 from games.models import Dispute, Match
 
 from .models import Club, Membership
 
 ARBITER = Membership.Role.ARBITER
-RULING_ROLES = (Membership.Role.ARBITER, Membership.Role.ADMIN)  # games.roles.ARBITER_CLUB_ROLES
+RULING_ROLES = (Membership.Role.ARBITER, Membership.Role.ADMIN)  # games.domain.roles.ARBITER_CLUB_ROLES
 
 
 def is_club_arbiter(user, club_id) -> bool:
@@ -27,7 +27,7 @@ def is_club_arbiter(user, club_id) -> bool:
 
 
 def role_in_match(match: Match, user) -> str | None:
-    """The user's role in the club whose season ``match`` belongs to (``games.roles`` asks)."""
+    """The user's role in the club whose season ``match`` belongs to (``games.domain.roles`` asks)."""
     if user is None or not user.is_authenticated:
         return None
     return (
@@ -44,7 +44,7 @@ def scored_club_matches(user) -> Q:
 
 
 def arbitrated_matches(user) -> Q:
-    """The season matches of the clubs where ``user`` is an arbiter or admin (``games.roles`` asks)."""
+    """The season matches of the clubs where ``user`` is an arbiter or admin (``games.domain.roles`` asks)."""
     clubs = Membership.objects.filter(user=user, role__in=RULING_ROLES).values("club_id")
     return Q(season_match__season__league__club_id__in=clubs)
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from django.db.models import Q, Sum
 
-from games.ids import int_id
+from games.domain.ids import int_id
 from games.models import DealScore, Match, Player
 
 from . import members, seating

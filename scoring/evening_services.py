@@ -1,6 +1,6 @@
 """Club evening commands: create an evening, sign players in (late arrivals too), withdraw
 them between rounds, and seat the next round — which creates the round's season matches in the
-same transaction. Keyword-only functions; errors are ``games.exceptions`` types (problem+json).
+same transaction. Keyword-only functions; errors are ``games.domain.exceptions`` types (problem+json).
 
 The club's admins and staff run evenings; ``evening_selectors.club_member_players`` says who
 may be seated. A round's results are filed against its matches by the match commands (a full
@@ -18,11 +18,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import services as games
+from games.domain.exceptions import InvalidInput, NotAllowed, NotFound, WithdrawalConflict
+from games.domain.ids import int_id
 from games.engine import Seat
-from games.exceptions import InvalidInput, NotAllowed, NotFound, WithdrawalConflict
-from games.ids import int_id
 from games.models import Match, Player
+from games.write import services as games
 
 from . import evening_selectors as selectors
 from . import seating

@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from games.exceptions import CommandError
+from games.domain.exceptions import CommandError
 
 
 class SeasonClosed(CommandError):

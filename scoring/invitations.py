@@ -2,7 +2,7 @@
 person to claim it, and the claim (which creates his account); inviting a user who has an
 account to join the club, and his answer (issue 30: nobody with an account joins a club without
 accepting); and a user's consent to a seat in someone else's match outside a season.
-Keyword-only, one transaction each; errors are ``games.exceptions``/
+Keyword-only, one transaction each; errors are ``games.domain.exceptions``/
 ``scoring.exceptions`` types.
 
 The invitation link carries ``invitation_token``: the row's id signed with Django's
@@ -22,11 +22,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import services as games
+from games.domain.exceptions import InvalidInput, NotFound
+from games.domain.ids import int_id
 from games.engine import Seat
-from games.exceptions import InvalidInput, NotFound
-from games.ids import int_id
 from games.models import Match, Player
+from games.write import services as games
 
 from .exceptions import InvitationExpired, InvitationInvalid, InvitationUsed
 from .members import is_club_player
@@ -218,7 +218,7 @@ def membership_propose(*, actor, club_id, username, role: str = Membership.Role.
 
 
 def _account_player(user) -> Player:
-    """The account's player (``games.services.player_for_user``), except that an account without
+    """The account's player (``games.write.services.player_for_user``), except that an account without
     one never takes a club's profile of the same name that way: a profile is claimed only through
     its club's invitation (issue 30)."""
     if getattr(user, "player", None) is None and ClubPlayer.objects.filter(player__username=user.username).exists():
@@ -285,10 +285,10 @@ def _join_invitation_to_answer(actor, invitation_id) -> Invitation:
 
 
 def match_create_with_consent(*, actor, **match_create) -> Match:
-    """``games.services.match_create`` outside a season, as users create matches (the API):
+    """``games.write.services.match_create`` outside a season, as users create matches (the API):
     every seated user with an account other than ``actor`` is invited to his seat
     (``SeatInvitation``), and until he accepts nobody acts or files for it in his place
-    (``games.roles.seats_awaiting_consent``). Seating himself is the creator's consent."""
+    (``games.domain.roles.seats_awaiting_consent``). Seating himself is the creator's consent."""
     with transaction.atomic():
         match = games.match_create(actor=actor, **match_create)
         seated = zip(Seat, match.seat_player_ids())
@@ -304,7 +304,7 @@ def match_create_with_consent(*, actor, **match_create) -> Match:
 
 
 def seats_awaiting_consent(match: Match) -> frozenset[Seat]:
-    """The seats of ``match`` whose users have not accepted them (``games.roles`` asks)."""
+    """The seats of ``match`` whose users have not accepted them (``games.domain.roles`` asks)."""
     awaiting = SeatInvitation.objects.filter(match_id=match.pk, accepted_at__isnull=True).values_list("seat", flat=True)
     return frozenset(Seat[name] for name in awaiting)
 

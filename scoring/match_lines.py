@@ -11,8 +11,8 @@ from typing import Any
 
 from django.db.models import Count, Min, OuterRef, Q, Subquery, Sum
 
+from games.domain.projections import SIGN_OFF_TYPES
 from games.models import DealScore, Match, MatchEvent
-from games.projections import SIGN_OFF_TYPES
 
 from . import rating as ratings
 from .bulk import chunks, insert_rows

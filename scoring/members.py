@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from games.domain.roles import OFFICIAL_CLUB_ROLES
 from games.models import Player
-from games.roles import OFFICIAL_CLUB_ROLES
 
 from .models import Club, ClubPlayer, Invitation, Membership, SeatInvitation
 

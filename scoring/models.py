@@ -98,7 +98,7 @@ class Invitation(models.Model):
 
 class SeatInvitation(models.Model):
     """A user seated by someone else in a match outside a season (issue 30): until he accepts,
-    nobody but he acts or files for his seat (``games.roles.seats_awaiting_consent``), so the
+    nobody but he acts or files for his seat (``games.domain.roles.seats_awaiting_consent``), so the
     match cannot be played or filed for him, and cannot end and count. Made when the match is
     created through the API or a page (``scoring.invitations.match_create_with_consent``);
     season matches need none — the club membership carries the consent."""

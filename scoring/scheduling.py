@@ -1,7 +1,7 @@
 """When to recompute a season: debounced on Redis, or at once in the embedded mode.
 
 ``schedule_recompute(season_id)`` is called after a commit (``outbox.dispatch``): a match of the
-season finished, was abandoned, or had a ruling (``games.signals.match_result_changed``), or the
+season finished, was abandoned, or had a ruling (``games.domain.signals.match_result_changed``), or the
 season's ``min_matches`` changed; and by the outbox's sweep for a request nobody took:
 
 - embedded mode (no ``CELERY_BROKER_URL``: Celery runs tasks eagerly), the recompute runs

@@ -1,5 +1,5 @@
 """League commands: clubs, memberships, leagues, seasons and season matches. Keyword-only
-functions; each one transaction; errors are games.exceptions types. The standings recompute
+functions; each one transaction; errors are games.domain.exceptions types. The standings recompute
 that follows a season match's end is ``scoring.recompute``.
 """
 
@@ -13,14 +13,14 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext
 
-from games import services as games
+from games.domain.exceptions import InvalidInput, NotAllowed, NotFound
+from games.domain.ids import int_id
+from games.domain.messages import engine_message
 from games.engine import Ruleset
 from games.engine import record as records
 from games.engine.errors import RecordFormatError, RulesetError
-from games.exceptions import InvalidInput, NotAllowed, NotFound
-from games.ids import int_id
-from games.messages import engine_message
 from games.models import Match
+from games.write import services as games
 
 from . import outbox, selectors
 from .exceptions import LastAdmin, SeasonClosed
@@ -316,7 +316,7 @@ def _season(season_id) -> Season:
 
 
 def season_match_create(*, actor, season_id, seats: Any, **match_create: Any) -> Match:
-    """``games.services.match_create`` for a season match: the season is open, the four seated
+    """``games.write.services.match_create`` for a season match: the season is open, the four seated
     players are club members, and the actor is a scorer, arbiter or admin of the club, or a
     member seated at the table. The league's ruleset is the default."""
     season = _open_season(season_id)
@@ -352,14 +352,14 @@ def _seated(actor, seats: dict[str, str]) -> bool:
 
 def season_match_join(*, season: Season, match: Match) -> SeasonMatch:
     """``match`` joins ``season`` (inside the caller's transaction); whether it was filed by the
-    club's officials is assessed again now that their club roles count (``games.confirmation``)."""
+    club's officials is assessed again now that their club roles count (``games.domain.confirmation``)."""
     season_match = SeasonMatch.objects.create(season=season, match=match)
     games.match_filing_assess(match=match)
     return season_match
 
 
 def season_record_import(*, actor, season_id, record: Any, allow_duplicate: bool = False) -> Match:
-    """``games.services.record_import`` into a season: the season is open, the record's four
+    """``games.write.services.record_import`` into a season: the season is open, the record's four
     players are club members (no guests), and the actor a scorer, arbiter or admin of the club."""
     season = _open_season(season_id)
     if selectors.club_role(actor, season.league.club_id) not in selectors.FILING_ROLES:

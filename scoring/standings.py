@@ -27,7 +27,7 @@ from .rating import INITIAL, Skill
 
 def counts(*, status: str, confirmed: bool, withdrawn: bool) -> bool:
     """Whether a season match counts in standings and ratings: finished, its result confirmed
-    by the table (``games.confirmation``), and not withdrawn by an arbiter. The one place this
+    by the table (``games.domain.confirmation``), and not withdrawn by an arbiter. The one place this
     is decided: the incremental recompute and the full rebuild both ask it."""
     return status == "finished" and confirmed and not withdrawn
 

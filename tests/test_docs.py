@@ -88,7 +88,7 @@ def ignored_by_git(path: str) -> bool:
 
 
 def resolves(dotted: str) -> bool:
-    """``games.roles.role_of``: the longest importable module, then attributes down to the name."""
+    """``games.domain.roles.role_of``: the longest importable module, then attributes down to the name."""
     import importlib
 
     parts = dotted.split(".")

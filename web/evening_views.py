@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from games.exceptions import CommandError, InvalidInput, NotFound
-from games.ids import bounded_int
+from games.domain.exceptions import CommandError, InvalidInput, NotFound
+from games.domain.ids import bounded_int
 from scoring import evening_selectors, evening_services, members
 
 from . import selectors

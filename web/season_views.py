@@ -12,8 +12,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from games.exceptions import CommandError, InvalidInput, NotAllowed
-from games.ids import bounded_int
+from games.domain.exceptions import CommandError, InvalidInput, NotAllowed
+from games.domain.ids import bounded_int
 from scoring import members
 from scoring import services as scoring_services
 from scoring.models import Membership

@@ -1,8 +1,8 @@
 """What the pages show: the score sheet of a match, the step list of one of its deals, a
 season's standings, and a pasted record's deal. Reads only.
 
-Who may read a match, and what of it, is ``games.roles.role_of``'s (through
-``games.selectors.match_get``); the functions below take that ``Viewer`` and only narrow further —
+Who may read a match, and what of it, is ``games.domain.roles.role_of``'s (through
+``games.read.selectors.match_get``); the functions below take that ``Viewer`` and only narrow further —
 a player sees the table view of finished deals only; the scorer and the arbiters (staff, the
 club's arbiters and admins) also that of the deal in play. A seated arbiter is a player at his
 own table.
@@ -18,19 +18,29 @@ from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext, gettext_lazy
 
-from games import analysis, confirmation, projections
-from games import selectors as games_selectors
+from games.domain import confirmation, projections
+from games.domain.event_types import (
+    CardPlayed,
+    DealStarted,
+    Event,
+    HandsRevealed,
+    LeadKept,
+    LeadOffered,
+    LeadSold,
+    parse,
+)
+from games.domain.exceptions import InvalidInput, NotFound
+from games.domain.messages import engine_message, violation_detail, violation_text, violation_title
 from games.engine import DealState, Seat
 from games.engine import record as records
 from games.engine.cards import BY_NAME
 from games.engine.errors import RecordFormatError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
-from games.event_types import CardPlayed, DealStarted, Event, HandsRevealed, LeadKept, LeadOffered, LeadSold, parse
-from games.exceptions import InvalidInput, NotFound
-from games.messages import engine_message, violation_detail, violation_text, violation_title
 from games.models import DealSecret, Match, MatchEvent
-from games.selectors import Viewer, match_list
+from games.read import analysis
+from games.read import selectors as games_selectors
+from games.read.selectors import Viewer, match_list
 from scoring import selectors as scoring_selectors
 from scoring.models import Club, Membership, Season
 
@@ -44,7 +54,7 @@ RULING_LABELS = {
     "deal_voided": gettext_lazy("deal voided"),
     "score_adjusted": gettext_lazy("points adjusted"),
 }
-# What confirmed a result (games.confirmation's rules), as people read it: no raw code on a page.
+# What confirmed a result (games.domain.confirmation's rules), as people read it: no raw code on a page.
 CONFIRMATION_RULE_LABELS = {
     confirmation.FILED: gettext_lazy("by officials who do not play in it"),
     confirmation.PLAYERS: gettext_lazy("by two seated players"),
@@ -62,7 +72,7 @@ CARDS_PER_DEAL = 52
 
 
 def match_for_page(*, match_id: Any, user) -> tuple[Match, Viewer, str]:
-    """The match, the ``Viewer`` it is shown to, and what to call him (``games.selectors.match_get``:
+    """The match, the ``Viewer`` it is shown to, and what to call him (``games.read.selectors.match_get``:
     ``NotFound`` for anyone who may not read it)."""
     match, viewer = games_selectors.match_get(match_id=match_id, user=user)
     return match, viewer, str(ROLE_LABELS[viewer.kind]) + (f" ({viewer.seat.name})" if viewer.seat is not None else "")
@@ -228,7 +238,7 @@ def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[s
 
 def _analysis_links(match: Match, user, number: int) -> dict[str, Any] | None:
     """Where the page asks for the analysis of each step (``GET /matches/{id}/analysis/?at=SEQ``),
-    when the user may see it for this deal (``games.analysis.analysis_access``); else None."""
+    when the user may see it for this deal (``games.read.analysis.analysis_access``); else None."""
     try:
         access = analysis.analysis_access(match, user)
     except NotFound:

@@ -1,5 +1,5 @@
 """The score-sheet page's row: what a table typed for the next deal, read field by field, checked
-through the engine and turned into the tally (R31) or points (R33) that ``games.services.deal_tally``
+through the engine and turned into the tally (R31) or points (R33) that ``games.write.services.deal_tally``
 files. Nothing here writes.
 
 Each fault is placed next to the field (or the column total) it concerns, in the reader's
@@ -15,11 +15,11 @@ from typing import Any
 
 from django.utils.translation import gettext, pgettext_lazy
 
+from games.domain.messages import violation_detail
 from games.engine.errors import RuleViolation
 from games.engine.match import MatchState
 from games.engine.ruleset import Kind
 from games.engine.tally import ODGRYWKA_KEYS, ROZBOJNIK_KEYS, SeatTally, tally_entry_counts, tally_sums
-from games.messages import violation_detail
 
 SEATS = ("N", "E", "S", "W")
 TALLY, POINTS = "tally", "points"  # R31, R33: how a row is entered

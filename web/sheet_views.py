@@ -1,7 +1,7 @@
 """The score-sheet page a table fills (issue 23, item 2): the paper sheet on screen, the filed deals
 with running totals, one row for the deal due (tally, R31, or points, R33) checked as it is typed
 (an htmx partial: the engine through the server), and the deals the engine schedules after it.
-Filing is ``games.services.deal_tally`` (``POST /api/v1/matches/{id}/tallies/`` is its API twin);
+Filing is ``games.write.services.deal_tally`` (``POST /api/v1/matches/{id}/tallies/`` is its API twin);
 a refused row comes back with every value as typed."""
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from games import services
+from games.domain.exceptions import CommandError, NotFound
+from games.domain.roles import is_scorer, role_of, seat_of
 from games.engine.match import MatchState, restore
-from games.exceptions import CommandError, NotFound
 from games.models import Match
-from games.roles import is_scorer, role_of, seat_of
+from games.write import services
 from scoring import evening_selectors, printouts
 
 from . import selectors

@@ -1,4 +1,4 @@
-"""Server-rendered pages: thin views over ``web.selectors`` (which asks ``games.selectors`` who
+"""Server-rendered pages: thin views over ``web.selectors`` (which asks ``games.read.selectors`` who
 may read a match). Signed-out visitors are sent to the login page; a match, deal or season the
 user may not read is a 404 that does not say whether it exists."""
 
@@ -18,10 +18,10 @@ from django.views.decorators.http import require_http_methods
 
 from api import oauth, oauth_views, tokens
 from config import limits, signin_counts
-from games import selectors as games_selectors
-from games import signoffs
-from games.exceptions import CommandError, InvalidInput, NotFound
-from games.ids import bounded_int
+from games.domain.exceptions import CommandError, InvalidInput, NotFound
+from games.domain.ids import bounded_int
+from games.read import selectors as games_selectors
+from games.write import signoffs
 from scoring import evening_selectors, invitations, members, printouts
 from scoring import selectors as scoring_selectors
 from scoring import summary as summaries
@@ -82,7 +82,7 @@ def match_detail(request, match_id):
 @login_required
 @require_http_methods(["POST"])
 def match_confirm(request, match_id):
-    """The score sheet's "I confirm this sheet" button (``games.signoffs.result_confirm``)."""
+    """The score sheet's "I confirm this sheet" button (``games.write.signoffs.result_confirm``)."""
     try:
         signoffs.result_confirm(match_id=match_id, actor=request.user)
     except NotFound as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from games.event_types import (
+from games.domain.event_types import (
     CardPlayed,
     DealStarted,
     DealTallied,

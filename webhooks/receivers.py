@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.db.models.signals import post_save
 
-from games.signals import events_appended
+from games.domain.signals import events_appended
 from scoring.models import SeasonMatch
 from scoring.signals import standings_changed
 
@@ -17,7 +17,7 @@ from .events import may_matter
 
 
 def on_events_appended(sender, *, match, events: list, result=None, **kwargs) -> None:
-    """``result``: the command's ``games.commands.CommandResult`` — the payloads are built from what
+    """``result``: the command's ``games.write.commands.CommandResult`` — the payloads are built from what
     the command produced (its events, its projection), not read back."""
     projection = result.projection if result is not None else None
     if may_matter(match, events, projection):

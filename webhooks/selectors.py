@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.utils.translation import gettext
 
-from games.exceptions import NotAllowed, NotFound
-from games.ids import int_id
+from games.domain.exceptions import NotAllowed, NotFound
+from games.domain.ids import int_id
 from scoring import selectors as scoring
 from scoring.models import Club
 

@@ -25,8 +25,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.exceptions import InvalidInput, NotFound
-from games.ids import int_id
+from games.domain.exceptions import InvalidInput, NotFound
+from games.domain.ids import int_id
 from games.models import Match, MatchEvent, MatchProjection, Player
 from scoring.models import Season, SeasonMatch
 

@@ -10,16 +10,16 @@ Rule ids (R1–R33) refer to RULES.md. Entry points:
 - ``MatchState.file_deal``: a deal filed from a paper sheet, by tally or points (R31–R33).
 """
 
-from .cards import CARDS, Card, cards_of, mask_of
-from .deal import DealState, LeadOffer, check_hands
-from .errors import VIOLATIONS, KierkiError, RecordFormatError, RulesetError, RuleViolation
-from .match import DealResult, MatchState
-from .record import DealRecord, MatchRecord, SaleRecord
-from .replay import Replay, replay
-from .ruleset import Kind, Ruleset
-from .schedule import Schedule, ScheduledDeal
-from .scoring import Compensation, Settlement
-from .seats import SEATS, Seat
+from games.engine.cards import CARDS, Card, cards_of, mask_of
+from games.engine.deal import DealState, LeadOffer, check_hands
+from games.engine.errors import VIOLATIONS, KierkiError, RecordFormatError, RulesetError, RuleViolation
+from games.engine.match import DealResult, MatchState
+from games.engine.record import DealRecord, MatchRecord, SaleRecord
+from games.engine.replay import Replay, replay
+from games.engine.ruleset import Kind, Ruleset
+from games.engine.schedule import Schedule, ScheduledDeal
+from games.engine.scoring import Compensation, Settlement
+from games.engine.seats import SEATS, Seat
 
 __all__ = [
     "CARDS",

@@ -58,14 +58,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from . import cards as cards_module
-from . import scoring as scoring_module
-from .cards import NAMES, Card, iter_cards
-from .deal import DealState
-from .rules import ODGRYWKA, ROZBOJNIK, ROZBOJNIK_DESCENDING, Variant
-from .ruleset import Kind
-from .scoring import SALE_POINTS_PER_TRICK, raw_points
-from .seats import SEATS, Seat
+from games.engine import cards as cards_module
+from games.engine import scoring as scoring_module
+from games.engine.cards import NAMES, Card, iter_cards
+from games.engine.deal import DealState
+from games.engine.rules import ODGRYWKA, ROZBOJNIK, ROZBOJNIK_DESCENDING, Variant
+from games.engine.ruleset import Kind
+from games.engine.scoring import SALE_POINTS_PER_TRICK, raw_points
+from games.engine.seats import SEATS, Seat
 
 # The tables and constants the search reads at every node, as this module's own ``Final`` names
 # (compiled, a module's own Final is a C static; a name imported from another module is a

@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import errors
-from .cards import ABOVE, CARDS, DECK_MASK, SUIT_OF, Card, cards_of, mask_of
-from .rules import Variant, variant
-from .ruleset import Kind, Ruleset
-from .schedule import ScheduledDeal
-from .scoring import Settlement, raw_points, settle
-from .seats import SEATS, Seat
+from games.engine import errors
+from games.engine.cards import ABOVE, CARDS, DECK_MASK, SUIT_OF, Card, cards_of, mask_of
+from games.engine.rules import Variant, variant
+from games.engine.ruleset import Kind, Ruleset
+from games.engine.schedule import ScheduledDeal
+from games.engine.scoring import Settlement, raw_points, settle
+from games.engine.seats import SEATS, Seat
 
 CARDS_PER_DEAL = 52
 MIN_PRICE, MAX_PRICE = 1, 13  # R26

@@ -9,7 +9,7 @@ def gettext_noop(message: str) -> str:
     """Marks an English message for translation and returns it as it is. The engine imports no
     Django; ``makemessages`` collects the strings passed to a function of this name (Django's
     own ``gettext_noop`` is the same identity), and the Django side shows an error in the
-    reader's language from its ``template`` and ``params`` (``games.messages``)."""
+    reader's language from its ``template`` and ``params`` (``games.domain.messages``)."""
     return message
 
 

@@ -7,14 +7,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import errors
-from .deal import DealState, LeadOffer, check_offer
-from .ruleset import KIND_BY_LETTER, Kind, Ruleset
-from .schedule import Schedule, ScheduledDeal
-from .scoring import Compensation, settle
-from .seats import SEAT_NAMES, SEATS, Seat, by_seat
-from .tally import check_points, check_tally, tally_json
-from .tally import raw_points as tally_raw
+from games.engine import errors
+from games.engine.deal import DealState, LeadOffer, check_offer
+from games.engine.ruleset import KIND_BY_LETTER, Kind, Ruleset
+from games.engine.schedule import Schedule, ScheduledDeal
+from games.engine.scoring import Compensation, settle
+from games.engine.seats import SEAT_NAMES, SEATS, Seat, by_seat
+from games.engine.tally import check_points, check_tally, tally_json
+from games.engine.tally import raw_points as tally_raw
 
 PLAYED, TALLY, POINTS = "played", "tally", "points"  # RECORD_FORMAT.md 1.1: how a deal was filed
 ENTRIES = (PLAYED, TALLY, POINTS)

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .cards import BY_NAME, NAMES, Card
-from .errors import RecordFormatError, RulesetError, gettext_noop
-from .ruleset import Ruleset
-from .seats import SEATS, Seat
+from games.engine.cards import BY_NAME, NAMES, Card
+from games.engine.errors import RecordFormatError, RulesetError, gettext_noop
+from games.engine.ruleset import Ruleset
+from games.engine.seats import SEATS, Seat
 
 FORMAT = "kierki-match/1"
 

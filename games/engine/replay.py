@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import errors
-from .match import MatchState
-from .record import MatchRecord
+from games.engine import errors
+from games.engine.match import MatchState
+from games.engine.record import MatchRecord
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import errors
-from .cards import ABOVE, HEARTS_MASK, KH_BIT, SUIT_MASKS
-from .ruleset import Kind, Ruleset
+from games.engine import errors
+from games.engine.cards import ABOVE, HEARTS_MASK, KH_BIT, SUIT_MASKS
+from games.engine.ruleset import Kind, Ruleset
 
 RuleFn = Callable[[int, int, int, int], int]
 NOT_HEARTS = ~HEARTS_MASK

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import RulesetError, gettext_noop
+from games.engine.errors import RulesetError, gettext_noop
 
 RULESET_NAME = "rozbojnik-odgrywka"
 RULESET_VERSION = 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .ruleset import Kind, Ruleset
-from .scoring import Compensation
-from .seats import Seat
+from games.engine.ruleset import Kind, Ruleset
+from games.engine.scoring import Compensation
+from games.engine.seats import Seat
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import HEARTS, JACK, KING, KING_OF_HEARTS, QUEEN
-from .ruleset import Kind
-from .seats import SEATS, Seat
+from games.engine.cards import HEARTS, JACK, KING, KING_OF_HEARTS, QUEEN
+from games.engine.ruleset import Kind
+from games.engine.seats import SEATS, Seat
 
 POOL: Final = 130  # R14, R17: one deal's points before multipliers
 TRICK_PENALTY: Final = 2  # R14

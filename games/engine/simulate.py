@@ -11,11 +11,11 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .deal import DealState
-from .match import MatchState
-from .record import FORMAT, SaleRecord, encode_deal
-from .ruleset import Ruleset
-from .seats import SEATS, Seat
+from games.engine.deal import DealState
+from games.engine.match import MatchState
+from games.engine.record import FORMAT, SaleRecord, encode_deal
+from games.engine.ruleset import Ruleset
+from games.engine.seats import SEATS, Seat
 
 Strategy = Callable[[random.Random, tuple], Any]
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import errors
-from .cards import HEARTS as HEARTS_SUIT
-from .cards import JACK, KING, KING_OF_HEARTS, QUEEN
-from .ruleset import Kind
-from .seats import SEAT_NAMES, SEATS, Seat
+from games.engine import errors
+from games.engine.cards import HEARTS as HEARTS_SUIT
+from games.engine.cards import JACK, KING, KING_OF_HEARTS, QUEEN
+from games.engine.ruleset import Kind
+from games.engine.seats import SEAT_NAMES, SEATS, Seat
 
 TRICKS = 13
 HEARTS, QUEENS, KINGS_JACKS, LAST_TRICKS = 13, 4, 8, 2  # R32 (c): what the deck holds

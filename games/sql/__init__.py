@@ -9,7 +9,7 @@ prepared and converted as the ORM does it (``rows``), on PostgreSQL and SQLite a
   (``api/idempotency.py``);
 - ``matches``: the match locked with its projection, and the append of a command's events with
   the match's and the projection's new values (and the live views' ``pg_notify``) in one
-  statement (``games/commands.py``), and the same append made without the lock, written only
+  statement (``games/write/commands.py``), and the same append made without the lock, written only
   if the match is still where the command found it (the optimistic branch of a card play), and
   the match with its events since a version (a kept match caught up);
 - ``rows``: how those statements name tables and columns, take parameters and build instances,
@@ -20,10 +20,16 @@ Each statement is tested against the ORM's own query for the same rows
 Django is upgraded. Everything else goes through the ORM.
 """
 
-from .idempotency_keys import key_lock_and_find, key_store
-from .matches import appends_unlocked, events_append, events_append_unlocked, match_and_events_since, match_lock
-from .rows import field_values, insert, loaded, update
-from .tokens import token_with_user_and_player
+from games.sql.idempotency_keys import key_lock_and_find, key_store
+from games.sql.matches import (
+    appends_unlocked,
+    events_append,
+    events_append_unlocked,
+    match_and_events_since,
+    match_lock,
+)
+from games.sql.rows import field_values, insert, loaded, update
+from games.sql.tokens import token_with_user_and_player
 
 __all__ = [
     "appends_unlocked",

@@ -8,8 +8,7 @@ import functools
 from django.db import connection
 
 from games.models import IdempotencyKey
-
-from . import rows
+from games.sql import rows
 
 
 def key_lock_and_find(lock_id: int, user_id: int, key: str) -> tuple[bool, IdempotencyKey | None]:

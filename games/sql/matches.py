@@ -10,12 +10,12 @@ that writes what the command decided.
   same writes run as separate statements in the same transaction: the same rows, one writer at a
   time anyway.
 - ``events_append_unlocked`` (PostgreSQL): the same append for a command decided without the
-  lock, on the match as this process last left it (``games.states``) — one statement that writes
+  lock, on the match as this process last left it (``games.write.states``) — one statement that writes
   only if the match is still at that version, with that head hash and with the columns the
   decision read unchanged, and otherwise writes nothing at all (docs/card-play.md, "The
   optimistic branch"). Outside a transaction it commits by itself: no ``BEGIN``, no ``COMMIT``.
   With a ``key``, the same statement inserts an ``Idempotency-Key`` row with its answer
-  (``games.claims``): the key stored with the events, or neither.
+  (``games.write.claims``): the key stored with the events, or neither.
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 
 from games.models import IdempotencyKey, Match, MatchEvent, MatchProjection
-
-from . import rows
+from games.sql import rows
 
 
 def match_lock(pk: Any, known: tuple[int, str] | None = None) -> Match | None:
@@ -63,7 +62,7 @@ def match_lock(pk: Any, known: tuple[int, str] | None = None) -> Match | None:
 def match_and_events_since(pk: Any, version: int) -> tuple[Match | None, list[MatchEvent]]:
     """The match ``pk`` (not locked) and its events after ``version``, in order (their ``seq``,
     ``type``, ``payload`` and ``hash``; the rest deferred), in one statement: what a process that
-    kept the match at ``version`` needs to catch up (``games.states.kept_match``)."""
+    kept the match at ``version`` needs to catch up (``games.write.states.kept_match``)."""
     with rows.db().cursor() as cursor:
         cursor.execute(_since_sql(), [version, rows.prepared(Match, "id", pk)])
         found = cursor.fetchall()
@@ -219,7 +218,7 @@ def events_append_unlocked(
 
     ``key``: a new ``Idempotency-Key`` row, inserted by the same statement (hanging on the match's
     row like the rest). If its (user, key) is taken, the statement fails whole: False, nothing
-    written (``games.claims``)."""
+    written (``games.write.claims``)."""
     if not events:
         raise ValueError("nothing to append")
     patched = _patched(patches)

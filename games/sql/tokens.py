@@ -11,8 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, models
 
 from games.models import Player
-
-from . import rows
+from games.sql import rows
 
 
 def token_with_user_and_player(token_model: type[models.Model], key: str):

@@ -1,5 +1,5 @@
 """Results the table signs (issue 11): decide, for the matches filed before, whether their result
-is confirmed — by the two rules that need no signature (games/confirmation.py):
+is confirmed — by the two rules that need no signature (games/domain/confirmation.py):
 
 - ``filed``: every filer (creator, scorer) is staff or a scorer, arbiter or admin of the match's
   club (its season's), and none of them sits in it;

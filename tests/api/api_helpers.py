@@ -10,7 +10,7 @@ def api_people() -> dict:
     from django.contrib.auth import get_user_model
     from support.world import people
 
-    from games import services
+    from games.write import services
 
     made = people(get_user_model(), (*PLAYERS, "scorer", "outsider", "o1", "o2", "o3"))
     services.match_create(

@@ -9,8 +9,8 @@ from django.db import connection
 from django.utils import timezone
 
 from api.idempotency import purge_expired_keys, request_fingerprint
-from games import services
 from games.models import IdempotencyKey, MatchEvent
+from games.write import services
 
 pytestmark = pytest.mark.django_db
 
@@ -105,12 +105,12 @@ def test_a_play_stores_the_answer_it_sends(dealt_match, clients):
 def test_a_key_stored_between_a_play_and_its_statement_writes_nothing_and_is_replayed(
     dealt_match, clients, users, monkeypatch
 ):
-    """On PostgreSQL the play's answer is stored with its event in one statement (games.claims);
+    """On PostgreSQL the play's answer is stored with its event in one statement (games.write.claims);
     a key stored meanwhile (by a request that committed first) makes that statement fail whole:
     no event, no new version — the request is answered from the stored key. On SQLite the key is
     looked up in the request's transaction first: the same answer."""
     from api.views import MatchViewSet
-    from games import claims
+    from games.write import claims
 
     bartek = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
     assert post(clients["bartek"], dealt_match, "plays", {"card": bartek}).status_code == 201  # this process keeps v3

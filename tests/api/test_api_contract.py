@@ -140,9 +140,9 @@ def test_the_bodies_a_season_match_filed_from_its_sheet_sends_are_webhook_bodies
     against ``WebhookBody`` and against its own type's component."""
     from support.world import season_match, simulated
 
-    from games import services as games
     from games.engine import record as records
     from games.engine.replay import replay
+    from games.write import services as games
     from webhooks import services as hooks
     from webhooks import signing
     from webhooks.models import Delivery

@@ -1,11 +1,12 @@
 """``GET /api/v1/me/stream/``'s ``deal_due`` notice (issue 29, items 2 and 7): between deals the
 seat that deals next (the engine's schedule, the match's ``next_deal``) is told the deal is due;
-the other seats are told nothing. The stream serves exactly these notices (``games.live``)."""
+the other seats are told nothing. The stream serves exactly these notices (``games.read.live``)."""
 
 import pytest
 
-from games import live, services
 from games.models import Match
+from games.read import live
+from games.write import services
 
 PLAYERS = ("ala", "bartek", "celina", "darek")
 SEATS = ("N", "E", "S", "W")

@@ -10,8 +10,9 @@ from rest_framework.test import APIClient
 from support.once import once_per_module
 
 from api.serializers import CommandResultSerializer
-from games import live, states
 from games.models import MatchProjection
+from games.read import live
+from games.write import states
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +63,7 @@ def test_a_card_play_costs_two_statements_on_postgresql_and_seven_on_sqlite_with
     # the token (with the user and his player), then one data-modifying WITH that writes the
     # event, the match's version, the projection, the NOTIFY that wakes the live views of every
     # process and the Idempotency-Key with that answer — only if the match is still at that
-    # version and the key is new (games.sql.events_append_unlocked, games.claims). It commits by
+    # version and the key is new (games.sql.events_append_unlocked, games.write.claims). It commits by
     # itself: no transaction around it. On SQLite the key is looked up, the match locked, the
     # append is three statements (no data-modifying WITH) and the key is stored, in one
     # transaction. Each statement is a round trip: fewer of them is the cheaper command of issue 16.

@@ -94,7 +94,7 @@ def test_events_page_by_seq(dealt_match, clients):
 
 
 def test_anyone_reading_the_events_can_recompute_the_hash_chain(clients):
-    from games.events import verify_chain
+    from games.domain.chain import verify_chain
 
     match_id = clients["scorer"].post("/api/v1/matches/import/", sample("m7-legal"), format="json").json()["id"]
 

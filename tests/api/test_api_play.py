@@ -8,7 +8,7 @@ from api_helpers import SEATS, api_people, expected, fresh_users, owner, post, s
 from support.once import once_per_module
 from support.summaries import as_expected
 
-from games.events import deal_commitment
+from games.domain.chain import deal_commitment
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ import pytest
 from api_helpers import post, state, url
 from django.db import connection
 
-from games import audit, live
 from games.models import IdempotencyKey, Match, MatchEvent
+from games.read import audit, live
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -63,7 +63,7 @@ def test_eight_retries_of_one_idempotent_request_run_it_once(dealt_match, client
 def test_a_retry_while_the_first_request_runs_is_409_and_after_it_commits_a_replay(dealt_match, clients, monkeypatch):
     """The usual way (a play this process did not keep, so no claim is stored: the key under its
     advisory lock, in the request's transaction): a retry meanwhile is 409, afterwards a replay."""
-    from games import services, states
+    from games.write import services, states
 
     card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
     inside, release = threading.Event(), threading.Event()
@@ -99,7 +99,7 @@ def test_a_retry_while_the_first_request_runs_is_409_and_after_it_commits_a_repl
 def test_a_retry_that_lands_while_the_first_request_renders_its_answer_is_replayed_to_the_first(
     dealt_match, clients, monkeypatch
 ):
-    """The claim (games.claims): the first request has decided without the lock and renders its
+    """The claim (games.write.claims): the first request has decided without the lock and renders its
     answer, to be stored with its event; meanwhile the retry lands the play and its answer. The
     first's statement then writes nothing, and it answers what the retry stored."""
     from api.views import MatchViewSet

@@ -15,10 +15,10 @@ from support.world import (  # noqa: F401 - re-exported
     state_of,
 )
 
-from games import services as games
 from games.engine.cards import NAMES
 from games.engine.simulate import deal_hands
 from games.models import MatchEvent
+from games.write import services as games
 
 
 def play_next_deal(match, actor, rng: random.Random, *, cards: int = 52) -> None:

@@ -9,8 +9,8 @@ from django.test import TestCase
 from support.once import fresh, fresh_world, once_per_module
 from support.world import build_world
 
-from games import services as games
 from games.models import Match, MatchEvent
+from games.write import services as games
 from scoring import services as leagues
 
 pytestmark = pytest.mark.django_db
@@ -231,8 +231,8 @@ def broker(monkeypatch):
     (``work()``); a search inside a request fails the test."""
     from django.core.cache import cache
 
-    from games import analysis as positions
     from games import tasks
+    from games.read import analysis as positions
 
     cache.clear()  # the module's match is shared: the other tests' answers are cached
     jobs = []

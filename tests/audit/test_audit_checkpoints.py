@@ -15,10 +15,11 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import CommandError, call_command
 from support.once import fresh, fresh_world
 
-from games import checkpoints, tasks
-from games.checkpointing import checkpoint_take, current_heads, signing_key
-from games.cli import EXIT_ILLEGAL, EXIT_OK, EXIT_UNREADABLE, main
+from games import tasks
+from games.cli.main import EXIT_ILLEGAL, EXIT_OK, EXIT_UNREADABLE, main
+from games.domain import checkpoints
 from games.models import Match, MatchEvent
+from games.write.checkpointing import checkpoint_take, current_heads, signing_key
 
 pytestmark = pytest.mark.django_db
 
@@ -137,7 +138,7 @@ def _export(clients, match, tmp_path) -> tuple[Path, Path]:
 def test_a_log_exported_later_still_holds_the_checkpointed_head(saved, two_matches, clients, world, tmp_path, keyed):
     from audit_helpers import simulated
 
-    from games import services as games
+    from games.write import services as games
 
     checkpoint_path, heads_path = saved
     growing = two_matches[1]
@@ -242,7 +243,7 @@ def test_the_beat_job_signs_logs_and_saves_a_checkpoint(two_matches, keyed, sett
 def test_the_kierki_command_imports_no_django_even_to_verify_a_checkpoint(saved, keyed):
     checkpoint_path, heads_path = saved
     code = (
-        "import sys; from games.cli import main; status = main(sys.argv[1:]); "
+        "import sys; from games.cli.main import main; status = main(sys.argv[1:]); "
         "assert not [m for m in sys.modules if m == 'django' or m.startswith('django.')], 'django imported'; "
         "sys.exit(status)"
     )

@@ -8,7 +8,8 @@ from django.core.management import CommandError, call_command
 from support.event_table import json_param, tamperable
 from support.once import fresh, fresh_world
 
-from games import events, tasks
+from games import tasks
+from games.domain.chain import canonical_json
 from games.models import MatchEvent
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ def _edit_a_card(match, seq: int = 10) -> None:
     with tamperable() as cursor:
         cursor.execute(
             f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-            [events.canonical_json({**row.payload, "seat": "X"}).decode(), row.pk],
+            [canonical_json({**row.payload, "seat": "X"}).decode(), row.pk],
         )
 
 

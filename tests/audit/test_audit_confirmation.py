@@ -5,10 +5,10 @@ or played online by each seat's own user."""
 import pytest
 from audit_helpers import PLAYERS, PROBLEM, SEATS, filed, play_record, season_match, simulated, url
 
-from games import audit
-from games import services as games
-from games.confirmation import result_digest
+from games.domain.confirmation import result_digest
 from games.models import Match, MatchEvent, MatchProjection
+from games.read import audit
+from games.write import services as games
 from scoring.models import StandingRow
 
 pytestmark = pytest.mark.django_db

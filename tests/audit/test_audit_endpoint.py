@@ -5,9 +5,9 @@ from audit_helpers import PROBLEM, db_id, play_next_deal, server_deal_played, ur
 from support.event_table import json_param, tamperable
 from support.once import fresh, fresh_world
 
-from games import events
-from games import services as games
+from games.domain.chain import GENESIS, canonical_json, chain_hash, event_body
 from games.models import Match, MatchEvent
+from games.write import services as games
 
 pytestmark = pytest.mark.django_db
 
@@ -57,9 +57,9 @@ def test_staff_the_clubs_arbiter_and_the_seated_players_of_a_finished_match_get_
 def test_the_events_are_the_stored_log_unredacted_and_their_hashes_recompute(finished, clients):
     body = audit(clients["ari"], finished).json()
 
-    previous = events.GENESIS
+    previous = GENESIS
     for event in body["events"]:
-        hashed = events.event_body(
+        hashed = event_body(
             match_id=finished.pk,
             seq=event["seq"],
             type=event["type"],
@@ -67,7 +67,7 @@ def test_the_events_are_the_stored_log_unredacted_and_their_hashes_recompute(fin
             actor=event["actor"],
             created_at=_row(finished, event["seq"]).created_at,
         )
-        assert events.chain_hash(previous, hashed) == event["hash"]
+        assert chain_hash(previous, hashed) == event["hash"]
         assert hashed["created_at"] == event["created_at"]
         previous = event["hash"]
     assert "hands" in body["events"][1]["payload"]
@@ -123,7 +123,7 @@ def test_an_edited_payload_is_reported_at_its_seq_by_the_chain_and_the_rules(fin
     with tamperable() as cursor:
         cursor.execute(
             f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-            [events.canonical_json({**row.payload, "card": elsewhere}).decode(), row.pk],
+            [canonical_json({**row.payload, "card": elsewhere}).decode(), row.pk],
         )
 
     body = audit(clients["staff"], finished).json()
@@ -199,7 +199,7 @@ def test_revealed_hands_that_do_not_match_the_commitment_are_reported_with_the_d
     with tamperable() as cursor:
         cursor.execute(
             f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-            [events.canonical_json({**row.payload, "hands": hands}).decode(), row.pk],
+            [canonical_json({**row.payload, "hands": hands}).decode(), row.pk],
         )
 
     body = audit(clients["ari"], server_dealt).json()
@@ -214,7 +214,7 @@ def test_a_changed_salt_alone_breaks_the_commitment(server_dealt, clients):
     with tamperable() as cursor:
         cursor.execute(
             f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-            [events.canonical_json({**row.payload, "salt": "00" * 16}).decode(), row.pk],
+            [canonical_json({**row.payload, "salt": "00" * 16}).decode(), row.pk],
         )
 
     commitments = audit(clients["staff"], server_dealt).json()["commitments"]

@@ -108,7 +108,7 @@ def test_a_ruling_that_changes_nothing_keeps_the_signatures(world, clients, djan
 def test_each_signature_names_the_result_it_signs(world, clients, django_capture_on_commit_callbacks):
     match = signed_by_bartek_and_celina(world, clients, django_capture_on_commit_callbacks)
 
-    from games.confirmation import result_digest
+    from games.domain.confirmation import result_digest
 
     signed = MatchEvent.objects.filter(match=match, type=T.RESULT_CONFIRMED).values_list("payload", flat=True)
 
@@ -137,8 +137,8 @@ def test_signatures_stored_before_they_named_a_result_are_voided_by_a_change_too
 def test_a_rebuild_counts_an_old_signature_only_if_no_change_of_the_result_followed_it():
     from types import SimpleNamespace
 
-    from games.confirmation import signed_now
-    from games.projections import sign_offs_of
+    from games.domain.confirmation import signed_now
+    from games.domain.projections import sign_offs_of
 
     def row(seq, type, payload):
         return SimpleNamespace(

@@ -1,5 +1,5 @@
 """The role matrix (issue 11 "What to build" 1, issue 14 item 4): one role per user and match
-(``games.roles.role_of``) — seated first, whatever else he is — decides every read that shows
+(``games.domain.roles.role_of``) — seated first, whatever else he is — decides every read that shows
 hands and every ruling. Role × seated or not × every endpoint and page that shows hands, and
 × every ruling kind."""
 
@@ -14,10 +14,10 @@ from rest_framework.test import APIClient
 from support.once import fresh, fresh_world, once_per_module
 from support.world import build_world
 
-from games import live
+from games.domain.exceptions import NotFound
 from games.engine.cards import BY_NAME
-from games.exceptions import NotFound
 from games.models import Dispute, MatchEvent, MatchProjection
+from games.read import live
 from scoring import services as leagues
 
 pytestmark = pytest.mark.django_db

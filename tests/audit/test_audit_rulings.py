@@ -20,9 +20,9 @@ from django.test import TestCase
 from support.once import fresh, fresh_world, once_per_module
 from support.world import build_world
 
-from games import audit
+from games.domain.signals import match_result_changed
 from games.models import DealScore, Dispute, Match, MatchEvent, MatchProjection
-from games.signals import match_result_changed
+from games.read import audit
 
 pytestmark = pytest.mark.django_db
 
@@ -188,7 +188,7 @@ def test_no_change_is_an_event_signed_by_the_arbiter_and_changes_nothing_else(fi
 
 
 def test_staff_may_rule_on_a_match_outside_any_season(world, clients, rng):
-    from games import services as games
+    from games.write import services as games
 
     match = games.match_create(
         actor=world.users["sam"],
@@ -358,7 +358,7 @@ def test_voiding_the_last_deal_reopens_the_match_for_a_replacement_of_the_same_d
 def test_only_the_latest_finished_deal_can_be_voided_and_only_before_the_next_starts(season_match, clients, world):
     match = season_match(deals=1)
     first = raised(clients["ala"], match, 1)
-    from games import services as games
+    from games.write import services as games
 
     games.deal_start(match_id=match.pk, actor=world.users["sam"], hands=simulated(1)["deals"][1]["hands"])
     in_play = raised(clients["ala"], match, 2)
@@ -389,7 +389,7 @@ def test_a_voided_deal_stays_voided(finished, clients, last_deal):
 
 
 def test_a_deal_of_an_abandoned_match_is_not_voided_but_may_be_adjusted(season_match, clients, world):
-    from games import services as games
+    from games.write import services as games
 
     match = season_match(deals=1)
     games.match_abandon(match_id=match.pk, actor=world.users["ala"])

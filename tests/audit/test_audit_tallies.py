@@ -8,9 +8,9 @@ from audit_helpers import url
 from support import TALLY_EXAMPLES
 from support.event_table import json_param, tamperable
 
-from games import events
-from games import services as games
+from games.domain.chain import canonical_json
 from games.models import MatchEvent
+from games.write import services as games
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +45,7 @@ def test_the_rules_check_re_validates_a_stored_tally(mixed, clients):
     with tamperable() as cursor:
         cursor.execute(
             f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-            [events.canonical_json({**row.payload, "tally": tally}).decode(), row.pk],
+            [canonical_json({**row.payload, "tally": tally}).decode(), row.pk],
         )
 
     body = clients["staff"].get(url(match.pk, "audit")).json()

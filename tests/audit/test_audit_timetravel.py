@@ -4,10 +4,10 @@ stood then; arbiters and the scorer at any point, players only where nothing is 
 import pytest
 from audit_helpers import SEATS, server_deal_played, simulated, url
 
-from games import services as games
 from games.engine import MatchState, Ruleset, Seat
 from games.engine.cards import BY_NAME
 from games.models import MatchEvent
+from games.write import services as games
 
 pytestmark = pytest.mark.django_db
 

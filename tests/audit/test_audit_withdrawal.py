@@ -7,8 +7,8 @@ import pytest
 from audit_helpers import PROBLEM, league_figures, url
 from django.db import transaction
 
-from games import audit
 from games.models import MatchEvent
+from games.read import audit
 from scoring import recompute
 from scoring.models import SeasonMatch
 

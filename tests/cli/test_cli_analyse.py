@@ -4,7 +4,7 @@ import json
 
 from support import EXAMPLES
 
-from games.cli import main
+from games.cli.main import main
 from games.engine import record, replay
 from games.engine.analysis import analyse, deal_position
 

@@ -10,7 +10,7 @@ import pytest
 from support import EXAMPLES, TALLY_EXAMPLES
 from support.summaries import summary_as_expected
 
-from games.cli import main
+from games.cli.main import main
 
 
 def run(capsys, *argv):

@@ -51,9 +51,9 @@ def webhook_bodies(world, settings, secret: str = "whsec_test-secret") -> tuple[
     ``deal.finished`` per deal, the ``match.finished``, the ``ping``; with the filed match's summary."""
     from support.world import season_match, simulated
 
-    from games import services
     from games.engine import record as records
     from games.engine.replay import replay
+    from games.write import services
     from webhooks import services as hooks
     from webhooks import signing
     from webhooks.models import Delivery
@@ -93,7 +93,7 @@ def registered_app(owner, name: str = "Bot stolikowy"):
 
 
 def person_allowing(base_url: str, username: str):
-    """``open_url`` for ``games.bot.oauth_sign_in``: the person signs in on the site's login page,
+    """``open_url`` for ``games.cli.bot.oauth_sign_in``: the person signs in on the site's login page,
     presses "Allow" on the consent page, and the browser follows the redirect to the app."""
     import re
     import threading
@@ -118,7 +118,7 @@ def person_allowing(base_url: str, username: str):
 
 def oauth_token(base_url: str, username: str, app, scope: str) -> str:
     """An access token of ``username`` for ``app`` through the code flow with PKCE."""
-    from games import bot
+    from games.cli import bot
 
     return bot.oauth_sign_in(base_url, app.client_id, scope=scope, open_url=person_allowing(base_url, username))[
         "access_token"

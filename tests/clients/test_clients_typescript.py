@@ -20,8 +20,8 @@ import pytest
 from clients_helpers import PLAYERS, missing, oauth_token, registered_app, webhook_bodies
 from rest_framework.authtoken.models import Token
 
-from games import services
 from games.models import Match, MatchEvent
+from games.write import services
 from webhooks import signing
 
 ROOT = Path(__file__).resolve().parents[2]

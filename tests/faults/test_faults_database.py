@@ -23,8 +23,8 @@ from rest_framework.authtoken.models import Token
 from support import PROBLEM
 from support.polling import wait_for
 
-from games import commands
 from games.models import IdempotencyKey, Match, MatchEvent
+from games.write import commands
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -8,8 +8,8 @@ from faults_helpers import started_match
 from rest_framework.test import APIClient
 from support import PROBLEM
 
-from games import commands
 from games.models import MatchEvent
+from games.write import commands
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,9 @@ from support import api_client
 from support.world import simulated
 
 from config.celery import app
-from games import commands
-from games import services as games
 from games.models import Match, MatchEvent
+from games.write import commands
+from games.write import services as games
 from scoring import outbox, recompute, services, standing_rows
 from scoring.models import RecomputeRequest, SeasonMatch
 

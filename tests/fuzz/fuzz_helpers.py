@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from support import PLAYERS, SEATS
 
-from games import disputes
-from games import services as games
 from games.engine import Ruleset, Seat
 from games.engine.match import restore
 from games.engine.simulate import simulate_match
 from games.models import MatchProjection
+from games.write import disputes
+from games.write import services as games
 from scoring import recompute
 from scoring import services as leagues
 

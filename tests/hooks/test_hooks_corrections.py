@@ -4,9 +4,9 @@ import pytest
 from hooks_helpers import PLAYERS, hooks_world, simulated
 from support.world import season_match
 
-from games import services as games
 from games.engine import record as records
 from games.engine.replay import replay
+from games.write import services as games
 
 
 @pytest.fixture

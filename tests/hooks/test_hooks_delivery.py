@@ -11,9 +11,9 @@ from django.utils import timezone
 from hooks_helpers import deliveries, fresh_world, hooks_world, play, simulated
 from support.once import once_per_module
 
-from games import disputes
-from games import services as games
 from games.models import DealScore, Match
+from games.write import disputes
+from games.write import services as games
 from scoring import recompute
 from scoring import services as scoring
 from webhooks.models import Delivery

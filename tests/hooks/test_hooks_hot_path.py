@@ -8,9 +8,9 @@ from hooks_helpers import PLAYERS, fresh_world, hooks_world, play, simulated
 from support.once import once_per_module
 from support.world import season_match as recorded_match
 
-from games import services as games
 from games.engine.match import restore
 from games.models import MatchProjection
+from games.write import services as games
 from scoring import services as scoring
 from webhooks.models import Endpoint
 
@@ -26,7 +26,9 @@ def world(built):
 
 
 WEBHOOK_TABLES = ("webhooks_", "scoring_seasonmatch", "scoring_season")
-ROLE_LOOKUP = '"scoring_membership"."role"'  # who the scorer is in the club (games.roles.club_role), not webhooks'
+ROLE_LOOKUP = (
+    '"scoring_membership"."role"'  # who the scorer is in the club (games.domain.roles.club_role), not webhooks'
+)
 
 
 def _play_one(match, world, dealing: str) -> list[str]:

@@ -6,11 +6,12 @@ import pytest
 from hooks_helpers import PLAYERS, hooks_world, simulated
 from support.world import season_match
 
-from games import confirmation, signoffs
-from games import services as games
+from games.domain import confirmation
 from games.engine import record as records
 from games.engine.replay import replay
 from games.models import Match
+from games.write import services as games
+from games.write import signoffs
 
 
 @pytest.fixture

@@ -4,11 +4,11 @@ import pytest
 from hooks_helpers import PLAYERS, hooks_world, simulated
 from support.world import season_match
 
-from games import services as games
+from games.domain.event_types import CardPlayed, DealStarted, DealTallied
 from games.engine import record as records
 from games.engine.replay import replay
-from games.event_types import CardPlayed, DealStarted, DealTallied
 from games.models import Match
+from games.write import services as games
 from webhooks.events import ended_deals
 
 

@@ -166,8 +166,8 @@ def ruled_match(users):
     ruling of ``wanda`` at 10:00 UTC on 1 September 2026 (12:00 in Warsaw)."""
     import datetime as dt
 
-    from games import disputes, services
     from games.models import Match
+    from games.write import disputes, services
 
     match = services.record_import(actor=users["zenon"], record=sample("m1-legal"))
     first = disputes.dispute_raise(match_id=match.pk, actor=users["ala"], deal=1, statement="źle policzone")

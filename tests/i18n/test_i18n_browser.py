@@ -11,7 +11,7 @@ PASSWORD = "a-long-pass-phrase"
 
 @pytest.fixture
 def deal_url(django_user_model):
-    from games import services
+    from games.write import services
 
     for name in PLAYERS:
         django_user_model.objects.create_user(name, password=PASSWORD)

@@ -47,8 +47,8 @@ def test_placeholders_are_kept_in_every_translation():
 
 
 def test_each_rule_violation_has_a_title_and_its_docstring_as_the_english_detail():
+    from games.domain.messages import VIOLATION_TEXTS
     from games.engine.errors import VIOLATIONS
-    from games.messages import VIOLATION_TEXTS
 
     assert set(VIOLATION_TEXTS) == set(VIOLATIONS)
     for code, cls in VIOLATIONS.items():

@@ -6,8 +6,8 @@ import pytest
 from live_helpers import PLAYERS, SEATS, hands, new_recorded_match
 from rest_framework.authtoken.models import Token
 
-from games import services
 from games.models import Match
+from games.write import services
 
 
 @pytest.fixture

@@ -117,7 +117,7 @@ def hands(seed: int) -> dict[str, list[str]]:
 
 
 def lowest_to(seat: str):
-    """A shuffle for ``games.services._shuffle`` whose first deal gives ``seat`` the 13 lowest cards
+    """A shuffle for ``games.write.services._shuffle`` whose first deal gives ``seat`` the 13 lowest cards
     (every 2, 3 and 4 and the five of spades): he takes no trick, so a compensating odgrywka is due
     (R20), led by him — and open to a lead sale (R26). Later deals are random."""
     deals = iter(range(10**6))
@@ -138,9 +138,9 @@ def lowest_to(seat: str):
 
 def play_out_deal(match_id, players: dict) -> None:
     """Each seat on turn (``players[seat]``, a user) plays its first legal card until the deal ends."""
-    from games import services
     from games.engine.match import restore
     from games.models import MatchProjection
+    from games.write import services
 
     while True:
         deal = restore(MatchProjection.objects.get(pk=match_id).snapshot).deal
@@ -183,8 +183,8 @@ def run_clients(commands: list[list[str]], *, timeout: float, **popen) -> list[t
 def new_recorded_match(scorer):
     """A recorded match of the four players (first dealer N) scored by ``scorer`` (a user named
     ``scorer``), no deal yet."""
-    from games import services
     from games.models import Match
+    from games.write import services
 
     return services.match_create(
         actor=scorer, first_dealer="N", seats=dict(zip(SEATS, PLAYERS)), dealing=Match.Dealing.RECORDED, scorer="scorer"

@@ -1,4 +1,4 @@
-"""games/bot.py, the reference client behind `kierki play`: its HTTP plumbing against a scripted
+"""games/cli/bot.py, the reference client behind `kierki play`: its HTTP plumbing against a scripted
 local server, its decisions against a scripted API."""
 
 import json
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from games.bot import Api, ApiError, Bot, Policy, api_base, authorization
+from games.cli.bot import Api, ApiError, Bot, Policy, api_base, authorization
 
 ROOT = Path(__file__).resolve().parents[2]
 OLD_KEY = "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"  # a key of the deprecated token endpoint: 40 hex digits
@@ -269,7 +269,7 @@ def test_the_bot_takes_its_next_move_from_a_commands_answer_when_it_came():
 
 
 def test_a_token_that_is_not_a_seated_players_is_refused():
-    from games.bot import BotError
+    from games.cli.bot import BotError
 
     with pytest.raises(BotError, match="scorer"):
         Bot(FakeApi([{**state(3), "role": "scorer"}]), "m").run()
@@ -280,7 +280,7 @@ def test_the_bot_and_kierki_play_import_no_django(tmp_path):
     blocker.mkdir()
     (blocker / "__init__.py").write_text("raise ImportError('django must not be imported')\n")
     env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
-    code = "import games.bot, games.cli; games.cli.main(['play', '--help'])"
+    code = "import games.cli.bot, games.cli.main; games.cli.main.main(['play', '--help'])"
 
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
 
@@ -289,7 +289,7 @@ def test_the_bot_and_kierki_play_import_no_django(tmp_path):
 
 
 def test_kierki_play_exits_1_when_the_server_refuses_it_and_2_without_a_token(scripted, capsys, monkeypatch):
-    from games import cli
+    from games.cli import main as cli
 
     scripted.script = [(404, {}, {"code": "not_found", "detail": "No match m."})]
     monkeypatch.delenv("KIERKI_TOKEN", raising=False)

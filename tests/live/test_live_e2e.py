@@ -10,8 +10,9 @@ from pathlib import Path
 
 from live_helpers import PLAYERS, lowest_to, run_clients
 
-from games import audit, services
 from games.models import Match, MatchEvent
+from games.read import audit
+from games.write import services
 
 ROOT = Path(__file__).resolve().parents[2]
 STRATEGIES = ("low", "high", "low", "high")  # seats N, E, S, W
@@ -44,7 +45,7 @@ def test_four_bots_play_a_match_with_a_compensating_deal_and_a_lead_sale(
             [
                 sys.executable,
                 "-m",
-                "games.cli",
+                "games.cli.main",
                 "play",
                 "--server",
                 asgi_server.url,

@@ -3,8 +3,8 @@ awaiting his decision, his matches ending — with MatchEvent primary keys as re
 
 from live_helpers import PLAYERS, SEATS, SSE, get, lowest_to, play_out_deal
 
-from games import services
 from games.models import MatchEvent
+from games.write import services
 
 
 def feed_url(server) -> str:

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from live_helpers import get
 
-from games import services
+from games.write import services
 
 
 def events_url(server, match, query: str) -> str:

@@ -1,4 +1,4 @@
-"""On PostgreSQL the live views hear of commands through ``NOTIFY`` (games.live.moved_notice,
+"""On PostgreSQL the live views hear of commands through ``NOTIFY`` (games.read.live.moved_notice,
 api/streams.py's listener): a stream and a feed wake without waiting for the slow re-check, and
 the re-check still delivers what a lost notification did not announce."""
 
@@ -7,8 +7,10 @@ import uuid
 import pytest
 from live_helpers import SSE
 
-from games import live, services, sql
+from games import sql
 from games.engine import Seat
+from games.read import live
+from games.write import services
 
 pytestmark = pytest.mark.postgres
 

@@ -11,8 +11,8 @@ from django.test import Client
 from live_helpers import SSE, get
 from support import EXAMPLES
 
-from games import services
 from games.models import MatchEvent
+from games.write import services
 
 
 def stream_url(server, match) -> str:
@@ -194,7 +194,7 @@ def test_events_read_with_a_match_loaded_earlier_stop_at_its_version(people, use
     starts a recorded deal; the events read next must not include its unredacted hands."""
     from live_helpers import hands, new_recorded_match
 
-    from games import selectors
+    from games.read import selectors
 
     match = new_recorded_match(user("scorer"))
     loaded, viewer = selectors.match_get(match_id=match.pk, user=user("ala"))

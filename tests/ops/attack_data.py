@@ -25,8 +25,8 @@ def main() -> None:
     from rest_framework.authtoken.models import Token
     from support import PLAYERS, SEATS, sample
 
-    from games import services
     from games.models import Match
+    from games.write import services
 
     make = get_user_model().objects.create_user
     for name in PLAYERS:

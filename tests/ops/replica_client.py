@@ -24,8 +24,8 @@ from django.test.utils import setup_test_environment  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from config.replica import reads_from_replica  # noqa: E402
-from games import services  # noqa: E402
 from games.models import Match  # noqa: E402
+from games.write import services  # noqa: E402
 
 
 def scalar(alias: str, sql: str):

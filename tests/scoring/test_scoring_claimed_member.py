@@ -4,7 +4,7 @@ her account has a username of its own, and she starts her own season match named
 import pytest
 from support.world import SHORT, build_world
 
-from games.exceptions import InvalidInput, NotAllowed
+from games.domain.exceptions import InvalidInput, NotAllowed
 from games.models import Match
 from scoring import invitations
 from scoring.services import season_match_create

@@ -10,7 +10,7 @@ from scoring_helpers import fresh_world, record, scoring_world
 from support.once import once_per_module
 from support.world import season_match
 
-from games.exceptions import InvalidInput, NotAllowed, NotFound
+from games.domain.exceptions import InvalidInput, NotAllowed, NotFound
 from games.models import Match, Player
 from scoring import invitations, members, services
 from scoring.exceptions import InvitationExpired, InvitationInvalid, InvitationUsed

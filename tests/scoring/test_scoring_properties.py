@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from scoring_helpers import SEATS, play_live, ratings_of, record, standings_of
 from support import examples
 
-from games import disputes
-from games import services as games
+from games.write import disputes
+from games.write import services as games
 from scoring import recompute, selectors, services
 from scoring.standings import tally
 

@@ -7,10 +7,10 @@ from django.test import TestCase
 from scoring_helpers import SEATS, file_records, fresh_world, once_per_class, play_live, record, scoring_world
 from support.once import fresh, once_per_module
 
-from games import disputes
-from games import services as games
-from games.exceptions import InvalidInput, MatchReadOnly, NotAllowed
+from games.domain.exceptions import InvalidInput, MatchReadOnly, NotAllowed
 from games.models import Match, MatchEvent
+from games.write import disputes
+from games.write import services as games
 from scoring import services
 from scoring.exceptions import SeasonClosed
 from scoring.models import MatchLine, RatingChange, Season, SeasonStatusChange, StandingRow

@@ -7,10 +7,10 @@ from scoring_helpers import SEATS, fresh_world, play_live, ratings_of, record, s
 from support.once import once_per_module
 from support.world import season_match
 
-from games import services as games
-from games.exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken
+from games.domain.exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken
+from games.domain.signals import match_result_changed
 from games.models import DealScore, Match
-from games.signals import match_result_changed
+from games.write import services as games
 from scoring import rating, recompute, services
 from scoring.exceptions import LastAdmin, SeasonClosed
 from scoring.models import MatchLine, RatedMatch, Rating, RatingChange, Season, SeasonMatch, StandingRow
@@ -289,7 +289,7 @@ def test_a_second_season_continues_the_league_rating_and_leaves_the_first_season
 
 
 def test_rulings_rescore_and_rerate_the_matches_they_change(world, file, django_capture_on_commit_callbacks):
-    from games import disputes
+    from games.write import disputes
 
     arbiter = world.users["arb"]
     first, second = file(1, "p1 p2 p3 p4"), file(2, "p1 p2 p5 p6")

@@ -4,8 +4,8 @@ server-dealt match."""
 import pytest
 from store_helpers import new_server_match, sample, store_people
 
-from games import services
 from games.models import Match
+from games.write import services
 
 
 @pytest.fixture

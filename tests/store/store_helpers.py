@@ -14,7 +14,7 @@ def store_people() -> dict:
     """Four seated players (each with a player profile), a scorer and a stranger, by name."""
     from django.contrib.auth import get_user_model
 
-    from games import services
+    from games.write import services
 
     make = get_user_model().objects.create_user  # no password: hashing one is slow
     made = {name: make(name) for name in ("north", "east", "south", "west", "scorer", "stranger")}
@@ -25,7 +25,7 @@ def store_people() -> dict:
 
 def new_server_match(users) -> Match:
     """A server-dealt match with a scorer, its first deal dealt."""
-    from games import services
+    from games.write import services
 
     match = services.match_create(
         actor=users["north"], first_dealer="N", dealing=Match.Dealing.SERVER, scorer="scorer", seats=SEATED

@@ -5,8 +5,10 @@ import pytest
 from store_helpers import play_legal_cards, state_of
 from support.event_table import json_param, tamperable
 
-from games import audit, events, services
+from games.domain.chain import canonical_json, deal_commitment
 from games.models import MatchEvent
+from games.read import audit
+from games.write import services
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +26,7 @@ def _rewrite_payload(row: MatchEvent, payload: dict) -> None:
     with tamperable() as cursor:
         cursor.execute(
             f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-            [events.canonical_json(payload).decode(), row.pk],
+            [canonical_json(payload).decode(), row.pk],
         )
 
 
@@ -72,7 +74,7 @@ def test_server_dealt_deals_are_committed_before_play_and_revealed_after(dealt_o
     assert {seat: sorted(p["card"] for p in played if p["seat"] == seat) for seat in "NESW"} == {
         seat: sorted(cards) for seat, cards in revealed.payload["hands"].items()
     }
-    assert events.deal_commitment(revealed.payload["hands"], revealed.payload["salt"]) == started.payload["commitment"]
+    assert deal_commitment(revealed.payload["hands"], revealed.payload["salt"]) == started.payload["commitment"]
     assert audit.commitments_check(dealt_out) == audit.CommitmentCheck(True)
     assert audit.rules_check(dealt_out).ok
 

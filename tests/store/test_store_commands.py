@@ -4,9 +4,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from store_helpers import SEATED, SEATS, expected, legal_play, play_legal_cards, sample, state_of, stored_state
 
-from games import commands, services
-from games.exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
+from games.domain.exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, VersionConflict
 from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
+from games.write import commands, services
 
 pytestmark = pytest.mark.django_db
 

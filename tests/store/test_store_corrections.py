@@ -10,13 +10,14 @@ from hypothesis import strategies as st
 from support import examples
 from support.world import build_world, season_match, simulated, standings_of, state_of
 
-from games import audit, selectors, signoffs
-from games import services as games
+from games.domain.exceptions import ArbiterInvolved, MatchClosed, NotAllowed, RuleBroken
 from games.engine import record as records
 from games.engine.errors import RuleViolation
 from games.engine.replay import replay
-from games.exceptions import ArbiterInvolved, MatchClosed, NotAllowed, RuleBroken
 from games.models import DealScore, Match, MatchEvent
+from games.read import audit, selectors
+from games.write import services as games
+from games.write import signoffs
 
 pytestmark = pytest.mark.django_db
 

@@ -12,12 +12,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from games import audit, event_types
-from games.event_types import CardPlayed, DealTallied, MatchAbandoned, Sale
-from games.events import canonical_json, event_body, verify_chain
+from games.domain import event_types
+from games.domain.chain import canonical_json, event_body, verify_chain
+from games.domain.event_types import CardPlayed, DealTallied, MatchAbandoned, Sale
+from games.domain.projections import fold, rulings_of, sign_offs_of, snapshot_of, summary_of
 from games.management.commands.rebuild_projections import rebuild_match
 from games.models import DealSecret, Match, MatchEvent, MatchProjection, Player
-from games.projections import fold, rulings_of, sign_offs_of, snapshot_of, summary_of
+from games.read import audit
 
 FIXTURE = Path(__file__).resolve().parent.parent / "data" / "event_log_v1.json"
 LOG = json.loads(FIXTURE.read_text())

@@ -12,9 +12,11 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from store_helpers import SEATED, play_legal_cards
 
-from games import commands, live, services, sql
-from games.events import chain_hash
+from games import sql
+from games.domain.chain import chain_hash
 from games.models import IdempotencyKey, Match, MatchEvent, MatchProjection, Player
+from games.read import live
+from games.write import commands, services
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.ids import BIGINT_MAX, int_id
+from games.domain.ids import BIGINT_MAX, int_id
 
 
 @pytest.mark.parametrize("value, expected", [("7", 7), (7, 7), ("007", 7), (str(BIGINT_MAX), BIGINT_MAX)])

@@ -1,4 +1,4 @@
-"""The engine states kept between commands (games/states.py, the aggregate cache): a command that
+"""The engine states kept between commands (games/write/states.py, the aggregate cache): a command that
 finds its match's projection as this process left it uses the kept state and gets no JSON from
 the database; every kept state is the one a restore of the stored snapshot gives; anything else
 (another process moved the match, a command rolled back, nothing kept) reads and restores."""
@@ -7,10 +7,12 @@ import pytest
 from django.db import connection, transaction
 from store_helpers import legal_play, play_legal_cards, state_of
 
-from games import audit, services, sql, states
+from games import sql
+from games.domain.exceptions import MatchReadOnly
 from games.engine.match import snapshot
-from games.exceptions import MatchReadOnly
 from games.models import Match, MatchProjection
+from games.read import audit
+from games.write import services, states
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,10 @@ import pytest
 from django.db import connection, transaction
 from store_helpers import SEATED, legal_play, stored_state
 
-from games import audit, services
-from games.exceptions import RuleBroken, VersionConflict
+from games.domain.exceptions import RuleBroken, VersionConflict
 from games.models import Match, MatchEvent
+from games.read import audit
+from games.write import services
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

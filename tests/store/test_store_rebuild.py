@@ -8,8 +8,9 @@ from django.core.management import CommandError, call_command
 from store_helpers import SEATED, fresh_users, legal_play, new_server_match, play_legal_cards, sample, store_people
 from support.once import fresh, once_per_module
 
-from games import audit, services
 from games.models import DealScore, Match, MatchProjection
+from games.read import audit
+from games.write import services
 
 pytestmark = pytest.mark.django_db
 

@@ -1,12 +1,13 @@
 """A tampered event log is caught by recomputing the hash chain from the stored rows
-(games.audit.chain_check), at the first seq that no longer holds."""
+(games.read.audit.chain_check), at the first seq that no longer holds."""
 
 import pytest
 from django.db import connection
 from support.event_table import json_param, tamperable
 
-from games import audit, events
+from games.domain.chain import ChainCheck, canonical_json, chain_hash, event_body
 from games.models import MatchEvent
+from games.read import audit
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def _set_seq(cursor, match, old: int, new: int) -> None:
 
 
 def test_an_untouched_imported_match_passes_the_chain_check(match):
-    assert audit.chain_check(match) == events.ChainCheck(True)
+    assert audit.chain_check(match) == ChainCheck(True)
 
 
 def test_an_edited_payload_is_caught_at_its_seq(match):
@@ -45,7 +46,7 @@ def test_an_edited_payload_is_caught_at_its_seq(match):
     with tamperable() as cursor:
         cursor.execute(
             f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-            [events.canonical_json(forged).decode(), row.pk],
+            [canonical_json(forged).decode(), row.pk],
         )
 
     checked = audit.chain_check(match)
@@ -99,7 +100,7 @@ def test_two_whole_rows_swapped_in_the_stored_order_are_caught(match):
 
 def _chained_copy(match, source: MatchEvent, seq: int) -> tuple[int, str]:
     """A copy of ``source`` renumbered ``seq``, with a hash correctly chained to event seq - 1."""
-    body = events.event_body(
+    body = event_body(
         match_id=match.pk,
         seq=seq,
         type=source.type,
@@ -107,7 +108,7 @@ def _chained_copy(match, source: MatchEvent, seq: int) -> tuple[int, str]:
         actor=source.actor_name,
         created_at=source.created_at,
     )
-    return seq, events.chain_hash(_row(match, seq - 1).hash, body)
+    return seq, chain_hash(_row(match, seq - 1).hash, body)
 
 
 def _insert_copy(cursor, source: MatchEvent, seq: int, hash: str) -> None:
@@ -157,7 +158,7 @@ def test_a_forged_hash_is_caught_at_its_seq(match):
 
 def test_a_rewritten_and_rechained_last_event_is_caught_against_the_recorded_head(match):
     last = _row(match, match.version)
-    body = events.event_body(
+    body = event_body(
         match_id=match.pk,
         seq=last.seq,
         type=last.type,
@@ -168,7 +169,7 @@ def test_a_rewritten_and_rechained_last_event_is_caught_against_the_recorded_hea
     with tamperable() as cursor:
         cursor.execute(
             f"UPDATE games_matchevent SET type = %s, payload = {json_param()}, hash = %s WHERE id = %s",
-            [body["type"], '{"reason":"forged"}', events.chain_hash(_row(match, last.seq - 1).hash, body), last.pk],
+            [body["type"], '{"reason":"forged"}', chain_hash(_row(match, last.seq - 1).hash, body), last.pk],
         )
 
     checked = audit.chain_check(match)

@@ -20,10 +20,10 @@ import pytest
 from support import EXAMPLES, sample
 from support.world import play_legal_cards, play_record, state_of
 
-from games import disputes, services, signoffs
-from games.events import timestamp
+from games.domain.chain import timestamp
+from games.domain.projections import fold, rulings_of, sign_offs_of, snapshot_of, summary_of
 from games.models import DealSecret, Match, MatchEvent, MatchProjection
-from games.projections import fold, rulings_of, sign_offs_of, snapshot_of, summary_of
+from games.write import disputes, services, signoffs
 
 FIXTURE = Path(__file__).resolve().parent.parent / "data" / "event_log_v1.json"
 TALLY = EXAMPLES.parent / "examples-tally"

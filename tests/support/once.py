@@ -71,7 +71,7 @@ def fresh(instance):
 
 def fresh_users(users: dict) -> dict:
     """The users of ``users`` (by name) read again, in one query: a user object caches what a test
-    gives it (``user.player``, made by games.services.player_for_user), which the test's rollback
+    gives it (``user.player``, made by games.write.services.player_for_user), which the test's rollback
     removes."""
     from django.contrib.auth import get_user_model
 

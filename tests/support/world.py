@@ -111,7 +111,7 @@ def legal_play(match) -> tuple[str, str]:
 
 def play_legal_cards(match, actor, count: int) -> None:
     """``actor`` plays ``count`` cards, each the first legal card of the seat on turn."""
-    from games import services as games
+    from games.write import services as games
 
     for _ in range(count):
         seat, card = legal_play(match)
@@ -131,7 +131,7 @@ def simulated(seed: int, players: tuple[str, ...] = PLAYERS, options: dict | Non
 def play_record(match, record: dict, actor, *, deals: int | None = None, cards: int | None = None) -> None:
     """The scorer enters ``record``'s deals (the first ``deals`` of them) through the live commands;
     of the last deal entered only ``cards`` cards when given."""
-    from games import services as games
+    from games.write import services as games
 
     chosen = record["deals"][:deals]
     for index, deal in enumerate(chosen):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from web_helpers import PLAYERS, SEATS, expected, oracle, sample
 
-from games import services
+from games.write import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +34,7 @@ def analysis_in_the_request(monkeypatch):
 def table(django_user_model):
     """m1-legal filed by ``scorer``; ``ala`` (seat N) and ``staff`` may sign in; bartek disputes
     the sixth card of deal 1."""
-    from games import disputes
+    from games.write import disputes
 
     make = django_user_model.objects.create_user
     make("ala", password=PASSWORD)

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from support.world import SHORT, build_world
 
-from games import signoffs
 from games.engine import Ruleset
 from games.engine.seats import Seat
 from games.engine.simulate import simulate_match
 from games.models import DealScore, Match
+from games.write import signoffs
 from scoring.models import Evening, EveningRound, Membership, Season, SeasonStatusChange
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

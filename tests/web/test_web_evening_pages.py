@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from support.world import SHORT, build_world
 
-from games import signoffs
 from games.models import Match
+from games.write import signoffs
 from scoring import evening_services
 from scoring.models import Evening, EveningPlayer, EveningRound, Membership, Season, SeasonStatusChange
 
@@ -231,7 +231,7 @@ def test_a_withdrawn_table_is_filed_again_in_its_place(world):
 
 
 def test_the_clubs_scorer_sees_the_evenings_matches(world):
-    from games import selectors as games_selectors
+    from games.read import selectors as games_selectors
     from scoring import services as scoring_services
 
     scoring_services.membership_set(actor=world.users["ada"], club_id=world.club.pk, username="m13", role="scorer")

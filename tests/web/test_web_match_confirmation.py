@@ -7,7 +7,7 @@ import re
 import pytest
 from web_helpers import recorded_match
 
-from games import services
+from games.write import services
 
 pytestmark = pytest.mark.django_db
 

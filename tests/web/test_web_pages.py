@@ -173,7 +173,7 @@ def test_the_winners_are_named(client, users, finished_match):
 
 
 def test_rulings_show_beside_the_played_result(client, users, finished_match):
-    from games import disputes
+    from games.write import disputes
 
     adjusted = {"N": -10, "E": -40, "S": -40, "W": -40}
     first = disputes.dispute_raise(match_id=finished_match.pk, actor=users["ala"], deal=1, statement="miscounted")
@@ -197,7 +197,7 @@ def test_rulings_show_beside_the_played_result(client, users, finished_match):
 
 
 def test_a_voided_deal_can_still_be_replayed(client, users, finished_match):
-    from games import disputes
+    from games.write import disputes
 
     dispute = disputes.dispute_raise(match_id=finished_match.pk, actor=users["ala"], deal=9, statement="misdeal")
     disputes.ruling_record(dispute_id=dispute.pk, actor=users["staff"], ruling="deal_voided", reason="a misdeal")
@@ -253,7 +253,8 @@ def test_the_page_lists_every_trick_with_its_winner(client, users, finished_matc
 
 
 def test_a_server_dealt_deal_is_replayed_from_its_revealed_hands(client, users):
-    from games import selectors, services
+    from games.read import selectors
+    from games.write import services
 
     match = services.match_create(
         actor=users["ala"],
@@ -274,7 +275,7 @@ def test_a_server_dealt_deal_is_replayed_from_its_revealed_hands(client, users):
 
 
 def test_a_disputed_play_is_marked_with_the_rule_it_breaks_or_none(client, users, finished_match):
-    from games import disputes
+    from games.write import disputes
 
     disputes.dispute_raise(
         match_id=finished_match.pk, actor=users["bartek"], deal=1, play_index=5, statement="E revoked"
@@ -380,8 +381,8 @@ def test_a_non_member_gets_a_404_for_a_season(client, users, season):
 
 
 def test_the_clubs_arbiters_read_its_matches_as_staff_do(client, users, season, django_user_model):
-    from games import services
     from games.models import Match
+    from games.write import services
     from scoring import services as scoring
     from scoring.models import Membership
 

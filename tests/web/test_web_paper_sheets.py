@@ -9,7 +9,7 @@ from django.utils.formats import date_format
 from support import TALLY_EXAMPLES
 from web_helpers import PLAYERS, SEATS, score_sheet
 
-from games import services
+from games.write import services
 
 pytestmark = pytest.mark.django_db
 

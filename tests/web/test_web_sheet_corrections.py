@@ -1,6 +1,6 @@
 """Corrections on the score-sheet page (issue 23, item 3): the latest filed row gets a "Popraw"
 link that opens it as a form prefilled with its entry; saving (one Enter) files the correction
-through ``games.services.deal_correct``; a refused correction keeps what was typed."""
+through ``games.write.services.deal_correct``; a refused correction keeps what was typed."""
 
 import re
 

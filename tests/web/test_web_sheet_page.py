@@ -1,5 +1,5 @@
 """The table's score-sheet page (issue 23, item 2): a recorded match's deals filed row by row by
-tally (R31) or points (R33) through ``games.services.deal_tally``; a fault is shown next to its
+tally (R31) or points (R33) through ``games.write.services.deal_tally``; a fault is shown next to its
 field in Polish with every typed value kept; the htmx check answers the same without storing;
 running totals; the schedule laid out ahead."""
 
@@ -159,7 +159,7 @@ def test_points_the_engine_refuses_are_the_rows_message_with_the_points_kept(sco
 
 def test_a_seated_player_files_his_tables_sheet_and_two_others_confirm_it(client, users, recorded):
     """Issue 23: a table's player files on his phone; the usual confirmation then applies — he
-    is its filer, so two other seated players confirm (games/signoffs.py)."""
+    is its filer, so two other seated players confirm (games/write/signoffs.py)."""
     client.force_login(users["ala"])
     assert 'id="due-form"' in page(client, recorded).content.decode()
     for number, typed in enumerate(

@@ -9,9 +9,9 @@ import support
 from support import PLAYERS, SEATS, expected  # noqa: F401 - re-exported
 from support.world import people
 
-from games import services
 from games.engine import MatchState, Ruleset, Seat
 from games.engine.cards import BY_NAME
+from games.write import services
 from scoring import recompute
 from scoring import services as scoring
 

@@ -2,7 +2,7 @@
 
 For each match: the hash chain recomputed from the stored rows, every event replayed under the
 pinned ruleset, and every server-dealt deal's commitment against its revealed hands
-(``games.audit``). Prints one line per failing match; exits 1 if any fails, 0 otherwise. The
+(``games.read.audit``). Prints one line per failing match; exits 1 if any fails, 0 otherwise. The
 same work as the nightly Celery beat task ``games.tasks.audit_matches``.
 """
 
@@ -14,8 +14,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext, ngettext
 from tqdm import tqdm
 
-from games.audit import audit_matches
 from games.models import Match
+from games.read.audit import audit_matches
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """``manage.py checkpoint [--out DIR]``: sign the heads of every match's log (Ed25519).
 
-Prints the checkpoint JSON (``games.checkpoints``); with ``--out`` (default:
+Prints the checkpoint JSON (``games.domain.checkpoints``); with ``--out`` (default:
 ``settings.CHECKPOINT_DIR`` when set) also saves ``<time>.checkpoint.json`` and the
 ``<time>.heads.json`` it signs. Copy both off the server (docs/audit.md); ``kierki
 verify-checkpoint`` checks them later, offline.
@@ -17,8 +17,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext
 
-from games import checkpoints
-from games.checkpointing import checkpoint_take
+from games.domain import checkpoints
+from games.write.checkpointing import checkpoint_take
 
 
 class Command(BaseCommand):

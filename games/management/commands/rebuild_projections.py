@@ -14,9 +14,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils.translation import gettext, ngettext
 
-from games import confirmation
+from games.domain import confirmation
+from games.domain.projections import deal_score_rows, fold, rulings_of, sign_offs_of, snapshot_of, summary_of
 from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
-from games.projections import deal_score_rows, fold, rulings_of, sign_offs_of, snapshot_of, summary_of
 
 T = MatchEvent.Type
 

@@ -22,16 +22,16 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from games.domain import projections
+from games.domain.chain import timestamp
+from games.domain.event_types import of_row
+from games.domain.exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken
+from games.domain.roles import Role, role_of
 from games.engine import MatchState, Seat
 from games.engine.errors import RuleViolation
-
-from . import audit, projections
-from .event_types import of_row
-from .events import timestamp
-from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken
-from .models import Match, MatchEvent, MatchProjection
-from .roles import Role, role_of
-from .selectors import deal_progress
+from games.models import Match, MatchEvent, MatchProjection
+from games.read import audit
+from games.read.selectors import deal_progress
 
 T = MatchEvent.Type
 ENDED = (Match.Status.FINISHED, Match.Status.ABANDONED)

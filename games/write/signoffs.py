@@ -22,10 +22,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from . import commands, confirmation
-from .commands import CommandResult, Unit
-from .event_types import MatchReinstated, MatchWithdrawn, ResultConfirmed
-from .exceptions import (
+from games.domain import confirmation
+from games.domain.event_types import MatchReinstated, MatchWithdrawn, ResultConfirmed
+from games.domain.exceptions import (
     AlreadyConfirmed,
     FilerCannotConfirm,
     InvalidInput,
@@ -33,8 +32,10 @@ from .exceptions import (
     NotAllowed,
     WithdrawalConflict,
 )
-from .models import Match
-from .roles import require_arbiter
+from games.domain.roles import require_arbiter
+from games.models import Match
+from games.write import commands
+from games.write.commands import CommandResult, Unit
 
 MAX_REASON = 2000
 

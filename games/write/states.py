@@ -10,7 +10,7 @@ lock (``games.sql.match_lock``), and when the stored projection is still that on
 sends neither JSON and the kept state is used.
 
 Why the key is enough: the head hash is the SHA-256 chain over every event of the log
-(``games.events``), so a projection with that version and head hash was folded from the very log
+(``games.domain.chain``), so a projection with that version and head hash was folded from the very log
 that produced the kept state — whichever process wrote it, and even if the command that kept it
 was rolled back (then the stored projection is another, and the key does not match). What this
 trusts is that the fold is deterministic: a projection rewritten in place with other contents
@@ -20,7 +20,7 @@ without their ``final``), so a command decides and answers exactly as after a re
 ``LIMIT`` matches are kept, the least recently moved forgotten first.
 
 With the state, the match's row as that command left it (``kept_match``): what a card play
-decides on without the lock (``games.commands``, the optimistic branch), for a statement that
+decides on without the lock (``games.write.commands``, the optimistic branch), for a statement that
 writes only if the row, the version and the head hash are still those (docs/card-play.md).
 When another process moved the match since by card plays alone (a player's next request landed
 on another worker), the kept match is caught up from the events stored since, as an event store
@@ -34,12 +34,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
+from games import sql
+from games.domain.event_types import CardPlayed, of_row
+from games.domain.projections import apply, with_plays
 from games.engine import MatchState
-
-from . import sql
-from .event_types import CardPlayed, of_row
-from .models import Match, MatchProjection
-from .projections import apply, with_plays
+from games.models import Match, MatchProjection
 
 LIMIT = 1000
 

@@ -16,16 +16,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils.translation import gettext
 
-from games.engine import Seat, errors
-from games.engine import record as records
-from games.engine.cards import BY_NAME, NAMES
-from games.engine.errors import RecordFormatError, RulesetError, RuleViolation
-from games.engine.match import restore
-from games.engine.replay import replay
-
-from . import commands, confirmation
-from .commands import CommandResult, Unit
-from .event_types import (
+from games.domain import confirmation
+from games.domain.chain import deal_commitment
+from games.domain.event_types import (
     CardPlayed,
     DealCorrected,
     DealStarted,
@@ -38,14 +31,21 @@ from .event_types import (
     MatchCreated,
     Sale,
 )
-from .events import deal_commitment
-from .exceptions import DuplicateRecord, InvalidInput, MatchClosed, NotAllowed, RuleBroken
-from .fingerprints import record_fingerprint
-from .messages import engine_message
-from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
-from .projections import apply, deal_score_rows, start_state
-from .roles import Role, is_scorer, require_arbiter, require_consented_seats, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
-from .signals import announce_result
+from games.domain.exceptions import DuplicateRecord, InvalidInput, MatchClosed, NotAllowed, RuleBroken
+from games.domain.fingerprints import record_fingerprint
+from games.domain.messages import engine_message
+from games.domain.projections import apply, deal_score_rows, start_state
+from games.domain.roles import Role, is_scorer, require_arbiter, require_consented_seats, seat_of  # noqa: F401 - who sits where: roles decides, commands ask
+from games.domain.signals import announce_result
+from games.engine import Seat, errors
+from games.engine import record as records
+from games.engine.cards import BY_NAME, NAMES
+from games.engine.errors import RecordFormatError, RulesetError, RuleViolation
+from games.engine.match import restore
+from games.engine.replay import replay
+from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
+from games.write import commands
+from games.write.commands import CommandResult, Unit
 
 T = MatchEvent.Type
 User = get_user_model()

@@ -20,7 +20,7 @@ A card play first tries the optimistic branch (``_unlocked``; PostgreSQL): the s
 without the lock, on the match as this process's last command on it left it (``states``), and
 one statement that writes the events only if the match is still there; not taken or lost, it
 has written nothing, and the play takes the line above (docs/card-play.md). Handed a claim on an
-``Idempotency-Key`` (``games.claims``), that statement stores the key with its answer too, and a
+``Idempotency-Key`` (``games.write.claims``), that statement stores the key with its answer too, and a
 command that cannot do so writes nothing and raises ``claims.NotClaimed``.
 
 The answer, ``CommandResult``, carries the events, the engine state after them and the caller's
@@ -41,19 +41,20 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from games import sql
+from games.domain import confirmation
+from games.domain.chain import GENESIS, chain_hash, event_body
+from games.domain.event_types import CardPlayed, Event
+from games.domain.exceptions import CommandError, MatchClosed, MatchReadOnly, NotFound, RuleBroken, VersionConflict
+from games.domain.fingerprints import record_fingerprint
+from games.domain.projections import deal_score_rows, rulings_of, sign_offs_of, snapshot_of, summary_of, with_plays
+from games.domain.roles import Role, role_of
+from games.domain.signals import announce_result, events_appended
 from games.engine import MatchState
 from games.engine.errors import RuleViolation
 from games.engine.match import restore
-
-from . import claims, confirmation, sql, states
-from .event_types import CardPlayed, Event
-from .events import GENESIS, chain_hash, event_body
-from .exceptions import CommandError, MatchClosed, MatchReadOnly, NotFound, RuleBroken, VersionConflict
-from .fingerprints import record_fingerprint
-from .models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
-from .projections import deal_score_rows, rulings_of, sign_offs_of, snapshot_of, summary_of, with_plays
-from .roles import Role, role_of
-from .signals import announce_result, events_appended
+from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
+from games.write import claims, states
 
 # Where a broken rule is located, by what the command does (``run``'s ``locate``).
 DEAL, PLAY, OFFER, DECISION, TALLY = "deal", "play", "offer", "decision", "tally"
@@ -206,7 +207,7 @@ def _unlocked(match_id, actor, expected_version: int | None, decide: Callable[[U
 
 
 def _unlocked_commit(unit: Unit, head: str, checked: dict[str, Any]) -> CommandResult | None:
-    from . import live  # live imports selectors, which import this module
+    from games.read import live  # live imports selectors, which import this module
 
     rows, new_head = _chained(unit)
     values, patches = _plays_projected(unit, new_head)
@@ -355,7 +356,7 @@ def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
     """Append ``rows`` with the match's new version and status and the projection's new values —
     one statement on PostgreSQL (``games.sql.events_append``), with the ``pg_notify`` that wakes
     the live views — then what only a deal's or the match's end writes."""
-    from . import live  # live imports selectors, which import this module
+    from games.read import live  # live imports selectors, which import this module
 
     match, state = unit.match, unit.state
     finished_before = len(unit.projection.summary["deals"]) if unit.projection else 0
@@ -428,7 +429,7 @@ def _summary_unchanged(unit: Unit, finished_before: int) -> bool:
 def _fingerprint_finished(match: Match) -> None:
     """A match filed live gets the fingerprint of its record when it finishes, so that importing
     the same sheet afterwards is caught too."""
-    from .selectors import Viewer, match_record  # selectors import this module
+    from games.read.selectors import Viewer, match_record  # selectors import this module
 
     record = match_record(match=match, viewer=Viewer(Viewer.PLAYER))
     match.fingerprint = record_fingerprint(record)

@@ -9,7 +9,7 @@ misspelt or missing is then a ``TypeError`` where the event is built or read, no
 
 ``to_payload()`` gives exactly the dict the commands stored before these classes existed (the
 same keys, the same optional keys left out), so that the hash chain of every stored event
-(events.py) is unchanged: tests/store/test_store_event_fixture.py replays such a log.
+(``games.domain.chain``) is unchanged: tests/store/test_store_event_fixture.py replays such a log.
 
 Versions: each class has a ``VERSION`` (all 1 today). Nothing stores a version: a payload
 without the ``v`` key is version 1. A class that changes its payload raises its ``VERSION``,

@@ -1,4 +1,4 @@
-"""Taking signed checkpoints of the event store (the server side of ``games.checkpoints``).
+"""Taking signed checkpoints of the event store (the server side of ``games.domain.checkpoints``).
 
 The key is ``settings.CHECKPOINT_SIGNING_KEY`` (base64 of a raw 32-byte Ed25519 private key;
 ``manage.py checkpoint --generate-key`` makes one). With ``DEBUG`` on and no key set, a
@@ -23,9 +23,9 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
 from django.db.models import F, Max
 
-from . import checkpoints
-from .events import timestamp
-from .models import MatchEvent
+from games.domain import checkpoints
+from games.domain.chain import timestamp
+from games.models import MatchEvent
 
 log = logging.getLogger(__name__)
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .commands import CommandResult
-    from .models import IdempotencyKey
+    from games.models import IdempotencyKey
+    from games.write.commands import CommandResult
 
 
 @dataclass

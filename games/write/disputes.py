@@ -15,7 +15,7 @@ them. The three rulings:
 - ``score_adjusted``: the arbiter's points per seat count for the deal instead of the played
   ones (which stay visible beside them); the deal must be finished and not voided. A seat whose
   points change must get points within ``worst``..``best`` of the analysis at the disputed
-  position (``games.analysis``) unless the ruling carries an ``override`` (its reason), which
+  position (``games.read.analysis``) unless the ruling carries an ``override`` (its reason), which
   the payload keeps;
 - ``deal_voided``: only the latest finished deal, while no later deal has started, and not in
   an abandoned match: it no longer counts, the compensating deals it required are cancelled,
@@ -44,18 +44,18 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext, gettext_noop
 
+from games.domain.event_types import RulingRecorded, parse
+from games.domain.exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, RulingOutsideAnalysis
+from games.domain.ids import int_id
+from games.domain.projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply, deal_score_rows
+from games.domain.roles import require_arbiter, role_of
+from games.domain.signals import announce_result
 from games.engine import MatchState, Seat
 from games.engine.errors import RuleViolation, RulingNotAllowed
-
-from . import analysis, commands
-from .commands import CommandResult, Unit
-from .event_types import RulingRecorded, parse
-from .exceptions import InvalidInput, NotAllowed, NotFound, RuleBroken, RulingOutsideAnalysis
-from .ids import int_id
-from .models import DealScore, Dispute, Match, MatchEvent
-from .projections import DEAL_VOIDED, NO_CHANGE, RULING_TYPES, SCORE_ADJUSTED, apply, deal_score_rows
-from .roles import require_arbiter, role_of
-from .signals import announce_result
+from games.models import DealScore, Dispute, Match, MatchEvent
+from games.read import analysis
+from games.write import commands
+from games.write.commands import CommandResult, Unit
 
 T = MatchEvent.Type
 MAX_STATEMENT, MAX_REASON = 5000, 2000

@@ -2,8 +2,8 @@
 
 It imports the rules engine only — no Django, no database — so it runs anywhere the
 package is installed, e.g. by an arbiter checking an exported record offline.
-``verify-checkpoint`` adds ``games.checkpoints`` (the standard library and ``cryptography``).
-``play`` adds ``games.bot``: a seat of a live match played through the REST API (``urllib``).
+``verify-checkpoint`` adds ``games.domain.checkpoints`` (the standard library and ``cryptography``).
+``play`` adds ``games.cli.bot``: a seat of a live match played through the REST API (``urllib``).
 """
 
 from __future__ import annotations
@@ -272,7 +272,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_verify_checkpoint(args: argparse.Namespace) -> int:
-    from games import checkpoints  # the engine's neighbour: standard library and cryptography, no Django
+    from games.domain import checkpoints  # the engine's neighbour: standard library and cryptography, no Django
 
     if args.record and len(args.audit) != 1:
         print("--record needs exactly one --audit (the log of the same match)", file=sys.stderr)
@@ -384,7 +384,7 @@ EXIT_GAVE_UP = 1  # kierki play: the server refused the bot (e.g. 401, 403, 404)
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from games import bot  # urllib only for the command that talks HTTP
+    from games.cli import bot  # urllib only for the command that talks HTTP
 
     if not args.token:
         print("kierki play: give --token or set KIERKI_TOKEN", file=sys.stderr)

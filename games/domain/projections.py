@@ -8,13 +8,9 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from games.engine import MatchState, Ruleset, Seat
-from games.engine.cards import BY_NAME
-from games.engine.errors import RulingNotAllowed
-from games.engine.match import snapshot
-
-from . import confirmation
-from .event_types import (
+from games.domain import confirmation
+from games.domain.chain import timestamp
+from games.domain.event_types import (
     CardPlayed,
     DealCorrected,
     DealStarted,
@@ -27,8 +23,11 @@ from .event_types import (
     RulingRecorded,
     of_row,
 )
-from .events import timestamp
-from .models import DealScore, Match, MatchEvent
+from games.engine import MatchState, Ruleset, Seat
+from games.engine.cards import BY_NAME
+from games.engine.errors import RulingNotAllowed
+from games.engine.match import snapshot
+from games.models import DealScore, Match, MatchEvent
 
 T = MatchEvent.Type
 
@@ -96,7 +95,7 @@ def apply_correction(state: MatchState, event: DealCorrected) -> MatchState:
     )
 
 
-# The ruling types of a ``ruling_recorded`` event (games/disputes.py decides them).
+# The ruling types of a ``ruling_recorded`` event (games/write/disputes.py decides them).
 NO_CHANGE, DEAL_VOIDED, SCORE_ADJUSTED = "no_change", "deal_voided", "score_adjusted"
 RULING_TYPES = (NO_CHANGE, DEAL_VOIDED, SCORE_ADJUSTED)
 

@@ -34,10 +34,9 @@ from typing import Any
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from games.domain.exceptions import ArbiterInvolved, NotAllowed
 from games.engine import Seat
-
-from .exceptions import ArbiterInvolved, NotAllowed
-from .models import Match
+from games.models import Match
 
 ClubRole = Callable[[Match, Any], "str | None"]
 _CLUB_ROLES: list[ClubRole] = []

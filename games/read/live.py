@@ -30,10 +30,9 @@ from django.db import connection
 from django.db.models import F, Q, QuerySet
 
 from games.engine import Seat
-
-from . import selectors
-from .models import Match, MatchEvent, Player
-from .selectors import Viewer
+from games.models import Match, MatchEvent, Player
+from games.read import selectors
+from games.read.selectors import Viewer
 
 T = MatchEvent.Type
 IN_PROGRESS = Match.Status.IN_PROGRESS

@@ -1,8 +1,8 @@
 """Signed checkpoints of the event store, and their offline verification.
 
-Pure: the standard library, ``cryptography`` (Ed25519) and ``games.events`` (standard library
+Pure: the standard library, ``cryptography`` (Ed25519) and ``games.domain.chain`` (standard library
 only) — no Django, so the ``kierki`` command runs it anywhere. The server side (reading the
-heads, the key from settings) is ``games.checkpointing``.
+heads, the key from settings) is ``games.write.checkpointing``.
 
 A **heads file** (``kierki-heads/1``) lists every match's head when the checkpoint was taken:
 ``{"format", "last_event_id", "heads": [{"match": uuid, "seq": n, "hash": hex}, ...]}``.
@@ -32,7 +32,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
-from .events import GENESIS, canonical_json, chain_hash
+from games.domain.chain import GENESIS, canonical_json, chain_hash
 
 FORMAT = "kierki-checkpoint/1"
 HEADS_FORMAT = "kierki-heads/1"

@@ -27,15 +27,15 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as KombuOperationalError
 
+from games.domain import projections
+from games.domain.event_types import of_row
+from games.domain.exceptions import AnalysisQueueUnavailable, AnalysisUnavailable, NotAllowed, NotFound
+from games.domain.roles import role_of
 from games.engine import DealState, MatchState, Seat
 from games.engine.analysis import analyse, deal_position
-
-from . import inspection, projections
-from .audit import hands_by_deal
-from .event_types import of_row
-from .exceptions import AnalysisQueueUnavailable, AnalysisUnavailable, NotAllowed, NotFound
-from .models import Dispute, Match, MatchEvent
-from .roles import role_of
+from games.models import Dispute, Match, MatchEvent
+from games.read import inspection
+from games.read.audit import hands_by_deal
 
 T = MatchEvent.Type
 FULL, FINISHED_DEALS = "full", "finished_deals"
@@ -110,7 +110,7 @@ def analysis_job_queue(*, job: AnalysisJob, user) -> str:
     or ``BUSY`` (the user has ``ANALYSIS_JOBS_PER_USER`` jobs queued or running: try later). Under
     an eager Celery (no broker, ``make run``) the job runs here and its answer is cached on return.
     A job whose worker died is queued again once its mark expires (``ANALYSIS_JOB_SECONDS``)."""
-    from .tasks import analyse_position  # the tasks import this module
+    from games.tasks import analyse_position  # the tasks import this module
 
     seconds = settings.ANALYSIS_JOB_SECONDS
     if cache.get(_pending_key(job.key)) is not None:

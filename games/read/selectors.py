@@ -19,15 +19,9 @@ from typing import Any
 from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext
 
-from games.engine import Seat
-from games.engine.cards import BY_NAME
-from games.engine.match import MatchState, restore
-from games.engine.record import FORMAT, SaleRecord, encode_deal, encode_filed_deal
-from games.engine.seats import by_seat
-
-from . import confirmation
-from .commands import CommandResult
-from .event_types import (
+from games.domain import confirmation
+from games.domain.chain import timestamp
+from games.domain.event_types import (
     CardPlayed,
     DealCorrected,
     DealStarted,
@@ -37,11 +31,16 @@ from .event_types import (
     MatchCreated,
     parse,
 )
-from .events import timestamp
-from .exceptions import NotFound
-from .models import DealSecret, Match, MatchEvent, MatchProjection
-from .projections import standing_offer
-from .roles import Role, arbitrated_matches, role_of
+from games.domain.exceptions import NotFound
+from games.domain.projections import standing_offer
+from games.domain.roles import Role, arbitrated_matches, role_of
+from games.engine import Seat
+from games.engine.cards import BY_NAME
+from games.engine.match import MatchState, restore
+from games.engine.record import FORMAT, SaleRecord, encode_deal, encode_filed_deal
+from games.engine.seats import by_seat
+from games.models import DealSecret, Match, MatchEvent, MatchProjection
+from games.write.commands import CommandResult
 
 T = MatchEvent.Type
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from games.domain.messages import violation_detail
 from games.engine.errors import RuleViolation
-from games.messages import violation_detail
 
 
 def quoted(value: str, *, limit: int = 40) -> str:
@@ -78,7 +78,7 @@ class MatchReadOnly(CommandError):
     status, code, title = 409, "season_closed", _("The season is closed")
 
 
-# --- roles, signing the sheet, withdrawal (games/roles.py, games/signoffs.py) -----------------------------
+# --- roles, signing the sheet, withdrawal (games/domain/roles.py, games/write/signoffs.py) ----------------------------
 
 
 class ArbiterInvolved(NotAllowed):

@@ -1,6 +1,6 @@
 """Audits of a stored match, recomputed from its event rows alone.
 
-- ``chain_check``: the hash chain (events.py) over the rows in the order they were stored,
+- ``chain_check``: the hash chain (``games.domain.chain``) over the rows in the order they were stored,
   plus the tail the chain alone cannot vouch for (the match's version, the read model's head);
 - ``rules_check``: every event replayed through the engine (R30), as commands decided it;
 - ``commitments_check``: every server-dealt deal's published commitment against the hands
@@ -15,11 +15,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from games.domain import projections
+from games.domain.chain import ChainCheck, deal_commitment, event_body, timestamp, verify_chain
+from games.domain.event_types import CardPlayed, DealCorrected, DealStarted, DealTallied, Event, HandsRevealed, of_row
 from games.engine.errors import RuleViolation
-
-from . import events, projections
-from .event_types import CardPlayed, DealCorrected, DealStarted, DealTallied, Event, HandsRevealed, of_row
-from .models import DealSecret, Match, MatchEvent, MatchProjection
+from games.models import DealSecret, Match, MatchEvent, MatchProjection
 
 T = MatchEvent.Type
 
@@ -27,7 +27,7 @@ T = MatchEvent.Type
 # --- the hash chain ----------------------------------------------------------------------------
 
 
-def chain_check(match: Match) -> events.ChainCheck:
+def chain_check(match: Match) -> ChainCheck:
     """The first event (by seq) where the stored chain breaks, and why.
 
     Rows are read in the order they were stored (primary key), not by ``seq``: two events
@@ -35,7 +35,7 @@ def chain_check(match: Match) -> events.ChainCheck:
     as a break in the seq sequence instead of being silently put back in order.
     """
     rows = list(match.events.order_by("id"))
-    checked = events.verify_chain((_body(row), row.hash) for row in rows)
+    checked = verify_chain((_body(row), row.hash) for row in rows)
     if not checked.ok:
         return _explain_gap(checked, rows)
     return _check_tail(match, rows)
@@ -43,17 +43,17 @@ def chain_check(match: Match) -> events.ChainCheck:
 
 def _body(row: MatchEvent) -> dict:
     actor = row.actor_name
-    return events.event_body(
+    return event_body(
         match_id=row.match_id, seq=row.seq, type=row.type, payload=row.payload, actor=actor, created_at=row.created_at
     )
 
 
-def _explain_gap(checked: events.ChainCheck, rows: list[MatchEvent]) -> events.ChainCheck:
+def _explain_gap(checked: ChainCheck, rows: list[MatchEvent]) -> ChainCheck:
     """A seq "missing" where it should be but stored further on was moved or inserted there."""
     if not checked.reason.startswith("missing event"):
         return checked
     if any(row.seq == checked.first_bad_seq for row in rows):
-        return events.ChainCheck(
+        return ChainCheck(
             False,
             checked.first_bad_seq,
             f"event out of order: seq {checked.first_bad_seq} is stored after later events (moved or inserted)",
@@ -61,22 +61,22 @@ def _explain_gap(checked: events.ChainCheck, rows: list[MatchEvent]) -> events.C
     return checked
 
 
-def _check_tail(match: Match, rows: list[MatchEvent]) -> events.ChainCheck:
+def _check_tail(match: Match, rows: list[MatchEvent]) -> ChainCheck:
     """A removed last event leaves a valid chain: the match's version and head hash tell."""
     last_seq = rows[-1].seq if rows else 0
     version = Match.objects.filter(pk=match.pk).values_list("version", flat=True).first()
     if version is not None and version > last_seq:
-        return events.ChainCheck(
+        return ChainCheck(
             False, last_seq + 1, f"missing event: the match is at version {version}, the log ends at seq {last_seq}"
         )
     if version is not None and version < last_seq:
-        return events.ChainCheck(
+        return ChainCheck(
             False, version + 1, f"extra event: the match is at version {version}, the log goes on to seq {last_seq}"
         )
     head = MatchProjection.objects.filter(pk=match.pk).values_list("head_hash", flat=True).first()
     if rows and head is not None and head != rows[-1].hash:
-        return events.ChainCheck(False, last_seq, "hash mismatch: the last event's hash is not the recorded head")
-    return events.ChainCheck(True)
+        return ChainCheck(False, last_seq, "hash mismatch: the last event's hash is not the recorded head")
+    return ChainCheck(True)
 
 
 # --- the rules --------------------------------------------------------------------------------
@@ -191,7 +191,7 @@ def _commitment_failure(deal: DealStarted, reveal: HandsRevealed | None, *, is_l
     if reveal is None:
         return None if is_last else "the deal ended but its hands were never revealed"
     try:
-        computed = events.deal_commitment(reveal.hands, reveal.salt)
+        computed = deal_commitment(reveal.hands, reveal.salt)
     except (KeyError, TypeError, AttributeError):
         return "the revealed hands or salt are malformed"
     if computed != deal.commitment:
@@ -247,7 +247,7 @@ def audit_report(match: Match) -> dict[str, Any]:
                 "seq": row.seq,
                 "type": row.type,
                 "actor": row.actor_name,
-                "created_at": events.timestamp(row.created_at),
+                "created_at": timestamp(row.created_at),
                 "payload": row.payload,
                 "hash": row.hash,
             }

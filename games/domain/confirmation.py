@@ -1,5 +1,5 @@
 """Results the table signs: when a match's result is *confirmed* (counts in standings, ratings
-and on player profiles). Decisions only; the commands that sign are ``games.signoffs``.
+and on player profiles). Decisions only; the commands that sign are ``games.write.signoffs``.
 
 A finished match is confirmed when any of these holds (issue 11):
 
@@ -31,11 +31,10 @@ import hashlib
 import json
 from typing import Any
 
+from games.domain.chain import canonical_json
+from games.domain.roles import is_official, seat_of
 from games.engine import Seat
-
-from .events import canonical_json
-from .models import Match, MatchEvent
-from .roles import is_official, seat_of
+from games.models import Match, MatchEvent
 
 T = MatchEvent.Type
 CONFIRMATIONS_NEEDED = 2

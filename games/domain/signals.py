@@ -15,7 +15,7 @@
   commits, whenever a command leaves a match finished or abandoned (``match_id``: the match's
   UUID, ``status``: its new status) — an arbiter's ruling on a finished or abandoned match
   included — and when a ruling voids the last deal of a finished match, re-opening it
-  (``status`` then ``in_progress``; games/disputes.py). The first is for work that must not be
+  (``status`` then ``in_progress``; games/write/disputes.py). The first is for work that must not be
   lost (an outbox row in the same transaction); the second for work that may be (a broker
   message).
 """
