@@ -19,7 +19,7 @@ from pathlib import Path
 
 from games.engine import record as records
 from games.engine import replay
-from games.engine.analysis import Analysis, analyse, deal_position
+from games.engine.analysis import Analyser, Analysis, deal_position
 from games.engine.errors import RecordFormatError
 from games.engine.simulate import simulate
 
@@ -96,6 +96,13 @@ def _parser() -> argparse.ArgumentParser:
         default=10.0,
         metavar="SECONDS",
         help="search time per position; past it the values are proven bounds (default 10)",
+    )
+    study.add_argument(
+        "--nodes",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="search nodes per position instead of seconds: the same answer on any machine",
     )
     study.add_argument("--json", action="store_true", help="one JSON object per position per line")
     study.set_defaults(run=run_analyse)
@@ -328,8 +335,9 @@ def run_analyse(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_UNREADABLE
+    analyser = Analyser()  # the positions of one deal: each search starts from the tables of the ones before
     for at in args.at:
-        analysis = analyse(deal_position(deal, at), budget=args.budget)
+        analysis = analyser.analyse(deal_position(deal, at), budget=args.budget, nodes=args.nodes)
         if args.json:
             _print_json({"deal": args.deal, "at": at, **analysis.as_json()})
         else:

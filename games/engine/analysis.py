@@ -40,8 +40,15 @@ The search is a double-dummy alpha-beta over bitmask hands:
   come counted at their cheapest, bounds at a trick start when the trick about to be led is
   decided for or against the seat, and zero-window probes instead of one full-window search
   (the slow searches are proofs that no line does better, which no window shortens);
-- a time budget: past it the answer is not exact and each value is an interval proven by a
-  depth-limited search whose leaves are those bounds.
+- multi-trick bounds at trick starts (issue 27): in a rozbójnik a ×3 line needs another seat's
+  trick while only the seat has one (``another_taker``); in an odgrywka the leader's top cards
+  are tricks in a row (``quick_tricks``);
+- a budget, in seconds or (deterministic: no clock read) in nodes: past it the answer is not
+  exact and each value is an interval proven by a depth-limited search whose leaves are those
+  bounds;
+- an ``Analyser`` keeps each search and its table from one position of a deal to the next
+  (``analyse_deal_positions``: every position in order), since an entry holds whatever came
+  before it.
 """
 
 from __future__ import annotations
@@ -102,6 +109,7 @@ COSTLY_FIRST: Final[tuple[int, ...]] = tuple(-(13 * CARD_PENALTY[c] + c % 13) fo
 CHEAP_FIRST: Final[tuple[int, ...]] = tuple(13 * CARD_PENALTY[c] + c % 13 for c in range(52))
 HIGH_FIRST: Final[tuple[int, ...]] = tuple(-(c % 13) for c in range(52))
 TAKERS: Final[tuple[int, ...]] = tuple(m.bit_count() for m in range(16))  # seats with a trick (bits) → how many
+BIT_COUNT: Final[tuple[int, ...]] = tuple(m.bit_count() for m in range(1 << 13))  # a 13-bit suit mask → how many cards
 FREE_CARDS: Final = sum(1 << c for c in range(52) if not CARD_PENALTY[c])  # the cards that cost nothing (R14)
 FREE_RANKS: Final = tuple(FREE_CARDS >> 13 * s & 8191 for s in range(4))
 # CHEAPEST[s][m]: the least penalty among the cards of suit s in the 13-bit mask m (a large number if none)
@@ -130,6 +138,9 @@ class SearchOptions:
     shed_cards: bool = False  # a decided trick's cards still to come counted at their cheapest (R14)
     decided_leads: bool = False  # trick start: bounds when whatever is led the trick must go to the seat or cannot
     null_window: bool = False  # zero-window probes bisecting the proven range instead of one full-window search
+    # issue 27 (docs/analysis.md, "From the first card")
+    another_taker: bool = True  # rozbójnik: a ×3 line needs another seat's trick, so the seat's pool is 2 short (R20)
+    quick_tricks: bool = True  # odgrywka, trick start: the leader's top cards win tricks in a row (R16, R17)
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,6 +379,11 @@ class _Search:
         self.decided_tricks = options.bounds and options.decided_tricks
         self.decided_leads = options.bounds and options.decided_leads
         self.shed_cards = options.shed_cards
+        self.another_taker = options.bounds and options.another_taker
+        # the leader's sure tricks bound the guaranteed value (from either side) and best (the seat
+        # leads) or worst (another leads)
+        self.quick_tricks = options.bounds and options.quick_tricks and not self.rozbojnik
+        self.quick_own, self.quick_others = mode != WORST, mode != BEST
         # guaranteed only: the tables of the seat's worst and best searches (worst ≤ guaranteed ≤ best)
         self.floor: Table | None = None
         self.ceiling: Table = {}
@@ -435,13 +451,19 @@ class _Search:
                 pool -= self.last_bonus[trick_no] + shed
             else:
                 pool += trick_penalty - shed
+            # R20, R21: while no other seat has a trick, a line the seat does not end as Max (0)
+            # has another seat take one of the tricks still to come: its 2 (R14) are not the
+            # seat's (when ``lost`` the trick in progress is that trick, already left out)
+            alone = self.another_taker and not lost and taken | 1 << s == 1 << s
             if not has:
                 low = -POOL if takers <= 1 else 0
                 if mine:  # the seat may still take a trick: then k ≤ k_max − 1, and Max only if it takes all
-                    worst = -(pool * (k_max if k_max < 3 else 3))  # min(k_max − 1, 2) + 1
+                    worst = -((pool - TRICK_PENALTY if alone else pool) * (k_max if k_max < 3 else 3))
                     if worst < low:
                         low = worst
                 return low, 0
+            if alone:
+                pool -= TRICK_PENALTY
             low = -((past + pool) * (k_max + 1 if k_max < 2 else 3))
             high = 0 if taken == 1 << s else -(past * (k_min + 1))
             return low, high
@@ -556,6 +578,42 @@ class _Search:
         # the trick is the seat's: the next trick's view, this trick's cards still in the pool
         return self.static_bounds(rem, 0, trick_no + 1, past + gain, taken | 1 << s)
 
+    def quick(self, hands: list[int], turn: int, trick_no: int, past: int, taken: int) -> tuple[int, int]:
+        """Odgrywka, at a trick start: bounds from the leader's sure tricks, else ``(-INF, INF)``.
+
+        The leader's cards of a suit above every other card of it still out (or all of them, when
+        no one else holds the suit) each win a trick when led (R16: no one can overtake), and it
+        keeps the lead: it can take that many tricks in a row, whatever the others do. Led by the
+        seat, that many are its own (R17: its points and its trick, so the multiplier of R22 is
+        at least what the other seats still without a trick leave); led by another, the seat
+        takes at most the tricks left beyond them, and the leader has a trick (R22)."""
+        leader = hands[turn]
+        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ leader
+        sure = 0
+        for shift in range(0, 52, 13):
+            top = leader >> shift & 8191
+            if top:
+                rest = others >> shift & 8191
+                if rest:
+                    top &= ~((1 << rest.bit_length()) - 1)
+                sure += BIT_COUNT[top]
+        if not sure:
+            return -INF, INF
+        s = self.seat
+        left = 14 - trick_no
+        if sure > left:
+            sure = left
+        without = 4 - TAKERS[taken]  # seats with no trick yet
+        if turn == s:
+            if not self.quick_own:
+                return -INF, INF
+            k_min = without - (0 if taken >> s & 1 else 1) - (left - sure)
+            return (past + ODGRYWKA_TRICK_POINTS * sure) * ((k_min if k_min > 0 else 0) + 1), INF
+        if not self.quick_others:
+            return -INF, INF
+        k_max = without - (0 if taken >> turn & 1 else 1) - (0 if taken >> s & 1 else 1)
+        return -INF, (past + ODGRYWKA_TRICK_POINTS * (left - sure)) * (k_max + 1)
+
     # --- the search -----------------------------------------------------------------------------
     def run(self, pos: _Position, alpha: int = -INF, beta: int = INF, depth: int = 99, leaf: int = 0) -> int:
         """The value of ``pos`` for this seat, searched ``depth`` tricks deep (all of them by
@@ -599,7 +657,7 @@ class _Search:
     ) -> int:
         self.nodes += 1
         if not self.nodes & 1023:
-            self.clock.check()
+            self.clock.check(self.nodes)
         if trick_no == 14:
             return self.final(past, taken)
         s = self.seat
@@ -647,6 +705,12 @@ class _Search:
                         low = found[0]
                     if found[1] < high:
                         high = found[1]
+            if self.quick_tricks and low < beta and low != high and high > alpha:
+                q_low, q_high = self.quick(hands, turn, trick_no, past, taken)
+                if q_low > low:
+                    low = q_low
+                if q_high < high:
+                    high = q_high
             known = low, high
             if low >= beta or low == high:
                 return low
@@ -905,54 +969,128 @@ class _Search:
 
 
 class _Clock:
-    def __init__(self, seconds: float):
-        self.deadline = time.perf_counter() + seconds
+    """When one search stops: past a deadline (``seconds`` from now), or, when ``node_limit`` is
+    not negative, once the search's node count passes it (the same input, the same answer)."""
 
-    def check(self) -> None:
-        if time.perf_counter() > self.deadline:
+    def __init__(self, seconds: float, node_limit: int = -1):
+        self.deadline = time.perf_counter() + seconds
+        self.node_limit = node_limit
+
+    def check(self, nodes: int) -> None:
+        if self.node_limit >= 0:
+            if nodes > self.node_limit:
+                raise _OutOfTime
+        elif time.perf_counter() > self.deadline:
             raise _OutOfTime
 
 
-def analyse(deal: DealState, *, budget: float = 10.0, options: SearchOptions = SearchOptions()) -> Analysis:
-    """The analysis of ``deal`` as it stands (see the module docstring); ``budget`` in seconds."""
-    started = time.perf_counter()
-    transfer = sale_transfer(deal)
-    if deal.is_over:  # R29: the deal's points as settled; nothing left to choose
-        points = deal.settlement().points
-        seats = tuple(SeatAnalysis(*(Interval(p, p),) * 3) for p in points)
-        return Analysis(None, True, seats, (), 0, time.perf_counter() - started)
-    pos = _position(deal)
-    turn = pos.turn
-    legal = deal.legal_mask(SEATS[turn])
-    groups = _card_groups(deal, pos, legal, options)
-    jobs: list[tuple[int, str, int | None]] = [
-        (s, m, None) for s in range(4) for m in MODES if not (s == turn and m == GUARANTEED)
+class _Budget:
+    """The work one analysis may do, shared out among its searches: wall seconds, or — when
+    ``nodes`` is given — nodes, counted over the searches (deterministic: no clock is read)."""
+
+    def __init__(self, seconds: float, nodes: int | None, searches: dict[tuple[int, str], _Search]):
+        self.by_nodes = nodes is not None
+        self.total = float(nodes) if nodes is not None else seconds
+        self.searches = searches
+        self.started = time.perf_counter()
+        self.base = self.nodes()  # what the searches had done before (an ``Analyser``'s earlier positions)
+
+    def nodes(self) -> int:
+        return sum(search.nodes for search in self.searches.values())
+
+    def spent(self) -> float:
+        return float(self.nodes() - self.base) if self.by_nodes else time.perf_counter() - self.started
+
+    def clock(self, search: _Search, share: float) -> _Clock:
+        """A clock that stops ``search`` after ``share`` more of the budget."""
+        return _Clock(0.0, search.nodes + int(share)) if self.by_nodes else _Clock(share)
+
+
+def analyse(
+    deal: DealState, *, budget: float = 10.0, options: SearchOptions = SearchOptions(), nodes: int | None = None
+) -> Analysis:
+    """The analysis of ``deal`` as it stands (see the module docstring); ``budget`` in seconds,
+    or, when ``nodes`` is given, a budget of that many nodes instead (no clock read: the same
+    position gives the same answer, exact or bounds, on any machine under any load)."""
+    return Analyser(options).analyse(deal, budget=budget, nodes=nodes)
+
+
+def analyse_deal_positions(
+    deal: DealState, *, budget: float = 10.0, options: SearchOptions = SearchOptions(), nodes: int | None = None
+) -> list[Analysis]:
+    """The analysis of every position of ``deal`` as far as it went (0 to all its plays), each
+    with its own ``budget`` (or ``nodes``), by one ``Analyser``: the searches of a position
+    start from the tables the positions before it filled."""
+    analyser = Analyser(options)
+    return [
+        analyser.analyse(deal_position(deal, plays), budget=budget, nodes=nodes) for plays in range(len(deal.plays) + 1)
     ]
-    jobs += [(turn, GUARANTEED, rep) for rep in groups]
-    results = _run_jobs(deal, pos, jobs, options, started + budget)
-    nodes = results.pop("nodes")
-    per_seat: list[SeatAnalysis] = []
-    for s in range(4):
-        if s == turn:
-            values = [results[(s, GUARANTEED, rep)] for rep in groups]
-            guaranteed = Interval(max(v.low for v in values), max(v.high for v in values))
-        else:
-            guaranteed = results[(s, GUARANTEED, None)]
-        per_seat.append(
-            SeatAnalysis(
-                results[(s, WORST, None)].shifted(transfer[s]),
-                results[(s, BEST, None)].shifted(transfer[s]),
-                guaranteed.shifted(transfer[s]),
+
+
+class Analyser:
+    """Analyses positions of one deal, keeping each seat's searches and their transposition
+    tables from one position to the next: a table entry is the value of the remaining cards
+    with a leader and the seats with a trick, whatever came before, so it holds at every later
+    position of the deal (the sale's transfer is added outside the search). Given a position
+    of another deal (other hands dealt, kind or rules), or once its tables hold more than
+    ``max_entries`` entries (a bound on its memory: roughly 200 bytes an entry), it starts
+    afresh."""
+
+    def __init__(self, options: SearchOptions = SearchOptions(), max_entries: int = 2_000_000):
+        self.options = options
+        self.max_entries = max_entries
+        self.signature: tuple[Any, ...] | None = None
+        self.keys = _Keys()
+        self.searches: dict[tuple[int, str], _Search] = {}
+
+    def entries(self) -> int:
+        """The entries its tables and keys hold."""
+        return len(self.keys.ids) + len(self.keys.merged) + sum(len(search.tt) for search in self.searches.values())
+
+    def analyse(self, deal: DealState, *, budget: float = 10.0, nodes: int | None = None) -> Analysis:
+        """As ``analyse``, with the tables of the positions of this deal analysed before."""
+        started = time.perf_counter()
+        transfer = sale_transfer(deal)
+        if deal.is_over:  # R29: the deal's points as settled; nothing left to choose
+            points = deal.settlement().points
+            seats = tuple(SeatAnalysis(*(Interval(p, p),) * 3) for p in points)
+            return Analysis(None, True, seats, (), 0, time.perf_counter() - started)
+        signature = (tuple(deal.hand_dealt(s) for s in SEATS), deal.kind, deal.variant, deal.ruleset.last_tricks)
+        if signature != self.signature or self.entries() > self.max_entries:
+            self.signature, self.keys, self.searches = signature, _Keys(), {}
+        pos = _position(deal)
+        turn = pos.turn
+        legal = deal.legal_mask(SEATS[turn])
+        groups = _card_groups(deal, pos, legal, self.options)
+        jobs: list[tuple[int, str, int | None]] = [
+            (s, m, None) for s in range(4) for m in MODES if not (s == turn and m == GUARANTEED)
+        ]
+        jobs += [(turn, GUARANTEED, rep) for rep in groups]
+        work = _Budget(budget, nodes, self.searches)
+        results = _run_jobs(deal, pos, jobs, self.options, work, self.keys)
+        per_seat: list[SeatAnalysis] = []
+        for s in range(4):
+            if s == turn:
+                values = [results[(s, GUARANTEED, rep)] for rep in groups]
+                guaranteed = Interval(max(v.low for v in values), max(v.high for v in values))
+            else:
+                guaranteed = results[(s, GUARANTEED, None)]
+            per_seat.append(
+                SeatAnalysis(
+                    results[(s, WORST, None)].shifted(transfer[s]),
+                    results[(s, BEST, None)].shifted(transfer[s]),
+                    guaranteed.shifted(transfer[s]),
+                )
             )
+        cards = tuple(
+            (c, results[(turn, GUARANTEED, rep)].shifted(transfer[turn]))
+            for rep, members in groups.items()
+            for c in members
         )
-    cards = tuple(
-        (c, results[(turn, GUARANTEED, rep)].shifted(transfer[turn]))
-        for rep, members in groups.items()
-        for c in members
-    )
-    cards = tuple(sorted(cards, key=lambda item: int(item[0])))
-    exact = all(v.exact for v in results.values())
-    return Analysis(SEATS[turn], exact, tuple(per_seat), cards, nodes, time.perf_counter() - started)
+        cards = tuple(sorted(cards, key=lambda item: int(item[0])))
+        exact = all(v.exact for v in results.values())
+        spent = work.nodes() - work.base
+        return Analysis(SEATS[turn], exact, tuple(per_seat), cards, spent, time.perf_counter() - started)
 
 
 def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions = SearchOptions()) -> Interval:
@@ -960,7 +1098,8 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
     before any card is searched (the sale's transfer added, as in ``analyse``): the
     availability bounds, narrowed by the decided-trick bounds when the trick in progress is
     decided for or against the seat (and, with ``options.decided_leads``, at a trick start
-    when the trick about to be led is). Every value ``analyse`` finds lies within it."""
+    when the trick about to be led is) and, in an odgrywka at a trick start, the leader's sure
+    tricks (``options.quick_tricks``). Every value ``analyse`` finds lies within it."""
     transfer = sale_transfer(deal)[seat]
     if deal.is_over:
         points = deal.settlement().points[seat]
@@ -976,6 +1115,9 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
         found = search.decided_lead(pos.hands, hand_penalties(pos.hands), pos.turn, pos.trick_no, past, pos.taken)
         if found is not None:
             low, high = max(low, found[0]), min(high, found[1])
+    if pos.led < 0 and search.quick_tricks and pos.trick_no < 13:
+        q_low, q_high = search.quick(pos.hands, pos.turn, pos.trick_no, past, pos.taken)
+        low, high = max(low, q_low), min(high, q_high)
     if pos.led >= 0 and search.decided_tricks:
         found = search.decided(
             pos.hands,
@@ -1010,24 +1152,26 @@ EXACT_ROUNDS = 2  # a search cut short is resumed once, its proven table entries
 BOUNDS_SHARE = 0.15  # of the budget, kept for the bounds of the searches still not exact
 
 
-def _run_jobs(deal: DealState, pos: _Position, jobs: list, options: SearchOptions, deadline: float) -> dict:
-    """Each job's value: exact if its search ends within its share of the time, else the bounds
-    a deepening search proves. Easy jobs finish early and leave their time to the others."""
-    searches: dict[tuple[int, str], _Search] = {}
-    keys = _Keys()  # one id per merged key for all of them (the shared tables need the same ids)
-    results: dict[Any, Any] = {}
-    exact_until = deadline - BOUNDS_SHARE * (deadline - time.perf_counter())
+def _run_jobs(
+    deal: DealState, pos: _Position, jobs: list, options: SearchOptions, work: _Budget, keys: _Keys
+) -> dict[tuple[int, str, int | None], Interval]:
+    """Each job's value: exact if its search ends within its share of the budget, else the
+    bounds a deepening search proves. Easy jobs finish early and leave their share to the
+    others. ``work.searches`` holds each (seat, mode)'s search, kept for the next position."""
+    searches = work.searches
+    results: dict[tuple[int, str, int | None], Interval] = {}
+    exact_until = (1.0 - BOUNDS_SHARE) * work.total
     pending = list(jobs)
     for _ in range(EXACT_ROUNDS):
         unfinished = []
         for index, (seat, mode, card) in enumerate(pending):
-            share = max(exact_until - time.perf_counter(), 0.0) / (len(pending) - index)
+            share = max(exact_until - work.spent(), 0.0) / (len(pending) - index)
             search = searches.get((seat, mode))
             if search is None:
-                search = searches[(seat, mode)] = _Search(deal, seat, mode, options, _Clock(share), keys)
+                search = searches[(seat, mode)] = _Search(deal, seat, mode, options, _Clock(0), keys)
                 if mode == GUARANTEED and options.shared_tables and options.transpositions:
                     _share_tables(search, searches.get((seat, WORST)), searches.get((seat, BEST)))
-            search.clock = _Clock(share)
+            search.clock = work.clock(search, share)
             try:
                 value = _value(search, pos, card, 99, 0)
                 results[(seat, mode, card)] = Interval(value, value)
@@ -1037,9 +1181,9 @@ def _run_jobs(deal: DealState, pos: _Position, jobs: list, options: SearchOption
         if not pending:
             break
     for index, (seat, mode, card) in enumerate(pending):
-        share = max(deadline - time.perf_counter(), 0.0) / (len(pending) - index)
-        results[(seat, mode, card)] = _bounded(searches[(seat, mode)], pos, card, share)
-    results["nodes"] = sum(search.nodes for search in searches.values())
+        share = max(work.total - work.spent(), 0.0) / (len(pending) - index)
+        search = searches[(seat, mode)]
+        results[(seat, mode, card)] = _bounded(search, pos, card, work.clock(search, share))
     return results
 
 
@@ -1051,14 +1195,14 @@ def _share_tables(search: _Search, worst: _Search | None, best: _Search | None) 
         search.floor, search.ceiling = worst.tt, best.tt
 
 
-def _bounded(search: _Search, pos: _Position, card: int | None, seconds: float) -> Interval:
-    """The bounds that searches ``depth`` tricks deep prove, deeper while ``seconds`` last; their
+def _bounded(search: _Search, pos: _Position, card: int | None, clock: _Clock) -> Interval:
+    """The bounds that searches ``depth`` tricks deep prove, deeper until ``clock`` stops; their
     leaves are the static bounds (low for a lower bound of the value, high for an upper one)."""
     start = pos if card is None else _play(search, pos, card)
     low, high = search.static_bounds(
         hand_penalties(start.hands), start.trick_penalty, start.trick_no, start.raw[search.seat], start.taken
     )
-    search.clock = _Clock(seconds)
+    search.clock = clock
     exact_table, floor = search.tt, search.floor
     search.floor = None  # the depth-limited values are not the exact game's: no borrowed bounds
     try:

@@ -69,3 +69,12 @@ def test_it_exits_2_for_an_unreadable_record(tmp_path, capsys):
     bad.write_text("{not json")
     code, _, err = run(capsys, "analyse", str(bad), "--deal", "1", "--at", "0")
     assert code == 2 and "unreadable" in err
+
+
+def test_with_a_node_budget_the_first_card_gets_the_same_bounds_on_every_run(capsys):
+    argv = ("analyse", str(LEGAL), "--deal", "1", "--at", "0,1", "--json", "--nodes", "30000", "--budget", "0")
+    code, first, _ = run(capsys, *argv)
+    again = run(capsys, *argv)[1]
+    assert code == 0 and first == again
+    objects = [json.loads(line) for line in first.splitlines()]
+    assert [o["at"] for o in objects] == [0, 1] and not objects[0]["exact"] and "bounds" in objects[0]

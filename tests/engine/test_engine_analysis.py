@@ -144,6 +144,8 @@ def test_the_range_never_widens_after_the_card_actually_played(deal, back):
             SearchOptions(penalty_order=False),
             SearchOptions(shared_tables=False),
             SearchOptions(other_pasts=False),
+            SearchOptions(another_taker=False),
+            SearchOptions(quick_tricks=False),
             SearchOptions(False, False, False, False, False, False, False),
         ]
     ),
