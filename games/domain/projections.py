@@ -196,7 +196,7 @@ def rulings_of(events: Iterable[MatchEvent], earlier: list[dict[str, Any]] | Non
     rulings = [dict(r) for r in earlier or []]
     for event in events:
         if event.type == T.RULING_RECORDED:
-            ruling = of_row(event).to_payload()
+            ruling = of_row(event).fields()
             rulings.append({**ruling, "seq": event.seq, "time": timestamp(event.created_at), "superseded_by": None})
     previous: dict[Any, dict[str, Any]] = {}
     for ruling in rulings:
@@ -231,7 +231,7 @@ def sign_offs_of(events: Iterable[MatchEvent], earlier: dict[str, Any] | None = 
             if _may_change_the_result(event):
                 confirmations = [{"result": confirmation.SUPERSEDED, **c} for c in confirmations]
             continue
-        mark = {**of_row(event).to_payload(), "seq": event.seq, "time": timestamp(event.created_at)}
+        mark = {**of_row(event).fields(), "seq": event.seq, "time": timestamp(event.created_at)}
         if event.type == T.RESULT_CONFIRMED:
             confirmations.append(mark)
         else:

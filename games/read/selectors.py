@@ -40,6 +40,7 @@ from games.engine.match import MatchState, restore
 from games.engine.record import FORMAT, SaleRecord, encode_deal, encode_filed_deal
 from games.engine.seats import by_seat
 from games.models import DealSecret, Match, MatchEvent, MatchProjection
+from games.read import people
 from games.write.commands import CommandResult
 
 T = MatchEvent.Type
@@ -109,7 +110,7 @@ def _with_season(matches: QuerySet[Match]) -> QuerySet[Match]:
 def match_detail(match: Match) -> dict[str, Any]:
     """Status, seats, ruleset and the replay summary (RECORD_FORMAT.md) with the next deal due.
     Everything here is public to anyone who may read the match."""
-    summary = match.projection.summary
+    summary = people.named_summary(match.projection.summary)  # the log's ids, by name (issue 28)
     return {
         "id": match.id,
         "status": match.status,
@@ -425,7 +426,9 @@ def match_record(*, match: Match, viewer: Viewer) -> dict[str, Any]:
     record = {
         "format": FORMAT,
         "ruleset": {"name": ruleset["name"], "options": ruleset.get("options") or {}},
-        "players": created.seats if created else {s.name: p.username for s, p in zip(Seat, match.seat_players())},
+        # the names of now, from the player table (the log names people by id: issue 28); an erased
+        # person is "erased player #N" there
+        "players": {s.name: p.username for s, p in zip(Seat, match.seat_players())},
         "first_dealer": match.first_dealer,
     }
     if match.played_on is not None:
