@@ -61,7 +61,9 @@ def erasure_role(actor, player: Player | None, user) -> tuple[str, int | None]:
         raise NotFound(_("No such person among your club's members."))
     if len(clubs) > 1:
         raise NotAllowed(_("This person belongs to another club too: he asks himself, or the service's staff erase."))
-    if user is not None and (user.is_staff or Membership.objects.filter(user=user, role=Membership.Role.ADMIN).exists()):
+    if user is not None and (
+        user.is_staff or Membership.objects.filter(user=user, role=Membership.Role.ADMIN).exists()
+    ):
         raise NotAllowed(_("A club admin is not erased by another admin: he erases his own account."))
     return "admin", next(iter(clubs))
 

@@ -45,10 +45,14 @@ def person_export(*, actor, player: Player | None, user=None, by_role: str = "se
             club_id=club_id,
         )
     subject = player.public_id if player is not None else None
-    document["privacy_log"] = [
-        {"kind": r.kind, "by_role": r.by_role, "at": r.at.isoformat()}
-        for r in PrivacyRequest.objects.filter(subject=subject).order_by("at", "pk")
-    ] if subject else []
+    document["privacy_log"] = (
+        [
+            {"kind": r.kind, "by_role": r.by_role, "at": r.at.isoformat()}
+            for r in PrivacyRequest.objects.filter(subject=subject).order_by("at", "pk")
+        ]
+        if subject
+        else []
+    )
     return document
 
 
@@ -87,7 +91,9 @@ def _tokens(user) -> dict[str, Any]:
         ],
         "oauth": [
             {"application": t.application.name, "scope": t.scope, "expires": t.expires.isoformat()}
-            for t in get_access_token_model().objects.filter(user=user, application__isnull=False).select_related("application")
+            for t in get_access_token_model()
+            .objects.filter(user=user, application__isnull=False)
+            .select_related("application")
         ],
     }
 
@@ -128,7 +134,14 @@ def _ratings(player: Player | None) -> list[dict[str, Any]]:
     if player is None:
         return []
     return [
-        {"league": r.league.name, **{f.attname: getattr(r, f.attname) for f in r._meta.concrete_fields if f.name not in {"id", "league", "player"}}}
+        {
+            "league": r.league.name,
+            **{
+                f.attname: getattr(r, f.attname)
+                for f in r._meta.concrete_fields
+                if f.name not in {"id", "league", "player"}
+            },
+        }
         for r in Rating.objects.filter(player=player).select_related("league")
     ]
 
@@ -137,6 +150,12 @@ def _disputes(user) -> list[dict[str, Any]]:
     if user is None:
         return []
     return [
-        {"match": str(d.match_id), "deal": d.deal, "statement": d.statement, "created_at": d.created_at.isoformat(), "status": d.status}
+        {
+            "match": str(d.match_id),
+            "deal": d.deal,
+            "statement": d.statement,
+            "created_at": d.created_at.isoformat(),
+            "status": d.status,
+        }
         for d in Dispute.objects.filter(raised_by=user)
     ]

@@ -6,28 +6,49 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0001_initial'),
-        ('scoring', '0006_profile_one_club_and_consent_invitations'),
+        ("accounts", "0001_initial"),
+        ("scoring", "0006_profile_one_club_and_consent_invitations"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PrivacyRequest',
+            name="PrivacyRequest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('erasure', 'Erasure'), ('export', 'Personal data export')], max_length=8)),
-                ('subject', models.CharField(max_length=17)),
-                ('erased_number', models.PositiveIntegerField(blank=True, null=True)),
-                ('by_role', models.CharField(max_length=8)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='scoring.club')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("erasure", "Erasure"), ("export", "Personal data export")], max_length=8
+                    ),
+                ),
+                ("subject", models.CharField(max_length=17)),
+                ("erased_number", models.PositiveIntegerField(blank=True, null=True)),
+                ("by_role", models.CharField(max_length=8)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="scoring.club",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-at', '-pk'],
+                "ordering": ["-at", "-pk"],
             },
         ),
     ]

@@ -11,8 +11,8 @@ misspelt or missing is then a ``TypeError`` where the event is built or read, no
 same keys, the same optional keys left out), so that the hash chain of every stored event
 (``games.domain.chain``) is unchanged: tests/store/test_store_event_fixture.py replays such a log.
 
-Versions: each class has a ``VERSION`` (1, or 2 for the five naming people: issue 28). Nothing stores a version: a payload
-without the ``v`` key is version 1. A class that changes its payload raises its ``VERSION``,
+Versions: each class has a ``VERSION`` (1, or 2 for the five naming people: issue 28). Nothing
+stores a version: a payload without the ``v`` key is version 1. A class that changes its payload raises its ``VERSION``,
 writes ``"v": VERSION`` in ``to_payload()``, and registers an ``upcaster`` turning a payload of
 the version before into one of its version; ``parse`` runs them in turn (docs/events.md).
 Pure Python, no Django: the engine's style.

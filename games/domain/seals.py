@@ -53,14 +53,18 @@ class Seal:
         return signed_fields(match=self.match, seq=self.seq, hash=self.hash, previous=self.previous, digest=self.digest)
 
 
-def seal(*, match: str, seq: int, hash: str, previous: str, redacted_body: dict[str, Any], key: Ed25519PrivateKey) -> Seal:
+def seal(
+    *, match: str, seq: int, hash: str, previous: str, redacted_body: dict[str, Any], key: Ed25519PrivateKey
+) -> Seal:
     digest = body_digest(redacted_body)
     fields = signed_fields(match=match, seq=seq, hash=hash, previous=previous, digest=digest)
     signature = base64.b64encode(key.sign(canonical_json(fields))).decode("ascii")
     return Seal(str(match), seq, hash, previous, digest, public_key_b64(key), signature)
 
 
-def vouches(seal: Seal, *, previous: str, body: dict[str, Any], stored_hash: str, public_key: str | None = None) -> str | None:
+def vouches(
+    seal: Seal, *, previous: str, body: dict[str, Any], stored_hash: str, public_key: str | None = None
+) -> str | None:
     """None when ``seal`` vouches for the link from ``previous`` to ``stored_hash`` over the
     redacted ``body`` (signed by ``public_key`` when given, else by the key it names); else why not."""
     if public_key is not None and public_key.strip() != seal.public_key.strip():

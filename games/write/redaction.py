@@ -69,7 +69,9 @@ def _seal(row: MatchEvent, previous: str, ids: dict[str, str], key) -> None:
     body = event_body(
         match_id=row.match_id, seq=row.seq, type=row.type, payload=payload, actor=actor_name, created_at=row.created_at
     )
-    made = seals.seal(match=str(row.match_id), seq=row.seq, hash=row.hash, previous=previous, redacted_body=body, key=key)
+    made = seals.seal(
+        match=str(row.match_id), seq=row.seq, hash=row.hash, previous=previous, redacted_body=body, key=key
+    )
     EventSeal.objects.update_or_create(
         match_id=row.match_id,
         seq=row.seq,

@@ -30,8 +30,12 @@ def club_with_zuzanna(user_model, capture, matches: int = 10):
         for k in range(matches):
             names = ["zuzanna", *rng.sample(TABLEMATES, 3)]
             rng.shuffle(names)
-            record = simulate_match(random.Random(k), players=dict(zip("NESW", names)), ruleset=Ruleset.from_options({}))
-            filed.append(services.season_record_import(actor=world.users["sam"], season_id=world.season.pk, record=record))
+            record = simulate_match(
+                random.Random(k), players=dict(zip("NESW", names)), ruleset=Ruleset.from_options({})
+            )
+            filed.append(
+                services.season_record_import(actor=world.users["sam"], season_id=world.season.pk, record=record)
+            )
     return world, filed
 
 
