@@ -37,8 +37,7 @@ def matches_naming(player: Player, user) -> list[Match]:
 def person_redact(*, player: Player, names: set[str], user=None) -> int:
     """Redact and seal every legacy event naming ``player`` by one of ``names`` (his username,
     display name); the number sealed. Inside the erasure's transaction."""
-    sealed = 0
-    key = signing_key()
+    sealed, key = 0, None
     for match in matches_naming(player, user):
         rows = list(match.events.order_by("seq"))
         naming = [row for row in rows if _names(row, names)]
@@ -49,6 +48,7 @@ def person_redact(*, player: Player, names: set[str], user=None) -> int:
             raise ChainBrokenBeforeErasure(
                 f"the chain of match {match.pk} is broken at seq {checked.first_bad_seq}: no seal is made over it"
             )
+        key = key or signing_key()  # asked only when there is something to seal
         previous = {row.seq: (rows[i - 1].hash if i else GENESIS) for i, row in enumerate(rows)}
         for row in naming:
             _seal(row, previous[row.seq], {name: player.public_id for name in names}, key)

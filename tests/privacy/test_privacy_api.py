@@ -2,8 +2,8 @@
 the refusals as problem+json with nothing stored."""
 
 import pytest
-from privacy_helpers import club_with_zuzanna
 from support import api_client
+from support.privacy_world import club_with_zuzanna
 
 from accounts.models import PrivacyRequest
 from games.models import Match, Player

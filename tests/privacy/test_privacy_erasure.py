@@ -6,9 +6,9 @@ and account are gone from every table, the record export and the API."""
 import json
 
 import pytest
-from privacy_helpers import club_with_zuzanna, traces_in_database
 from rest_framework.authtoken.models import Token
 from support import api_client
+from support.privacy_world import club_with_zuzanna, traces_in_database
 from support.world import ratings_of, standings_of
 
 from accounts.erasure import person_erase

@@ -1,6 +1,8 @@
 """Formatting for the pages: points with a real minus sign, multipliers, cards with suit symbols,
 in the reader's language (card names, decimal separators, the deal viewer's sentences)."""
 
+import re
+
 from django import template
 from django.utils.formats import number_format
 from django.utils.html import format_html
@@ -159,3 +161,16 @@ def role_label(value) -> str:
 def invitation_status_label(value) -> str:
     """An invitation's status (``pending``, ``claimed``, ``expired``) in the reader's language."""
     return str(INVITATION_STATUSES.get(value, value))
+
+
+ERASED_NAME = re.compile(r"erased player #(\d+)")
+
+
+@register.filter
+def person(name) -> str:
+    """A person's name as results store it, in the reader's language: an erased person
+    (``accounts.erasure``: "erased player #N") is "usunięty gracz nr N" in Polish."""
+    found = ERASED_NAME.fullmatch(str(name))
+    if found is None:
+        return name
+    return gettext("erased player no. %(number)s") % {"number": found.group(1)}

@@ -1,14 +1,14 @@
-"""Helpers for the privacy tests (issue 28): a club whose member ``zuzanna`` played ten season
+"""For the privacy tests (issue 28: tests/privacy, tests/web): a club whose member ``zuzanna`` played ten season
 matches, and a search of every text column of every model for what an erasure must remove."""
 
 import random
 
 from django.apps import apps
 from django.db import models
-from support.world import build_world
 
 from games.engine import Ruleset
 from games.engine.simulate import simulate_match
+from support.world import build_world
 
 TABLEMATES = ("p2", "p3", "p4", "p5", "p6")
 TRACES = ("zuzanna", "kowalska", "zuzanna@example.org")
