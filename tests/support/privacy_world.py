@@ -58,3 +58,43 @@ def traces_in_database(traces=TRACES) -> list[str]:
             if any(trace in text for trace in traces):
                 found.append(f"{model._meta.label}.{name} #{pk}")
     return found
+
+
+def store_legacy_log(logged: dict):
+    """A match of tests/data/event_log_v1.json (written before the log named people by id) stored
+    again row for row, as it was written then; the match."""
+    import datetime as dt
+
+    from games.management.commands.rebuild_projections import rebuild_match
+    from games.models import DealSecret, Match, MatchEvent, Player
+
+    created = logged["events"][0]["payload"]
+    players = [Player.objects.get_or_create(username=created["seats"][s])[0] for s in "NESW"]
+    match = Match.objects.create(
+        id=logged["match"],
+        **dict(zip(Match.SEAT_FIELDS, players)),
+        first_dealer=created["first_dealer"],
+        ruleset_name=created["ruleset"]["name"],
+        ruleset_version=created["ruleset"]["version"],
+        ruleset_options=created["ruleset"]["options"],
+        dealing=created["dealing"],
+        status=logged["status"],
+        version=len(logged["events"]),
+    )
+    MatchEvent.objects.bulk_create(
+        MatchEvent(
+            match=match,
+            seq=e["seq"],
+            type=e["type"],
+            payload=e["payload"],
+            actor_name=e["actor"],
+            created_at=dt.datetime.fromisoformat(e["created_at"]),
+            hash=e["hash"],
+        )
+        for e in logged["events"]
+    )
+    DealSecret.objects.bulk_create(
+        DealSecret(match=match, number=int(n), hands=s["hands"], salt=s["salt"]) for n, s in logged["secrets"].items()
+    )
+    rebuild_match(match.pk)
+    return match
