@@ -250,6 +250,7 @@ def audit_report(match: Match) -> dict[str, Any]:
     (``GET /matches/{id}/audit/``)."""
     chain, rules, commitments = chain_check(match), rules_check(match), commitments_check(match)
     rows = list(match.events.order_by("seq", "id"))
+    sealed = {row.seq: as_seal(row) for row in EventSeal.objects.filter(match=match)}  # redacted at an erasure
     return {
         "match": match.pk,
         "version": match.version,
@@ -270,6 +271,7 @@ def audit_report(match: Match) -> dict[str, Any]:
                 "created_at": timestamp(row.created_at),
                 "payload": row.payload,
                 "hash": row.hash,
+                **({"seal": sealed[row.seq].as_json()} if row.seq in sealed else {}),
             }
             for row in rows
         ],

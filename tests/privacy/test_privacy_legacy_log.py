@@ -87,3 +87,21 @@ def test_a_seal_signed_with_another_key_vouches_for_nothing(legacy, settings):
     settings.CHECKPOINT_SIGNING_KEY = checkpoints.private_key_b64(Ed25519PrivateKey.generate())
     checked = audit.chain_check(match)
     assert not checked.ok and "another public key" in checked.reason
+
+
+def test_the_audit_export_of_a_sealed_log_verifies_offline_against_the_checkpoint(legacy, settings):
+    match, staff = legacy
+    taken = checkpoint_take()
+    person_erase(actor=staff, player=Player.objects.get(username=ERASED))
+    events = audit.audit_report(match)["events"]
+    assert [e["seq"] for e in events if "seal" in e] == list(
+        EventSeal.objects.filter(match=match).order_by("seq").values_list("seq", flat=True)
+    )
+
+    key = taken.checkpoint["public_key"]
+    assert checkpoints.verify_log(str(match.pk), events, taken.heads, public_key=key).ok
+    forged = [{**e, "seal": {**e["seal"], "digest": "0" * 64}} if "seal" in e else e for e in events]
+    checked = checkpoints.verify_log(str(match.pk), forged, taken.heads, public_key=key)
+    assert not checked.ok and "sealed event" in checked.reason
+    other = checkpoints.public_key_b64(Ed25519PrivateKey.generate())
+    assert not checkpoints.verify_log(str(match.pk), events, taken.heads, public_key=other).ok
