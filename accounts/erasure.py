@@ -78,6 +78,8 @@ def person_erase(*, actor, player: Player | None, user=None) -> PrivacyRequest:
             player = Player.objects.select_for_update().get(pk=player.pk)
             _refuse_unfinished(player)
         number = (Player.objects.aggregate(last=Max("erased_number"))["last"] or 0) + 1
+        while Player.objects.filter(username=ERASED.format(number=number)).exists():  # a guest named so
+            number += 1
         label = ERASED.format(number=number)
         names = _names_of(player, user)
         if player is not None:
