@@ -48,13 +48,32 @@ class CommitmentsCheckSerializer(serializers.Serializer):
     reason = serializers.CharField(allow_null=True)
 
 
+class SealSerializer(serializers.Serializer):
+    format = serializers.CharField(help_text="`kierki-seal/1`")
+    match = serializers.CharField()
+    seq = serializers.IntegerField()
+    hash = serializers.CharField(help_text="The event's stored hash, unchanged.")
+    previous = serializers.CharField(help_text="The hash before it.")
+    digest = serializers.CharField(help_text="SHA-256 of the redacted event's canonical body.")
+    public_key = serializers.CharField()
+    signature = serializers.CharField(help_text="Ed25519, base64, over the canonical JSON of the fields above.")
+
+
 class AuditEventSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.ChoiceField(choices=MatchEvent.Type.choices)
-    actor = serializers.CharField(allow_null=True, help_text="The acting user's username, as hashed.")
+    actor = serializers.CharField(
+        allow_null=True,
+        help_text="The acting person's public id, as hashed (a username in events stored before issue 28).",
+    )
     created_at = serializers.CharField(help_text="The event's time, ISO 8601 UTC with microseconds, as hashed.")
     payload = PayloadField(help_text="As stored: nothing is redacted.")
     hash = serializers.CharField()
+    seal = SealSerializer(
+        required=False,
+        help_text="Only on a legacy event redacted at an erasure (docs/privacy.md): the server's signature "
+        "vouching for its link, which the redacted body no longer hashes to.",
+    )
 
 
 class AuditDealSerializer(serializers.Serializer):

@@ -129,6 +129,19 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
     ),
     "invitation_invalid": (400, _("Invalid invitation"), _("The invitation link is not one this server signed.")),
     "invitation_expired": (410, _("Invitation expired"), _("The invitation expired; a club admin can send a new one.")),
+    "person_in_unfinished_match": (
+        409,
+        _("In an unfinished match"),
+        _(
+            "The person sits in a match still in progress (`matches` lists them): it is finished or abandoned "
+            "before he is erased (docs/privacy.md)."
+        ),
+    ),
+    "chain_broken": (
+        409,
+        _("Event chain broken"),
+        _("A match naming the person fails its chain audit: nothing is sealed over it until the arbiters look."),
+    ),
     "invitation_used": (409, _("Invitation already used"), _("An invitation works once; the profile has an account.")),
     "already_confirmed": (409, _("Already confirmed"), _("Your seat has confirmed this sheet already.")),
     "match_not_finished": (409, _("The match is not finished"), _("Only a finished match's sheet is confirmed.")),

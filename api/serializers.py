@@ -396,7 +396,10 @@ class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.ChoiceField(choices=MatchEvent.Type.choices)
     payload = PayloadField(help_text="As stored, except redacted parts (see `redacted`).")
-    actor = serializers.CharField(allow_null=True, help_text="The acting user's username (as hashed).")
+    actor = serializers.CharField(
+        allow_null=True,
+        help_text="The acting person's public id, as hashed (a username in events stored before issue 28).",
+    )
     created_at = serializers.CharField(
         help_text="ISO 8601 in UTC with microseconds, exactly as hashed, e.g. `2025-05-01T18:02:03.123456+00:00`."
     )

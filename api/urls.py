@@ -3,7 +3,7 @@ from rest_framework import routers
 from rest_framework.permissions import AllowAny
 from rest_framework.reverse import reverse
 
-from . import analysis_views, audit_views, members, printouts, streams, token_views, webhooks
+from . import analysis_views, audit_views, members, printouts, privacy, streams, token_views, webhooks
 from .evenings import EveningViewSet
 from .leagues import ClubViewSet, LeagueViewSet, PlayerViewSet, SeasonViewSet
 from .views import MatchViewSet, PingView, ProblemTypeListView, ProblemTypeView, TokenView
@@ -82,6 +82,11 @@ urlpatterns = [
         )
     ),
     path("me/stream/", streams.me_stream, name="me-stream"),
+    # Privacy requests (api/privacy.py, docs/privacy.md)
+    path("me/data/", privacy.MyDataView.as_view(), name="me-data"),
+    path("me/erasure/", privacy.MyErasureView.as_view(), name="me-erasure"),
+    path("players/<str:pk>/data/", privacy.PlayerDataView.as_view(), name="player-data"),
+    path("players/<str:pk>/erasure/", privacy.PlayerErasureView.as_view(), name="player-erasure"),
     # Audit, disputes and rulings (api/audit_views.py); time travel is the state action's ?at=.
     path("matches/<str:pk>/audit/", audit_views.MatchAuditView.as_view(), name="match-audit"),
     path("matches/<str:pk>/analysis/", analysis_views.MatchAnalysisView.as_view(), name="match-analysis"),

@@ -3,6 +3,7 @@ kept in the same transaction as every append (RULES.md governs what an event may
 
 from __future__ import annotations
 
+import secrets
 import uuid
 
 from django.conf import settings
@@ -12,13 +13,24 @@ from django.utils.translation import gettext_lazy as _
 from games.domain import event_types
 
 
+def new_public_id() -> str:
+    """64 random bits: a stable name for a person in the event log that says nothing of him, nor how
+    many came before him (docs/privacy.md)."""
+    return "p" + secrets.token_hex(8)
+
+
 class Player(models.Model):
-    """A person at the table. ``user`` is empty for a guest filed from a paper score sheet."""
+    """A person at the table. ``user`` is empty for a guest filed from a paper score sheet.
+
+    The event log names him by ``public_id`` only (issue 28); his name lives here, where it can
+    be erased: ``accounts.privacy.person_erase`` renames him ``erased player #N`` (``erased_number``)."""
 
     username = models.CharField(max_length=150, unique=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
+    public_id = models.CharField(max_length=17, unique=True, default=new_public_id, editable=False)
+    erased_number = models.PositiveIntegerField(null=True, blank=True, unique=True, editable=False)
 
     def __str__(self) -> str:
         return self.username
@@ -212,3 +224,24 @@ class Dispute(models.Model):
 
     def __str__(self) -> str:
         return f"dispute {self.pk} on deal {self.deal} of {self.match_id}"
+
+
+class EventSeal(models.Model):
+    """A legacy event (payload version 1, naming people by name) redacted when a person it named
+    was erased (docs/privacy.md). Its ``hash`` stays as stored, so every later link and every
+    signed checkpoint still holds; the link the audit can no longer recompute — the redacted body
+    no longer hashes to it — is vouched for by the server's Ed25519 signature, made after the
+    original chain was verified, over the event's place, its stored hash, the hash before it and
+    the digest of the redacted body (``games.domain.seals``)."""
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="seals")
+    seq = models.PositiveIntegerField()
+    hash = models.CharField(max_length=64)  # the event's stored hash, unchanged
+    previous = models.CharField(max_length=64)  # the hash before it, as verified at the erasure
+    digest = models.CharField(max_length=64)  # SHA-256 of the redacted body's canonical JSON
+    public_key = models.CharField(max_length=44)
+    signature = models.CharField(max_length=88)
+    sealed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_seal_per_event")]

@@ -13,6 +13,7 @@ language: one module for the pages (``web_tags``' filters call it) and the PDFs
 from __future__ import annotations
 
 import datetime
+import re
 import unicodedata
 import zoneinfo
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
+from django.utils.translation import gettext
 
 MINUS = "\u2212"
 
@@ -91,12 +93,16 @@ def by_name(items, name=lambda item: item) -> list:
 
 def person(who: Any) -> str:
     """A person as others read him: a player profile's name, or the account's profile's name
-    (a claimed invitation keeps the club's name for the member), else the account's username."""
+    (a claimed invitation keeps the club's name for the member), else the account's username; an
+    erased person (``accounts.erasure`` stores "erased player #N") in the reader's language."""
     if who is None:
         return ""
-    if isinstance(who, str):
-        return who
     if hasattr(who, "get_username"):  # an account: its profile's name when it has one
         profile = getattr(who, "player", None)
-        return profile.username if profile is not None else who.get_username()
-    return str(who)
+        who = profile.username if profile is not None else who.get_username()
+    name = str(who)
+    erased = ERASED_NAME.fullmatch(name)
+    return name if erased is None else gettext("erased player no. %(number)s") % {"number": erased.group(1)}
+
+
+ERASED_NAME = re.compile(r"erased player #(\d+)")

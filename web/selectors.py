@@ -37,9 +37,10 @@ from games.engine.cards import BY_NAME
 from games.engine.errors import RecordFormatError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
-from games.models import DealSecret, Match, Player
+from games.models import DealSecret, Match
 from games.read import analysis
 from games.read import selectors as games_selectors
+from games.read.people import names_of
 from games.read.selectors import Viewer, match_list
 from printing import formats
 from scoring import members
@@ -166,13 +167,10 @@ def score_sheet(*, match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
     }
 
 
-def people_names(usernames) -> dict[str, str]:
-    """{username: display name} for the accounts among ``usernames`` that have a player profile
-    (events keep the actor's username; people read the name the club knows him by)."""
-    wanted = {name for name in usernames if name}
-    if not wanted:
-        return {}
-    return dict(Player.objects.filter(user__username__in=wanted).values_list("user__username", "username"))
+def people_names(refs) -> dict[str, str]:
+    """{reference: display name}: the log names people by id, older events by username; people
+    read the name the club knows them by (``games.read.people``)."""
+    return names_of(refs)
 
 
 def sheet_confirmation(match: Match, viewer: Viewer, user=None) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from . import evening_views, season_views, sheet_views, views
+from . import evening_views, privacy_views, season_views, sheet_views, views
 
 app_name = "web"
 
@@ -45,10 +45,12 @@ urlpatterns = [
     ),
     path("invitations/", views.join_invitations, name="join-invitations"),
     path("accounts/tokens/", views.my_tokens, name="tokens"),
+    path("accounts/data/", privacy_views.my_data, name="my-data"),
     path("invitations/<str:token>/", views.invitation_claim, name="invitation"),
     path("clubs/", views.club_list, name="clubs"),
     path("clubs/<int:club_id>/", views.club_detail, name="club"),
     path("clubs/<int:club_id>/members/", views.club_members, name="club-members"),
+    path("clubs/<int:club_id>/members/<int:player_id>/data/", privacy_views.member_data, name="member-data"),
     path("matches/", views.match_list, name="matches"),
     path("matches/<uuid:match_id>/", views.match_detail, name="match"),
     path("matches/<uuid:match_id>/sheet/", sheet_views.match_sheet, name="match-sheet"),

@@ -299,7 +299,8 @@ def run_verify_checkpoint(args: argparse.Namespace) -> int:
         if match_id is None or not isinstance(log, list):
             results.append((path, checkpoints.Check(False, "not an audit export: no match and events")))
             continue
-        results.append((path, checkpoints.verify_log(match_id, log, heads)))
+        seal_key = public_key or (checkpoint.get("public_key") if isinstance(checkpoint, dict) else None)
+        results.append((path, checkpoints.verify_log(match_id, log, heads, public_key=seal_key)))
         if record is not None:
             results.append((args.record, checkpoints.verify_record(record, log)))
     for name, check in results:

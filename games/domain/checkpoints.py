@@ -32,6 +32,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
+from games.domain import seals
 from games.domain.chain import GENESIS, canonical_json, chain_hash
 from games.domain.deal_log import FiledDeal, LoggedDeal, PlayedDeal, deal_log
 from games.domain.stream import stream_of
@@ -143,9 +144,13 @@ def verify_checkpoint(checkpoint: Any, heads_doc: Any, *, public_key: str | None
 # --- an exported log against the heads ---------------------------------------------------------------
 
 
-def verify_log(match_id: str, log: list[dict[str, Any]], heads_doc: dict[str, Any]) -> Check:
+def verify_log(
+    match_id: str, log: list[dict[str, Any]], heads_doc: dict[str, Any], *, public_key: str | None = None
+) -> Check:
     """An exported event log of one match (the audit's ``events``): its hash chain recomputed
-    from the events alone, and the checkpointed head of the match still in it."""
+    from the events alone, and the checkpointed head of the match still in it. An event redacted
+    at an erasure carries its ``seal`` (``games.domain.seals``), which must be signed by
+    ``public_key`` (the club's pinned key, or the checkpoint's) and vouch for that link."""
     previous, expected_seq = GENESIS, 1
     hashes: dict[int, str] = {}
     try:
@@ -160,7 +165,19 @@ def verify_log(match_id: str, log: list[dict[str, Any]], heads_doc: dict[str, An
                 "seq": event["seq"],
                 "type": event["type"],
             }
-            computed = chain_hash(previous, body)
+            if "seal" in event:
+                why = seals.vouches(
+                    seals.Seal.from_json(event["seal"]),
+                    previous=previous,
+                    body=body,
+                    stored_hash=event["hash"],
+                    public_key=public_key,
+                )
+                if why is not None:
+                    return Check(False, f"sealed event at seq {event['seq']}: {why}")
+                computed = event["hash"]
+            else:
+                computed = chain_hash(previous, body)
             if computed != event["hash"]:
                 return Check(False, f"hash mismatch at seq {event['seq']}: the event or its hash was altered")
             hashes[event["seq"]] = previous = computed

@@ -11,8 +11,8 @@ misspelt or missing is then a ``TypeError`` where the event is built or read, no
 same keys, the same optional keys left out), so that the hash chain of every stored event
 (``games.domain.chain``) is unchanged: tests/store/test_store_event_fixture.py replays such a log.
 
-Versions: each class has a ``VERSION`` (all 1 today). Nothing stores a version: a payload
-without the ``v`` key is version 1. A class that changes its payload raises its ``VERSION``,
+Versions: each class has a ``VERSION`` (1, or 2 for the five naming people: issue 28). Nothing
+stores a version: a payload without the ``v`` key is version 1. A class that changes its payload raises its ``VERSION``,
 writes ``"v": VERSION`` in ``to_payload()``, and registers an ``upcaster`` turning a payload of
 the version before into one of its version; ``parse`` runs them in turn (docs/events.md).
 Pure Python, no Django: the engine's style.
@@ -49,6 +49,12 @@ class Event:
                 payload[name] = value
         return self.versioned(payload)
 
+    def fields(self) -> dict[str, Any]:
+        """The payload without its version: what a summary shows of the event."""
+        payload = self.to_payload()
+        payload.pop(VERSION_KEY, None)
+        return payload
+
     def versioned(self, payload: dict[str, Any]) -> dict[str, Any]:
         """``payload`` with the class's version when it is above 1 (version 1 payloads have no ``v``)."""
         if self.VERSION > 1:
@@ -73,11 +79,13 @@ def _field_names(cls: type[Event]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class MatchCreated(Event):
-    """Four players by username (``seats``: N, E, S, W), the first dealer, the pinned ruleset
-    (``name``, ``version``, ``options``), who deals (``server`` or ``recorded``), the scorer, and
-    the date of play when it is not the filing's (ISO date; left out otherwise)."""
+    """Four players (``seats``: N, E, S, W), the first dealer, the pinned ruleset (``name``,
+    ``version``, ``options``), who deals (``server`` or ``recorded``), the scorer, and the date of
+    play when it is not the filing's (ISO date; left out otherwise). People are person references
+    (``PERSON_FIELDS``)."""
 
     TYPE = "match_created"
+    VERSION = 2
     OPTIONAL = ("played_on",)
     seats: Mapping[str, str]
     first_dealer: str
@@ -159,6 +167,7 @@ class RulingRecorded(Event):
     ``override`` reason of points outside the analysis (left out when there is none)."""
 
     TYPE = "ruling_recorded"
+    VERSION = 2
     OPTIONAL = ("override",)
     dispute: int
     ruling: str
@@ -176,6 +185,7 @@ class ResultConfirmed(Event):
     the read model stamps those with the result in force then, ``projections.sign_offs_of``)."""
 
     TYPE = "result_confirmed"
+    VERSION = 2
     OPTIONAL = ("result",)
     seat: str
     by: str
@@ -185,6 +195,7 @@ class ResultConfirmed(Event):
 @dataclass(frozen=True)
 class MatchWithdrawn(Event):
     TYPE = "match_withdrawn"
+    VERSION = 2
     reason: str
     by: str
 
@@ -192,6 +203,7 @@ class MatchWithdrawn(Event):
 @dataclass(frozen=True)
 class MatchReinstated(Event):
     TYPE = "match_reinstated"
+    VERSION = 2
     reason: str
     by: str
 
@@ -239,6 +251,47 @@ class DealCorrected(DealTallied):
     must tell it from a new deal (check it before ``DealTallied``)."""
 
     TYPE = "deal_corrected"
+
+
+# --- people ---------------------------------------------------------------------------------------
+
+# Issue 28: the fields naming a person, by type. From version 2 they hold the person's public id
+# (``Player.public_id``: random, meaning nothing by itself); version 1 payloads, stored before,
+# hold his username, or a guest's display name. Both are *person references*: whoever shows one
+# resolves it through the player table (``games.read.people``), where a name can be erased.
+PERSON_FIELDS: dict[str, tuple[str, ...]] = {
+    "match_created": ("seats", "scorer"),
+    "ruling_recorded": ("arbiter",),
+    "result_confirmed": ("by",),
+    "match_withdrawn": ("by",),
+    "match_reinstated": ("by",),
+}
+
+
+def people_of(payload: Mapping[str, Any], type: str) -> list[str]:
+    """The person references of a stored payload of ``type`` (any version), in field order."""
+    found: list[str] = []
+    for name in PERSON_FIELDS.get(type, ()):
+        value = payload.get(name)
+        values = value.values() if isinstance(value, Mapping) else [value]
+        found.extend(v for v in values if isinstance(v, str))
+    return found
+
+
+def with_people(payload: Mapping[str, Any], type: str, ids: Mapping[str, str]) -> dict[str, Any]:
+    """``payload`` with each person reference found in ``ids`` replaced by its value, at the
+    current version (``v``): how an erasure redacts a version 1 payload (``games.write.redaction``)."""
+    out = dict(payload)
+    for name in PERSON_FIELDS.get(type, ()):
+        value = out.get(name)
+        if isinstance(value, Mapping):
+            out[name] = {k: ids.get(v, v) for k, v in value.items()}
+        elif isinstance(value, str):
+            out[name] = ids.get(value, value)
+    version = EVENTS.classes[type].VERSION
+    if version > 1:
+        out[VERSION_KEY] = version
+    return out
 
 
 # --- the registry --------------------------------------------------------------------------------------
@@ -328,6 +381,17 @@ AnyEvent = (
     | DealTallied
     | DealCorrected
 )
+
+
+def _people_by_name(payload: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 → 2 of the five types naming people: the keys and shapes are the same, a name
+    stands where an id stands now, and a reference is either (``games.read.people`` resolves
+    both), so the payload is taken as it is — the version alone changes."""
+    return payload
+
+
+for _type in PERSON_FIELDS:
+    EVENTS.upcaster(_type, 1)(_people_by_name)
 
 
 def parse(type: str, payload: Mapping[str, Any], version: int | None = None) -> Event:

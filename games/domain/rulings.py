@@ -26,4 +26,4 @@ def rulings_of(stream: Iterable[Recorded], earlier: list[dict[str, Any]] | None 
 
 
 def ruling_mark(item: Recorded[RulingRecorded]) -> dict[str, Any]:
-    return {**item.payload, "seq": item.seq, "time": timestamp(item.recorded_at), "superseded_by": None}
+    return {**item.event.fields(), "seq": item.seq, "time": timestamp(item.recorded_at), "superseded_by": None}

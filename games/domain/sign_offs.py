@@ -39,7 +39,7 @@ def sign_offs_of(stream: Iterable[Recorded], earlier: dict[str, Any] | None = No
             if may_change_the_result(event):
                 confirmations = [{"result": confirmation.SUPERSEDED, **c} for c in confirmations]
             continue
-        mark = {**item.payload, "seq": item.seq, "time": timestamp(item.recorded_at)}
+        mark = {**item.event.fields(), "seq": item.seq, "time": timestamp(item.recorded_at)}
         if isinstance(event, kinds.ResultConfirmed):
             confirmations.append(mark)
         else:

@@ -11,17 +11,19 @@ Each returns a value naming the first failure; none raises on a bad match.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from games.domain import projections
+from games.domain import checkpoints, projections, seals
 from games.domain.chain import ChainCheck, deal_commitment, event_body, timestamp, verify_chain
 from games.domain.event_types import CardPlayed, DealCorrected, DealStarted, DealTallied, HandsRevealed
 from games.domain.log import recorded_row
 from games.domain.stream import Recorded, of_kind
 from games.engine.errors import RuleViolation
-from games.models import DealSecret, Match, MatchEvent, MatchProjection
+from games.models import DealSecret, EventSeal, Match, MatchEvent, MatchProjection
+from games.write.checkpointing import signing_key
 
 # --- the hash chain ----------------------------------------------------------------------------
 
@@ -34,10 +36,28 @@ def chain_check(match: Match) -> ChainCheck:
     as a break in the seq sequence instead of being silently put back in order.
     """
     rows = list(match.events.order_by("id"))
-    checked = verify_chain((_body(row), row.hash) for row in rows)
+    checked = verify_chain(((_body(row), row.hash) for row in rows), seal_vouchers(match))
     if not checked.ok:
         return _explain_gap(checked, rows)
     return _check_tail(match, rows)
+
+
+def seal_vouchers(match: Match) -> dict[int, Any]:
+    """The match's sealed events (redacted at an erasure: docs/privacy.md), each checked against
+    the server's checkpoint key: a seal signed by any other key vouches for nothing."""
+    found = list(EventSeal.objects.filter(match=match))
+    if not found:
+        return {}
+    public_key = checkpoints.public_key_b64(signing_key())
+    return {s.seq: functools.partial(_vouch, as_seal(s), public_key) for s in found}
+
+
+def as_seal(row: EventSeal) -> seals.Seal:
+    return seals.Seal(str(row.match_id), row.seq, row.hash, row.previous, row.digest, row.public_key, row.signature)
+
+
+def _vouch(seal: seals.Seal, public_key: str, previous: str, body: dict, stored: str) -> str | None:
+    return seals.vouches(seal, previous=previous, body=body, stored_hash=stored, public_key=public_key)
 
 
 def _body(row: MatchEvent) -> dict:
@@ -233,6 +253,7 @@ def audit_report(match: Match) -> dict[str, Any]:
     (``GET /matches/{id}/audit/``)."""
     chain, rules, commitments = chain_check(match), rules_check(match), commitments_check(match)
     rows = list(match.events.order_by("seq", "id"))
+    sealed = {row.seq: as_seal(row) for row in EventSeal.objects.filter(match=match)}  # redacted at an erasure
     return {
         "match": match.pk,
         "version": match.version,
@@ -253,6 +274,7 @@ def audit_report(match: Match) -> dict[str, Any]:
                 "created_at": timestamp(row.created_at),
                 "payload": row.payload,
                 "hash": row.hash,
+                **({"seal": sealed[row.seq].as_json()} if row.seq in sealed else {}),
             }
             for row in rows
         ],

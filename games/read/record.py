@@ -39,7 +39,9 @@ def match_record(*, match: Match, viewer: Role) -> dict[str, Any]:
     record = {
         "format": FORMAT,
         "ruleset": {"name": ruleset["name"], "options": ruleset.get("options") or {}},
-        "players": created.seats if created else {s.name: p.username for s, p in zip(Seat, match.seat_players())},
+        # the names of now, from the player table (the log names people by id: issue 28); an erased
+        # person is "erased player #N" there
+        "players": {s.name: p.username for s, p in zip(Seat, match.seat_players())},
         "first_dealer": match.first_dealer,
     }
     if match.played_on is not None:

@@ -30,6 +30,7 @@ from games.engine import Seat
 from games.engine.match import MatchState, restore
 from games.engine.seats import by_seat
 from games.models import DealScore, Match, MatchEvent, MatchProjection
+from games.read import people
 from games.write.results import CommandResult
 
 SCORERS_GROUP = "scorers"  # members may file (import) match records, as staff may
@@ -97,7 +98,7 @@ def _with_season(matches: QuerySet[Match]) -> QuerySet[Match]:
 def match_detail(match: Match) -> dict[str, Any]:
     """Status, seats, ruleset and the replay summary (RECORD_FORMAT.md) with the next deal due.
     Everything here is public to anyone who may read the match."""
-    summary = match.projection.summary
+    summary = people.named_summary(match.projection.summary)  # the log's ids, by name (issue 28)
     return {
         "id": match.id,
         "status": match.status,

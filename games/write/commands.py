@@ -58,7 +58,7 @@ from games.engine.errors import RuleViolation
 from games.engine.match import restore
 from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
 from games.read.record import match_record
-from games.write import claims, states
+from games.write import claims, people, states
 from games.write.results import CommandResult
 
 # Where a broken rule is located, by what the command does (``run``'s ``locate``).
@@ -321,7 +321,7 @@ def _chained(unit: Unit) -> tuple[list[MatchEvent], str]:
     match, projection = unit.match, unit.projection
     previous = projection.head_hash if projection else GENESIS
     now = timezone.now()
-    actor_name = unit.actor.get_username() if unit.actor is not None else None
+    actor_name = people.person_ref(unit.actor)  # issue 28: hashed into the chain, so an id, not a name
     rows = []
     for event in unit.events:
         seq, type, payload = match.version + 1, event.TYPE, event.to_payload()

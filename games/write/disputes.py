@@ -56,7 +56,8 @@ from games.engine import MatchState, Seat
 from games.engine.errors import RuleViolation, RulingNotAllowed
 from games.models import DealScore, Dispute, Match
 from games.read import analysis
-from games.write import commands
+from games.read.people import names_of
+from games.write import commands, people
 from games.write.commands import Unit
 from games.write.results import CommandResult
 
@@ -292,7 +293,7 @@ def _decide_ruling(
         deal=dispute.deal,
         points={s.name: points[s.name] for s in Seat} if ruling == SCORE_ADJUSTED else None,
         reason=reason,
-        arbiter=unit.actor.get_username(),
+        arbiter=people.person_ref(unit.actor),
         override=override,
     )
     unit.state = apply(unit.state, event)  # the same step the fold takes
@@ -333,6 +334,10 @@ def dispute_views(disputes: Iterable[Dispute]) -> list[dict[str, Any]]:
         for item in streams({d.match_id for d in disputes}, RulingRecorded):
             if item.event.dispute in wanted:
                 rulings.setdefault(item.event.dispute, []).append(_ruling_view(item))
+    names = names_of(r["arbiter"] for shown in rulings.values() for r in shown)  # the log's ids, by name
+    for shown in rulings.values():
+        for ruling in shown:
+            ruling["arbiter"] = names.get(ruling["arbiter"], ruling["arbiter"])
     return [_dispute_view(d, rulings.get(d.pk, [])) for d in disputes]
 
 

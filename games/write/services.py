@@ -45,7 +45,7 @@ from games.engine.errors import RecordFormatError, RulesetError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
 from games.models import DealScore, DealSecret, Match, MatchProjection, Player
-from games.write import commands
+from games.write import commands, people
 from games.write.commands import Unit
 from games.write.results import CommandResult
 
@@ -56,15 +56,8 @@ User = get_user_model()
 
 
 def player_for_user(user) -> Player:
-    """The user's player profile, created on first use (a guest profile of the same name is claimed)."""
-    player = getattr(user, "player", None)
-    if player is not None:
-        return player
-    player, _ = Player.objects.get_or_create(username=user.get_username())
-    if player.user_id is None:
-        player.user = user
-        player.save(update_fields=["user"])
-    return player
+    """The user's player profile, created on first use (``games.write.people.player_of``)."""
+    return people.player_of(user)
 
 
 def _acting_seat(unit: Unit, requested: str | None, default: Seat | None, *, files: bool = True) -> Seat:
@@ -151,11 +144,11 @@ def match_create(
         unit = Unit(match, None, state, actor)
         unit.emit(
             MatchCreated(
-                seats={s.name: p.username for s, p in zip(Seat, players)},
+                seats={s.name: p.public_id for s, p in zip(Seat, players)},  # issue 28: ids, not names
                 first_dealer=dealer.name,
                 ruleset=state.ruleset.as_json(),
                 dealing=dealing,
-                scorer=scorer_user.get_username() if scorer_user else None,
+                scorer=people.person_ref(scorer_user),
                 # the date of play is part of the log (left out when None); the filing time is each event's
                 played_on=None if played_on is None else played_on.isoformat(),
             )

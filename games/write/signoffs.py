@@ -34,7 +34,7 @@ from games.domain.exceptions import (
 )
 from games.domain.roles import require_arbiter
 from games.models import Match
-from games.write import commands
+from games.write import commands, people
 from games.write.commands import Unit
 from games.write.results import CommandResult
 
@@ -69,9 +69,11 @@ def result_confirm(*, match_id, actor, expected_version: int | None = None) -> C
         confirmations = confirmation.signed_now(summary)  # a signature of an earlier result counts no more
         if role.seat.name in confirmation.confirming_seats(confirmations):
             raise AlreadyConfirmed(_("Seat %(seat)s has confirmed this sheet already.") % {"seat": role.seat.name})
-        event = ResultConfirmed(seat=role.seat.name, by=actor.get_username(), result=confirmation.result_of(summary))
+        event = ResultConfirmed(
+            seat=role.seat.name, by=people.person_ref(actor), result=confirmation.result_of(summary)
+        )
         unit.emit(event)
-        if not match.confirmed and confirmation.rule_met(match, [*confirmations, event.to_payload()]) is not None:
+        if not match.confirmed and confirmation.rule_met(match, [*confirmations, event.fields()]) is not None:
             unit.columns["confirmed"] = True
 
     return _on_ended_too(match_id, actor, expected_version, decide)
@@ -105,7 +107,7 @@ def _withdrawal(match_id, actor, reason: Any, expected_version: int | None, *, w
                 if withdraw
                 else _("The match is not withdrawn: there is nothing to reinstate.")
             )
-        unit.emit((MatchWithdrawn if withdraw else MatchReinstated)(reason=reason, by=actor.get_username()))
+        unit.emit((MatchWithdrawn if withdraw else MatchReinstated)(reason=reason, by=people.person_ref(actor)))
         unit.columns["withdrawn"] = withdraw
 
     return _on_ended_too(match_id, actor, expected_version, decide)

@@ -16,7 +16,11 @@ from api.oauth_scopes import ENDPOINT_SCOPES, SCOPES, is_open, required_scope
 pytestmark = pytest.mark.django_db
 
 MATCH_ID = "00000000-0000-4000-8000-000000000000"
-NO_SCOPE_ON_PURPOSE = {"TokenListView", "TokenDetailView"}  # no app manages its user's tokens
+NO_SCOPE_ON_PURPOSE = {
+    "TokenListView",
+    "TokenDetailView",  # no app manages its user's tokens
+    *("MyDataView", "MyErasureView", "PlayerDataView", "PlayerErasureView"),  # nor erases or exports a person
+}
 
 
 def _view(callback, method):

@@ -6,7 +6,7 @@ import pytest
 from audit_helpers import PLAYERS, PROBLEM, SEATS, filed, play_record, season_match, simulated, url
 
 from games.domain.confirmation import result_digest
-from games.models import Match, MatchEvent, MatchProjection
+from games.models import Match, MatchEvent, MatchProjection, Player
 from games.read import audit
 from games.write import services as games
 from scoring.models import StandingRow
@@ -60,8 +60,9 @@ def test_a_seated_member_filing_alone_moves_no_standings_until_two_other_players
     signed = MatchProjection.objects.get(pk=match.pk).summary
     assert response.json()["events"][0]["payload"] == {
         "seat": "S",
-        "by": "celina",
+        "by": Player.objects.get(username="celina").public_id,  # the log names people by id (issue 28)
         "result": result_digest(signed["deals"]),
+        "v": 2,
     }
     totals = signed["totals"]
     assert sorted(standings(world)) == sorted((name, 1, totals[seat]) for seat, name in zip(SEATS, PLAYERS))

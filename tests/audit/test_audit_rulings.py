@@ -21,7 +21,7 @@ from support.once import fresh, fresh_world, once_per_module
 from support.world import build_world
 
 from games.domain.signals import match_result_changed
-from games.models import DealScore, Dispute, Match, MatchEvent, MatchProjection
+from games.models import DealScore, Dispute, Match, MatchEvent, MatchProjection, Player
 from games.read import audit
 
 pytestmark = pytest.mark.django_db
@@ -169,14 +169,16 @@ def test_no_change_is_an_event_signed_by_the_arbiter_and_changes_nothing_else(fi
     assert response.status_code == 201, response.content
     body = response.json()
     event = MatchEvent.objects.get(match=finished, type=T.RULING_RECORDED)
-    assert event.seq == finished.version + 1 and event.actor.username == "ari" and event.actor_name == "ari"
+    assert event.seq == finished.version + 1 and event.actor.username == "ari"
+    assert event.actor_name == Player.objects.get(username="ari").public_id  # hashed: an id, not the name
     assert event.payload == {
         "dispute": dispute_id,
         "ruling": "no_change",
         "deal": last_deal,
         "points": None,
         "reason": "The trick was counted right.",
-        "arbiter": "ari",
+        "arbiter": Player.objects.get(username="ari").public_id,  # the log names people by id (issue 28)
+        "v": 2,
     }
     assert body["version"] == event.seq and body["status"] == "finished" and response["ETag"] == f'"{event.seq}"'
     assert body["dispute"]["status"] == "ruled" and body["dispute"]["ruling"]["seq"] == event.seq

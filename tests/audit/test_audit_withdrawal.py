@@ -7,7 +7,7 @@ import pytest
 from audit_helpers import PROBLEM, league_figures, url
 from django.db import transaction
 
-from games.models import MatchEvent
+from games.models import MatchEvent, Player
 from games.read import audit
 from scoring import recompute
 from scoring.models import SeasonMatch
@@ -51,7 +51,11 @@ def test_a_withdrawn_match_leaves_the_standings_a_full_rebuild_without_it_gives(
         response = withdraw(clients["ari"], withdrawn, **{"If-Match": f'"{withdrawn.version}"'})
     assert response.status_code == 201, response.content
     assert [e["type"] for e in response.json()["events"]] == [T.MATCH_WITHDRAWN]
-    assert response.json()["events"][0]["payload"] == {"reason": "Filed twice.", "by": "ari"}
+    assert response.json()["events"][0]["payload"] == {
+        "reason": "Filed twice.",
+        "by": Player.objects.get(username="ari").public_id,  # the log names people by id (issue 28)
+        "v": 2,
+    }
     after = league_figures(world)
     assert after != before
 

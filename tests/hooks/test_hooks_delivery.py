@@ -11,7 +11,7 @@ from django.utils import timezone
 from hooks_helpers import deliveries, fresh_world, hooks_world, play, simulated
 from support.once import once_per_module
 
-from games.models import DealScore, Match
+from games.models import DealScore, Match, Player
 from games.write import disputes
 from games.write import services as games
 from scoring import recompute
@@ -139,7 +139,7 @@ def test_a_ruling_is_announced_with_the_ruled_points(
     [sent] = receiver.received
     data = sent.json()["data"]
     assert (data["dispute"], data["ruling"], data["deal"], data["points"]) == (dispute.pk, "score_adjusted", 1, points)
-    assert data["arbiter"] == "arb" and data["status"] == "finished"
+    assert data["arbiter"] == Player.objects.get(username="arb").public_id and data["status"] == "finished"
 
 
 def test_the_standings_recompute_is_announced_once_the_season_match_ends(

@@ -15,7 +15,8 @@ from support import PLAYERS, ROOT, SEATS  # noqa: F401 - re-exported
 
 CATALOGUE = ROOT / "locale" / "pl" / "LC_MESSAGES" / "django.po"
 COMPILED = CATALOGUE.with_suffix(".mo")
-SOURCES = ("config", "games", "scoring", "webhooks", "api", "web", "printing")  # the apps makemessages reads
+# the apps makemessages reads
+SOURCES = ("config", "accounts", "games", "scoring", "webhooks", "api", "web", "printing")
 
 # Words an English message shares with a Polish page on purpose: names, codes, formats, keys.
 SHARED_WORDS = {

@@ -82,7 +82,7 @@ def test_the_stream_reads_each_row_once_with_its_envelope(server_match, users):
     ]
     assert isinstance(log[0].event, MatchCreated) and isinstance(log[1].event, DealStarted)
     assert [r.event.card for r in of_kind(log, CardPlayed)] == [row.payload["card"] for row in rows[2:]]
-    assert log[-1].actor == "scorer"
+    assert log[-1].actor == users["scorer"].player.public_id  # the log names people by id (issue 28)
 
 
 def test_the_stream_of_a_few_kinds_or_the_latest_few(server_match, users):

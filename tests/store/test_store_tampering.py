@@ -163,7 +163,7 @@ def test_a_rewritten_and_rechained_last_event_is_caught_against_the_recorded_hea
         seq=last.seq,
         type=last.type,
         payload={"reason": "forged"},
-        actor=last.actor.username,
+        actor=last.actor_name,
         created_at=last.created_at,
     )
     with tamperable() as cursor:

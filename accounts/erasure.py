@@ -1,0 +1,159 @@
+"""Erasing a person on request (GDPR/RODO Art. 17, issue 28; docs/privacy.md).
+
+``person_erase`` takes his name, e-mail, account and tokens out of every table while his results
+stay, under ``erased player #N``, so standings and audits still add up: the log names him by his
+public id (``games.write.people``), and the events stored before that named him by name are
+redacted and sealed (``games.write.redaction``). Who may ask is ``erasure_role``'s."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils.translation import gettext as _
+from oauth2_provider.models import (
+    get_access_token_model,
+    get_application_model,
+    get_grant_model,
+    get_id_token_model,
+    get_refresh_token_model,
+)
+from rest_framework.authtoken.models import Token
+
+from accounts.models import PersonalToken, PrivacyRequest
+from games.domain.exceptions import CommandError, NotAllowed, NotFound
+from games.models import IdempotencyKey, Match, Player
+from games.write import redaction
+from scoring.models import ClubPlayer, Invitation, Membership, SeasonStatusChange, SeatInvitation
+from webhooks.models import Delivery
+
+ERASED = "erased player #{number}"  # the stored name; pages say it in Polish ("usunięty gracz nr N")
+
+
+class InUnfinishedMatch(CommandError):
+    """He sits in a match still in progress: it is finished or abandoned first (docs/privacy.md)."""
+
+    status, code = 409, "person_in_unfinished_match"
+
+
+def clubs_of(player: Player | None, user) -> set[int]:
+    clubs = set()
+    if player is not None:
+        clubs |= set(ClubPlayer.objects.filter(player=player).values_list("club_id", flat=True))
+    if user is not None:
+        clubs |= set(Membership.objects.filter(user=user).values_list("club_id", flat=True))
+    return clubs
+
+
+def erasure_role(actor, player: Player | None, user) -> tuple[str, int | None]:
+    """Who ``actor`` is to the person: ``self``, ``staff``, or ``admin`` of the one club he
+    belongs to (with its id). A club admin erases only a person of his club and of no other —
+    another controller holds the rest — who is no club admin himself; anyone else: 404, as for
+    a person he cannot see."""
+    if user is not None and actor.pk == user.pk:
+        return "self", None
+    if actor.is_staff:
+        return "staff", None
+    clubs = clubs_of(player, user)
+    admin_of = set(Membership.objects.filter(user=actor, role=Membership.Role.ADMIN).values_list("club_id", flat=True))
+    if not clubs & admin_of:
+        raise NotFound(_("No such person among your club's members."))
+    if len(clubs) > 1:
+        raise NotAllowed(_("This person belongs to another club too: he asks himself, or the service's staff erase."))
+    if user is not None and (
+        user.is_staff or Membership.objects.filter(user=user, role=Membership.Role.ADMIN).exists()
+    ):
+        raise NotAllowed(_("A club admin is not erased by another admin: he erases his own account."))
+    return "admin", next(iter(clubs))
+
+
+def person_erase(*, actor, player: Player | None, user=None) -> PrivacyRequest:
+    """Erase the person of ``player`` (and his ``user``, if he has an account). Refused while he
+    sits in an unfinished match; recorded in the privacy log."""
+    user = user if user is not None else (player.user if player is not None else None)
+    role, club = erasure_role(actor, player, user)
+    with transaction.atomic():
+        if player is not None:
+            player = Player.objects.select_for_update().get(pk=player.pk)
+            _refuse_unfinished(player)
+        number = (Player.objects.aggregate(last=Max("erased_number"))["last"] or 0) + 1
+        while Player.objects.filter(username=ERASED.format(number=number)).exists():  # a guest named so
+            number += 1
+        label = ERASED.format(number=number)
+        names = _names_of(player, user)
+        if player is not None:
+            redaction.person_redact(player=player, names=names, user=user)
+            Invitation.objects.filter(player=player).delete()  # no one claims an erased profile
+            player.username, player.erased_number, player.user = label, number, None
+            player.save(update_fields=["username", "erased_number", "user"])
+        if user is not None:
+            _close_account(user, number, label)
+        _scrub_copies(names, label)
+        return PrivacyRequest.objects.create(
+            kind=PrivacyRequest.Kind.ERASURE,
+            subject=player.public_id if player is not None else "",
+            erased_number=number,
+            by=None if role == "self" else actor,  # the erased account stays no one's "who"
+            by_role=role,
+            club_id=club,
+        )
+
+
+def _refuse_unfinished(player: Player) -> None:
+    seated = Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
+    open_ = list(Match.objects.filter(seated, status=Match.Status.IN_PROGRESS).values_list("pk", flat=True))
+    if open_:
+        raise InUnfinishedMatch(
+            _("This person sits in a match in progress: finish or abandon it first."),
+            matches=[str(pk) for pk in open_],
+        )
+
+
+def _names_of(player: Player | None, user) -> set[str]:
+    names = {player.username} if player is not None else set()
+    if user is not None:
+        names |= {n for n in (user.get_username(), user.email, user.get_full_name()) if n}
+    return names
+
+
+def _close_account(user, number: int, label: str) -> None:
+    """The account stays as an empty row (events and disputes point at it) that cannot sign in."""
+    Token.objects.filter(user=user).delete()
+    PersonalToken.objects.filter(user=user).delete()
+    for model in (get_access_token_model(), get_refresh_token_model(), get_grant_model(), get_id_token_model()):
+        model.objects.filter(user=user).delete()
+    get_application_model().objects.filter(user=user).delete()
+    Membership.objects.filter(user=user).delete()
+    SeatInvitation.objects.filter(user=user).delete()
+    Invitation.objects.filter(user=user).delete()
+    IdempotencyKey.objects.filter(user=user).delete()
+    SeasonStatusChange.objects.filter(actor=user).update(actor_name=label)
+    user.username = f"erased-{number}"
+    user.email = user.first_name = user.last_name = ""
+    user.is_active = user.is_staff = user.is_superuser = False
+    user.set_unusable_password()  # and every session: its auth hash changes
+    user.save()
+    user.groups.clear()
+    user.user_permissions.clear()
+
+
+def _scrub_copies(names: set[str], label: str) -> None:
+    """Copies of a name in other people's stored responses and deliveries (made before the log
+    named people by id): replaced by the label."""
+    SeasonStatusChange.objects.filter(actor_name__in=names).update(actor_name=label)
+    for model, field in ((IdempotencyKey, "response"), (Delivery, "payload")):
+        for pk, value in model.objects.values_list("pk", field).iterator():
+            scrubbed = _scrub(value, names, label)
+            if scrubbed != value:
+                model.objects.filter(pk=pk).update(**{field: scrubbed})
+
+
+def _scrub(value: Any, names: set[str], label: str) -> Any:
+    if isinstance(value, str):
+        return label if value in names else value
+    if isinstance(value, list):
+        return [_scrub(v, names, label) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrub(v, names, label) for k, v in value.items()}
+    return value

@@ -1,0 +1,11 @@
+"""Fixtures for the privacy tests: the server's checkpoint key (it signs checkpoints and seals)."""
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from games.domain import checkpoints
+
+
+@pytest.fixture(autouse=True)
+def _signing_key(settings):
+    settings.CHECKPOINT_SIGNING_KEY = checkpoints.private_key_b64(Ed25519PrivateKey.generate())
