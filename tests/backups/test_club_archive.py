@@ -96,6 +96,7 @@ def test_the_archive_holds_records_logs_members_and_a_signed_checkpoint(club_wit
     assert checkpoints.verify_log(log["match"], log["events"], heads).ok
 
 
+@pytest.mark.django_db(transaction=True)  # flush on PostgreSQL refuses inside the test's transaction
 def test_an_archive_read_into_an_empty_instance_gives_the_same_standings_and_every_match_audits(club_with_history):
     world, filed = club_with_history
     standings = by_name(standings_of(world.season))
