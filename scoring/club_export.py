@@ -13,7 +13,9 @@ take its league elsewhere (docs/club-admin.md, "Taking the club's data elsewhere
   ``kierki verify-checkpoint --audit`` reads), with the match's filing;
 - ``checkpoint.json`` and ``heads.json``: a checkpoint signed at export time, vouching for every log.
 
-A match still in play is left out (its hands are not all known yet; the manifest names it).
+A match still in play is left out, and so is an abandoned server-dealt one whose last deal's hands
+were never revealed (its log would not replay without them, and they stay hidden); the manifest
+names both.
 ``scoring.club_import`` reads the archive back into an empty instance.
 """
 
@@ -24,17 +26,17 @@ import zipfile
 from typing import IO, Any
 
 from django.core.exceptions import ImproperlyConfigured
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 
 from games.domain.chain import timestamp
 from games.domain.roles import Role
-from games.models import Dispute, Match, MatchEvent
+from games.models import DealSecret, Dispute, Match, MatchEvent
 from games.read.selectors import match_record
 from games.write.checkpointing import checkpoint_take
 from scoring.models import Club, ClubPlayer, Evening, League, Membership, Season, SeasonMatch, StandingRow
 
 FORMAT = "kierki-club/1"
-RECORD_VIEWER = Role(Role.ARBITER)  # every match exported has ended: all its hands are revealed
+RECORD_VIEWER = Role(Role.NOBODY)  # the finished deals: a deal cut short keeps its hands hidden
 MATCH_FIELDS = (
     "first_dealer",
     "ruleset_name",
@@ -52,8 +54,9 @@ STANDING_FIELDS = [f.name for f in StandingRow._meta.concrete_fields if f.name n
 def club_export(*, club: Club, out: IO[bytes]) -> dict[str, Any]:
     """Write the club's archive to ``out``; returns its manifest."""
     season_matches = SeasonMatch.objects.filter(season__league__club=club).select_related("match", "season")
-    exported = [sm.match for sm in season_matches if sm.match.status != Match.Status.IN_PROGRESS]
-    left_out = sorted(str(sm.match_id) for sm in season_matches if sm.match.status == Match.Status.IN_PROGRESS)
+    hidden = hands_still_hidden([sm.match_id for sm in season_matches])
+    exported = [sm.match for sm in season_matches if is_exportable(sm.match, hidden)]
+    left_out = sorted(str(sm.match_id) for sm in season_matches if not is_exportable(sm.match, hidden))
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for match in exported:
             write_json(archive, f"matches/{match.pk}.record.json", match_record(match=match, viewer=RECORD_VIEWER))
@@ -76,6 +79,19 @@ def club_export(*, club: Club, out: IO[bytes]) -> dict[str, Any]:
         }
         write_json(archive, "manifest.json", manifest)
     return manifest
+
+
+def hands_still_hidden(match_ids: list) -> set:
+    """The matches with a server-dealt deal whose hands were never revealed (cut short by abandoning)."""
+    dealt = set(DealSecret.objects.filter(match_id__in=match_ids).values_list("match_id", "number"))
+    revealed = MatchEvent.objects.filter(match_id__in=match_ids, type=MatchEvent.Type.HANDS_REVEALED)
+    shown = {(match_id, payload["number"]) for match_id, payload in revealed.values_list("match_id", "payload")}
+    return {match_id for match_id, _ in dealt - shown}
+
+
+def is_exportable(match: Match, hidden: set) -> bool:
+    """Ended, with every hand known: a log that replays anywhere and shows nobody a hidden hand."""
+    return match.status != Match.Status.IN_PROGRESS and match.pk not in hidden
 
 
 def write_json(archive: zipfile.ZipFile, name: str, value: Any) -> None:
@@ -204,7 +220,7 @@ def standings_of(club: Club) -> list[dict[str, Any]]:
 
 
 def disputes_of(matches: list[Match]) -> list[dict[str, Any]]:
-    disputes = Dispute.objects.filter(Q(match__in=matches)).select_related("raised_by").order_by("created_at", "id")
+    disputes = Dispute.objects.filter(match__in=matches).select_related("raised_by").order_by("created_at", "id")
     return [
         {
             "match": str(dispute.match_id),

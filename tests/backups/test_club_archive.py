@@ -142,3 +142,16 @@ def test_an_archive_is_refused_where_the_club_exists_and_nothing_is_stored(club_
 def test_a_file_that_is_not_an_archive_is_refused_by_name(db):
     with pytest.raises(Exception, match="not a club archive"):
         club_import(archive=io.BytesIO(b"not a zip"))
+
+
+def test_an_abandoned_server_dealt_match_with_hidden_hands_is_left_out(world):
+    from games.write import services as games
+
+    match = season_match(world, dealing="server")
+    games.deal_start(match_id=match.pk, actor=world.users["ala"])
+    games.match_abandon(match_id=match.pk, actor=world.users["ala"], reason="the hall closed")
+
+    archive = zipfile.ZipFile(io.BytesIO(exported(world.club)))
+
+    assert json.loads(archive.read("manifest.json"))["left_out"] == [str(match.pk)]
+    assert not [name for name in archive.namelist() if name.startswith("matches/")]

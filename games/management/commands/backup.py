@@ -93,7 +93,8 @@ class Command(BaseCommand):
             verified = subprocess.run(command, env={**os.environ, "DATABASE_URL": url}, capture_output=True, text=True)
             self.stdout.write(verified.stdout.rstrip())
             if verified.returncode:
-                raise CommandError(verified.stderr.strip().splitlines()[-1], returncode=verified.returncode)
+                said = verified.stderr.strip().splitlines() or [gettext("the verify failed")]
+                raise CommandError(said[-1], returncode=verified.returncode)
         finally:
             if not keep:
                 drop(into)
