@@ -47,7 +47,7 @@ def verify(url: str, checkpoint: Path) -> subprocess.CompletedProcess:
     """``backup verify`` in a process of its own on the restored database, as an operator runs it."""
     key = checkpoints.public_key_b64(signing_key())
     command = [sys.executable, "manage.py", "backup", "verify", "--no-progress", "--checkpoint", str(checkpoint)]
-    env = {**os.environ, "DATABASE_URL": url}
+    env = {**os.environ, "DATABASE_URL": url, "LANGUAGE_CODE": "en"}  # the operator's words in English, as asserted
     return subprocess.run([*command, "--public-key", key], cwd=ROOT, env=env, capture_output=True, text=True)
 
 
@@ -82,7 +82,7 @@ def test_an_event_altered_between_dump_and_restore_fails_naming_its_match(thousa
     checked = verify(url, made.checkpoint)
 
     assert checked.returncode == 1, checked.stdout + checked.stderr
-    named = [line for line in checked.stdout.splitlines() if str(victim.pk) in line]  # (in Polish: the default)
+    named = [line for line in checked.stdout.splitlines() if str(victim.pk) in line]
     assert any(f"seq {row.seq}: hash mismatch" in line for line in named), checked.stdout
     assert f"{MATCHES} heads checked" in checked.stdout
     assert sum(str(match.pk) in checked.stdout for match in thousand_matches) == 1  # only the altered one
