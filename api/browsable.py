@@ -63,6 +63,7 @@ VIEW_NAMES = {
     "Rounds": _("Rounds"),
     "Player Instance": _("Player"),
     "Player List": _("Players"),
+    "Club Export": _("The club's data (ZIP)"),
     "My Data": _("My data"),
     "My Erasure": _("Erasing my data"),
     "Player Data": _("A player's data"),

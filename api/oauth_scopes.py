@@ -68,6 +68,7 @@ ENDPOINT_SCOPES: dict[str, dict[str, str]] = {
     "DisputeDetailView": {"read": ARBITER},
     "RulingView": {"write": ARBITER},
     "ClubViewSet": {"read": READ, "write": CLUB},
+    "ClubExportView": {"read": CLUB},  # the club's whole archive: its admins' business
     "LeagueViewSet": {"read": READ, "write": CLUB},
     "SeasonViewSet": {"read": READ, "write": CLUB},
     "PlayerViewSet": {"read": READ},

@@ -3,7 +3,7 @@ from rest_framework import routers
 from rest_framework.permissions import AllowAny
 from rest_framework.reverse import reverse
 
-from . import analysis_views, audit_views, members, printouts, privacy, streams, token_views, webhooks
+from . import analysis_views, audit_views, club_exports, members, printouts, privacy, streams, token_views, webhooks
 from .evenings import EveningViewSet
 from .leagues import ClubViewSet, LeagueViewSet, PlayerViewSet, SeasonViewSet
 from .views import MatchViewSet, PingView, ProblemTypeListView, ProblemTypeView, TokenView
@@ -96,6 +96,7 @@ urlpatterns = [
     path("disputes/<str:pk>/ruling/", audit_views.RulingView.as_view(), name="dispute-ruling"),
     # Webhooks of a club (api/webhooks.py)
     path("clubs/<str:pk>/webhooks/", webhooks.ClubWebhooksView.as_view(), name="club-webhooks"),
+    path("clubs/<str:pk>/export/", club_exports.ClubExportView.as_view(), name="club-export"),
     path("webhooks/<str:pk>/", webhooks.WebhookView.as_view(), name="webhook-detail"),
     path("webhooks/<str:pk>/ping/", webhooks.WebhookPingView.as_view(), name="webhook-ping"),
     path("webhooks/<str:pk>/deliveries/", webhooks.WebhookDeliveriesView.as_view(), name="webhook-deliveries"),

@@ -20,6 +20,7 @@ SLOW = (
     "tests/ops/test_ops_make_run.py",  # make run and seed_demo in subprocesses
     "tests/ops/test_ops_settings.py",  # each test starts Python on other settings
     "tests/i18n/test_i18n_settings.py",  # the same, for the language and time zone
+    "tests/backups/test_backup_sqlite.py",  # backup make, restore, verify as processes on a migrated file database
     # a whole evening of 13 members seated, filed by tally, ranked and printed (the rest of the file stays)
     "tests/scoring/test_scoring_evening_e2e.py::test_an_evening_of_13_members_is_seated_filed_by_tally_ranked_and_printed",
     "tests/scoring/test_scoring_evenings.py::test_an_evening_of_13_members_over_4_rounds_seats_files_and_ranks",
