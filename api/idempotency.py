@@ -20,13 +20,6 @@ Decorate a view's POST handler with ``@idempotent``. A request that carries the 
    committed) meet at the key's unique constraint: the second is rolled back whole and replays
    the first's response.
 
-A card play (``@idempotent(claimed=True)``) first tries without that transaction, on PostgreSQL:
-the play runs with a ``games.write.claims.Claim``, so that its optimistic branch stores the answer with
-the events in its one statement — which fails whole if the key is stored already (a retry, a
-reuse, an expired key: the key's unique constraint). Whatever the claim did not store — the branch
-not taken, the match moved, the key stored, a refusal — it wrote nothing, and the request runs the
-usual way from step 2 (docs/card-play.md, "A claimed Idempotency-Key").
-
 SQLite has no advisory locks; it runs one writer at a time, so a second request waits for the
 first and then replays it. Keys are kept ``IDEMPOTENCY_KEY_TTL_HOURS`` (24 h by default): lookups
 ignore older rows, and ``purge_expired_keys`` (``manage.py purge_idempotency_keys``) deletes them.
@@ -52,7 +45,6 @@ from rest_framework.utils.encoders import JSONEncoder
 from games import sql
 from games.domain.exceptions import CommandError, InvalidInput, quoted
 from games.models import IdempotencyKey
-from games.write import claims
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -90,12 +82,8 @@ def request_fingerprint(method: str, path: str, data: Any) -> str:
     return hashlib.sha256(head + body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def idempotent(handler: Callable | None = None, *, claimed: bool = False) -> Callable:
-    """Make a DRF view's POST handler honour ``Idempotency-Key`` (see the module docstring).
-    ``claimed``: the handler runs a card play, whose answer (``view.command_answer``) a claim may
-    store with its events."""
-    if handler is None:
-        return functools.partial(idempotent, claimed=claimed)
+def idempotent(handler: Callable) -> Callable:
+    """Make a DRF view's POST handler honour ``Idempotency-Key`` (see the module docstring)."""
 
     @functools.wraps(handler)
     def wrapper(view, request, *args, **kwargs):
@@ -115,10 +103,6 @@ def idempotent(handler: Callable | None = None, *, claimed: bool = False) -> Cal
                 field=HEADER,
             )
         fingerprint = request_fingerprint(request.method, request.get_full_path(), request.data)
-        if claimed and sql.appends_unlocked():
-            reply = _claimed(view, handler, request, args, kwargs, key, fingerprint)
-            if reply is not None:
-                return reply
         for _attempt in range(3):
             try:
                 return _run_once(request.user, key, fingerprint, lambda: _handle(view, handler, request, args, kwargs))
@@ -140,26 +124,6 @@ def _handle(view, handler: Callable, request, args, kwargs) -> Response:
         return handler(view, request, *args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - handled errors become their 4xx response
         return view.handle_exception(exc)  # re-raises what the API does not handle
-
-
-def _claimed(view, handler: Callable, request, args, kwargs, key: str, fingerprint: str) -> Response | None:
-    """The play run with a claim on ``key``: the stored reply, or None if the claim stored nothing
-    (nothing was written; the usual way runs the request). The key is not looked up first: if it
-    is stored (a retry, a reuse, an expired key), the statement that would store it again fails
-    whole on its unique constraint, and the usual way answers it under the lock."""
-
-    def answer(result) -> tuple[IdempotencyKey, Response]:
-        row = _row(request.user, key, fingerprint, view.command_answer(result))
-        return row, _replay(row, replayed=False)
-
-    with claims.claiming(claims.Claim(answer)) as claim:
-        try:
-            handler(view, request, *args, **kwargs)
-        except Exception:
-            if claim.row is None:
-                return None  # nothing written: the usual way decides again, and answers a refusal
-            raise  # after the statement: the answer is stored, a retry replays it
-    return claim.reply  # None unless the claim stored it
 
 
 def _run_once(user, key: str, fingerprint: str, handle: Callable[[], Response]) -> Response:

@@ -39,8 +39,8 @@ from config.replica import reads_from_replica
 from games.domain.exceptions import CommandError, NotFound
 from games.models import Match
 from games.read import selectors
-from games.write import claims, commands, services, signoffs
-from games.write.commands import CommandResult
+from games.write import commands, services, signoffs
+from games.write.results import CommandResult
 from scoring.invitations import match_create_with_consent
 from scoring.services import season_match_create, season_record_import
 
@@ -432,7 +432,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         ],
     )
     @action(detail=True, methods=["post"])
-    @idempotent(claimed=True)
+    @idempotent
     def plays(self, request, pk=None):
         return self._command(request, pk, services.card_play, s.PlayInput, lambda body: dict(body))
 
@@ -676,9 +676,6 @@ class MatchViewSet(viewsets.GenericViewSet):
         except (CommandError, APIException) as refusal:
             commands.hide_from_outsiders(refusal, match_id=pk, actor=request.user)
             raise
-        claim = claims.current()
-        if claim is not None and claim.row is not None:
-            return claim.reply  # rendered and stored with the events (api.idempotency)
         return self.command_answer(result)
 
     def command_answer(self, result: CommandResult) -> Response:

@@ -40,7 +40,7 @@ from games.engine.match import MatchState, restore
 from games.engine.record import FORMAT, SaleRecord, encode_deal, encode_filed_deal
 from games.engine.seats import by_seat
 from games.models import DealSecret, Match, MatchEvent, MatchProjection
-from games.write.commands import CommandResult
+from games.write.results import CommandResult
 
 T = MatchEvent.Type
 

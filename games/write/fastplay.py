@@ -1,0 +1,93 @@
+"""A card play without the lock (PostgreSQL): the one fast path of the write side, behind ``play``,
+which the unit of work (``games.write.commands.run``) calls once for a card play
+(docs/card-play.md, "The fast path").
+
+Most plays are a card in a deal that goes on, by a player or the scorer, on a match this process
+moved last. ``play`` decides it on the match as this process left it (``states.kept_match``,
+caught up by the card plays another process stored since), without the lock, and writes it with
+one statement that writes only if the match is still where the decision found it
+(``sql.events_append_unlocked``: the version, the head hash, ``DECIDED_BY``). Outside a
+transaction that statement commits by itself; inside the API's ``Idempotency-Key`` transaction
+it saves the lock's statement.
+
+Not taken (nothing kept, another version expected, a caller the row does not make a player or
+the scorer, a refusal, more to write than the plays) or lost (the match moved): ``play`` has
+written nothing and answers None, and ``run`` takes the locked line, where a refusal counts.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from games import sql
+from games.domain.roles import Role, role_of
+from games.models import Match
+from games.read import live
+from games.write import states
+from games.write.results import CommandResult, signalled
+from games.write.unit import Unit, chained, plays_projected, summary_unchanged
+
+# The Match columns a card play's decision reads (with the version): the role (the seats, the
+# scorer), that the match takes commands (status, read_only) and how it is dealt (the last card
+# of a server-dealt deal). ``play`` writes only if they are still as it read them.
+DECIDED_BY = ("status", "read_only", "north", "east", "south", "west", "scorer", "dealing")
+
+
+@functools.cache
+def _decided_by() -> tuple[tuple[str, str], ...]:
+    return tuple((name, Match._meta.get_field(name).attname) for name in DECIDED_BY)
+
+
+def play(match_id, actor, expected_version: int | None, decide: Callable[[Unit], None]) -> CommandResult | None:
+    """The card play ``decide`` makes, decided on the kept match and written if it is still
+    there; None, with nothing written, when not taken or lost (the module docstring)."""
+    if not sql.appends_unlocked():
+        return None
+    try:  # caught up by the card plays stored since if another process moved it (If-Match tells)
+        kept = states.kept_match(Match._meta.pk.to_python(match_id), at=expected_version)
+    except (ValueError, TypeError, ValidationError):
+        return None
+    if kept is None:
+        return None
+    match, state = kept
+    if expected_version not in (None, match.version) or match.status != Match.Status.IN_PROGRESS or match.read_only:
+        return None
+    role = role_of(match, actor)
+    if role.kind not in (Role.PLAYER, Role.SCORER):  # decided by DECIDED_BY alone (a club role is not)
+        return None
+    unit, head = Unit(match, match.projection, state, actor, role=role), match.projection.head_hash
+    checked = {name: getattr(match, attname) for name, attname in _decided_by()}
+    try:
+        decide(unit)
+    except Exception:  # noqa: BLE001 - decided again under the lock, where a refusal counts
+        return None
+    if unit.secrets or unit.columns or not summary_unchanged(unit, len(unit.projection.summary["deals"])):
+        return None  # more to write than the plays (a deal's end, ...): the locked line writes it
+    return _written(unit, head, checked)
+
+
+def _written(unit: Unit, head: str, checked: dict[str, Any]) -> CommandResult | None:
+    """The unit's plays appended if the match is still at the decision's version, head hash and
+    ``checked`` columns: the result, signalled; None when it moved (nothing written)."""
+    rows, new_head = chained(unit)
+    values, patches = plays_projected(unit, new_head)
+    written = sql.events_append_unlocked(
+        unit.match,
+        rows,
+        head=head,
+        checked=checked,
+        match_values={"version": unit.match.version},
+        projection_values=values,
+        notify=live.moved_notice(unit.match),
+        patches=patches,
+    )
+    if not written:
+        return None
+    for name, value in values.items():  # the unit's rows are this attempt's own (states.kept_match)
+        setattr(unit.projection, name, value)
+    states.keep(unit.projection, unit.state, unit.match)
+    return signalled(CommandResult(unit.match, rows, unit.state, unit.role, unit.projection))
