@@ -16,10 +16,12 @@ One straight line, in one transaction (docs/card-play.md):
 6. **signal** what the command produced (``signals.events_appended`` with the ``CommandResult``:
    the live notification, the webhook outbox), inside the transaction.
 
-A card play first tries the fast path (``games.write.fastplay.play``; PostgreSQL): the same
+A card play first takes the fast path (``games.write.fastplay.play``; PostgreSQL): the same
 steps without the lock, on the match as this process's last command on it left it
-(``states``), and one statement that writes the events only if the match is still there; not
-taken or lost, it has written nothing, and the play takes the line above (docs/card-play.md).
+(``states``), and one statement that writes the events only if the match is still there. What
+it did not write it has not written at all, and the play takes the line above, where what the
+fast path decided is taken as decided if the locked match is where it found it — decided again
+only if the match moved in between (docs/card-play.md).
 
 The answer, ``CommandResult``, carries the events, the engine state after them and the caller's
 role, so that the API serialises it without another read. A refusal carries the caller's role
@@ -78,7 +80,8 @@ def run(
     a finished or abandoned match (signing the sheet, withdrawing it, a ruling). ``locate``:
     what the command does (``DEAL``, ``PLAY``, …), for where a broken rule is located.
     ``not_found``: the detail an outsider's 404 gives (default: no such match). ``optimistic``:
-    a card play — first the fast path (``fastplay.play``), which stores the same, or nothing.
+    a card play — first the fast path (``fastplay.play``), which stores the same, or nothing; what
+    it decided but did not write is taken as decided here if the match has not moved.
     ``admit``: a refusal by the caller's role alone (an arbiter's ruling), checked before the version:
     a precondition is ignored when the answer without it would not be a success (RFC 9110
     §13.2.1), so a non-arbiter's stale ruling is ``403`` as in v1 1.0.0, not ``412``.
@@ -87,10 +90,9 @@ def run(
     undo: inside a caller's transaction (the API's Idempotency-Key, which stores the refusal) the
     block needs no savepoint — two statements fewer on every card play. The refusal is raised
     after the block, so that it does not doom the caller's transaction."""
-    if optimistic:
-        result = fastplay.play(match_id, actor, expected_version, decide)
-        if result is not None:
-            return result
+    played = fastplay.play(match_id, actor, expected_version, decide) if optimistic else None
+    if played is not None and played.result is not None:
+        return played.result
     unit = role = None
     with transaction.atomic(savepoint=False):
         try:
@@ -101,7 +103,11 @@ def run(
             if admit is not None:
                 admit(match, role)
             unit = _locked_unit(match, actor, role, expected_version, ended_too)
-            decide(unit)
+            reused = played.reused(unit) if played is not None else None  # decided on the fast path
+            if reused is None:
+                decide(unit)
+            else:
+                unit = reused
         except (CommandError, RuleViolation) as refusal:
             error = refusal
         else:

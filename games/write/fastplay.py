@@ -1,5 +1,5 @@
 """A card play without the lock (PostgreSQL): the one fast path of the write side, behind ``play``,
-which the unit of work (``games.write.commands.run``) calls once for a card play
+which the unit of work (``games.write.commands.run``) calls first for a card play
 (docs/card-play.md, "The fast path").
 
 Most plays are a card in a deal that goes on, by a player or the scorer, on a match this process
@@ -10,21 +10,27 @@ one statement that writes only if the match is still where the decision found it
 transaction that statement commits by itself; inside the API's ``Idempotency-Key`` transaction
 it saves the lock's statement.
 
-Not taken (nothing kept, another version expected, a caller the row does not make a player or
-the scorer, a refusal, more to write than the plays) or lost (the match moved): ``play`` has
-written nothing and answers None, and ``run`` takes the locked line, where a refusal counts.
+The play is decided once. What the fast path decided but did not write — a refusal, or more to
+write than the plays (a deal's end) — the locked line takes as decided when the locked match is
+where the decision found it (``Played.reused``); only a match that moved in between (a race
+lost) is decided again there. Nothing kept that fits (none kept, another version expected, a
+caller the row does not make a player or the scorer): ``play`` answers None and the locked line
+decides.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.core.exceptions import ValidationError
 
 from games import sql
+from games.domain.exceptions import CommandError
 from games.domain.roles import Role, role_of
+from games.engine.errors import RuleViolation
 from games.models import Match
 from games.read import live
 from games.write import states
@@ -42,9 +48,43 @@ def _decided_by() -> tuple[tuple[str, str], ...]:
     return tuple((name, Match._meta.get_field(name).attname) for name in DECIDED_BY)
 
 
-def play(match_id, actor, expected_version: int | None, decide: Callable[[Unit], None]) -> CommandResult | None:
-    """The card play ``decide`` makes, decided on the kept match and written if it is still
-    there; None, with nothing written, when not taken or lost (the module docstring)."""
+@dataclass
+class Played:
+    """A card play decided on the kept match: ``result`` if the fast path wrote it; else what was
+    decided there — the ``unit`` with its events, or the ``refusal`` — on the match at
+    ``version``, ``head_hash`` and ``checked`` (``DECIDED_BY``)."""
+
+    unit: Unit
+    version: int
+    head_hash: str
+    checked: dict[str, Any]
+    refusal: CommandError | RuleViolation | None = None
+    result: CommandResult | None = None
+
+    def reused(self, locked: Unit) -> Unit | None:
+        """The decision on the ``locked`` match's unit, if that match is where the decision found it
+        (its version, head hash and ``DECIDED_BY``): the decided unit on the locked rows — or the
+        refusal, raised. None if the match moved: the locked line decides again."""
+        match = locked.match
+        if (match.version, locked.projection.head_hash, _checked(match)) != (
+            self.version,
+            self.head_hash,
+            self.checked,
+        ):
+            return None
+        if self.refusal is not None:
+            raise self.refusal
+        return replace(self.unit, match=match, projection=locked.projection, role=locked.role)
+
+
+def _checked(match: Match) -> dict[str, Any]:
+    return {name: getattr(match, attname) for name, attname in _decided_by()}
+
+
+def play(match_id, actor, expected_version: int | None, decide: Callable[[Unit], None]) -> Played | None:
+    """The card play ``decide`` makes, decided on the kept match and written if it is a card in a
+    deal that goes on and the match is still there; None when nothing kept fits (the module
+    docstring)."""
     if not sql.appends_unlocked():
         return None
     try:  # caught up by the card plays stored since if another process moved it (If-Match tells)
@@ -59,27 +99,29 @@ def play(match_id, actor, expected_version: int | None, decide: Callable[[Unit],
     role = role_of(match, actor)
     if role.kind not in (Role.PLAYER, Role.SCORER):  # decided by DECIDED_BY alone (a club role is not)
         return None
-    unit, head = Unit(match, match.projection, state, actor, role=role), match.projection.head_hash
-    checked = {name: getattr(match, attname) for name, attname in _decided_by()}
+    unit = Unit(match, match.projection, state, actor, role=role)
+    played = Played(unit, match.version, match.projection.head_hash, _checked(match))
     try:
         decide(unit)
-    except Exception:  # noqa: BLE001 - decided again under the lock, where a refusal counts
-        return None
-    if unit.secrets or unit.columns or not summary_unchanged(unit, len(unit.projection.summary["deals"])):
-        return None  # more to write than the plays (a deal's end, ...): the locked line writes it
-    return _written(unit, head, checked)
+    except (CommandError, RuleViolation) as refusal:
+        played.refusal = refusal  # answered from the locked match, if it is this one
+        return played
+    if not (unit.secrets or unit.columns) and summary_unchanged(unit, len(unit.projection.summary["deals"])):
+        played.result = _written(played)
+    return played
 
 
-def _written(unit: Unit, head: str, checked: dict[str, Any]) -> CommandResult | None:
+def _written(played: Played) -> CommandResult | None:
     """The unit's plays appended if the match is still at the decision's version, head hash and
-    ``checked`` columns: the result, signalled; None when it moved (nothing written)."""
+    ``DECIDED_BY``: the result, signalled; None when it moved (nothing written)."""
+    unit = played.unit
     rows, new_head = chained(unit)
     values, patches = plays_projected(unit, new_head)
     written = sql.events_append_unlocked(
         unit.match,
         rows,
-        head=head,
-        checked=checked,
+        head=played.head_hash,
+        checked=played.checked,
         match_values={"version": unit.match.version},
         projection_values=values,
         notify=live.moved_notice(unit.match),
