@@ -72,14 +72,14 @@ def run(
     ended_too: bool = False,
     locate: str | None = None,
     not_found: str | None = None,
-    optimistic: bool = False,
+    fast_path: bool = False,
     admit: Callable[[Match, Role], None] | None = None,
 ) -> CommandResult:
     """Run one command: lock, admit, check the version, ``decide``, append, project, signal —
     all in one transaction, or nothing is stored (the module docstring). ``ended_too``: also on
     a finished or abandoned match (signing the sheet, withdrawing it, a ruling). ``locate``:
     what the command does (``DEAL``, ``PLAY``, …), for where a broken rule is located.
-    ``not_found``: the detail an outsider's 404 gives (default: no such match). ``optimistic``:
+    ``not_found``: the detail an outsider's 404 gives (default: no such match). ``fast_path``:
     a card play — first the fast path (``fastplay.play``), which stores the same, or nothing; what
     it decided but did not write is taken as decided here if the match has not moved.
     ``admit``: a refusal by the caller's role alone (an arbiter's ruling), checked before the version:
@@ -90,7 +90,7 @@ def run(
     undo: inside a caller's transaction (the API's Idempotency-Key, which stores the refusal) the
     block needs no savepoint — two statements fewer on every card play. The refusal is raised
     after the block, so that it does not doom the caller's transaction."""
-    played = fastplay.play(match_id, actor, expected_version, decide) if optimistic else None
+    played = fastplay.play(match_id, actor, expected_version, decide) if fast_path else None
     if played is not None and played.result is not None:
         return played.result
     unit = role = None

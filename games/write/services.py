@@ -305,7 +305,7 @@ def card_play(
         expected_version=expected_version,
         decide=decide,
         locate=commands.PLAY,
-        optimistic=True,
+        fast_path=True,
     )
 
 
