@@ -432,9 +432,10 @@ class MatchViewSet(viewsets.GenericViewSet):
         ],
     )
     @action(detail=True, methods=["post"])
-    @idempotent
+    @idempotent(claimed=True)
     def plays(self, request, pk=None):
-        return self._command(request, pk, services.card_play, s.PlayInput, lambda body: dict(body))
+        claim = getattr(request, "idempotency_claim", None)  # an Idempotency-Key stored with the play (api.idempotency)
+        return self._command(request, pk, services.card_play, s.PlayInput, lambda body: dict(body, claim=claim))
 
     @_command_schema(
         operation_id="matches_tally",

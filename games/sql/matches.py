@@ -15,6 +15,8 @@ that writes what the command decided.
   decision read unchanged, and otherwise writes nothing at all (docs/card-play.md, "The
   fast path", ``games.write.fastplay``). Outside a transaction it commits by itself: no ``BEGIN``, no
   ``COMMIT``.
+  With a ``key``, the same statement inserts an ``Idempotency-Key`` row with its answer
+  (``games.write.claims``): the key stored with the events, or neither.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 
-from games.models import Match, MatchEvent, MatchProjection
+from games.models import IdempotencyKey, Match, MatchEvent, MatchProjection
 from games.sql import rows
 
 
@@ -202,6 +204,7 @@ def events_append_unlocked(
     projection_values: dict[str, Any],
     notify: tuple[str, str] | None = None,
     patches: dict[str, tuple[tuple[str, ...], Any]] | None = None,
+    key: IdempotencyKey | None = None,
 ) -> bool:
     """``events_append`` for a command decided without the lock: in one statement, and only if the
     match is still where the decision found it — at version ``events[0].seq - 1``, its projection's
@@ -212,14 +215,20 @@ def events_append_unlocked(
     command moved the match (a concurrent one waited for is re-checked on the row it committed,
     READ COMMITTED's re-check of an ``UPDATE``'s ``WHERE``), or what the process kept is not what
     is stored. The version makes the check: every command moves it, and the head hash makes sure
-    the log at that version is the one the decision's state came from."""
+    the log at that version is the one the decision's state came from.
+
+    ``key``: a new ``Idempotency-Key`` row, inserted by the same statement (hanging on the match's
+    row like the rest). If its (user, key) is taken, the statement fails whole: False, nothing
+    written (``games.write.claims``)."""
     if not events:
         raise ValueError("nothing to append")
     patched = _patched(patches)
     wrapper = rows.db()
     match_names, checked_names = tuple(sorted(match_values)), tuple(sorted(checked))
     projection_names = tuple(sorted(projection_values))
-    sql = _append_unlocked_sql(len(events), match_names, checked_names, projection_names, notify is not None, patched)
+    sql = _append_unlocked_sql(
+        len(events), match_names, checked_names, projection_names, notify is not None, patched, key is not None
+    )
     match_field, pk = Match._meta.get_field, Match._meta.pk.get_db_prep_save(match.pk, wrapper)
     params = [match_field(name).get_db_prep_save(match_values[name], wrapper) for name in match_names]
     params += [pk, events[0].seq - 1]
@@ -229,9 +238,17 @@ def events_append_unlocked(
     params += [value for event in events for value in rows.insert_params(event)]
     if notify is not None:
         params += list(notify)
-    found = _run(wrapper, sql, params)
+    if key is None:
+        found = _run(wrapper, sql, params)
+    else:
+        try:
+            found = _run_alone(wrapper, sql, params + rows.insert_params(key))
+        except IntegrityError:  # the key was stored meanwhile (its unique constraint): nothing written
+            return False
     if not found:
         return False
+    if key is not None:
+        rows.inserted(key)
     split = rows.width(Match)
     rows.refresh(match, "m", found[0][:split])
     ids = {row[split + 1]: row[split] for row in found}
@@ -246,6 +263,15 @@ def _run(wrapper, sql: str, params: list[Any]) -> list[tuple]:
         return cursor.fetchall()
 
 
+def _run_alone(wrapper, sql: str, params: list[Any]) -> list[tuple]:
+    """``_run`` for a statement that may fail on a constraint: inside a transaction (a test's), in
+    a savepoint, so that the failure leaves the transaction usable; outside one it is its own."""
+    if not wrapper.in_atomic_block:
+        return _run(wrapper, sql, params)
+    with transaction.atomic(using=wrapper.alias):
+        return _run(wrapper, sql, params)
+
+
 @functools.cache
 def _append_unlocked_sql(
     count: int,
@@ -254,6 +280,7 @@ def _append_unlocked_sql(
     projection_names: tuple[str, ...],
     notify: bool,
     patched: tuple[tuple[str, tuple[str, ...]], ...],
+    key: bool = False,
 ) -> str:
     quote, m = connection.ops.quote_name, functools.partial(rows.column, Match)
     of_match = rows.column(MatchProjection, "match")
@@ -273,6 +300,12 @@ def _append_unlocked_sql(
     ]
     if notify:  # from m: sent only if the match's row was updated
         parts.append("n AS (SELECT pg_notify(%s, %s) FROM m)")
+    if key:  # from m too: the key's row only with the events
+        key_fields = rows.insert_fields(IdempotencyKey)
+        parts.append(
+            f"k AS (INSERT INTO {rows.table(IdempotencyKey)} ({', '.join(quote(f.column) for f in key_fields)}) "
+            f"SELECT {', '.join(['%s'] * len(key_fields))} FROM m)"
+        )
     return f"WITH {', '.join(parts)} SELECT m.*, e.* FROM m, e{', n' if notify else ''}"
 
 

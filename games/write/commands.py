@@ -50,7 +50,7 @@ from games.engine.match import restore
 from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
 from games.read import live
 from games.read.selectors import Viewer, match_record
-from games.write import fastplay, states
+from games.write import claims, fastplay, states
 from games.write.results import CommandResult, signalled
 from games.write.unit import Unit, chained, plays_projected, summary_unchanged
 
@@ -73,6 +73,7 @@ def run(
     locate: str | None = None,
     not_found: str | None = None,
     fast_path: bool = False,
+    claim: claims.Claim | None = None,
     admit: Callable[[Match, Role], None] | None = None,
 ) -> CommandResult:
     """Run one command: lock, admit, check the version, ``decide``, append, project, signal —
@@ -81,7 +82,9 @@ def run(
     what the command does (``DEAL``, ``PLAY``, …), for where a broken rule is located.
     ``not_found``: the detail an outsider's 404 gives (default: no such match). ``fast_path``:
     a card play — first the fast path (``fastplay.play``), which stores the same, or nothing; what
-    it decided but did not write is taken as decided here if the match has not moved.
+    it decided but did not write is taken as decided here if the match has not moved. ``claim``:
+    an ``Idempotency-Key`` the fast path stores with the play — or ``claims.NotClaimed``, nothing
+    written.
     ``admit``: a refusal by the caller's role alone (an arbiter's ruling), checked before the version:
     a precondition is ignored when the answer without it would not be a success (RFC 9110
     §13.2.1), so a non-arbiter's stale ruling is ``403`` as in v1 1.0.0, not ``412``.
@@ -90,9 +93,11 @@ def run(
     undo: inside a caller's transaction (the API's Idempotency-Key, which stores the refusal) the
     block needs no savepoint — two statements fewer on every card play. The refusal is raised
     after the block, so that it does not doom the caller's transaction."""
-    played = fastplay.play(match_id, actor, expected_version, decide) if fast_path else None
+    played = fastplay.play(match_id, actor, expected_version, decide, claim) if fast_path else None
     if played is not None and played.result is not None:
         return played.result
+    if claim is not None:
+        raise claims.NotClaimed  # only the fast path stores a claim's answer: nothing written
     unit = role = None
     with transaction.atomic(savepoint=False):
         try:

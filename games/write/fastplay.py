@@ -33,7 +33,7 @@ from games.domain.roles import Role, role_of
 from games.engine.errors import RuleViolation
 from games.models import Match
 from games.read import live
-from games.write import states
+from games.write import claims, states
 from games.write.results import CommandResult, signalled
 from games.write.unit import Unit, chained, plays_projected, summary_unchanged
 
@@ -81,10 +81,12 @@ def _checked(match: Match) -> dict[str, Any]:
     return {name: getattr(match, attname) for name, attname in _decided_by()}
 
 
-def play(match_id, actor, expected_version: int | None, decide: Callable[[Unit], None]) -> Played | None:
+def play(
+    match_id, actor, expected_version: int | None, decide: Callable[[Unit], None], claim: claims.Claim | None = None
+) -> Played | None:
     """The card play ``decide`` makes, decided on the kept match and written if it is a card in a
-    deal that goes on and the match is still there; None when nothing kept fits (the module
-    docstring)."""
+    deal that goes on and the match is still there — with ``claim``'s key and answer in the same
+    statement (``games.write.claims``); None when nothing kept fits (the module docstring)."""
     if not sql.appends_unlocked():
         return None
     try:  # caught up by the card plays stored since if another process moved it (If-Match tells)
@@ -107,16 +109,21 @@ def play(match_id, actor, expected_version: int | None, decide: Callable[[Unit],
         played.refusal = refusal  # answered from the locked match, if it is this one
         return played
     if not (unit.secrets or unit.columns) and summary_unchanged(unit, len(unit.projection.summary["deals"])):
-        played.result = _written(played)
+        played.result = _written(played, claim)
     return played
 
 
-def _written(played: Played) -> CommandResult | None:
+def _written(played: Played, claim: claims.Claim | None) -> CommandResult | None:
     """The unit's plays appended if the match is still at the decision's version, head hash and
-    ``DECIDED_BY``: the result, signalled; None when it moved (nothing written)."""
+    ``DECIDED_BY`` (and ``claim``'s key is new): the result, signalled; None when not (nothing
+    written)."""
     unit = played.unit
     rows, new_head = chained(unit)
     values, patches = plays_projected(unit, new_head)
+    for name, value in values.items():  # the unit's rows are this attempt's own (states.kept_match)
+        setattr(unit.projection, name, value)
+    result = CommandResult(unit.match, rows, unit.state, unit.role, unit.projection)
+    key = claims.key_row(claim, result) if claim is not None else None  # the answer, stored with the play
     written = sql.events_append_unlocked(
         unit.match,
         rows,
@@ -126,10 +133,9 @@ def _written(played: Played) -> CommandResult | None:
         projection_values=values,
         notify=live.moved_notice(unit.match),
         patches=patches,
+        key=key,
     )
     if not written:
         return None
-    for name, value in values.items():  # the unit's rows are this attempt's own (states.kept_match)
-        setattr(unit.projection, name, value)
     states.keep(unit.projection, unit.state, unit.match)
-    return signalled(CommandResult(unit.match, rows, unit.state, unit.role, unit.projection))
+    return signalled(result)

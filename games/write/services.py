@@ -44,7 +44,7 @@ from games.engine.errors import RecordFormatError, RulesetError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
 from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection, Player
-from games.write import commands
+from games.write import claims, commands
 from games.write.commands import CommandResult, Unit
 
 T = MatchEvent.Type
@@ -293,7 +293,10 @@ def card_play(
     card: str,
     seat: str | None = None,
     expected_version: int | None = None,
+    claim: claims.Claim | None = None,
 ) -> CommandResult:
+    """The card played (R10–R16); ``claim``: an ``Idempotency-Key`` stored with it (``commands.run``)."""
+
     def decide(unit: Unit) -> None:
         deal = unit.state.deal
         acting = _acting_seat(unit, seat, deal.to_play if deal else None)
@@ -306,6 +309,7 @@ def card_play(
         decide=decide,
         locate=commands.PLAY,
         fast_path=True,
+        claim=claim,
     )
 
 

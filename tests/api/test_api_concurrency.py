@@ -5,6 +5,7 @@ import datetime as dt
 import pytest
 from api_helpers import PROBLEM, dealt_once, post, state, url
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 
 from api.idempotency import purge_expired_keys, request_fingerprint
@@ -101,23 +102,42 @@ def test_a_play_stores_the_answer_it_sends(dealt_match, clients):
     assert stored.response["headers"] == {"ETag": played["ETag"]}
 
 
-def test_a_play_under_a_stored_key_writes_nothing_and_is_replayed(dealt_match, clients, users):
-    """A key stored already (by a request that committed first) is found under its lock before the
-    play is decided: the stored answer is replayed, no event, no new version — on the fast path
-    (this process kept the match) as on the locked line."""
+def test_a_key_stored_between_a_play_and_its_statement_writes_nothing_and_is_replayed(
+    dealt_match, clients, users, monkeypatch
+):
+    """On PostgreSQL the play's answer is stored with its event in one statement (games.write.claims);
+    a key stored meanwhile (by a request that committed first) makes that statement fail whole:
+    no event, no new version — the request is answered from the stored key. On SQLite the key is
+    looked up in the request's transaction first: the same answer."""
+    from games.write import claims
+
     bartek = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
     assert post(clients["bartek"], dealt_match, "plays", {"card": bartek}).status_code == 201  # this process keeps v3
     card = state(clients["celina"], dealt_match)["deal"]["legal_cards"][0]
     fingerprint = request_fingerprint("POST", url(dealt_match, "plays"), {"card": card})
     stored = {"body": {"stored": "first"}, "headers": {"ETag": '"7"'}, "content_type": None}
-    IdempotencyKey.objects.create(
-        user=users["celina"], key="taken", request_hash=fingerprint, status_code=201, response=stored
-    )
+    real, claimed = claims.key_row, []
+
+    def store_the_key():
+        IdempotencyKey.objects.create(
+            user=users["celina"], key="taken", request_hash=fingerprint, status_code=201, response=stored
+        )
+
+    def meanwhile(claim, result):  # the answer is rendered: the key is stored before the statement runs
+        if not claimed:
+            claimed.append(store_the_key())
+        return real(claim, result)
+
+    if connection.vendor == "postgresql":
+        monkeypatch.setattr(claims, "key_row", meanwhile)
+    else:  # no claim: the key is stored before the request looks
+        store_the_key()
 
     response = post(clients["celina"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "taken"})
 
     assert response.status_code == 201 and response.json() == {"stored": "first"}, response.content
     assert response["Idempotent-Replayed"] == "true" and response["ETag"] == '"7"'
+    assert claimed == ([None] if connection.vendor == "postgresql" else [])
     assert _events(dealt_match) == 3 and clients["ala"].get(url(dealt_match))["ETag"] == '"3"'
 
 

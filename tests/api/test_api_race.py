@@ -96,41 +96,39 @@ def test_a_retry_while_the_first_request_runs_is_409_and_after_it_commits_a_repl
     assert MatchEvent.objects.filter(match_id=dealt_match).count() == 3
 
 
-def test_a_retry_that_lands_while_the_first_request_renders_its_answer_is_refused_then_replayed(
+def test_a_retry_that_lands_while_the_first_request_renders_its_answer_is_replayed_to_the_first(
     dealt_match, clients, monkeypatch
 ):
-    """The first request has decided and written its play (the fast path, inside the key's
-    transaction) and renders its answer; the retry finds the key under its advisory lock, held by
-    the first: 409, nothing written. Once the first committed — the play and its answer together —
-    the retry is replayed the first's answer."""
-    from api.views import MatchViewSet
+    """The claim (games.write.claims): the first request has decided without the lock and renders its
+    answer, to be stored with its event; meanwhile the retry lands the play and its answer. The
+    first's statement then writes nothing, and it answers what the retry stored."""
+    from games.write import claims
 
     card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
     inside, release = threading.Event(), threading.Event()
-    real = MatchViewSet.command_answer
+    real = claims.key_row
 
-    def slow(view, result):  # the first request's answer, rendered after its statement ran
+    def slow(claim, result):  # the first request's answer, rendered before its statement
         if not inside.is_set():
             inside.set()
             assert release.wait(30)
-        return real(view, result)
+        return real(claim, result)
 
-    monkeypatch.setattr(MatchViewSet, "command_answer", slow)
+    monkeypatch.setattr(claims, "key_row", slow)
 
     def send():
-        return post(clients["bartek"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "rendering"})
+        return post(clients["bartek"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "claimed"})
 
     with ThreadPoolExecutor(1) as pool:
         first = pool.submit(lambda: (send(), connection.close())[0])
         assert inside.wait(30)
-        during = send()
+        retry = send()
         release.set()
         first = first.result(30)
-    after = send()
 
-    assert during.status_code == 409 and during.json()["code"] == "idempotency_in_progress"
-    assert first.status_code == after.status_code == 201 and after["Idempotent-Replayed"] == "true"
-    assert after.json() == first.json() and after["ETag"] == first["ETag"] == '"3"'
+    assert retry.status_code == first.status_code == 201
+    assert not retry.has_header("Idempotent-Replayed") and first["Idempotent-Replayed"] == "true"
+    assert first.json() == retry.json() and first["ETag"] == retry["ETag"] == '"3"'
     assert MatchEvent.objects.filter(match_id=dealt_match).count() == 3
     assert audit.audit_failures(Match.objects.get(pk=dealt_match)) == []
 
