@@ -7,8 +7,8 @@ moved last. ``play`` decides it on the match as this process left it (``states.k
 caught up by the card plays another process stored since), without the lock, and writes it with
 one statement that writes only if the match is still where the decision found it
 (``sql.events_append_unlocked``: the version, the head hash, ``DECIDED_BY``). Outside a
-transaction that statement commits by itself; inside the API's ``Idempotency-Key`` transaction
-it saves the lock's statement.
+transaction that statement commits by itself. Handed a ``claims.Claim`` (the API's
+``Idempotency-Key``), it writes the key with its answer in the same statement (``games.write.claims``).
 
 The play is decided once. What the fast path decided but did not write — a refusal, or more to
 write than the plays (a deal's end) — the locked line takes as decided when the locked match is
