@@ -21,7 +21,10 @@ steps without the lock, on the match as this process's last command on it left i
 (``states``), and one statement that writes the events only if the match is still there. What
 it did not write it has not written at all, and the play takes the line above, where what the
 fast path decided is taken as decided if the locked match is where it found it — decided again
-only if the match moved in between (docs/card-play.md).
+only if the match moved in between (docs/card-play.md). Handed a claim on an
+``Idempotency-Key`` (``games.write.claims``: plain values from the API), the fast path's
+statement stores the key with its answer too; a play that cannot be stored so writes nothing and
+raises ``claims.NotClaimed``.
 
 The answer, ``CommandResult``, carries the events, the engine state after them and the caller's
 role, so that the API serialises it without another read. A refusal carries the caller's role
