@@ -106,3 +106,21 @@ def test_each_write_path_module_imports_first_on_its_own(module):
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_nothing_in_games_imports_the_api_or_the_pages():
+    """Data flows one way: the API and the pages call ``games``, never back (a command's answer
+    is rendered by the view after ``run`` returned) — not even from inside a function."""
+    callers = {"api", "web"}
+    found = [
+        f"{module}: {ast.unparse(node)}"
+        for module, path in MODULES.items()
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        and any(
+            name.split(".")[0] in callers
+            for name in ([node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names])
+        )
+        and not (isinstance(node, ast.ImportFrom) and node.level)
+    ]
+    assert found == []
