@@ -36,6 +36,8 @@ FIGURES = (  # the figures worth comparing, from either benchmark's JSON
     "plays_per_second",
     "p99_ms",
     "ping_per_second",
+    "gunicorn_cpu_ms_per_play",
+    "postgres_cpu_ms_per_play",
 )
 
 
@@ -60,7 +62,16 @@ def run_once(tree: Path, script: list[str]) -> dict:
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
         sys.exit(f"{script[0]} failed in {tree}:\n{done.stderr[-2000:]}")
-    return {**json.loads(lines[-1]), "load_average": load}
+    return with_cpu_per_play({**json.loads(lines[-1]), "load_average": load})
+
+
+def with_cpu_per_play(run: dict) -> dict:
+    """``api_plays.py`` gives the cores each side used while playing: per play, in ms."""
+    cores, rate = run.get("cpu_cores", {}).get("plays"), run.get("plays_per_second")
+    if cores and rate:
+        run["gunicorn_cpu_ms_per_play"] = round(cores["gunicorn"] * 1000 / rate, 2)
+        run["postgres_cpu_ms_per_play"] = round(cores["postgres"] * 1000 / rate, 2)
+    return run
 
 
 def main() -> None:
