@@ -21,11 +21,13 @@ Decorate a view's POST handler with ``@idempotent``. A request that carries the 
    the first's response.
 
 A card play (``@idempotent(claimed=True)``) first tries without that transaction, on PostgreSQL:
-the play runs with a ``games.write.claims.Claim``, so that its optimistic branch stores the answer with
-the events in its one statement — which fails whole if the key is stored already (a retry, a
-reuse, an expired key: the key's unique constraint). Whatever the claim did not store — the branch
-not taken, the match moved, the key stored, a refusal — it wrote nothing, and the request runs the
-usual way from step 2 (docs/card-play.md, "A claimed Idempotency-Key").
+the view passes a ``games.write.claims.Claim`` (the user, the key, the fingerprint) to the play,
+whose fast path stores the key and its answer with the events in its one statement — which fails
+whole if the key is stored already (a retry, a reuse, an expired key: the key's unique
+constraint). The view renders its answer after the command returned. Whatever the claim did not
+store — the fast path not taken, the match moved, the key stored, a refusal — nothing was
+written (``claims.NotClaimed``), and the request runs the usual way from step 2
+(docs/card-play.md, "A claimed Idempotency-Key").
 
 SQLite has no advisory locks; it runs one writer at a time, so a second request waits for the
 first and then replays it. Keys are kept ``IDEMPOTENCY_KEY_TTL_HOURS`` (24 h by default): lookups
@@ -46,6 +48,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
+from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -92,8 +95,7 @@ def request_fingerprint(method: str, path: str, data: Any) -> str:
 
 def idempotent(handler: Callable | None = None, *, claimed: bool = False) -> Callable:
     """Make a DRF view's POST handler honour ``Idempotency-Key`` (see the module docstring).
-    ``claimed``: the handler runs a card play, whose answer (``view.command_answer``) a claim may
-    store with its events."""
+    ``claimed``: the handler runs a card play and passes ``request.idempotency_claim`` to it."""
     if handler is None:
         return functools.partial(idempotent, claimed=claimed)
 
@@ -143,23 +145,17 @@ def _handle(view, handler: Callable, request, args, kwargs) -> Response:
 
 
 def _claimed(view, handler: Callable, request, args, kwargs, key: str, fingerprint: str) -> Response | None:
-    """The play run with a claim on ``key``: the stored reply, or None if the claim stored nothing
-    (nothing was written; the usual way runs the request). The key is not looked up first: if it
-    is stored (a retry, a reuse, an expired key), the statement that would store it again fails
-    whole on its unique constraint, and the usual way answers it under the lock."""
-
-    def answer(result) -> tuple[IdempotencyKey, Response]:
-        row = _row(request.user, key, fingerprint, view.command_answer(result))
-        return row, _replay(row, replayed=False)
-
-    with claims.claiming(claims.Claim(answer)) as claim:
-        try:
-            handler(view, request, *args, **kwargs)
-        except Exception:
-            if claim.row is None:
-                return None  # nothing written: the usual way decides again, and answers a refusal
-            raise  # after the statement: the answer is stored, a retry replays it
-    return claim.reply  # None unless the claim stored it
+    """The play run with a claim on ``key``: its answer, stored with its events; or None if the
+    claim stored nothing (nothing was written; the usual way runs the request). The key is not
+    looked up first: if it is stored (a retry, a reuse, an expired key), the statement that would
+    store it again fails whole on its unique constraint, and the usual way answers it under the lock."""
+    request.idempotency_claim = claims.Claim(request.user, key, fingerprint)
+    try:
+        return handler(view, request, *args, **kwargs)
+    except (claims.NotClaimed, CommandError, APIException):
+        return None  # refused or not stored, nothing written: the usual way decides, and stores the answer
+    finally:
+        request.idempotency_claim = None
 
 
 def _run_once(user, key: str, fingerprint: str, handle: Callable[[], Response]) -> Response:
@@ -217,27 +213,14 @@ def _store(user, key: str, fingerprint: str, response: Response) -> None:
 
 def _row(user, key: str, fingerprint: str, response: Response) -> IdempotencyKey:
     """The key's row, with ``response`` as a replay gives it back."""
-    body = _without_nul(json.loads(json.dumps(response.data, cls=JSONEncoder)))
     headers = {name: response[name] for name in STORED_HEADERS if response.has_header(name)}
     return IdempotencyKey(
         user=user,
         key=key,
         request_hash=fingerprint,
         status_code=response.status_code,
-        response={"body": body, "headers": headers, "content_type": response.content_type},
+        response=claims.stored_response(response.data, headers, response.content_type),
     )
-
-
-def _without_nul(value: Any) -> Any:
-    """``value`` with every NUL replaced by U+FFFD: jsonb cannot hold ``\\u0000``, and an error
-    may quote a client's input (the JSON parser refuses NUL in bodies; this covers the rest)."""
-    if isinstance(value, str):
-        return value.replace("\x00", "\ufffd")
-    if isinstance(value, dict):
-        return {_without_nul(k): _without_nul(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_without_nul(item) for item in value]
-    return value
 
 
 def _replay(row: IdempotencyKey, *, replayed: bool = True) -> Response:

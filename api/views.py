@@ -40,8 +40,8 @@ from games.domain.exceptions import CommandError, NotFound
 from games.models import Match
 from games.read import selectors
 from games.read.record import match_record
-from games.write import claims, commands, services, signoffs
-from games.write.commands import CommandResult
+from games.write import commands, services, signoffs
+from games.write.results import CommandResult
 from scoring.invitations import match_create_with_consent
 from scoring.services import season_match_create, season_record_import
 
@@ -435,7 +435,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     @idempotent(claimed=True)
     def plays(self, request, pk=None):
-        return self._command(request, pk, services.card_play, s.PlayInput, lambda body: dict(body))
+        claim = getattr(request, "idempotency_claim", None)  # an Idempotency-Key stored with the play (api.idempotency)
+        return self._command(request, pk, services.card_play, s.PlayInput, lambda body: dict(body, claim=claim))
 
     @_command_schema(
         operation_id="matches_tally",
@@ -677,9 +678,6 @@ class MatchViewSet(viewsets.GenericViewSet):
         except (CommandError, APIException) as refusal:
             commands.hide_from_outsiders(refusal, match_id=pk, actor=request.user)
             raise
-        claim = claims.current()
-        if claim is not None and claim.row is not None:
-            return claim.reply  # rendered and stored with the events (api.idempotency)
         return self.command_answer(result)
 
     def command_answer(self, result: CommandResult) -> Response:

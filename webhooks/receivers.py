@@ -17,7 +17,7 @@ from .events import may_matter
 
 
 def on_events_appended(sender, *, match, events: list, result=None, **kwargs) -> None:
-    """``result``: the command's ``games.write.commands.CommandResult`` — the payloads are built from what
+    """``result``: the command's ``games.write.results.CommandResult`` — the payloads are built from what
     the command produced (its events, its projection), not read back."""
     projection = result.projection if result is not None else None
     if may_matter(match, events, projection):

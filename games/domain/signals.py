@@ -2,13 +2,13 @@
 
 - ``events_appended`` is sent *inside* the command's transaction, after its events and read
   models are written (``commands.append``; ``match``: the locked ``Match``; ``events``: the new
-  ``MatchEvent`` rows; ``result``: the ``commands.CommandResult`` — the engine state, the caller's
+  ``MatchEvent`` rows; ``result``: the ``games.write.results.CommandResult`` — the engine state, the caller's
   role and the projection as the command left them: a receiver builds from it, reads nothing back).
   A receiver that writes (an outbox row, a webhook delivery) commits or rolls back with the
   events. It runs on every card play: a receiver must decide from its arguments alone whether
   it cares before it touches the database. A card in a deal that goes on (the match in
   progress, only ``card_played`` events, the projection's snapshot still holding a deal) may
-  have been written by the optimistic branch (``commands._unlocked``), which on PostgreSQL
+  have been written by the fast path (``games.write.fastplay.play``), which on PostgreSQL
   commits in its one statement: the signal then comes after the commit (inside the caller's
   transaction, if any), and a receiver must do nothing for it — webhooks' ``may_matter`` does not.
 - ``match_result_changing`` is sent inside the transaction and ``match_result_changed`` after it

@@ -10,7 +10,8 @@ prepared and converted as the ORM does it (``rows``), on PostgreSQL and SQLite a
 - ``matches``: the match locked with its projection, and the append of a command's events with
   the match's and the projection's new values (and the live views' ``pg_notify``) in one
   statement (``games/write/commands.py``), and the same append made without the lock, written only
-  if the match is still where the command found it (the optimistic branch of a card play), and
+  if the match is still where the command found it (a card play's fast path,
+  ``games/write/fastplay.py``), and
   the match with its events since a version (a kept match caught up);
 - ``rows``: how those statements name tables and columns, take parameters and build instances,
   and the plain ``update`` and ``insert`` of one row.

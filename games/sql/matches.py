@@ -13,7 +13,8 @@ that writes what the command decided.
   lock, on the match as this process last left it (``games.write.states``) — one statement that writes
   only if the match is still at that version, with that head hash and with the columns the
   decision read unchanged, and otherwise writes nothing at all (docs/card-play.md, "The
-  optimistic branch"). Outside a transaction it commits by itself: no ``BEGIN``, no ``COMMIT``.
+  fast path", ``games.write.fastplay``). Outside a transaction it commits by itself: no ``BEGIN``, no
+  ``COMMIT``.
   With a ``key``, the same statement inserts an ``Idempotency-Key`` row with its answer
   (``games.write.claims``): the key stored with the events, or neither.
 """

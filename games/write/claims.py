@@ -1,60 +1,71 @@
-"""An ``Idempotency-Key`` whose answer a card play stores with its events, in one statement.
+"""An ``Idempotency-Key`` a card play stores with its events, in its one statement.
 
 The API runs a POST that carries an ``Idempotency-Key`` in a transaction (api/idempotency.py):
 the key looked up under its advisory lock, the command, the answer stored, the commit. For a card
-play on the optimistic branch (``commands._unlocked``), which is itself one self-committing
-statement, that transaction is four more round trips than the play needs (``BEGIN``, the lock,
-the key's ``INSERT``, ``COMMIT``). So the API may first hand the play a ``Claim``: the branch then
-renders the answer before it writes (``Claim.answer``: the key's row and the reply, from the
-result as it will be stored) and its one statement writes the key's row with the events
-(``games.sql.events_append_unlocked``'s ``key``) — both or neither.
+play on the fast path (``games.write.fastplay``), itself one self-committing statement, that
+transaction costs four more round trips than the play (``BEGIN``, the lock, the key's
+``INSERT``, ``COMMIT``) — measured side by side, a quarter of the API's plays per second on
+this machine (docs/card-play.md, "What each shortcut buys"). So the API may first hand the play
+a ``Claim`` — the user, the key and the request's fingerprint, plain values passed down with the
+command's arguments — and the fast path's statement inserts the key's row with the answer
+(``key_row``: ``selectors.command_events``, what the API sends for a command) with the events:
+both or neither. The API renders its own answer from the result after the command returned.
 
-A claim is all or nothing too: if the command does not take the optimistic branch, or its
-statement writes nothing (the match moved, or the key was stored meanwhile by another request),
-it writes nothing and raises ``NotClaimed``; the API then runs the request the usual way, which
-decides again under the locks and replays a stored answer if there is one.
+A claim is all or nothing: if the play does not take the fast path, or its statement writes
+nothing (the match moved, or the key is stored already: its unique constraint), it writes
+nothing and ``run`` raises ``NotClaimed``; the API then runs the request the usual way, which
+finds a stored key under its lock and replays it, or decides the play under the locks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from games.models import IdempotencyKey
-    from games.write.results import CommandResult
+from rest_framework.utils.encoders import JSONEncoder
+
+from games.models import IdempotencyKey
+from games.read.selectors import command_events
+from games.write.results import CommandResult
 
 
-@dataclass
+@dataclass(frozen=True)
 class Claim:
-    """``answer(result)``: the key's row to store (its answer rendered from ``result``) and the
-    reply to send; ``row`` and ``reply`` once the command stored them."""
+    """The ``Idempotency-Key`` ``key`` of ``user`` for a request whose fingerprint is ``request_hash``."""
 
-    answer: Callable[[CommandResult], tuple[IdempotencyKey, Any]]
-    row: IdempotencyKey | None = None
-    reply: Any = None
+    user: Any
+    key: str
+    request_hash: str
 
 
 class NotClaimed(Exception):
     """The command could not store the claim's answer with its events: it wrote nothing."""
 
 
-_current: ContextVar[Claim | None] = ContextVar("kierki_claim", default=None)
+def stored_response(data: Any, headers: dict[str, str], content_type: str | None) -> dict[str, Any]:
+    """An answer as a key's row keeps it (``IdempotencyKey.response``): the body as the API's JSON
+    gives it back (DRF's encoder, as the renderer), every NUL replaced (jsonb cannot hold
+    ``\\u0000``; an error may quote a client's input). ``api.idempotency`` stores every answer so."""
+    body = _without_nul(json.loads(json.dumps(data, cls=JSONEncoder)))
+    return {"body": body, "headers": headers, "content_type": content_type}
 
 
-@contextmanager
-def claiming(claim: Claim) -> Iterator[Claim]:
-    """Hand ``claim`` to the commands run inside the block."""
-    token = _current.set(claim)
-    try:
-        yield claim
-    finally:
-        _current.reset(token)
+def key_row(claim: Claim, result: CommandResult) -> IdempotencyKey:
+    """The claim's row with the answer the API sends for ``result``: ``201``, the events as the
+    caller may see them, the new version's ``ETag``."""
+    response = stored_response(command_events(result, result.role), {"ETag": f'"{result.match.version}"'}, None)
+    return IdempotencyKey(
+        user=claim.user, key=claim.key, request_hash=claim.request_hash, status_code=201, response=response
+    )
 
 
-def current() -> Claim | None:
-    """The claim handed to the commands running now, if any."""
-    return _current.get()
+def _without_nul(value: Any) -> Any:
+    """``value`` with every NUL in its strings replaced by U+FFFD."""
+    if isinstance(value, str):
+        return value.replace("\x00", "\ufffd")
+    if isinstance(value, dict):
+        return {_without_nul(k): _without_nul(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_nul(item) for item in value]
+    return value

@@ -16,12 +16,15 @@ One straight line, in one transaction (docs/card-play.md):
 6. **signal** what the command produced (``signals.events_appended`` with the ``CommandResult``:
    the live notification, the webhook outbox), inside the transaction.
 
-A card play first tries the optimistic branch (``_unlocked``; PostgreSQL): the same steps
-without the lock, on the match as this process's last command on it left it (``states``), and
-one statement that writes the events only if the match is still there; not taken or lost, it
-has written nothing, and the play takes the line above (docs/card-play.md). Handed a claim on an
-``Idempotency-Key`` (``games.write.claims``), that statement stores the key with its answer too, and a
-command that cannot do so writes nothing and raises ``claims.NotClaimed``.
+A card play first takes the fast path (``games.write.fastplay.play``; PostgreSQL): the same
+steps without the lock, on the match as this process's last command on it left it
+(``states``), and one statement that writes the events only if the match is still there. What
+it did not write it has not written at all, and the play takes the line above, where what the
+fast path decided is taken as decided if the locked match is where it found it — decided again
+only if the match moved in between (docs/card-play.md). Handed a claim on an
+``Idempotency-Key`` (``games.write.claims``: plain values from the API), the fast path's
+statement stores the key with its answer too; a play that cannot be stored so writes nothing and
+raises ``claims.NotClaimed``.
 
 The answer, ``CommandResult``, carries the events, the engine state after them and the caller's
 role, so that the API serialises it without another read. A refusal carries the caller's role
@@ -31,55 +34,36 @@ too (``CommandError.role``): the API tells an outsider's refused input from an a
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import sql
 from games.domain import confirmation
-from games.domain.chain import GENESIS, chain_hash, event_body
-from games.domain.event_types import CardPlayed, Event
 from games.domain.exceptions import CommandError, MatchClosed, MatchReadOnly, NotFound, RuleBroken, VersionConflict
 from games.domain.fingerprints import record_fingerprint
 from games.domain.log import stream_rows
-from games.domain.projections import deal_score_rows, snapshot_of, summary_of, with_plays
+from games.domain.projections import deal_score_rows, snapshot_of, summary_of
 from games.domain.roles import Role, role_of
 from games.domain.rulings import rulings_of
 from games.domain.sign_offs import sign_offs_of
-from games.domain.signals import announce_result, events_appended
-from games.engine import MatchState
+from games.domain.signals import announce_result
 from games.engine.errors import RuleViolation
 from games.engine.match import restore
 from games.models import DealScore, DealSecret, Match, MatchEvent, MatchProjection
+from games.read import live
 from games.read.record import match_record
-from games.write import claims, people, states
-from games.write.results import CommandResult
+from games.write import claims, fastplay, states
+from games.write.results import CommandResult, signalled
+from games.write.unit import Unit, chained, plays_projected, summary_unchanged
+
+__all__ = ["CommandResult", "Unit", "append", "admit", "hide_from_outsiders", "refuse_if_read_only", "run"]
 
 # Where a broken rule is located, by what the command does (``run``'s ``locate``).
 DEAL, PLAY, OFFER, DECISION, TALLY = "deal", "play", "offer", "decision", "tally"
-
-
-@dataclass
-class Unit:
-    """One command's work on one locked match: the engine state and the events it emits."""
-
-    match: Match
-    projection: MatchProjection | None
-    state: MatchState
-    actor: Any
-    events: list[Event] = field(default_factory=list)
-    secrets: list[DealSecret] = field(default_factory=list)  # server-dealt hands, written with the events
-    columns: dict[str, Any] = field(default_factory=dict)  # Match columns the decision changes (confirmed, ...)
-    role: Role | None = None  # the actor's role in the match (``roles.role_of``), as ``run`` admitted him
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
 
 
 # --- the runner ------------------------------------------------------------------------------
@@ -94,15 +78,19 @@ def run(
     ended_too: bool = False,
     locate: str | None = None,
     not_found: str | None = None,
-    optimistic: bool = False,
+    fast_path: bool = False,
+    claim: claims.Claim | None = None,
     admit: Callable[[Match, Role], None] | None = None,
 ) -> CommandResult:
     """Run one command: lock, admit, check the version, ``decide``, append, project, signal —
     all in one transaction, or nothing is stored (the module docstring). ``ended_too``: also on
     a finished or abandoned match (signing the sheet, withdrawing it, a ruling). ``locate``:
     what the command does (``DEAL``, ``PLAY``, …), for where a broken rule is located.
-    ``not_found``: the detail an outsider's 404 gives (default: no such match). ``optimistic``:
-    first try the optimistic branch (``_unlocked``: a card play) — it stores the same, or nothing.
+    ``not_found``: the detail an outsider's 404 gives (default: no such match). ``fast_path``:
+    a card play — first the fast path (``fastplay.play``), which stores the same, or nothing; what
+    it decided but did not write is taken as decided here if the match has not moved. ``claim``:
+    an ``Idempotency-Key`` the fast path stores with the play — or ``claims.NotClaimed``, nothing
+    written.
     ``admit``: a refusal by the caller's role alone (an arbiter's ruling), checked before the version:
     a precondition is ignored when the answer without it would not be a success (RFC 9110
     §13.2.1), so a non-arbiter's stale ruling is ``403`` as in v1 1.0.0, not ``412``.
@@ -111,12 +99,11 @@ def run(
     undo: inside a caller's transaction (the API's Idempotency-Key, which stores the refusal) the
     block needs no savepoint — two statements fewer on every card play. The refusal is raised
     after the block, so that it does not doom the caller's transaction."""
-    if optimistic:
-        result = _unlocked(match_id, actor, expected_version, decide)
-        if result is not None:
-            return result
-    if claims.current() is not None:
-        raise claims.NotClaimed  # only the optimistic branch stores a claim's answer: nothing written
+    played = fastplay.play(match_id, actor, expected_version, decide, claim) if fast_path else None
+    if played is not None and played.result is not None:
+        return played.result
+    if claim is not None:
+        raise claims.NotClaimed  # only the fast path stores a claim's answer: nothing written
     unit = role = None
     with transaction.atomic(savepoint=False):
         try:
@@ -127,7 +114,11 @@ def run(
             if admit is not None:
                 admit(match, role)
             unit = _locked_unit(match, actor, role, expected_version, ended_too)
-            decide(unit)
+            reused = played.reused(unit) if played is not None else None  # decided on the fast path
+            if reused is None:
+                decide(unit)
+            else:
+                unit = reused
         except (CommandError, RuleViolation) as refusal:
             error = refusal
         else:
@@ -142,87 +133,7 @@ def append(unit: Unit) -> CommandResult:
     """Append the unit's events (``_commit``: chained, then projected) and signal them: the last
     steps of ``run``, and of the commands that build their unit themselves (a new match, an
     imported record)."""
-    return _signalled(CommandResult(unit.match, _commit(unit), unit.state, unit.role, unit.projection))
-
-
-def _signalled(result: CommandResult) -> CommandResult:
-    events_appended.send(sender=Match, match=result.match, events=result.events, result=result)
-    return result
-
-
-# The Match columns a card play's decision reads (with the version): the role (the seats, the
-# scorer), that the match takes commands (status, read_only) and how it is dealt (the last card
-# of a server-dealt deal). ``_unlocked`` writes only if they are still as it read them.
-DECIDED_BY = ("status", "read_only", "north", "east", "south", "west", "scorer", "dealing")
-
-
-@functools.cache
-def _decided_by() -> tuple[tuple[str, str], ...]:
-    return tuple((name, Match._meta.get_field(name).attname) for name in DECIDED_BY)
-
-
-def _unlocked(match_id, actor, expected_version: int | None, decide: Callable[[Unit], None]) -> CommandResult | None:
-    """The optimistic branch (docs/card-play.md): decide on the match as this process's last
-    command on it left it (``states.kept_match``), without the lock; and if the command is cards
-    played in a deal that goes on — nothing but the events, the version and the snapshot's plays
-    to write, nothing a receiver of the signal does in the transaction — write it all in one
-    statement, which writes only if the match is still there (``sql.events_append_unlocked``:
-    the version, the head hash, ``DECIDED_BY``). Outside a transaction it commits by itself.
-    None, with nothing written: not taken (nothing kept, another version expected, a caller the
-    match's columns do not make a player or its scorer, a refusal, any other command) or lost
-    (the match moved) — ``run`` then takes the locked line, which decides again, and refuses
-    there if it must: a refusal counts only on the match as locked."""
-    if not sql.appends_unlocked():
-        return None
-    try:  # caught up by the card plays stored since if another process moved it (If-Match tells)
-        kept = states.kept_match(Match._meta.pk.to_python(match_id), at=expected_version)
-    except (ValueError, TypeError, ValidationError):
-        return None
-    if kept is None:
-        return None
-    match, state = kept
-    if expected_version not in (None, match.version) or match.status != Match.Status.IN_PROGRESS or match.read_only:
-        return None
-    role = role_of(match, actor)
-    if role.kind not in (Role.PLAYER, Role.SCORER):  # decided by DECIDED_BY alone (a club role is not)
-        return None
-    unit, head = Unit(match, match.projection, state, actor, role=role), match.projection.head_hash
-    checked = {name: getattr(match, attname) for name, attname in _decided_by()}
-    try:
-        decide(unit)
-    except Exception:  # noqa: BLE001 - decided again under the lock, where a refusal counts
-        return None
-    if unit.secrets or unit.columns or not _summary_unchanged(unit, len(unit.projection.summary["deals"])):
-        return None  # more to write than the plays (a deal's end, ...): the locked line writes it
-    return _unlocked_commit(unit, head, checked)
-
-
-def _unlocked_commit(unit: Unit, head: str, checked: dict[str, Any]) -> CommandResult | None:
-    from games.read import live  # live imports selectors, which import this module
-
-    rows, new_head = _chained(unit)
-    values, patches = _plays_projected(unit, new_head)
-    for name, value in values.items():  # the unit's rows are this attempt's own (states.kept_match)
-        setattr(unit.projection, name, value)
-    result, claim = CommandResult(unit.match, rows, unit.state, unit.role, unit.projection), claims.current()
-    key, reply = claim.answer(result) if claim is not None else (None, None)  # rendered before it is stored
-    written = sql.events_append_unlocked(
-        unit.match,
-        rows,
-        head=head,
-        checked=checked,
-        match_values={"version": unit.match.version},
-        projection_values=values,
-        notify=live.moved_notice(unit.match),
-        patches=patches,
-        key=key,
-    )
-    if not written:
-        return None
-    if claim is not None:
-        claim.row, claim.reply = key, reply
-    states.keep(unit.projection, unit.state, unit.match)
-    return _signalled(result)
+    return signalled(CommandResult(unit.match, _commit(unit), unit.state, unit.role, unit.projection))
 
 
 def admit(*, match_id, actor, not_found: str | None = None) -> Role:
@@ -307,7 +218,7 @@ def _lock(match_id) -> Match:
 
 def _commit(unit: Unit) -> list[MatchEvent]:
     """Append the unit's events (chained), then bring the read models up to date."""
-    rows, head = _chained(unit)
+    rows, head = chained(unit)
     if unit.secrets:
         DealSecret.objects.bulk_create(unit.secrets)
     _project(unit, head, rows)  # inserts the rows with the read models' new values
@@ -315,39 +226,10 @@ def _commit(unit: Unit) -> list[MatchEvent]:
     return rows
 
 
-def _chained(unit: Unit) -> tuple[list[MatchEvent], str]:
-    """The unit's events as new rows, each hashed on the one before (the match's version moved
-    to the last): the rows and the new head hash."""
-    match, projection = unit.match, unit.projection
-    previous = projection.head_hash if projection else GENESIS
-    now = timezone.now()
-    actor_name = people.person_ref(unit.actor)  # issue 28: hashed into the chain, so an id, not a name
-    rows = []
-    for event in unit.events:
-        seq, type, payload = match.version + 1, event.TYPE, event.to_payload()
-        body = event_body(match_id=match.id, seq=seq, type=type, payload=payload, actor=actor_name, created_at=now)
-        previous = chain_hash(previous, body)
-        rows.append(
-            MatchEvent(
-                match=match,
-                seq=seq,
-                type=type,
-                payload=payload,
-                actor=unit.actor,
-                actor_name=actor_name,
-                created_at=now,
-                hash=previous,
-            )
-        )
-        match.version = seq
-    return rows, previous
-
-
 def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
     """Append ``rows`` with the match's new version and status and the projection's new values —
     one statement on PostgreSQL (``games.sql.events_append``), with the ``pg_notify`` that wakes
     the live views — then what only a deal's or the match's end writes."""
-    from games.read import live  # live imports selectors, which import this module
 
     match, state = unit.match, unit.state
     finished_before = len(unit.projection.summary["deals"]) if unit.projection else 0
@@ -357,10 +239,10 @@ def _project(unit: Unit, head: str, rows: list[MatchEvent]) -> None:
             unit.columns["confirmed"] = True
     for name, value in unit.columns.items():
         setattr(match, name, value)
-    unchanged = unit.projection is not None and _summary_unchanged(unit, finished_before)
+    unchanged = unit.projection is not None and summary_unchanged(unit, finished_before)
     patches = None
     if unchanged:  # cards played in a deal that goes on: the snapshot gains them, nothing else changes
-        values, patches = _plays_projected(unit, head)
+        values, patches = plays_projected(unit, head)
     else:
         values = dict(version=match.version, head_hash=head, snapshot=snapshot_of(state))
         earlier = unit.projection.summary if unit.projection else None
@@ -396,26 +278,6 @@ def _reconfirm(unit: Unit, earlier: dict[str, Any] | None, summary: dict[str, An
     still = confirmation.reconfirmed(unit.match, earlier, summary) if earlier else None
     if still is not None:
         unit.match.confirmed = unit.columns["confirmed"] = still
-
-
-def _plays_projected(unit: Unit, head: str) -> tuple[dict[str, Any], dict[str, tuple[tuple[str, ...], Any]]]:
-    """The projection's new values after cards played in a deal that goes on — the stored snapshot
-    with the deal's plays from the state, nothing else changed — and the patch that writes them
-    (``games.sql.events_append``'s ``patches``: the plays alone)."""
-    snapshot = with_plays(unit.projection.snapshot, unit.state)
-    values = dict(version=unit.match.version, head_hash=head, snapshot=snapshot)
-    return values, {"snapshot": (("deal", "plays"), snapshot["deal"]["plays"])}
-
-
-def _summary_unchanged(unit: Unit, finished_before: int) -> bool:
-    """Cards played in a deal that goes on change nothing the summary holds (finished deals,
-    totals, winners, the next deal due, status, rulings): most plays keep it as stored."""
-    return (
-        unit.state.deal is not None
-        and len(unit.state.results) == finished_before
-        and unit.match.status == Match.Status.IN_PROGRESS
-        and all(isinstance(event, CardPlayed) for event in unit.events)
-    )
 
 
 def _fingerprint_finished(match: Match) -> None:

@@ -1,11 +1,15 @@
-"""What a command returns: shared by the write side that builds it and the read side that
-renders it (a neutral module: selectors never import the unit of work)."""
+"""What a command answers: ``CommandResult``, and its signal.
+
+A leaf of ``games.write``: the read side (``selectors.command_events``) and the API render a
+result without importing the unit of work that produced it.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from games.domain.roles import Role
+from games.domain.signals import events_appended
 from games.engine import MatchState
 from games.models import Match, MatchEvent, MatchProjection
 
@@ -22,3 +26,10 @@ class CommandResult:
     state: MatchState | None = None
     role: Role | None = None
     projection: MatchProjection | None = None
+
+
+def signalled(result: CommandResult) -> CommandResult:
+    """Send ``events_appended`` with ``result`` (the live notification's and the webhooks'
+    receivers) and give it back."""
+    events_appended.send(sender=Match, match=result.match, events=result.events, result=result)
+    return result

@@ -45,7 +45,7 @@ from games.engine.errors import RecordFormatError, RulesetError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
 from games.models import DealScore, DealSecret, Match, MatchProjection, Player
-from games.write import commands, people
+from games.write import claims, commands, people
 from games.write.commands import Unit
 from games.write.results import CommandResult
 
@@ -287,7 +287,10 @@ def card_play(
     card: str,
     seat: str | None = None,
     expected_version: int | None = None,
+    claim: claims.Claim | None = None,
 ) -> CommandResult:
+    """The card played (R10–R16); ``claim``: an ``Idempotency-Key`` stored with it (``commands.run``)."""
+
     def decide(unit: Unit) -> None:
         deal = unit.state.deal
         acting = _acting_seat(unit, seat, deal.to_play if deal else None)
@@ -299,7 +302,8 @@ def card_play(
         expected_version=expected_version,
         decide=decide,
         locate=commands.PLAY,
-        optimistic=True,
+        fast_path=True,
+        claim=claim,
     )
 
 

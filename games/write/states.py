@@ -20,7 +20,7 @@ without their ``final``), so a command decides and answers exactly as after a re
 ``LIMIT`` matches are kept, the least recently moved forgotten first.
 
 With the state, the match's row as that command left it (``kept_match``): what a card play
-decides on without the lock (``games.write.commands``, the optimistic branch), for a statement that
+decides on without the lock (``games.write.fastplay``, the fast path), for a statement that
 writes only if the row, the version and the head hash are still those (docs/card-play.md).
 When another process moved the match since by card plays alone (a player's next request landed
 on another worker), the kept match is caught up from the events stored since, as an event store
@@ -98,7 +98,7 @@ def _caught_up(match_id: Any, kept: Kept, at: int) -> tuple[Match, MatchState] |
     """The kept match brought to version ``at`` by the events stored since: the match's row as
     stored now, the kept state with those events applied (``projections.apply``, as every fold),
     the kept snapshot with the deal's plays from it. Only card plays in the deal in play (R10–R16)
-    — what another process's optimistic plays write, changing nothing of the projection but the
+    — what another process's fast-path plays write, changing nothing of the projection but the
     snapshot's plays; anything else (a deal's end, a lead sale, a ruling) or a match not at ``at``:
     None (the caller takes the locked line). The head hash is the last event's, so the caller's
     write still checks that the log is the one these events came from."""

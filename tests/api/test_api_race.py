@@ -102,19 +102,19 @@ def test_a_retry_that_lands_while_the_first_request_renders_its_answer_is_replay
     """The claim (games.write.claims): the first request has decided without the lock and renders its
     answer, to be stored with its event; meanwhile the retry lands the play and its answer. The
     first's statement then writes nothing, and it answers what the retry stored."""
-    from api.views import MatchViewSet
+    from games.write import claims
 
     card = state(clients["bartek"], dealt_match)["deal"]["legal_cards"][0]
     inside, release = threading.Event(), threading.Event()
-    real = MatchViewSet.command_answer
+    real = claims.key_row
 
-    def slow(view, result):  # the first request's answer, rendered before its statement
+    def slow(claim, result):  # the first request's answer, rendered before its statement
         if not inside.is_set():
             inside.set()
             assert release.wait(30)
-        return real(view, result)
+        return real(claim, result)
 
-    monkeypatch.setattr(MatchViewSet, "command_answer", slow)
+    monkeypatch.setattr(claims, "key_row", slow)
 
     def send():
         return post(clients["bartek"], dealt_match, "plays", {"card": card}, **{"Idempotency-Key": "claimed"})

@@ -16,7 +16,7 @@ from games import sql
 from games.domain.chain import chain_hash
 from games.models import IdempotencyKey, Match, MatchEvent, MatchProjection, Player
 from games.read import live
-from games.write import commands, services
+from games.write import fastplay, services
 
 pytestmark = pytest.mark.django_db
 
@@ -248,7 +248,7 @@ def test_the_notification_rides_in_the_append_statement_on_postgresql_only(users
 
 
 def _checked(match: Match) -> dict:
-    return {name: getattr(match, Match._meta.get_field(name).attname) for name in commands.DECIDED_BY}
+    return {name: getattr(match, Match._meta.get_field(name).attname) for name in fastplay.DECIDED_BY}
 
 
 def _append_unlocked(match: Match, actor, *, head: str, checked: dict | None = None, notify=None) -> bool:
