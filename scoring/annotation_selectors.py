@@ -23,8 +23,9 @@ from games.engine import Seat
 from games.engine.annotation import ENGINE_VERSION
 from games.models import Match, MatchProjection
 
-from .annotations import PLAYED, annotation_progress
 from .models import DealAnnotation, SeasonMatch
+
+PLAYED = "played"  # a deal's entry with cards (a paper sheet's: tally, points)
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,15 @@ def match_costliest(*, match: Match, count: int = 5) -> list[dict[str, Any]]:
     rows = DealAnnotation.objects.filter(match=match, version=ENGINE_VERSION).order_by("number")
     cards = [{**c, "deal": row.number} for row in rows for c in row.cards]
     return sorted((c for c in cards if c["cost"][0] > 0), key=lambda c: (-c["cost"][0], c["deal"], c["play"]))[:count]
+
+
+def annotation_progress(*, match: Match) -> dict[str, int]:
+    """``done`` / ``to_do``: the match's finished played deals annotated at the current version,
+    and all of them (paper-sheet deals are not counted: they have no cards)."""
+    summary = MatchProjection.objects.filter(pk=match.pk).values_list("summary", flat=True).first() or {}
+    played = {d["number"] for d in summary.get("deals", []) if d.get("entry", PLAYED) == PLAYED}
+    done = DealAnnotation.objects.filter(match=match, version=ENGINE_VERSION, number__in=played).count()
+    return {"done": done, "to_do": len(played)}
 
 
 # --- accuracy -----------------------------------------------------------------------------------

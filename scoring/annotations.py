@@ -24,14 +24,13 @@ from games.domain import projections
 from games.engine import DealState, Seat
 from games.engine.annotation import BEST, ENGINE_VERSION, annotate
 from games.engine.annotation import DealAnnotation as Annotated
-from games.models import Match, MatchEvent, MatchProjection
+from games.models import Match, MatchEvent
 from games.read.audit import hands_by_deal
 
 from .models import DealAnnotation
 
 log = logging.getLogger(__name__)
 T = MatchEvent.Type
-PLAYED = "played"
 
 
 def deal_ended(events: list, result: Any) -> bool:
@@ -133,12 +132,3 @@ def annotations_rebuild(*, match_ids: list | None = None, stale_only: bool = Tru
     """``manage.py annotate_deals``: annotate again (all, or only what is missing or stale)."""
     matches = Match.objects.all() if match_ids is None else Match.objects.filter(pk__in=match_ids)
     return sum(match_annotate(match_id=pk, rebuild=not stale_only) for pk in matches.values_list("pk", flat=True))
-
-
-def annotation_progress(*, match: Match) -> dict[str, int]:
-    """``done`` / ``to_do``: the match's finished played deals annotated at the current version,
-    and all of them (paper-sheet deals are not counted: they have no cards)."""
-    summary = MatchProjection.objects.filter(pk=match.pk).values_list("summary", flat=True).first() or {}
-    played = {d["number"] for d in summary.get("deals", []) if d.get("entry", PLAYED) == PLAYED}
-    done = DealAnnotation.objects.filter(match=match, version=ENGINE_VERSION, number__in=played).count()
-    return {"done": done, "to_do": len(played)}

@@ -33,6 +33,7 @@ from games.domain.exceptions import InvalidInput, NotFound
 from games.domain.messages import engine_message, violation_detail, violation_text, violation_title
 from games.engine import DealState, Seat
 from games.engine import record as records
+from games.engine.annotation import ENGINE_VERSION, GRADES
 from games.engine.cards import BY_NAME
 from games.engine.errors import RecordFormatError, RuleViolation
 from games.engine.match import restore
@@ -42,7 +43,8 @@ from games.read import analysis
 from games.read import selectors as games_selectors
 from games.read.selectors import Viewer, match_list
 from scoring import selectors as scoring_selectors
-from scoring.models import Club, Membership, Season
+from scoring.annotation_selectors import annotation_body, annotation_progress
+from scoring.models import Club, DealAnnotation, Membership, Season
 
 from .steps import deal_steps
 
@@ -219,6 +221,8 @@ def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[s
     shown = sorted(results) + ([in_play_number] if in_play_number is not None and viewer.sees_all_hands else [])
     position = shown.index(number)
     steps = deal_steps(deal, plays, disputes=by_play, describe=violation_detail)
+    annotation = deal_annotation(match, number) if number in results else None  # never while in play
+    notes = annotation["by_play"] if annotation and annotation["done"] else None
     return {
         "number": number,
         "facts": _facts(deal, finished=number in results),
@@ -226,7 +230,8 @@ def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[s
         "disputes": [d for d in disputes if d["play_index"] is None],
         "previous": deal_url(match, shown[position - 1]) if position > 0 else None,
         "next": deal_url(match, shown[position + 1]) if position + 1 < len(shown) else None,
-        "tricks": trick_rows(steps),
+        "tricks": annotated_rows(trick_rows(steps), notes) if notes else trick_rows(steps),
+        "annotation": annotation,
         "data": {
             "seats": [{"seat": seat, "name": names[seat]} for seat in SEATS],
             "steps": steps,
@@ -234,6 +239,34 @@ def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[s
             "analysis": _analysis_links(match, user, number) if user is not None else None,
         },
     }
+
+
+def deal_annotation(match: Match, number: int) -> dict[str, Any]:
+    """The finished deal's annotation as the page shows it (``scoring.annotation_selectors``):
+    each card's grade by play, the range of each seat after each trick, the costliest cards,
+    and the match's progress while it is computed."""
+    row = DealAnnotation.objects.filter(match=match, number=number, version=ENGINE_VERSION).first()
+    progress = annotation_progress(match=match)
+    if row is None:
+        return {"done": False, "progress": progress}
+    body = annotation_body(row)
+    return {
+        "done": True,
+        "progress": progress,
+        "exact": row.exact,
+        "by_play": {note["play"]: note for note in row.cards},
+        "costliest": body["costliest"],
+        "ranges": [
+            {"trick": trick, "seats": [{"seat": s, **row.positions[4 * trick][s]} for s in SEATS]}
+            for trick in range(1, len(row.cards) // 4 + 1)
+        ],
+        "counts": {grade: sum(1 for n in row.cards if n["grade"] == grade) for grade in (*GRADES, None)},
+    }
+
+
+def annotated_rows(rows: list[dict[str, Any]], notes: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """``trick_rows`` with each card's note (grade, cost, the best card) beside it."""
+    return [{**row, "cells": [{**cell, "note": notes.get(cell.get("index"))} for cell in row["cells"]]} for row in rows]
 
 
 def _analysis_links(match: Match, user, number: int) -> dict[str, Any] | None:

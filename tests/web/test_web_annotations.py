@@ -1,0 +1,49 @@
+"""The annotated deal on the deal page (issue 27 item 4): each played card in the list of tricks
+coloured by its grade with its symbol, the best card beside a costly one, each seat's range after
+each trick; the match's progress while it is computed; nothing for a deal in play."""
+
+import re
+
+import pytest
+from web_helpers import SEATS
+
+from scoring.annotations import match_annotate
+from scoring.models import DealAnnotation
+
+pytestmark = pytest.mark.django_db
+
+MARKS = {"best": "✓", "inaccuracy": "?!", "mistake": "?", "blunder": "??", "unknown": "~"}
+
+
+def deal_url(match, deal):
+    return f"/matches/{match.pk}/deals/{deal}/"
+
+
+def test_every_card_of_an_annotated_deal_carries_its_grade_as_a_colour_and_a_symbol(client, users, finished_match):
+    match_annotate(match_id=finished_match.pk)
+    row = DealAnnotation.objects.get(match=finished_match, number=1)
+    client.force_login(users["ala"])  # seated: a finished deal
+    html = client.get(deal_url(finished_match, 1)).content.decode()
+
+    cells = re.findall(r'<td class="graded grade-(\w+)">.*?</td>', html, re.S)
+    assert cells and len(cells) == 52
+    by_trick = sorted(row.cards, key=lambda n: (n["play"] // 4, SEATS.index(n["seat"])))
+    assert cells == [n["grade"] or "unknown" for n in by_trick]
+    for grade in set(cells):
+        assert f'class="grade-mark grade-{grade}"' in html and MARKS[grade] in html
+    costly = [n for n in row.cards if n["cost"][0] > 0]
+    assert html.count('class="best-card"') == len(costly)
+    assert len(re.findall(r'<tr><th scope="row">\d+</th>', html.split('id="ranges"')[1])) == 13
+
+
+def test_while_it_is_computed_the_page_says_how_far_the_match_is(client, users, finished_match):
+    client.force_login(users["ala"])
+    html = client.get(deal_url(finished_match, 1)).content.decode()
+    assert 'id="annotation-status"' in html and "0 of 9 deals" in html
+    assert "graded grade-" not in html
+
+
+def test_a_deal_in_play_shows_no_annotation_even_to_the_scorer(client, users, live_match):
+    client.force_login(users["scorer"])
+    html = client.get(deal_url(live_match, 3)).content.decode()
+    assert 'id="annotation"' not in html and "graded grade-" not in html
