@@ -63,6 +63,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/deals/<int:number>/", views.deal_detail, name="deal"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
     path("seasons/<int:season_id>/summary/", views.season_summary, name="season-summary"),
+    path("seasons/<int:season_id>/players/<int:player_id>/", views.season_player, name="season-player"),
     # closing asks for a reason and a confirmation (issue 23: it was one click)
     path("seasons/<int:season_id>/close/", season_views.season_closing, name="season-close"),
     path("evenings/<int:evening_id>/", views.evening_detail, name="evening"),

@@ -111,6 +111,15 @@ def season_detail(request, season_id: int):
     return render(request, "web/season_detail.html", context)
 
 
+@login_required
+@not_found_page
+def season_player(request, season_id: int, player_id: int):
+    """A player's season profile: his accuracy match by match, with a small plot (issue 27)."""
+    season = selectors.season_get(season_id=season_id, user=request.user)
+    context = selectors.season_player_accuracy(season=season, player_id=player_id)
+    return render(request, "web/season_player.html", {"season": season, **context})
+
+
 MAX_DEALS = 1000  # a deal number past this is no deal of any record
 
 

@@ -47,3 +47,40 @@ def test_a_deal_in_play_shows_no_annotation_even_to_the_scorer(client, users, li
     client.force_login(users["scorer"])
     html = client.get(deal_url(live_match, 3)).content.decode()
     assert 'id="annotation"' not in html and "graded grade-" not in html
+
+
+def test_the_standings_show_each_players_accuracy_and_say_only_played_deals_count(client, users, club):
+    from scoring.annotation_selectors import season_accuracy
+
+    for link in club.season.season_matches.all():
+        match_annotate(match_id=link.match_id)
+    figures = season_accuracy(season_id=club.season.pk)
+    client.force_login(users["ala"])
+    html = client.get(f"/seasons/{club.season.pk}/").content.decode()
+
+    assert "Accuracy" in html and 'id="accuracy-note"' in html and "paper sheet" in html
+    cells = dict(
+        re.findall(r'<tr data-player="(\w+)">.*?data-field="accuracy"><a href="[^"]+">([^<]+)</a>', html, re.S)
+    )
+    for player_id, accuracy in figures.items():
+        from games.models import Player
+
+        name = Player.objects.get(pk=player_id).username
+        assert cells[name] == (f"{accuracy.share:.1f} %" if accuracy.share is not None else "–")
+
+
+def test_a_players_season_page_plots_his_running_accuracy_beside_a_table_of_the_same(client, users, club):
+    from games.models import Player
+
+    for link in club.season.season_matches.all():
+        match_annotate(match_id=link.match_id)
+    ala = Player.objects.get(username="ala")
+    client.force_login(users["bartek"])
+    html = client.get(f"/seasons/{club.season.pk}/players/{ala.pk}/").content.decode()
+
+    assert '<svg id="accuracy-plot" role="img"' in html and "<title" in html
+    rows = re.findall(r"<tr><th scope=\"row\">\d+</th>", html)
+    assert len(rows) == club.season.season_matches.count() == html.count("<circle ")
+    assert client.get(f"/seasons/{club.season.pk}/players/999999/").status_code == 404
+    client.force_login(users["outsider"])
+    assert client.get(f"/seasons/{club.season.pk}/players/{ala.pk}/").status_code == 404
