@@ -57,7 +57,7 @@ def annotation_job_queue(*, match_id: str) -> bool:
 
     from .tasks import annotate_match  # the tasks import this module
 
-    mark = f"kierki:annotations:{ENGINE_VERSION}:{match_id}:queued"
+    mark = queued_mark(match_id)
     if not cache.add(mark, 1, timeout=settings.ANALYSIS_JOB_SECONDS):
         return True
     try:
@@ -67,6 +67,12 @@ def annotation_job_queue(*, match_id: str) -> bool:
         log.warning("annotations of match %s not queued: the task queue did not answer", match_id)
         return False
     return True
+
+
+def queued_mark(match_id: Any) -> str:
+    """The cache key that stops a match's job being queued twice; the job clears it as it starts,
+    so that a deal ending while it runs queues the next one."""
+    return f"kierki:annotations:{ENGINE_VERSION}:{match_id}:queued"
 
 
 def played_deals(match: Match) -> dict[int, DealState]:
@@ -79,6 +85,7 @@ def played_deals(match: Match) -> dict[int, DealState]:
 def match_annotate(*, match_id: Any, rebuild: bool = False) -> int:
     """Annotate the match's played deals with no row at the current engine version (every one
     with ``rebuild``); how many were annotated. ``ANNOTATION_BUDGET_MS`` per position."""
+    cache.delete(queued_mark(match_id))
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return 0
@@ -98,7 +105,7 @@ def match_annotate(*, match_id: Any, rebuild: bool = False) -> int:
 
 def annotation_store(*, match: Match, number: int, deal: DealState, annotated: Annotated, seconds: float) -> None:
     data = annotated.as_json()
-    DealAnnotation.objects.update_or_create(
+    DealAnnotation.objects.update_or_create(  # two jobs of one match store the same answer: the last stays
         match=match,
         number=number,
         defaults={
