@@ -165,19 +165,23 @@ def season_accuracy(*, season_id: int) -> dict[int, Accuracy]:
 
 def season_accuracy_series(*, season_id: int, player_id: int) -> list[dict[str, Any]]:
     """The player's accuracy match by match over the season (in the order the matches finished),
-    each point with the running season figure: what his profile plots."""
+    each with the running season figure after it: what his season page plots. Two queries."""
     links = (
         SeasonMatch.objects.filter(season_id=season_id, finished_at__isnull=False)
         .order_by("finished_at", "id")
         .select_related("match")
     )
+    rows = defaultdict(list)
+    for row in DealAnnotation.objects.filter(match__season_match__season_id=season_id, version=ENGINE_VERSION):
+        rows[row.match_id].append(row)
     series, running = [], Accuracy()
     for link in links:
-        mine = match_accuracy(match=link.match).get(player_id)
-        if mine is None or not mine.deals:
+        players = link.match.seat_player_ids()
+        if player_id not in players or not rows[link.match_id]:
             continue
-        for row in DealAnnotation.objects.filter(match=link.match, version=ENGINE_VERSION):
-            seat = link.match.seat_player_ids().index(player_id)
-            running = running.plus(row.seats[Seat(seat).name])
+        seat = Seat(players.index(player_id)).name
+        mine = Accuracy()
+        for row in rows[link.match_id]:
+            mine, running = mine.plus(row.seats[seat]), running.plus(row.seats[seat])
         series.append({"match": link.match, "accuracy": mine, "season": running})
     return series

@@ -43,7 +43,14 @@ from games.read import analysis
 from games.read import selectors as games_selectors
 from games.read.selectors import Viewer, match_list
 from scoring import selectors as scoring_selectors
-from scoring.annotation_selectors import annotation_body, annotation_progress, season_accuracy, season_accuracy_series
+from scoring.annotation_selectors import (
+    annotation_body,
+    annotation_progress,
+    match_accuracy,
+    match_costliest,
+    season_accuracy,
+    season_accuracy_series,
+)
 from scoring.models import Club, DealAnnotation, Membership, Season
 
 from .steps import deal_steps
@@ -261,6 +268,24 @@ def deal_annotation(match: Match, number: int) -> dict[str, Any]:
             for trick in range(1, len(row.cards) // 4 + 1)
         ],
         "counts": {grade: sum(1 for n in row.cards if n["grade"] == grade) for grade in (*GRADES, None)},
+    }
+
+
+def match_annotations(*, match: Match) -> dict[str, Any] | None:
+    """The score sheet's annotation section: the match's progress, its costliest cards (each
+    with its deal's page) and each seat's accuracy in it; None before any played deal is over."""
+    progress = annotation_progress(match=match)
+    if not progress["to_do"]:
+        return None
+    accuracy = match_accuracy(match=match)
+    names = _seat_names(match)
+    return {
+        "progress": progress,
+        "costliest": [{**c, "url": deal_url(match, c["deal"])} for c in match_costliest(match=match)],
+        "seats": [
+            {"seat": seat, "name": names[seat], "accuracy": accuracy.get(player)}
+            for seat, player in zip(SEATS, match.seat_player_ids())
+        ],
     }
 
 

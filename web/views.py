@@ -78,7 +78,10 @@ def match_detail(request, match_id):
     match, viewer, role = selectors.match_for_page(match_id=match_id, user=request.user)
     sheet = selectors.score_sheet(match=match, viewer=viewer, user=request.user)
     season = selectors.season_of_match(match=match)
-    return render(request, "web/match_detail.html", {"match": match, "role": role, "sheet": sheet, "season": season})
+    context = {"match": match, "role": role, "sheet": sheet, "season": season}
+    return render(
+        request, "web/match_detail.html", {**context, "annotations": selectors.match_annotations(match=match)}
+    )
 
 
 @login_required

@@ -84,3 +84,23 @@ def test_a_players_season_page_plots_his_running_accuracy_beside_a_table_of_the_
     assert client.get(f"/seasons/{club.season.pk}/players/999999/").status_code == 404
     client.force_login(users["outsider"])
     assert client.get(f"/seasons/{club.season.pk}/players/{ala.pk}/").status_code == 404
+
+
+def test_the_score_sheet_gives_the_matchs_progress_accuracy_and_costliest_cards(client, users, finished_match):
+    from scoring.annotation_selectors import match_accuracy, match_costliest
+
+    client.force_login(users["ala"])
+    before = client.get(f"/matches/{finished_match.pk}/").content.decode()
+    assert "0 of 9 played deals annotated" in before and 'id="match-accuracy"' not in before
+
+    match_annotate(match_id=finished_match.pk)
+    html = client.get(f"/matches/{finished_match.pk}/").content.decode()
+    assert "9 of 9 played deals annotated" in html
+    shares = re.findall(
+        r'<td class="num">([^<]+)</td><td class="num">[^<]*</td></tr>', html.split('id="match-accuracy"')[1]
+    )
+    figures = match_accuracy(match=finished_match)
+    expected = [figures[p].share for p in finished_match.seat_player_ids()]
+    assert shares == [f"{s:.1f} %" if s is not None else "–" for s in expected]
+    costly = match_costliest(match=finished_match)
+    assert html.count(f'href="/matches/{finished_match.pk}/deals/', html.index('id="match-costliest"')) >= len(costly)
