@@ -47,22 +47,19 @@ class DealAnnotationView(APIView):
     )
     def get(self, request, pk: str, number: int):
         found = annotation_selectors.deal_annotation_get(match_id=pk, number=number, user=request.user)
-        body = {
-            "status": "done" if found.annotation is not None else "pending",
-            "match": found.match.pk,
-            "deal": found.number,
-            "kind": found.kind,
-            "progress": found.progress,
-            "annotation": found.annotation,
-        }
         if found.annotation is None and settings.ANNOTATE_DEALS:
             annotation_job_queue(match_id=str(found.match.pk))  # stale, or its job lost
             found = annotation_selectors.deal_annotation_get(match_id=pk, number=number, user=request.user)
-            body.update(progress=found.progress, annotation=found.annotation)  # an eager Celery computed it
+        body = DealAnnotationSerializer(
+            {
+                "status": "pending" if found.annotation is None else "done",
+                "match": found.match.pk,
+                "deal": found.number,
+                "kind": found.kind,
+                "progress": found.progress,
+                "annotation": found.annotation,  # computed in this request under an eager Celery
+            }
+        ).data
         if found.annotation is not None:
-            return Response({**DealAnnotationSerializer({**body, "status": "done"}).data})
-        return Response(
-            DealAnnotationSerializer(body).data,
-            status=status.HTTP_202_ACCEPTED,
-            headers={"Retry-After": str(RETRY_AFTER)},
-        )
+            return Response(body)
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Retry-After": str(RETRY_AFTER)})

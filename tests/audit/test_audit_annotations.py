@@ -132,3 +132,16 @@ def test_accuracy_sums_each_players_seats_over_his_annotated_deals(annotating, w
         assert mine.share == (round(100 * clean / mine.graded, 1) if mine.graded else None)
         assert mine.lost_per_deal == round(sum(r.seats[seat]["lost"] for r in rows) / 2, 1)
     assert season_accuracy(season_id=match.season_match.season_id) == figures
+
+
+def test_a_deal_that_ends_soon_after_another_is_annotated_too(
+    annotating, world, season_match, django_capture_on_commit_callbacks
+):
+    match = season_match(deals=1)
+    assert list(DealAnnotation.objects.filter(match=match).values_list("number", flat=True)) == [1]
+    record = simulated(1)
+    with django_capture_on_commit_callbacks(execute=True):  # well within the first job's queued mark
+        games.deal_start(match_id=match.pk, actor=world.users["sam"], hands=record["deals"][1]["hands"])
+        for card in record["deals"][1]["plays"]:
+            games.card_play(match_id=match.pk, actor=world.users["sam"], card=card)
+    assert sorted(DealAnnotation.objects.filter(match=match).values_list("number", flat=True)) == [1, 2]
