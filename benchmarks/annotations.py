@@ -113,7 +113,7 @@ def _season(matches: int, players: int, seed: str) -> Season:
         actor=admin, league_id=league.pk, name=f"annotations-{matches}"
     )
     have = SeasonMatch.objects.filter(season=season).count()
-    rng = random.Random(f"{seed}-{have}")
+    rng = random.Random(f"{seed}-{matches}-{have}")  # another season size, other matches
     with transaction.atomic():
         for _ in range(matches - have):
             table = rng.sample(names, 4)
