@@ -64,6 +64,7 @@ VIEW_NAMES = {
     "Player Instance": _("Player"),
     "Player List": _("Players"),
     "Club Export": _("The club's data (ZIP)"),
+    "Deal Annotation": _("The annotated deal"),
     "My Data": _("My data"),
     "My Erasure": _("Erasing my data"),
     "Player Data": _("A player's data"),

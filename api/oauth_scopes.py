@@ -62,6 +62,7 @@ ENDPOINT_SCOPES: dict[str, dict[str, str]] = {
     },
     "MatchAuditView": {"read": READ},
     "MatchAnalysisView": {"read": READ},
+    "DealAnnotationView": {"read": READ},  # as the analysis
     "MatchSheetView": {"read": READ},
     "MatchDisputesView": {"read": READ, "write": PLAY},
     "DisputeListView": {"read": ARBITER},

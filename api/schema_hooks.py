@@ -53,6 +53,7 @@ PATH_ID_TYPES = {
     "webhooks": INT_ID,
     "deliveries": INT_ID,
     "evenings": INT_ID,
+    "deals": {"type": "integer", "minimum": 1},  # a deal's number in its match (from 1)
     "invitations": INT_ID,
     "seat-invitations": INT_ID,
     "tokens": {"type": "string", "minLength": 8, "maxLength": 8},  # the key's first characters (api/tokens.py)

@@ -3,7 +3,18 @@ from rest_framework import routers
 from rest_framework.permissions import AllowAny
 from rest_framework.reverse import reverse
 
-from . import analysis_views, audit_views, club_exports, members, printouts, privacy, streams, token_views, webhooks
+from . import (
+    analysis_views,
+    annotation_views,
+    audit_views,
+    club_exports,
+    members,
+    printouts,
+    privacy,
+    streams,
+    token_views,
+    webhooks,
+)
 from .evenings import EveningViewSet
 from .leagues import ClubViewSet, LeagueViewSet, PlayerViewSet, SeasonViewSet
 from .views import MatchViewSet, PingView, ProblemTypeListView, ProblemTypeView, TokenView
@@ -90,6 +101,11 @@ urlpatterns = [
     # Audit, disputes and rulings (api/audit_views.py); time travel is the state action's ?at=.
     path("matches/<str:pk>/audit/", audit_views.MatchAuditView.as_view(), name="match-audit"),
     path("matches/<str:pk>/analysis/", analysis_views.MatchAnalysisView.as_view(), name="match-analysis"),
+    path(
+        "matches/<str:pk>/deals/<int:number>/annotations/",
+        annotation_views.DealAnnotationView.as_view(),
+        name="match-deal-annotations",
+    ),
     path("matches/<str:pk>/disputes/", audit_views.MatchDisputesView.as_view(), name="match-disputes"),
     path("disputes/", audit_views.DisputeListView.as_view(), name="dispute-list"),
     path("disputes/<str:pk>/", audit_views.DisputeDetailView.as_view(), name="dispute-detail"),

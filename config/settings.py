@@ -333,6 +333,11 @@ ANALYSIS_BUDGET_MS = 5000
 # mark (which stops it being queued twice) lasts ANALYSIS_JOB_SECONDS, after which a lost job is redone.
 ANALYSIS_JOBS_PER_USER = env_int("ANALYSIS_JOBS_PER_USER", 3)
 ANALYSIS_JOB_SECONDS = env_int("ANALYSIS_JOB_SECONDS", 120)
+# The annotated deals (scoring/annotations.py): a Celery job after each deal ends analyses its 53
+# positions, ANNOTATION_BUDGET_MS each (past it a card's cost is a proven range); ANNOTATE_DEALS=0
+# queues none (``manage.py annotate_deals`` computes them later).
+ANNOTATE_DEALS = env_bool("ANNOTATE_DEALS", True)
+ANNOTATION_BUDGET_MS = env_int("ANNOTATION_BUDGET_MS", 2000)
 
 # Live updates (api/streams.py, served by uvicorn): how often a process reads the versions of the
 # matches its streams and long-polls wait for, and the SSE keep-alive comment's interval.

@@ -7,8 +7,9 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         from games.domain.roles import register_club_matches, register_club_role, register_seat_consent
-        from games.domain.signals import match_result_changed, match_result_changing
+        from games.domain.signals import events_appended, match_result_changed, match_result_changing
 
+        from .annotations import on_events_appended
         from .arbiters import arbitrated_matches, role_in_match, scored_club_matches
         from .invitations import seats_awaiting_consent
         from .receivers import on_match_result_changed, on_match_result_changing
@@ -19,3 +20,4 @@ class ScoringConfig(AppConfig):
         register_seat_consent(seats_awaiting_consent)  # nobody files for a seat its user has not accepted
         match_result_changing.connect(on_match_result_changing, dispatch_uid="scoring.match_result_changing")
         match_result_changed.connect(on_match_result_changed, dispatch_uid="scoring.match_result_changed")
+        events_appended.connect(on_events_appended, dispatch_uid="scoring.annotations")  # a deal ended: annotate it

@@ -324,4 +324,5 @@ class RecomputeRequest(models.Model):
         indexes = [models.Index(fields=["created_at"], name="recomputerequest_created")]  # the sweep
 
 
+from .annotation_models import DealAnnotation  # noqa: E402,F401  (registered here)
 from .evening_models import Evening, EveningPlayer, EveningRound, EveningTable  # noqa: E402,F401  (registered here)

@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.db import DatabaseError
 
-from . import outbox, recompute, scheduling
+from . import annotations, outbox, recompute, scheduling
 from .models import Season
 
 
@@ -43,3 +43,9 @@ def sweep_outbox() -> list[int]:
     """Celery beat, every SCORING_OUTBOX_SWEEP_SECONDS: dispatch again the recomputes that the
     broker did not take or a dead worker did not finish (scoring/outbox.py)."""
     return outbox.sweep()
+
+
+@shared_task(acks_late=True, autoretry_for=(DatabaseError,), retry_backoff=2, max_retries=5)
+def annotate_match(match_id: str) -> int:
+    """Annotate a match's finished deals not annotated at the engine's version (scoring/annotations.py)."""
+    return annotations.match_annotate(match_id=match_id)

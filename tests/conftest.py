@@ -145,6 +145,14 @@ def _short_analysis_budget(settings):
 
 
 @pytest.fixture(autouse=True)
+def _no_annotation_jobs(settings):
+    """No annotation job after every deal the suite plays (53 searches each): the annotation
+    tests switch it on (``settings.ANNOTATE_DEALS = True``), with a short budget per position."""
+    settings.ANNOTATE_DEALS = SUITE_SETTINGS["ANNOTATE_DEALS"]
+    settings.ANNOTATION_BUDGET_MS = SUITE_SETTINGS["ANNOTATION_BUDGET_MS"]
+
+
+@pytest.fixture(autouse=True)
 def _english_unless_asked(settings):
     """The suite reads in English: requests that send no Accept-Language (the test clients send
     none) and code outside a request get English, the source language the tests assert on.

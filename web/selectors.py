@@ -33,11 +33,12 @@ from games.domain.log import stream
 from games.domain.messages import engine_message, violation_detail, violation_text, violation_title
 from games.engine import DealState, Seat
 from games.engine import record as records
+from games.engine.annotation import ENGINE_VERSION, GRADES
 from games.engine.cards import BY_NAME
 from games.engine.errors import RecordFormatError, RuleViolation
 from games.engine.match import restore
 from games.engine.replay import replay
-from games.models import DealSecret, Match
+from games.models import DealSecret, Match, Player
 from games.read import analysis
 from games.read import selectors as games_selectors
 from games.read.people import names_of
@@ -45,7 +46,15 @@ from games.read.selectors import Viewer, match_list
 from printing import formats
 from scoring import members
 from scoring import selectors as scoring_selectors
-from scoring.models import Club, Membership, Season, StandingRow
+from scoring.annotation_selectors import (
+    annotation_body,
+    annotation_progress,
+    match_accuracy,
+    match_costliest,
+    season_accuracy,
+    season_accuracy_series,
+)
+from scoring.models import Club, DealAnnotation, Membership, Season, StandingRow
 
 from .steps import deal_steps
 
@@ -241,6 +250,8 @@ def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[s
     shown = sorted(results) + ([in_play_number] if in_play_number is not None and viewer.sees_all_hands else [])
     position = shown.index(number)
     steps = deal_steps(deal, plays, disputes=by_play, describe=violation_detail)
+    annotation = deal_annotation(match, number) if number in results else None  # never while in play
+    notes = annotation["by_play"] if annotation and annotation["done"] else None
     return {
         "number": number,
         "facts": _facts(deal, finished=number in results),
@@ -248,7 +259,8 @@ def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[s
         "disputes": [d for d in disputes if d["play_index"] is None],
         "previous": deal_url(match, shown[position - 1]) if position > 0 else None,
         "next": deal_url(match, shown[position + 1]) if position + 1 < len(shown) else None,
-        "tricks": trick_rows(steps),
+        "tricks": annotated_rows(trick_rows(steps), notes) if notes else trick_rows(steps),
+        "annotation": annotation,
         "data": {
             "seats": [{"seat": seat, "name": names[seat]} for seat in SEATS],
             "steps": steps,
@@ -256,6 +268,52 @@ def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[s
             "analysis": _analysis_links(match, user, number) if user is not None else None,
         },
     }
+
+
+def deal_annotation(match: Match, number: int) -> dict[str, Any]:
+    """The finished deal's annotation as the page shows it (``scoring.annotation_selectors``):
+    each card's grade by play, the range of each seat after each trick, the costliest cards,
+    and the match's progress while it is computed."""
+    row = DealAnnotation.objects.filter(match=match, number=number, version=ENGINE_VERSION).first()
+    progress = annotation_progress(match=match)
+    if row is None:
+        return {"done": False, "progress": progress}
+    body = annotation_body(row)
+    return {
+        "done": True,
+        "progress": progress,
+        "exact": row.exact,
+        "by_play": {note["play"]: note for note in row.cards},
+        "costliest": body["costliest"],
+        "ranges": [
+            {"trick": trick, "seats": [{"seat": s, **row.positions[4 * trick][s]} for s in SEATS]}
+            for trick in range(1, len(row.cards) // 4 + 1)
+        ],
+        "counts": {grade: sum(1 for n in row.cards if n["grade"] == grade) for grade in (*GRADES, None)},
+    }
+
+
+def match_annotations(*, match: Match) -> dict[str, Any] | None:
+    """The score sheet's annotation section: the match's progress, its costliest cards (each
+    with its deal's page) and each seat's accuracy in it; None before any played deal is over."""
+    progress = annotation_progress(match=match)
+    if not progress["to_do"]:
+        return None
+    accuracy = match_accuracy(match=match)
+    names = _seat_names(match)
+    return {
+        "progress": progress,
+        "costliest": [{**c, "url": deal_url(match, c["deal"])} for c in match_costliest(match=match)],
+        "seats": [
+            {"seat": seat, "name": names[seat], "accuracy": accuracy.get(player)}
+            for seat, player in zip(SEATS, match.seat_player_ids())
+        ],
+    }
+
+
+def annotated_rows(rows: list[dict[str, Any]], notes: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """``trick_rows`` with each card's note (grade, cost, the best card) beside it."""
+    return [{**row, "cells": [{**cell, "note": notes.get(cell.get("index"))} for cell in row["cells"]]} for row in rows]
 
 
 def _analysis_links(match: Match, user, number: int) -> dict[str, Any] | None:
@@ -494,6 +552,9 @@ def season_of_match(*, match: Match) -> Season | None:
 def season_standings(*, season: Season, user) -> dict[str, Any]:
     """The stored standings (``scoring``'s read model) and the season's matches the user may read."""
     rows = list(scoring_selectors.standing_rows(season.pk))
+    accuracy = season_accuracy(season_id=season.pk)
+    for row in rows:
+        row.accuracy = accuracy.get(row.player_id)  # the annotated deals' figure (issue 27)
     matches = list(match_list(user=user).filter(season_match__season=season).order_by("-created_at")[:100])
     return {
         "season": season,
@@ -533,6 +594,42 @@ def player_page(*, player_id: Any, user) -> dict[str, Any]:
         "seasons": list(seasons),
         "ratings": scoring_selectors.player_rating_series(player),
         "kinds": scoring_selectors.player_kind_results(player),
+    }
+
+
+def season_player_accuracy(*, season: Season, player_id: int) -> dict[str, Any]:
+    """A player's accuracy over the season, match by match, and the points of its plot: x the
+    match's place in his season, y his running season accuracy (per cent of his graded cards
+    that cost nothing). ``NotFound`` for a player with no line in the season."""
+    player = Player.objects.filter(pk=player_id, standings__season=season).first()
+    if player is None:
+        raise NotFound(gettext("no player %(id)s in this season") % {"id": player_id})
+    series = season_accuracy_series(season_id=season.pk, player_id=player.pk)
+    return {"player": player, "series": series, "plot": accuracy_plot([p["season"].share for p in series])}
+
+
+PLOT_WIDTH, PLOT_HEIGHT, PLOT_PAD = 320, 120, 24
+
+
+def accuracy_plot(values: list[float | None]) -> dict[str, Any] | None:
+    """The inline SVG's points (0–100 % on the y axis) for values in order; None with fewer than one value."""
+    known = [(i, v) for i, v in enumerate(values) if v is not None]
+    if not known:
+        return None
+    step = (PLOT_WIDTH - 2 * PLOT_PAD) / max(1, len(values) - 1)
+    points = [
+        (round(PLOT_PAD + i * step, 1), round(PLOT_HEIGHT - PLOT_PAD - v / 100 * (PLOT_HEIGHT - 2 * PLOT_PAD), 1))
+        for i, v in known
+    ]
+    return {
+        "width": PLOT_WIDTH,
+        "height": PLOT_HEIGHT,
+        "pad": PLOT_PAD,
+        "top": PLOT_PAD,
+        "bottom": PLOT_HEIGHT - PLOT_PAD,
+        "right": PLOT_WIDTH - PLOT_PAD,
+        "line": " ".join(f"{x},{y}" for x, y in points),
+        "dots": [{"x": x, "y": y, "value": values[i]} for (x, y), (i, _) in zip(points, known)],
     }
 
 

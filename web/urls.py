@@ -67,6 +67,7 @@ urlpatterns = [
     path("players/<int:player_id>/", views.player_detail, name="player"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),
     path("seasons/<int:season_id>/summary/", views.season_summary, name="season-summary"),
+    path("seasons/<int:season_id>/players/<int:player_id>/", views.season_player, name="season-player"),
     # closing asks for a reason and a confirmation (issue 23: it was one click)
     path("seasons/<int:season_id>/close/", season_views.season_closing, name="season-close"),
     path("evenings/<int:evening_id>/", views.evening_detail, name="evening"),

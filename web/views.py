@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -26,6 +27,7 @@ from printing import formats
 from scoring import evening_selectors, invitations, members, printouts
 from scoring import selectors as scoring_selectors
 from scoring import summary as summaries
+from scoring.annotations import annotation_job_queue
 from scoring.models import Invitation
 
 from . import selectors
@@ -86,6 +88,7 @@ def match_page(request, match_id, withdrawal: dict | None = None, status: int = 
     # an arbiter (the evening's organiser who sits at no table, say) may withdraw it (issue 23)
     context["may_withdraw"] = viewer.may_rule and not match.withdrawn and not match.read_only
     context["withdrawal"] = withdrawal or {}
+    context["annotations"] = selectors.match_annotations(match=match)
     return render(request, "web/match_detail.html", context, status=status)
 
 
@@ -126,6 +129,8 @@ def match_confirm(request, match_id):
 def deal_detail(request, match_id, number: int):
     match, viewer, role = selectors.match_for_page(match_id=match_id, user=request.user)
     view = selectors.deal_view(match=match, viewer=viewer, number=number, user=request.user)
+    if view["annotation"] is not None and not view["annotation"]["done"] and settings.ANNOTATE_DEALS:
+        annotation_job_queue(match_id=str(match.pk))  # stale (a new engine) or its job lost: once more
     return render(request, "web/deal_detail.html", {"match": match, "role": role, "view": view})
 
 
@@ -143,6 +148,15 @@ def season_detail(request, season_id: int):
 def player_detail(request, player_id: int):
     """A player: his seasons, his rating with its uncertainty over time, his results by deal kind."""
     return render(request, "web/player_detail.html", selectors.player_page(player_id=player_id, user=request.user))
+
+
+@login_required
+@not_found_page
+def season_player(request, season_id: int, player_id: int):
+    """A player's season profile: his accuracy match by match, with a small plot (issue 27)."""
+    season = selectors.season_get(season_id=season_id, user=request.user)
+    context = selectors.season_player_accuracy(season=season, player_id=player_id)
+    return render(request, "web/season_player.html", {"season": season, **context})
 
 
 MAX_DEALS = 1000  # a deal number past this is no deal of any record

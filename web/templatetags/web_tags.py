@@ -176,3 +176,35 @@ def role_label(value) -> str:
 def invitation_status_label(value) -> str:
     """An invitation's status (``pending``, ``claimed``, ``expired``) in the reader's language."""
     return str(INVITATION_STATUSES.get(value, value))
+
+
+GRADE_MARKS = {"best": "✓", "inaccuracy": "?!", "mistake": "?", "blunder": "??", None: "~"}  # as chess annotates
+GRADE_NAMES = {
+    "best": pgettext_lazy("grade", "best"),
+    "inaccuracy": pgettext_lazy("grade", "inaccuracy"),
+    "mistake": pgettext_lazy("grade", "mistake"),
+    "blunder": pgettext_lazy("grade", "blunder"),
+    None: pgettext_lazy("grade", "not graded"),
+}
+
+
+@register.filter
+def grade_mark(note):
+    """A card's grade (a note, or a grade's name) as a symbol, never colour alone, with its name
+    for screen readers and on hover; ``web/viewer.css`` colours it by grade."""
+    grade = note.get("grade") if isinstance(note, dict) else note
+    grade = grade if grade in GRADE_MARKS else None
+    return format_html(
+        '<span class="grade-mark grade-{}" title="{}"><span aria-hidden="true">{}</span>'
+        '<span class="sr">{}</span></span>',
+        grade or "unknown",
+        GRADE_NAMES[grade],
+        GRADE_MARKS[grade],
+        GRADE_NAMES[grade],
+    )
+
+
+@register.filter
+def grade_name(note) -> str:
+    grade = note.get("grade") if isinstance(note, dict) else note
+    return str(GRADE_NAMES[grade if grade in GRADE_MARKS else None])

@@ -1,0 +1,106 @@
+"""The annotated deal on the deal page (issue 27 item 4): each played card in the list of tricks
+coloured by its grade with its symbol, the best card beside a costly one, each seat's range after
+each trick; the match's progress while it is computed; nothing for a deal in play."""
+
+import re
+
+import pytest
+from web_helpers import SEATS
+
+from scoring.annotations import match_annotate
+from scoring.models import DealAnnotation
+
+pytestmark = pytest.mark.django_db
+
+MARKS = {"best": "✓", "inaccuracy": "?!", "mistake": "?", "blunder": "??", "unknown": "~"}
+
+
+def deal_url(match, deal):
+    return f"/matches/{match.pk}/deals/{deal}/"
+
+
+def test_every_card_of_an_annotated_deal_carries_its_grade_as_a_colour_and_a_symbol(client, users, finished_match):
+    match_annotate(match_id=finished_match.pk)
+    row = DealAnnotation.objects.get(match=finished_match, number=1)
+    client.force_login(users["ala"])  # seated: a finished deal
+    html = client.get(deal_url(finished_match, 1)).content.decode()
+
+    cells = re.findall(r'<td class="graded grade-(\w+)">.*?</td>', html, re.S)
+    assert cells and len(cells) == 52
+    by_trick = sorted(row.cards, key=lambda n: (n["play"] // 4, SEATS.index(n["seat"])))
+    assert cells == [n["grade"] or "unknown" for n in by_trick]
+    for grade in set(cells):
+        assert f'class="grade-mark grade-{grade}"' in html and MARKS[grade] in html
+    costly = [n for n in row.cards if n["cost"][0] > 0]
+    assert html.count('class="best-card"') == len(costly)
+    assert len(re.findall(r'<tr><th scope="row">\d+</th>', html.split('id="ranges"')[1])) == 13
+
+
+def test_while_it_is_computed_the_page_says_how_far_the_match_is(client, users, finished_match):
+    client.force_login(users["ala"])
+    html = client.get(deal_url(finished_match, 1)).content.decode()
+    assert 'id="annotation-status"' in html and "0 of 9 deals" in html
+    assert "graded grade-" not in html
+
+
+def test_a_deal_in_play_shows_no_annotation_even_to_the_scorer(client, users, live_match):
+    client.force_login(users["scorer"])
+    html = client.get(deal_url(live_match, 3)).content.decode()
+    assert 'id="annotation"' not in html and "graded grade-" not in html
+
+
+def test_the_standings_show_each_players_accuracy_and_say_only_played_deals_count(client, users, club):
+    from scoring.annotation_selectors import season_accuracy
+
+    for link in club.season.season_matches.all():
+        match_annotate(match_id=link.match_id)
+    figures = season_accuracy(season_id=club.season.pk)
+    client.force_login(users["ala"])
+    html = client.get(f"/seasons/{club.season.pk}/").content.decode()
+
+    assert "Accuracy" in html and 'id="accuracy-note"' in html and "paper sheet" in html
+    cells = dict(
+        re.findall(r'<tr data-player="(\w+)">.*?data-field="accuracy"><a href="[^"]+">([^<]+)</a>', html, re.S)
+    )
+    for player_id, accuracy in figures.items():
+        from games.models import Player
+
+        name = Player.objects.get(pk=player_id).username
+        assert cells[name] == (f"{accuracy.share:.1f} %" if accuracy.share is not None else "–")
+
+
+def test_a_players_season_page_plots_his_running_accuracy_beside_a_table_of_the_same(client, users, club):
+    from games.models import Player
+
+    for link in club.season.season_matches.all():
+        match_annotate(match_id=link.match_id)
+    ala = Player.objects.get(username="ala")
+    client.force_login(users["bartek"])
+    html = client.get(f"/seasons/{club.season.pk}/players/{ala.pk}/").content.decode()
+
+    assert '<svg id="accuracy-plot" role="img"' in html and "<title" in html
+    rows = re.findall(r"<tr><th scope=\"row\">\d+</th>", html)
+    assert len(rows) == club.season.season_matches.count() == html.count("<circle ")
+    assert client.get(f"/seasons/{club.season.pk}/players/999999/").status_code == 404
+    client.force_login(users["outsider"])
+    assert client.get(f"/seasons/{club.season.pk}/players/{ala.pk}/").status_code == 404
+
+
+def test_the_score_sheet_gives_the_matchs_progress_accuracy_and_costliest_cards(client, users, finished_match):
+    from scoring.annotation_selectors import match_accuracy, match_costliest
+
+    client.force_login(users["ala"])
+    before = client.get(f"/matches/{finished_match.pk}/").content.decode()
+    assert "0 of 9 played deals annotated" in before and 'id="match-accuracy"' not in before
+
+    match_annotate(match_id=finished_match.pk)
+    html = client.get(f"/matches/{finished_match.pk}/").content.decode()
+    assert "9 of 9 played deals annotated" in html
+    shares = re.findall(
+        r'<td class="num">([^<]+)</td><td class="num">[^<]*</td></tr>', html.split('id="match-accuracy"')[1]
+    )
+    figures = match_accuracy(match=finished_match)
+    expected = [figures[p].share for p in finished_match.seat_player_ids()]
+    assert shares == [f"{s:.1f} %" if s is not None else "–" for s in expected]
+    costly = match_costliest(match=finished_match)
+    assert html.count(f'href="/matches/{finished_match.pk}/deals/', html.index('id="match-costliest"')) >= len(costly)
