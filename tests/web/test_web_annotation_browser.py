@@ -58,6 +58,7 @@ def test_each_card_is_coloured_by_its_grade_on_a_phone(live_server, browser, dja
     right = "s => document.querySelector(s).getBoundingClientRect().right"
     assert page.evaluate(right, "#ranges") <= page.evaluate(right, "#annotation")  # scrolls in its own box
     assert page.evaluate(right, ".trick-list table") <= page.evaluate(right, ".trick-list")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # the page fits the phone
     page.locator("#annotation").scroll_into_view_if_needed()
     folder = os.environ.get("WEB_SCREENSHOTS")
     if folder:
