@@ -600,37 +600,12 @@ def player_page(*, player_id: Any, user) -> dict[str, Any]:
 def season_player_accuracy(*, season: Season, player_id: int) -> dict[str, Any]:
     """A player's accuracy over the season, match by match, and the points of its plot: x the
     match's place in his season, y his running season accuracy (per cent of his graded cards
-    that cost nothing). ``NotFound`` for a player with no line in the season."""
+    that cost nothing; ``web.charts`` draws it). ``NotFound`` for a player with no line in the season."""
     player = Player.objects.filter(pk=player_id, standings__season=season).first()
     if player is None:
         raise NotFound(gettext("no player %(id)s in this season") % {"id": player_id})
     series = season_accuracy_series(season_id=season.pk, player_id=player.pk)
-    return {"player": player, "series": series, "plot": accuracy_plot([p["season"].share for p in series])}
-
-
-PLOT_WIDTH, PLOT_HEIGHT, PLOT_PAD = 320, 120, 24
-
-
-def accuracy_plot(values: list[float | None]) -> dict[str, Any] | None:
-    """The inline SVG's points (0–100 % on the y axis) for values in order; None with fewer than one value."""
-    known = [(i, v) for i, v in enumerate(values) if v is not None]
-    if not known:
-        return None
-    step = (PLOT_WIDTH - 2 * PLOT_PAD) / max(1, len(values) - 1)
-    points = [
-        (round(PLOT_PAD + i * step, 1), round(PLOT_HEIGHT - PLOT_PAD - v / 100 * (PLOT_HEIGHT - 2 * PLOT_PAD), 1))
-        for i, v in known
-    ]
-    return {
-        "width": PLOT_WIDTH,
-        "height": PLOT_HEIGHT,
-        "pad": PLOT_PAD,
-        "top": PLOT_PAD,
-        "bottom": PLOT_HEIGHT - PLOT_PAD,
-        "right": PLOT_WIDTH - PLOT_PAD,
-        "line": " ".join(f"{x},{y}" for x, y in points),
-        "dots": [{"x": x, "y": y, "value": values[i]} for (x, y), (i, _) in zip(points, known)],
-    }
+    return {"player": player, "series": series}
 
 
 # --- clubs, their leagues and seasons, members ------------------------------------------------------

@@ -193,3 +193,37 @@ def running_chart(data: dict) -> dict:
         [gettext("Deal"), *names],
         [[str(deal), *(number(one["totals"][i], signed=True) for one in seats)] for i, deal in enumerate(deals)],
     )
+
+
+@register.inclusion_tag(CHART)
+def accuracy_chart(series: list[dict], name: str) -> dict:
+    """A player's season accuracy after each of his annotated matches
+    (``scoring.annotation_selectors.season_accuracy_series``): the share of his graded cards that
+    cost nothing, in per cent, the season so far."""
+    shares = [point["season"].share for point in series]
+    if not any(share is not None for share in shares):
+        return _empty(gettext("No annotated deal of his yet."))
+    days = [point["match"].played_on or point["match"].created_at for point in series]
+    last = next(share for share in reversed(shares) if share is not None)
+    desc = gettext("%(name)s's season accuracy after each of his %(count)s matches; at the end %(share)s %%.") % {
+        "name": name,
+        "count": len(series),
+        "share": number(last, 1),
+    }
+    svg = charts.line_chart(
+        key="accuracy-plot",
+        title=gettext("His season accuracy after each match (per cent)"),
+        desc=desc,
+        x_labels=[date_format(day, gettext("j M")) for day in days],
+        series=[Series(name, shares)],
+        y_title="%",
+    )
+    return _chart(
+        svg,
+        gettext("His season accuracy after each match (per cent)"),
+        [gettext("Match"), gettext("Season so far")],
+        [
+            [date_format(day, "DATE_FORMAT"), "–" if share is None else number(share, 1) + " %"]
+            for day, share in zip(days, shares)
+        ],
+    )
