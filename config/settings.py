@@ -335,8 +335,10 @@ ANALYSIS_JOBS_PER_USER = env_int("ANALYSIS_JOBS_PER_USER", 3)
 ANALYSIS_JOB_SECONDS = env_int("ANALYSIS_JOB_SECONDS", 120)
 # The annotated deals (scoring/annotations.py): a Celery job after each deal ends analyses its 53
 # positions, ANNOTATION_BUDGET_MS each (past it a card's cost is a proven range); ANNOTATE_DEALS=0
-# queues none (``manage.py annotate_deals`` computes them later).
-ANNOTATE_DEALS = env_bool("ANNOTATE_DEALS", True)
+# queues none (``manage.py annotate_deals`` computes them later). On by default only with a broker:
+# embedded (no CELERY_BROKER_URL) the job would run eagerly inside the request that ends the deal,
+# which would then wait up to 53 × ANNOTATION_BUDGET_MS.
+ANNOTATE_DEALS = env_bool("ANNOTATE_DEALS", bool(env_str("CELERY_BROKER_URL")))
 ANNOTATION_BUDGET_MS = env_int("ANNOTATION_BUDGET_MS", 2000)
 
 # Live updates (api/streams.py, served by uvicorn): how often a process reads the versions of the
