@@ -67,6 +67,8 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     power = 10 ** math.floor(math.log10(raw))
     step = next(power * m for m in (1, 2, 5, 10) if power * m >= raw)
     first = math.floor(low / step) * step
+    if first > low:  # low / step underflowed to -0.0 (a value of a few 1e-324)
+        first -= step
     ticks = []
     value = first
     while value < high + step * 0.5:

@@ -8,7 +8,7 @@ import pytest
 from api_helpers import post, state, url
 from django.db import connection
 
-from games.models import IdempotencyKey, Match, MatchEvent
+from games.models import IdempotencyKey, Match, MatchEvent, Player
 from games.read import audit, live
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -169,7 +169,8 @@ def test_a_play_that_loses_the_race_without_the_lock_writes_nothing_and_is_decid
     assert responses["bartek"].status_code == 422 and refused["code"] == "not_your_turn"
     assert (refused["error"]["play_index"], refused["error"]["seat"]) == (1, "S")  # as locked: S on turn
     stored = list(MatchEvent.objects.filter(match_id=dealt_match).order_by("seq"))
-    assert [(e.seq, e.actor_name, e.payload.get("card")) for e in stored[2:]] == [(3, "scorer", hand[1])]
+    scorer_id = Player.objects.get(user__username="scorer").public_id  # the log names people by id (issue 28)
+    assert [(e.seq, e.actor_name, e.payload.get("card")) for e in stored[2:]] == [(3, scorer_id, hand[1])]
     assert audit.audit_failures(Match.objects.get(pk=dealt_match)) == []  # the chain and the rules
     assert heard == [dealt_match]  # one notification: the landed play's
 

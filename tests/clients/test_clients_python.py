@@ -34,10 +34,13 @@ from clients_helpers import (
 ROOT = Path(__file__).resolve().parents[2]
 GENERATOR = Path(sys.executable).parent / "openapi-python-client"
 PACKAGE = "kierki_client"
-# The PDFs are bytes to a client: the generator reads application/pdf as it reads octet-stream.
+# The PDFs, spreadsheets and the club's ZIP are bytes to a client: the generator reads them as it
+# reads octet-stream.
 CONFIG = (
     f"post_hooks: []\nproject_name_override: {PACKAGE}\npackage_name_override: {PACKAGE}\n"
     "content_type_overrides:\n  application/pdf: application/octet-stream\n"
+    "  application/zip: application/octet-stream\n"
+    "  application/vnd.openxmlformats-officedocument.spreadsheetml.sheet: application/octet-stream\n"
 )
 
 

@@ -9,6 +9,7 @@ needs PostgreSQL (DATABASE_URL) and Redis.
 import os
 import time
 
+import kombu.pools
 import pytest
 import redis
 from django.db import connection
@@ -61,8 +62,10 @@ def broker(settings):
 
 
 def _reset_connections() -> None:
-    if app._pool is not None:
-        app._pool.force_close_all()
+    """Close the broker's connections and forget the pools: kombu keeps them per URL in a global
+    registry, and a pool closed but kept there made every later publish to that URL — even an eager
+    task's, in another test — fail with "Acquire on closed pool"."""
+    kombu.pools.reset()
     app._pool = None
     app.amqp._producer_pool = None
 

@@ -82,7 +82,9 @@ def test_a_players_season_page_plots_his_running_accuracy_beside_a_table_of_the_
     assert 'role="img"' in svg and 'id="accuracy-plot"' in svg and "<title" in svg and "<desc" in svg
     assert "style=" not in svg  # the strict CSP allows no inline style
     rows = re.findall(r"<tr><th scope=\"row\">\d+</th>", html)
-    assert len(rows) == club.season.season_matches.count() == svg.count("<circle ") - 1  # a marker per match + the legend's
+    assert (
+        len(rows) == club.season.season_matches.count() == svg.count("<circle ") - 1
+    )  # a marker per match + the legend's
     assert client.get(f"/seasons/{club.season.pk}/players/999999/").status_code == 404
     client.force_login(users["outsider"])
     assert client.get(f"/seasons/{club.season.pk}/players/{ala.pk}/").status_code == 404
