@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import examples
+from support.played_deals import played_deals
 
 from games.engine import DealState, Ruleset, Seat
 from games.engine.analysis import (
@@ -48,29 +49,6 @@ def brute_force(deal: DealState) -> dict[Seat, tuple[int, int, int]]:
             max(own) if deal.to_play == s else min(own),
         )
     return result
-
-
-@st.composite
-def played_deals(draw):
-    """A whole deal played legally: hypothesis picks the kind, the options, the sale, the players."""
-    rng = random.Random(draw(st.integers(0, 2**32)))
-    kind = draw(st.sampled_from(Kind))
-    options = draw(st.sampled_from([{}, {"heart_discard": "descending"}, {"last_tricks": [7, 13]}]))
-    leader = draw(st.sampled_from(SEATS))
-    compensating = kind is Kind.ODGRYWKA and draw(st.booleans())
-    stacked = draw(st.sampled_from((None,) * 6 + SEATS))  # a seat dealt the top cards: Max happens
-    deal = DealState(
-        ScheduledDeal(1, kind, leader.next(3), leader, compensating),
-        Ruleset.from_options(options),
-        deal_hands(rng, stacked),
-    )
-    if compensating and draw(st.booleans()):
-        deal = deal.offer_lead(leader.next(draw(st.integers(1, 3))), draw(st.integers(1, 13))).decide_lead(0)
-    temperament = [draw(st.sampled_from(("low", "high", "random"))) for _ in SEATS]
-    while not deal.is_over:
-        strategy = "high" if deal.turn == stacked else temperament[deal.turn]
-        deal = deal.play(choose_card(rng, deal, strategy))
-    return deal
 
 
 def values(analysis, seat):

@@ -10,6 +10,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import examples
+from support.played_deals import played_deals
 
 from games.engine import DealState, Ruleset, Seat
 from games.engine.analysis import Interval
@@ -30,29 +31,6 @@ from games.engine.simulate import choose_card, deal_hands
 
 SEATS = tuple(Seat)
 PROPERTY = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@st.composite
-def played_deals(draw):
-    """A whole deal played legally, as hypothesis chooses kind, options, sale and players."""
-    rng = random.Random(draw(st.integers(0, 2**32)))
-    kind = draw(st.sampled_from(Kind))
-    options = draw(st.sampled_from([{}, {"heart_discard": "descending"}, {"last_tricks": [7, 13]}]))
-    leader = draw(st.sampled_from(SEATS))
-    compensating = kind is Kind.ODGRYWKA and draw(st.booleans())
-    stacked = draw(st.sampled_from((None,) * 6 + SEATS))  # a seat dealt the top cards: Max happens
-    deal = DealState(
-        ScheduledDeal(1, kind, leader.next(3), leader, compensating),
-        Ruleset.from_options(options),
-        deal_hands(rng, stacked),
-    )
-    if compensating and draw(st.booleans()):
-        deal = deal.offer_lead(leader.next(draw(st.integers(1, 3))), draw(st.integers(1, 13))).decide_lead(0)
-    temperament = [draw(st.sampled_from(("low", "high", "random"))) for _ in SEATS]
-    while not deal.is_over:
-        strategy = "high" if deal.turn == stacked else temperament[deal.turn]
-        deal = deal.play(choose_card(rng, deal, strategy))
-    return deal
 
 
 @PROPERTY
