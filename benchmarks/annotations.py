@@ -1,13 +1,13 @@
 """The annotated deals (issue 27): a season of simulated matches annotated by the worker.
 
     DATABASE_URL=sqlite:////tmp/kierki_annotations_bench.sqlite3 \\
-        .venv/bin/python benchmarks/annotations.py [--matches 40] [--players 12] [--budgets 20,100]
+        .venv/bin/python benchmarks/annotations.py [--matches 40] [--players 12] [--budgets 40000,200000]
 
 Migrates the database named by DATABASE_URL and fills one season (club ``bench-annotations``)
 with ``--matches`` simulated finished matches (``games.engine.simulate``, the generator behind
 ``kierki simulate``) filed through ``scoring.services.season_record_import`` with no annotation
-queued (``ANNOTATE_DEALS`` off). Then, for each budget per position of ``--budgets`` (in ms,
-``ANNOTATION_BUDGET_MS``), the stored annotations are dropped and every match is annotated by
+queued (``ANNOTATE_DEALS`` off). Then, for each budget per position of ``--budgets`` (in search
+nodes, ``ANNOTATION_BUDGET_NODES``), the stored annotations are dropped and every match is annotated by
 the ``annotate_match`` task run in-process (what a worker runs, one core). Printed side by side
 per budget: the total time, the time per deal (p50, p99, max), how many deals were exact (every
 position searched to the end) and how many cards were exactly known and graded — an inexact card
@@ -49,7 +49,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=40)
     parser.add_argument("--players", type=int, default=12)
-    parser.add_argument("--budgets", default="20,100", help="ms per position, comma-separated")
+    parser.add_argument("--budgets", default="40000,200000", help="nodes per position, comma-separated")
     parser.add_argument("--seed", default="annotations")
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
@@ -61,7 +61,7 @@ def main() -> None:
     print(" ".join(f"{name:>{width}}" for name, width in zip(columns, (8, 9, 6, 7, 7, 7, 12, 12, 8))))
     figures = []
     for budget in (int(b) for b in args.budgets.split(",")):
-        settings.ANNOTATION_BUDGET_MS = budget
+        settings.ANNOTATION_BUDGET_NODES = budget
         DealAnnotation.objects.filter(match_id__in=match_ids).delete()
         started = time.perf_counter()
         for match_id in match_ids:
@@ -73,7 +73,7 @@ def main() -> None:
         exact_cards = sum(c["cost"][0] == c["cost"][1] for c in cards)
         graded = sum(c["grade"] is not None for c in cards)
         row = {
-            "budget_ms": budget,
+            "budget_nodes": budget,
             "total_s": round(total, 1),
             "deals": len(rows),
             "p50_s": round(statistics.median(times), 2),
@@ -86,7 +86,7 @@ def main() -> None:
         }
         figures.append(row)
         print(
-            f"{budget:>6}ms {row['total_s']:>9} {row['deals']:>6} "
+            f"{budget:>8} {row['total_s']:>9} {row['deals']:>6} "
             f"{row['p50_s']:>7} {row['p99_s']:>7} {row['max_s']:>7} "
             f"{row['exact_deals']:>5} ({100 * row['exact_deals'] / len(rows):.0f} %) "
             f"{exact_cards:>5} ({100 * exact_cards / len(cards):.0f} %) {100 * graded / len(cards):>6.0f} %"

@@ -325,21 +325,24 @@ SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 # Idempotency-Key rows are kept (and honoured) this long; `manage.py purge_idempotency_keys`.
 IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 
-# The arbiter's analysis (games/read/analysis.py): search time per position, in milliseconds; past it
-# the answer is not exact and gives proven bounds. Positions never change: answers are cached.
-ANALYSIS_BUDGET_MS = 5000
+# The arbiter's analysis (games/read/analysis.py): the search's budget per position, in nodes (about
+# 2-3 M a second of an idle core compiled, 0.35 M pure), not seconds, so that an answer does not depend
+# on the machine's load; past it the answer is not exact and gives proven bounds. Positions never
+# change: answers are cached (the budget is in the key).
+ANALYSIS_BUDGET_NODES = env_int("ANALYSIS_BUDGET_NODES", 10_000_000)
 # A search runs as a Celery job, never in the request (GET analysis/ answers 202 until it is cached):
 # at most ANALYSIS_JOBS_PER_USER of a user's jobs queued or running at once (more: 429), and a job's
 # mark (which stops it being queued twice) lasts ANALYSIS_JOB_SECONDS, after which a lost job is redone.
 ANALYSIS_JOBS_PER_USER = env_int("ANALYSIS_JOBS_PER_USER", 3)
 ANALYSIS_JOB_SECONDS = env_int("ANALYSIS_JOB_SECONDS", 120)
 # The annotated deals (scoring/annotations.py): a Celery job after each deal ends analyses its 53
-# positions, ANNOTATION_BUDGET_MS each (past it a card's cost is a proven range); ANNOTATE_DEALS=0
+# positions, ANNOTATION_BUDGET_NODES search nodes each (past it a card's cost is a proven range; nodes,
+# not seconds: the same deal gets the same annotation whatever the load); ANNOTATE_DEALS=0
 # queues none (``manage.py annotate_deals`` computes them later). On by default only with a broker:
 # embedded (no CELERY_BROKER_URL) the job would run eagerly inside the request that ends the deal,
-# which would then wait up to 53 × ANNOTATION_BUDGET_MS.
+# which would then wait for up to 53 × ANNOTATION_BUDGET_NODES nodes.
 ANNOTATE_DEALS = env_bool("ANNOTATE_DEALS", bool(env_str("CELERY_BROKER_URL")))
-ANNOTATION_BUDGET_MS = env_int("ANNOTATION_BUDGET_MS", 2000)
+ANNOTATION_BUDGET_NODES = env_int("ANNOTATION_BUDGET_NODES", 4_000_000)
 
 # Live updates (api/streams.py, served by uvicorn): how often a process reads the versions of the
 # matches its streams and long-polls wait for, and the SSE keep-alive comment's interval.

@@ -44,5 +44,5 @@ def take_checkpoint() -> dict | None:
 @shared_task(acks_late=True)
 def analyse_position(*, match_id: str, seq: int, counter: str | None = None) -> None:
     """Compute and cache the arbiter's analysis of a position (``GET analysis/`` queued it after
-    admitting the caller: a search takes up to ``ANALYSIS_BUDGET_MS``, off the request thread)."""
+    admitting the caller: a search of ``ANALYSIS_BUDGET_NODES`` takes seconds: off the request thread)."""
     analysis.analysis_job_run(match_id=match_id, seq=seq, counter=counter)

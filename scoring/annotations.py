@@ -85,7 +85,7 @@ def played_deals(match: Match) -> dict[int, DealState]:
 
 def match_annotate(*, match_id: Any, rebuild: bool = False) -> int:
     """Annotate the match's played deals with no row at the current engine version (every one
-    with ``rebuild``); how many were annotated. ``ANNOTATION_BUDGET_MS`` per position."""
+    with ``rebuild``); how many were annotated. ``ANNOTATION_BUDGET_NODES`` per position."""
     cache.delete(queued_mark(match_id))
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
@@ -96,7 +96,7 @@ def match_annotate(*, match_id: Any, rebuild: bool = False) -> int:
         if number in current and not rebuild:
             continue
         started = time.perf_counter()
-        annotated = annotate(deal, budget=settings.ANNOTATION_BUDGET_MS / 1000)
+        annotated = annotate(deal, nodes=settings.ANNOTATION_BUDGET_NODES)
         annotation_store(
             match=match, number=number, deal=deal, annotated=annotated, seconds=time.perf_counter() - started
         )

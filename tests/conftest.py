@@ -141,7 +141,7 @@ def _unhashed_static_files(settings):
 def _short_analysis_budget(settings):
     """The arbiter's analysis searches up to its budget from an early position (a dispute with no
     play, a ruling on it): tests keep that short; late positions are exact long before it."""
-    settings.ANALYSIS_BUDGET_MS = SUITE_SETTINGS["ANALYSIS_BUDGET_MS"]
+    settings.ANALYSIS_BUDGET_NODES = SUITE_SETTINGS["ANALYSIS_BUDGET_NODES"]
 
 
 @pytest.fixture(autouse=True)
@@ -149,7 +149,7 @@ def _no_annotation_jobs(settings):
     """No annotation job after every deal the suite plays (53 searches each): the annotation
     tests switch it on (``settings.ANNOTATE_DEALS = True``), with a short budget per position."""
     settings.ANNOTATE_DEALS = SUITE_SETTINGS["ANNOTATE_DEALS"]
-    settings.ANNOTATION_BUDGET_MS = SUITE_SETTINGS["ANNOTATION_BUDGET_MS"]
+    settings.ANNOTATION_BUDGET_NODES = SUITE_SETTINGS["ANNOTATION_BUDGET_NODES"]
 
 
 @pytest.fixture(autouse=True)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.engine.analysis import Analysis, Interval, analyse, deal_position
+from games.engine.analysis import Analyser, Analysis, Interval, deal_position
 from games.engine.cards import NAMES, Card
 from games.engine.deal import DealState
 from games.engine.seats import SEATS, Seat
@@ -139,13 +139,18 @@ class DealAnnotation:
 def annotate(
     deal: DealState,
     *,
-    budget: float,
+    budget: float = 10.0,
+    nodes: int | None = None,
     start: int = 0,
     analyser: Callable[[DealState], Analysis] | None = None,
 ) -> DealAnnotation:
     """Annotate ``deal`` (finished, or as far as it went) from card ``start`` on; ``budget``
-    seconds per position (``analyser`` replaces the search, for tests and benchmarks)."""
-    run = analyser or (lambda position: analyse(position, budget=budget))
+    seconds per position, or ``nodes`` (deterministic: the same deal, the same annotation).
+    The positions are searched in order by one ``Analyser`` (the tables the early positions
+    fill answer part of the later ones); ``analyser`` replaces the search, for tests and
+    benchmarks."""
+    search = Analyser()
+    run = analyser or (lambda position: search.analyse(position, budget=budget, nodes=nodes))
     plays = len(deal.plays)
     positions = tuple(run(deal_position(deal, at)) for at in range(start, plays + 1))
     notes = tuple(card_note(positions[at - start], at, deal.plays[at]) for at in range(start, plays))

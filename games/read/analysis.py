@@ -4,7 +4,8 @@ dispute names, and the range a ``score_adjusted`` ruling is checked against.
 The numbers come from the engine (``games.engine.analysis``): per seat ``worst``, ``best`` and
 ``guaranteed`` final points of the deal from that position, and each legal card's value for
 the seat on turn. A position never changes once played (events are only appended), so an
-answer is cached by match, deal, plays and budget.
+answer is cached by match, deal, plays and budget (in nodes: the same position gets the same
+answer, exact or the same bounds, whatever the machine's load).
 
 Who may see it (``analysis_access``, one small check the roles code can route through):
 
@@ -76,7 +77,7 @@ class AnalysisLookup:
 def match_analysis(*, match_id: Any, user, at: int | None = None) -> AnalysisLookup:
     """The analysis right after event ``at`` (default: now): of the deal in play then, or of the
     deal finished last when the log stands between deals (its final points). Never computed here
-    (a search takes up to ``ANALYSIS_BUDGET_MS``, too long for a request): the cached answer, or
+    (a search of ``ANALYSIS_BUDGET_NODES`` takes seconds, too long for a request): the cached answer, or
     the job that computes it, for the caller to queue (``analysis_job_queue``). The caller is
     admitted first: whoever may not see the position gets the same refusal as ever."""
     match = _match(match_id)
@@ -182,12 +183,12 @@ def _deal_at(state: MatchState) -> tuple[int | None, DealState | None]:
 
 
 def position_key(*, match: Match, number: int, deal: DealState) -> str:
-    """The cache key of a position's analysis: match, deal, plays, budget and engine version."""
-    budget = settings.ANALYSIS_BUDGET_MS
-    return f"kierki:analysis:{ENGINE_VERSION}:{match.pk}:{number}:{len(deal.plays)}:{budget}"
+    """The cache key of a position's analysis: match, deal, plays, budget (nodes) and engine version."""
+    budget = settings.ANALYSIS_BUDGET_NODES
+    return f"kierki:analysis:{ENGINE_VERSION}:{match.pk}:{number}:{len(deal.plays)}:{budget}n"
 
 
-ENGINE_VERSION = 1  # raise it when the engine's answers change: older cached ones are then ignored
+ENGINE_VERSION = 2  # raise it when the engine's answers change: older cached ones are then ignored
 
 
 def position_analysis(*, match: Match, number: int, deal: DealState) -> dict[str, Any]:
@@ -195,7 +196,7 @@ def position_analysis(*, match: Match, number: int, deal: DealState) -> dict[str
     key = position_key(match=match, number=number, deal=deal)
     found = cache.get(key)
     if found is None:
-        found = analyse(deal, budget=settings.ANALYSIS_BUDGET_MS / 1000).as_json()
+        found = analyse(deal, nodes=settings.ANALYSIS_BUDGET_NODES).as_json()
         cache.set(key, found, timeout=None)
     return found
 

@@ -333,3 +333,21 @@ def test_the_dispute_detail_queues_a_new_positions_analysis_instead_of_computing
 
     assert pending.status_code == 200 and pending.json()["analysis"] is None
     assert done.json()["analysis"]["plays"] == 40 and done.json()["analysis"]["analysis"]["seats"]
+
+
+def test_an_early_position_gets_the_same_answer_each_time_it_is_computed(in_play, clients, broker, settings):
+    from django.core.cache import cache
+
+    jobs, work = broker
+    seq = card_seq(in_play, 1, 0)  # one card played: not exact within the suite's budget (nodes)
+
+    answers = []
+    for _ in range(2):
+        cache.clear()  # computed afresh: a budget of nodes reads no clock
+        analysis(clients["ari"], in_play, seq)
+        work()
+        answers.append(analysis(clients["ari"], in_play, seq).json()["analysis"])
+    settings.ANALYSIS_BUDGET_NODES *= 2
+
+    assert answers[0]["exact"] is False and answers[0] == answers[1]  # the same bounds too
+    assert analysis(clients["ari"], in_play, seq).status_code == 202  # another budget: not the cached answer

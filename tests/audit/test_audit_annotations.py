@@ -25,7 +25,7 @@ T = MatchEvent.Type
 @pytest.fixture
 def annotating(settings):
     settings.ANNOTATE_DEALS = True
-    settings.ANNOTATION_BUDGET_MS = 5
+    settings.ANNOTATION_BUDGET_NODES = 2_000
 
 
 def annotations(client, match, number):

@@ -101,3 +101,15 @@ def test_from_the_first_card_with_no_time_every_grade_given_is_proven():
 
 def test_the_engine_version_is_a_digest_of_the_engines_sources():
     assert engine_version() == ENGINE_VERSION and len(ENGINE_VERSION) == 16
+
+
+def test_with_a_budget_of_nodes_a_deal_gets_the_same_annotation_each_time():
+    rng = random.Random(11)
+    deal = DealState(ScheduledDeal(1, Kind.ODGRYWKA, Seat.N, Seat.N, False), Ruleset.from_options({}), deal_hands(rng))
+    while not deal.is_over:
+        deal = deal.play(choose_card(rng, deal, "random"))
+
+    first, second = (annotate(deal, nodes=3_000, start=24) for _ in range(2))
+
+    assert not first.exact
+    assert first.as_json() == second.as_json()

@@ -19,9 +19,14 @@ IN_CI = os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "").strip()
 
 # What every test runs with (tests/conftest.py's autouse fixtures; support.once builds with them too):
-# English, the language the tests assert on, and a short analysis budget (early positions search to it).
+# English, the language the tests assert on, and a short analysis budget in nodes (early positions search to it).
 # no annotation job after every deal the suite plays (tests/*/test_*annotation* switch it on)
-SUITE_SETTINGS = {"LANGUAGE_CODE": "en", "ANALYSIS_BUDGET_MS": 100, "ANNOTATE_DEALS": False, "ANNOTATION_BUDGET_MS": 5}
+SUITE_SETTINGS = {
+    "LANGUAGE_CODE": "en",
+    "ANALYSIS_BUDGET_NODES": 30_000,
+    "ANNOTATE_DEALS": False,
+    "ANNOTATION_BUDGET_NODES": 2_000,
+}
 
 SEATS = ("N", "E", "S", "W")
 PLAYERS = ("ala", "bartek", "celina", "darek")  # seats N, E, S, W

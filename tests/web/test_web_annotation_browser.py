@@ -33,7 +33,7 @@ def test_each_card_is_coloured_by_its_grade_on_a_phone(live_server, browser, dja
     for name in ("bartek", "celina", "darek"):
         make(name)
     match = services.record_import(actor=make("scorer"), record=sample("m1-legal"))
-    settings.ANNOTATION_BUDGET_MS = 60  # most positions graded, some not: every grade can show
+    settings.ANNOTATION_BUDGET_NODES = 20_000  # most positions graded, some not: every grade can show
     match_annotate(match_id=match.pk)
     notes = {n["play"]: n for n in DealAnnotation.objects.get(match=match, number=1).cards}
 
