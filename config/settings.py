@@ -277,7 +277,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "api.pagination.ListPagination",  # ?limit= validated (issue 29, item 3)
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.VersionedPagination",  # ?limit= validated (issue 29, item 3)
+    # /api/v1/ and /api/v2/: request.version from the URL's namespace (api/versioning.py)
+    "DEFAULT_VERSIONING_CLASS": "api.versioning.APIVersioning",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.problems.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": (["api.throttles.UserThrottle"] if API_THROTTLE_USER else [])
@@ -376,7 +378,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "DEFAULT_GENERATOR_CLASS": "api.schema_generator.EnglishSchemaGenerator",  # the contract stays English
-    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "SCHEMA_PATH_PREFIX": r"/api/v[12]",
     # The event streams are plain async views, unseen by drf-spectacular: api/stream_schema.py adds them;
     # api/schema_hooks.py types the path ids by kind and adds the 413 and 415 of every operation that
     # takes a body, and api/problems.py the 503 of every operation.
@@ -388,6 +390,7 @@ SPECTACULAR_SETTINGS = {
         "api.problems.document_database_unavailable",
         "api.oauth_scopes.document_insufficient_scope",  # the 403 of every operation a scope guards
         "api.schema_hooks.name_problem_codes",
+        "api.schema_v2.describe_v2",  # last: /api/v2/'s lists and times, from v1's (nothing in v1 changes)
     ],
     "COMPONENT_SPLIT_REQUEST": True,
     "TAGS": [
@@ -562,6 +565,7 @@ from csp.constants import NONE, SELF  # noqa: E402 - with the block that uses th
 
 MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
 MIDDLEWARE += ["api.throttles.RateLimitHeadersMiddleware"]  # RateLimit-* on throttled answers (issue 29, item 4)
+MIDDLEWARE += ["api.versioning.SuccessorLinkMiddleware"]  # v1 answers name their /api/v2/ twin
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

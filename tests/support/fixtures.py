@@ -61,3 +61,9 @@ def openapi_schema():
 def committed_openapi():
     """openapi.yaml at the repository's root, read once per session."""
     return load_yaml((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+
+
+@pytest.fixture(scope="session")
+def committed_openapi_v2():
+    """openapi-v2.yaml at the repository's root (the /api/v2/ contract), read once per session."""
+    return load_yaml((Path(__file__).resolve().parents[2] / "openapi-v2.yaml").read_text())
