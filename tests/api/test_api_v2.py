@@ -4,6 +4,7 @@ cursor page ``{"next", "previous", "results"}`` read by following ``next``, even
 
 import datetime
 
+import jsonschema
 import pytest
 from api_helpers import create_match, post, state
 from rest_framework.test import APIClient
@@ -87,6 +88,12 @@ def concrete(path: str, world) -> str:
     return "/".join(parts)
 
 
+def answers_its_schema(document: dict, operation: dict, body) -> bool:
+    """JSON Schema 2020-12 (OpenAPI 3.1's dialect) validation of a 200 answer of ``operation``."""
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    return jsonschema.Draft202012Validator({**document, **schema}).is_valid(body)
+
+
 def read_by_next(client, path: str, limit: int) -> tuple[list, list]:
     """Every result reached by following ``next`` from the first page, and the pages' answers."""
     results, pages, link = [], [], path + f"?limit={limit}"
@@ -123,6 +130,7 @@ def test_every_v2_list_answers_the_shape_and_next_reaches_every_result_once(staf
         one_by_one, pages = read_by_next(staff, url, 1)
 
         assert one_by_one == everything, f"{url}: a duplicate or a gap following next"
+        assert answers_its_schema(committed_openapi_v2, lists[path], pages[0]), f"{url}: not as its schema says"
         if len(pages) > 1:
             walked_more_than_one_page.append(path)
             assert pages[0]["previous"] is None and pages[-1]["next"] is None

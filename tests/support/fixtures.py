@@ -58,6 +58,18 @@ def openapi_schema():
 
 
 @pytest.fixture(scope="session")
+def openapi_schema_v2():
+    """The live /api/v2/ schema as ``manage.py spectacular --api-version v2`` writes it (as ``openapi_schema``)."""
+    from django.utils import translation
+    from drf_spectacular.renderers import OpenApiYamlRenderer
+    from drf_spectacular.settings import spectacular_settings
+
+    with translation.override("en"):
+        schema = spectacular_settings.DEFAULT_GENERATOR_CLASS(api_version="v2").get_schema(request=None, public=True)
+        return load_yaml(OpenApiYamlRenderer().render(schema, renderer_context={}).decode())
+
+
+@pytest.fixture(scope="session")
 def committed_openapi():
     """openapi.yaml at the repository's root, read once per session."""
     return load_yaml((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
