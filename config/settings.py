@@ -534,7 +534,7 @@ CELERY_BEAT_SCHEDULE["deliver-webhooks-every-minute"] = {"task": "webhooks.tasks
 # Browser clients on other origins (e.g. https://app.example.org), comma-separated; none by default.
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
 CORS_ALLOW_HEADERS = (*cors_default_headers, "if-match", "idempotency-key", "x-request-id", "last-event-id")
-CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "X-Request-ID", "Idempotent-Replayed", "Location"]
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "X-Request-ID", "Idempotent-Replayed", "Location", "Link"]
 CORS_EXPOSE_HEADERS.append("Long-Poll")  # "unavailable": a long-poll answered at once under WSGI (api/streams.py)
 CORS_EXPOSE_HEADERS += ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]  # api/throttles.py
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
