@@ -20,11 +20,14 @@ SHAPE = {"next", "previous", "results"}
 
 
 @pytest.fixture
-def world(django_user_model):
-    """Club ``kk`` (build_world) and a second club, two matches of its season, an evening with its
-    round seated, the season closed and reopened (two history lines); read by ``staff``."""
+def world(django_user_model, settings):
+    """Club ``kk`` (build_world) and a second club, two matches of its season (the first dealt), an
+    evening with two rounds seated, the season closed and reopened (two history lines), two
+    webhooks, the first with three deliveries; read by ``staff``."""
     from scoring import evening_services
     from scoring import services as leagues
+    from webhooks import services as webhooks
+    from webhooks.models import Delivery
 
     world = build_world(django_user_model, members=("edek", "franek", "gosia", "henio"))
     ada = world.users["ada"]
@@ -47,6 +50,24 @@ def world(django_user_model):
     world.evening = evening
     leagues.season_close(actor=ada, season_id=world.season.pk, reason="koniec")
     leagues.season_reopen(actor=world.users["staff"], season_id=world.season.pk, reason="pomyłka")
+    settings.WEBHOOKS_ALLOW_PRIVATE = True  # nothing is sent: the deliveries are written below
+    world.hooks = [
+        webhooks.endpoint_create(
+            actor=ada, club_id=world.club.pk, url=f"http://127.0.0.1:9/{n}", event_types=["match.finished"]
+        )
+        for n in range(2)
+    ]
+    now = world.hooks[0].created_at
+    for _ in range(3):  # the same time: the key's primary key tells them apart
+        Delivery.objects.create(
+            endpoint=world.hooks[0],
+            event_type="ping",
+            payload={},
+            status="failed",
+            next_attempt_at=now,
+            retry_until=now,
+            created_at=now,
+        )
     return world
 
 
@@ -80,6 +101,7 @@ def concrete(path: str, world) -> str:
         "evenings": world.evening.pk,
         "matches": world.matches[0].pk,
         "seasons": world.season.pk,
+        "webhooks": world.hooks[0].pk,
     }
     parts = path.split("/")
     for i, part in enumerate(parts):
@@ -142,11 +164,13 @@ def test_every_v2_list_answers_the_shape_and_next_reaches_every_result_once(staf
         "/api/v2/clubs/",
         "/api/v2/clubs/{id}/members/",
         "/api/v2/clubs/{id}/players/",
+        "/api/v2/clubs/{id}/webhooks/",
         "/api/v2/evenings/{id}/rounds/",
         "/api/v2/matches/",
         "/api/v2/matches/{id}/events/",
         "/api/v2/problems/",
         "/api/v2/seasons/{id}/history/",
+        "/api/v2/webhooks/{id}/deliveries/",
     } <= set(walked_more_than_one_page)
 
 
@@ -244,3 +268,15 @@ def test_the_v2_schema_is_served_and_is_the_committed_openapi_v2_yaml(client_for
     assert served.status_code == 200
     assert load_yaml(served.content.decode())["paths"].keys() == committed_openapi_v2["paths"].keys()
     assert all(path.startswith("/api/v2/") for path in committed_openapi_v2["paths"])
+
+
+def test_a_row_added_before_the_cursor_while_paging_repeats_nothing(staff, world):
+    from scoring import services as leagues
+
+    first = staff.get("/api/v2/clubs/", {"limit": 1}).json()  # by name: "Drugi Klub", then "Klub Kierkowy"
+    leagues.club_create(actor=world.users["staff"], name="Alfa", slug="alfa")  # sorts before the cursor
+    second = staff.get(first["next"]).json()
+
+    assert [c["name"] for c in first["results"] + second["results"]] == ["Drugi Klub", "Klub Kierkowy"]
+    assert second["next"] is None
+    assert [c["name"] for c in staff.get(second["previous"]).json()["results"]] == ["Drugi Klub"]
