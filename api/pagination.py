@@ -35,6 +35,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from games.domain.exceptions import InvalidInput
+from games.domain.ids import BIGINT_MAX
 
 from .versioning import is_v2
 
@@ -170,12 +171,13 @@ class KeysetPagination(BasePagination):
         position = decode_cursor(request)
         backwards = bool(position and position.get("back"))
         ordered = queryset.order_by(*(("-" if descending != backwards else "") + name for name, descending in keys))
-        if position is not None:
-            ordered = ordered.filter(beyond(keys, position.get("key"), backwards))
-        try:
+        if position is None:
             rows = list(ordered[: limit + 1])
-        except (ValidationError, ValueError, TypeError) as exc:  # a forged key of the wrong type
-            raise bad_cursor() from exc
+        else:
+            try:  # a forged key of a type its field refuses fails here, where it is read
+                rows = list(ordered.filter(beyond(keys, position.get("key"), backwards))[: limit + 1])
+            except (ValidationError, ValueError, TypeError, OverflowError) as exc:
+                raise bad_cursor() from exc
         more, rows = len(rows) > limit, rows[:limit]
         if backwards:
             rows.reverse()
@@ -245,7 +247,7 @@ def json_value(value):
 def beyond(keys, key, backwards: bool) -> Q:
     """Rows strictly after ``key`` in the order of ``keys`` (before it when ``backwards``): the
     first field beyond it, or equal and the second beyond it, and so on."""
-    if not isinstance(key, list) or len(key) != len(keys):
+    if not isinstance(key, list) or len(key) != len(keys) or not all(map(is_key_value, key)):
         raise bad_cursor()
     alternatives = []
     for i, (name, descending) in enumerate(keys):
@@ -253,6 +255,13 @@ def beyond(keys, key, backwards: bool) -> Q:
         lookup = "lt" if descending != backwards else "gt"
         alternatives.append(Q(**equal, **{f"{name}__{lookup}": key[i]}))
     return reduce(or_, alternatives)
+
+
+def is_key_value(value) -> bool:
+    """What ``json_value`` gives: a string, or a number a database column holds (no null)."""
+    if isinstance(value, int):
+        return -BIGINT_MAX - 1 <= value <= BIGINT_MAX
+    return isinstance(value, str | float)
 
 
 class VersionedPagination(BasePagination):
