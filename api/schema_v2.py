@@ -6,9 +6,12 @@ time by api/pagination.py and api/versioning.py, and described here in one pass:
   ``{"next", "previous", "results"}``: ``?cursor=`` instead of ``?page=`` (the log keeps ``after``),
   ``?limit=`` 1 to 200, default 50; its operation id ends in ``_list``;
 - an event's ``created_at`` is given with ``Z``;
-- the two commands named as if they created something take the names of the other commands."""
+- the two commands named as if they created something take the names of the other commands;
+- the texts name v2's paths: the problem types (``api.problems.problem_type``), the token endpoint, the PDFs."""
 
 from __future__ import annotations
+
+import re
 
 from .pagination import CURSOR, DEFAULT_LIMIT, LIMIT_HELP, MAX_LIMIT
 from .versioning import V2
@@ -45,7 +48,27 @@ def describe_v2(result: dict, generator, request, public) -> dict:
     for schema in schemas.values():
         time_with_z(schema)
     result["info"]["version"] = "2.0.0"
-    return result
+    return in_v2_words(result)
+
+
+# v1's paths named in the texts → v2's. Webhook bodies keep theirs: they are not versioned.
+V2_WORDS = [
+    (re.compile(r"/api/v1/problems/"), "/api/v2/problems/"),
+    (re.compile(r"/api/v1/auth/token/"), "/api/v2/auth/token/"),
+    (re.compile(r"/api/v1/([\w/{}-]+)\.pdf\b"), r"/api/v2/\1/pdf/"),
+]
+
+
+def in_v2_words(value):
+    if isinstance(value, str):
+        for pattern, replacement in V2_WORDS:
+            value = pattern.sub(replacement, value)
+        return value
+    if isinstance(value, dict):
+        return {key: in_v2_words(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [in_v2_words(item) for item in value]
+    return value
 
 
 def answer_of(operation: dict) -> dict | None:

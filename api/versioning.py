@@ -10,6 +10,8 @@ per concern: the pagination (api/pagination.py), the timestamps (``zulu``), the 
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from django.urls import NoReverseMatch, reverse
 from rest_framework.versioning import NamespaceVersioning
 
@@ -73,15 +75,33 @@ def successor(request) -> str | None:
     return twin
 
 
-class SuccessorLinkMiddleware(Middleware):
-    """A v1 answer with a v2 twin says where it is: ``Link: <…>; rel="successor-version"``. No
+REQUEST_VERSION: ContextVar[str] = ContextVar("api_version", default=V1)
+
+
+def current_version() -> str:
+    """The version of the request being answered, for what is built without the request at hand (a
+    problem's ``type``, as its texts take the request's language from the active translation)."""
+    return REQUEST_VERSION.get()
+
+
+class APIVersionMiddleware(Middleware):
+    """Sets ``current_version`` for the request (its path: v2's namespace is mounted at ``/api/v2/``),
+    and a v1 answer with a v2 twin says where it is: ``Link: <…>; rel="successor-version"``. No
     ``Deprecation`` or ``Sunset`` yet: v1 is not deprecated (docs/api.md, "Versioning")."""
 
     def handle(self, request, get_response):
-        return with_successor(request, get_response(request))
+        token = REQUEST_VERSION.set(V2 if request.path.startswith(V2_PREFIX) else V1)
+        try:
+            return with_successor(request, get_response(request))
+        finally:
+            REQUEST_VERSION.reset(token)
 
     async def ahandle(self, request, get_response):
-        return with_successor(request, await get_response(request))
+        token = REQUEST_VERSION.set(V2 if request.path.startswith(V2_PREFIX) else V1)
+        try:
+            return with_successor(request, await get_response(request))
+        finally:
+            REQUEST_VERSION.reset(token)
 
 
 def with_successor(request, response):

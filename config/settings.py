@@ -101,6 +101,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.middleware.RequestIDMiddleware",  # first: every log line of the request carries its id
+    # The request's API version for the problems any later layer answers; v1 answers name their v2 twin.
+    "api.versioning.APIVersionMiddleware",
     "config.health.HealthCheckMiddleware",  # /healthz, /readyz: before host checks and the HTTPS redirect
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -565,7 +567,6 @@ from csp.constants import NONE, SELF  # noqa: E402 - with the block that uses th
 
 MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
 MIDDLEWARE += ["api.throttles.RateLimitHeadersMiddleware"]  # RateLimit-* on throttled answers (issue 29, item 4)
-MIDDLEWARE += ["api.versioning.SuccessorLinkMiddleware"]  # v1 answers name their /api/v2/ twin
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

@@ -302,3 +302,15 @@ def test_a_row_added_before_the_cursor_while_paging_repeats_nothing(staff, world
     assert [c["name"] for c in first["results"] + second["results"]] == ["Drugi Klub", "Klub Kierkowy"]
     assert second["next"] is None
     assert [c["name"] for c in staff.get(second["previous"]).json()["results"]] == ["Drugi Klub"]
+
+
+def test_a_problems_type_is_a_link_in_the_requests_version(staff):
+    v2 = staff.get("/api/v2/clubs/", {"limit": 0}).json()
+    v1 = staff.get("/api/v1/clubs/", {"limit": 0}).json()
+    nowhere = staff.get("/api/v2/no-such-thing/").json()
+    listed_in_v2 = staff.get("/api/v2/problems/", {"limit": MAX_LIMIT}).json()["results"]
+
+    assert (v2["type"], v1["type"]) == ("/api/v2/problems/invalid/", "/api/v1/problems/invalid/")
+    assert nowhere["type"] == "/api/v2/problems/not_found/"
+    assert all(problem["type"] == f"/api/v2/problems/{problem['code']}/" for problem in listed_in_v2)
+    assert staff.get(v2["type"]).json()["code"] == "invalid"
