@@ -12,6 +12,7 @@ from games.models import Dispute, Match, MatchEvent
 from .analysis_serializers import DisputeAnalysisSerializer
 from .serializers import (
     DealSummarySerializer,
+    EventTimeField,
     LastTrickSerializer,
     NextDealSerializer,
     PayloadField,
@@ -66,7 +67,7 @@ class AuditEventSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The acting person's public id, as hashed (a username in events stored before issue 28).",
     )
-    created_at = serializers.CharField(help_text="The event's time, ISO 8601 UTC with microseconds, as hashed.")
+    created_at = EventTimeField(help_text="The event's time, ISO 8601 UTC with microseconds, as hashed.")
     payload = PayloadField(help_text="As stored: nothing is redacted.")
     hash = serializers.CharField()
     seal = SealSerializer(

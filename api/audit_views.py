@@ -22,7 +22,7 @@ from scoring import arbiters
 
 from . import audit_serializers as s
 from .idempotency import idempotent
-from .pagination import PAGE_PARAMETERS
+from .pagination import PAGE_PARAMETERS, listed
 from .parsers import BoundedJSONParser
 from .preconditions import IF_MATCH, expected_version, with_version
 from .problems import problem_responses
@@ -66,7 +66,7 @@ class MatchAuditView(APIView):
     def get(self, request, pk: str):
         match, who = inspection.match_for_inspection(match_id=pk, user=request.user)
         report = inspection.match_audit(match=match, who=who)
-        return with_version(Response(s.AuditSerializer(report).data), match.version)
+        return with_version(Response(s.AuditSerializer(report, context={"request": request}).data), match.version)
 
 
 AT_PARAMETER = OpenApiParameter(
@@ -84,7 +84,8 @@ def state_at(request, pk: str) -> Response:
     """``GET /matches/{id}/state/?at=SEQ`` (called by ``MatchViewSet.state``)."""
     match, who = inspection.match_for_inspection(match_id=pk, user=request.user)
     query = _valid(s.TimeTravelQuery, request.query_params)
-    data = s.StateAtSerializer(inspection.match_state_at(match=match, who=who, seq=query["at"])).data
+    state = inspection.match_state_at(match=match, who=who, seq=query["at"])
+    data = s.StateAtSerializer(state, context={"request": request}).data
     return with_version(Response(data), match.version)
 
 
@@ -104,7 +105,7 @@ class MatchDisputesView(APIView):
     def get(self, request, pk: str):
         match, _ = inspection.match_for_inspection(match_id=pk, user=request.user)  # players, scorer, arbiters
         views = disputes.dispute_views(disputes.disputes_of_match(match=match))
-        return Response(s.DisputeSerializer(views, many=True).data)
+        return listed(request, s.DisputeSerializer(views, many=True).data)
 
     @extend_schema(
         operation_id="matches_disputes_create",

@@ -27,6 +27,7 @@ from . import evening_serializers as s
 from .exports import XLSX_RESPONSE, ProblemsWhenExporting, XLSXRenderer, attachment
 from .filters import ID_RANGE
 from .leagues import valid_input
+from .pagination import listed
 from .parsers import BoundedJSONParser
 from .problems import problem_responses
 
@@ -164,7 +165,7 @@ class EveningViewSet(ProblemsWhenExporting, mixins.ListModelMixin, mixins.Retrie
     @action(detail=True, methods=["get", "post"], filter_backends=[], pagination_class=None)
     def rounds(self, request, pk=None):
         if request.method == "GET":
-            return Response(s.RoundSerializer(selectors.evening_seating(self.get_object()), many=True).data)
+            return listed(request, s.RoundSerializer(selectors.evening_seating(self.get_object()), many=True).data)
         data = valid_input(s.RoundInput, request.data)
         if data.get("preview"):
             preview = services.evening_round_preview(

@@ -45,6 +45,7 @@ from .exports import (
     attachment,
 )
 from .filters import ID_RANGE
+from .pagination import listed
 from .problems import problem_responses
 
 error_responses = problem_responses(
@@ -171,7 +172,7 @@ class ClubViewSet(_ReadMixin):
         club = self.get_object()
         if request.method == "GET":
             members = Membership.objects.filter(club=club).select_related("user").order_by("user__username")
-            return Response(s.MembershipSerializer(members, many=True).data)
+            return listed(request, s.MembershipSerializer(members, many=True).data)
         data = valid_input(s.MembershipInput, request.data)
         proposed = invitations.membership_propose(
             actor=request.user, club_id=club.pk, username=data["user"], role=data["role"]
@@ -232,7 +233,9 @@ class ClubViewSet(_ReadMixin):
     def players(self, request, pk=None):
         club = self.get_object()
         if request.method == "GET":
-            return Response(ms.ClubPlayerSerializer(members.member_rows(club, viewer=request.user), many=True).data)
+            return listed(
+                request, ms.ClubPlayerSerializer(members.member_rows(club, viewer=request.user), many=True).data
+            )
         player = invitations.club_player_add(
             actor=request.user, club_id=club.pk, name=valid_input(ms.ClubPlayerInput, request.data)["name"]
         )
@@ -402,7 +405,7 @@ class SeasonViewSet(ProblemsWhenExporting, _ReadMixin):
     def history(self, request, pk=None):
         season = self.get_object()
         changes = SeasonStatusChange.objects.filter(season=season).order_by("created_at", "id")
-        return Response(ms.SeasonStatusChangeSerializer(changes, many=True).data)
+        return listed(request, ms.SeasonStatusChangeSerializer(changes, many=True).data)
 
     @extend_schema(
         summary="The end-of-season summary",

@@ -16,6 +16,7 @@ from scoring import invitations, members
 from . import league_serializers as ls
 from . import member_serializers as ms
 from .leagues import error_responses, valid_input
+from .pagination import listed
 from .throttles import AuthTokenThrottle
 
 
@@ -62,7 +63,7 @@ class JoinInvitationListView(APIView):
         responses={200: ms.JoinInvitationSerializer(many=True), **error_responses(401)},
     )
     def get(self, request):
-        return Response(ms.JoinInvitationSerializer(members.join_invitations_open(request.user), many=True).data)
+        return listed(request, ms.JoinInvitationSerializer(members.join_invitations_open(request.user), many=True).data)
 
 
 class JoinInvitationAcceptView(APIView):
@@ -105,7 +106,7 @@ class SeatInvitationListView(APIView):
         responses={200: ms.SeatInvitationSerializer(many=True), **error_responses(401)},
     )
     def get(self, request):
-        return Response(ms.SeatInvitationSerializer(members.seat_invitations_open(request.user), many=True).data)
+        return listed(request, ms.SeatInvitationSerializer(members.seat_invitations_open(request.user), many=True).data)
 
 
 class SeatInvitationAnswerView(APIView):

@@ -1,8 +1,8 @@
 """Errors as ``application/problem+json`` (RFC 9457): the one exception handler of the API.
 
 Every error body carries ``type``, ``title``, ``status``, ``detail`` and ``code``; ``type`` is
-``/api/v1/problems/<code>/`` (a relative URI, resolved against the API's host; it is served:
-``GET`` it for the problem's description). Extensions:
+``/api/v1/problems/<code>/`` (``/api/v2/…`` answering a v2 request; a relative URI, resolved
+against the API's host; it is served: ``GET`` it for the problem's description). Extensions:
 
 - ``rule`` and ``error`` when a rule was broken (``error`` is the R30 error object of
   RECORD_FORMAT.md: ``code``, ``deal``, ``play_index``, ``seat``, ``card``);
@@ -41,16 +41,17 @@ from games.domain.messages import VIOLATION_TEXTS
 from games.engine.errors import VIOLATIONS
 
 from .serializers import ProblemSerializer
+from .versioning import current_version
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-PROBLEM_BASE = "/api/v1/problems/"
 DATABASE_DOWN = (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError)
 DATABASE_RETRY_AFTER = 5  # seconds: a dropped connection is replaced at once, a restart takes a few
 log = logging.getLogger(__name__)
 
 
 def problem_type(code: str) -> str:
-    return f"{PROBLEM_BASE}{code}/"
+    """``/api/v1/problems/<code>/``, or v2's for a v2 request: a request's links stay in its version."""
+    return f"/api/{current_version()}/problems/{code}/"
 
 
 # code -> (status, title, description), the texts in the request's language (lazy). Rule

@@ -16,6 +16,8 @@ from games.engine import Seat
 from games.engine.ruleset import Kind
 from games.models import Match, MatchEvent
 
+from .versioning import is_v2, zulu
+
 SEATS = [s.name for s in Seat]
 KINDS = [k.value for k in Kind]
 CARD_PATTERN = r"^[2-9TJQKA][SHDC]$"
@@ -392,6 +394,20 @@ class PayloadField(serializers.JSONField):
     pass
 
 
+class EventTimeField(serializers.CharField):
+    """An event's time as stored and hashed (``…+00:00``) in v1; its ``Z`` form in v2, from which a
+    client re-derives the hashed text by turning the final ``Z`` back into ``+00:00``."""
+
+    def to_representation(self, value):
+        text = super().to_representation(value)
+        return zulu(text) if is_v2(self.context.get("request")) else text
+
+
+def event_in_v2(event: dict) -> dict:
+    """An event already in its JSON form (a command's answer), with its time in v2's form."""
+    return {**event, "created_at": zulu(event["created_at"])}
+
+
 class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.ChoiceField(choices=MatchEvent.Type.choices)
@@ -400,7 +416,7 @@ class EventSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The acting person's public id, as hashed (a username in events stored before issue 28).",
     )
-    created_at = serializers.CharField(
+    created_at = EventTimeField(
         help_text="ISO 8601 in UTC with microseconds, exactly as hashed, e.g. `2025-05-01T18:02:03.123456+00:00`."
     )
     hash = serializers.CharField(

@@ -18,6 +18,7 @@ from games.models import MatchEvent
 
 from .schema_hooks import problem_response
 from .streams import EVENT_STREAM
+from .versioning import V1
 
 NOTICE_TYPES = ["match_started", "your_turn", "lead_decision", "deal_due", "match_finished"]
 REF = "#/components/schemas/"
@@ -27,11 +28,12 @@ def add_streams(result: dict, generator, request, public) -> dict:
     """``POSTPROCESSING_HOOKS`` entry: each stream's path, next to its neighbours in the document."""
     result["components"]["schemas"] = dict(sorted({**result["components"]["schemas"], **SCHEMAS}.items()))
     paths = result["paths"]
+    api = f"/api/{generator.api_version or V1}"  # the schema's version (api/versioning.py)
     for path, operation, after in (
-        ("/api/v1/matches/{id}/stream/", MATCH_STREAM, "/api/v1/matches/{id}/state/"),
-        ("/api/v1/me/stream/", ME_STREAM, "/api/v1/matches/import/"),
+        ("/matches/{id}/stream/", MATCH_STREAM, "/matches/{id}/state/"),
+        ("/me/stream/", ME_STREAM, "/matches/import/"),
     ):
-        paths = _insert_after(paths, after, path, {"get": operation})
+        paths = _insert_after(paths, api + after, api + path, {"get": operation})
     result["paths"] = paths
     return result
 

@@ -100,7 +100,7 @@ async def match_stream(request: HttpRequest, pk: str, *, user, after: int | None
     batch = await _db(live.match_batch, match_id=pk, user=user, after=after or 0)
     if batch.over and not batch.events:
         return HttpResponse(status=204)  # nothing more will come: EventSource stops reconnecting
-    return _event_stream(_match_frames(pk, user, after or 0, batch))
+    return _event_stream(_match_frames(request, pk, user, after or 0, batch))
 
 
 @_sse_view
@@ -183,14 +183,15 @@ def _frame(data: Any, *, event: str | None = None, id: int | None = None) -> str
 KEEP_ALIVE = ": keep-alive\n\n"
 
 
-async def _match_frames(pk: str, user, after: int, batch: live.Batch) -> AsyncIterator[str]:
+async def _match_frames(request: HttpRequest, pk: str, user, after: int, batch: live.Batch) -> AsyncIterator[str]:
     key = uuid.UUID(pk)  # match_batch has parsed it already
     pace = _Pace()
     yield f"retry: {RETRY_MS}\n\n"
     async with _watching({key: batch.version}) as subscription:
         while True:
             for event in batch.events:
-                yield _frame(s.EventSerializer(event).data, event=event["type"], id=event["seq"])
+                data = s.EventSerializer(event, context={"request": request}).data  # its version's time form
+                yield _frame(data, event=event["type"], id=event["seq"])
                 after = event["seq"]
                 pace.sent()
             if batch.over and after >= batch.version:

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import tokens
+from .pagination import listed
 from .problems import problem_responses
 
 errors = problem_responses(
@@ -37,7 +38,7 @@ class TokenListView(APIView):
         responses={200: TokenSummarySerializer(many=True), **errors(401, 403)},
     )
     def get(self, request):
-        return Response(TokenSummarySerializer(tokens.token_list(user=request.user), many=True).data)
+        return listed(request, TokenSummarySerializer(tokens.token_list(user=request.user), many=True).data)
 
 
 class TokenDetailView(APIView):

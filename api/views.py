@@ -52,11 +52,13 @@ from .filters import MatchFilter
 from .idempotency import HEADER as IDEMPOTENCY_HEADER
 from .idempotency import REPLAYED_HEADER, idempotent
 from .leagues import SEASON_FILING, FilesIntoASeason
+from .pagination import limit_of, listed, log_page
 from .parsers import BoundedJSONParser
 from .permissions import CanImportRecords, TokenHasScope, check_scorer_appointment
 from .preconditions import IF_MATCH, expected_version, with_version
 from .problems import PROBLEMS, RULES, problem_responses, problem_type
 from .throttles import AuthTokenThrottle
+from .versioning import is_v2
 
 # --- schema helpers ---------------------------------------------------------------------------
 
@@ -333,8 +335,11 @@ class MatchViewSet(viewsets.GenericViewSet):
         match, viewer = selectors.match_get(match_id=pk, user=request.user)
         query = _valid(EventsQuery, request.query_params)
         query.pop("wait")  # already waited for, in api.streams.events_long_poll
-        data = s.EventsSerializer(selectors.match_events(match=match, viewer=viewer, **query)).data
-        return with_version(Response(data), match.version)
+        if is_v2(request):
+            query["limit"] = limit_of(request)  # v2: one limit for every list
+        events = selectors.match_events(match=match, viewer=viewer, **query)
+        data = s.EventsSerializer(events, context={"request": request}).data
+        return with_version(log_page(request, data) if is_v2(request) else Response(data), match.version)
 
     @extend_schema(
         operation_id="matches_record",
@@ -686,6 +691,8 @@ class MatchViewSet(viewsets.GenericViewSet):
         # checks that it would give the same). Running it on every command deep-copies its nested
         # fields, a tenth of a card play's CPU.
         data = selectors.command_events(result, result.role)
+        if is_v2(self.request):
+            data = {**data, "events": [s.event_in_v2(event) for event in data["events"]]}
         return with_version(Response(data, status=status.HTTP_201_CREATED), result.match.version)
 
 
@@ -797,7 +804,7 @@ class ProblemTypeListView(APIView):
         responses={200: s.ProblemTypeSerializer(many=True)},
     )
     def get(self, request):
-        return Response(s.ProblemTypeSerializer([_problem_type(c) for c in sorted(PROBLEMS)], many=True).data)
+        return listed(request, s.ProblemTypeSerializer([_problem_type(c) for c in sorted(PROBLEMS)], many=True).data)
 
 
 class ProblemTypeView(APIView):

@@ -18,7 +18,7 @@ from webhooks import selectors, services
 from webhooks.models import Delivery
 
 from . import webhook_serializers as s
-from .pagination import PAGE_PARAMETERS
+from .pagination import PAGE_PARAMETERS, listed
 from .parsers import BoundedJSONParser
 from .problems import problem_responses
 
@@ -49,8 +49,8 @@ class ClubWebhooksView(APIView):
         responses={200: s.WebhookSerializer(many=True), **_errors(401, 403, 404)},
     )
     def get(self, request, pk: str):
-        return Response(
-            s.WebhookSerializer(selectors.endpoints_of_club(actor=request.user, club_id=pk), many=True).data
+        return listed(
+            request, s.WebhookSerializer(selectors.endpoints_of_club(actor=request.user, club_id=pk), many=True).data
         )
 
     @extend_schema(

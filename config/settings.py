@@ -101,6 +101,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.middleware.RequestIDMiddleware",  # first: every log line of the request carries its id
+    # The request's API version for the problems any later layer answers; v1 answers name their v2 twin.
+    "api.versioning.APIVersionMiddleware",
     "config.health.HealthCheckMiddleware",  # /healthz, /readyz: before host checks and the HTTPS redirect
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -277,7 +279,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "api.pagination.ListPagination",  # ?limit= validated (issue 29, item 3)
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.VersionedPagination",  # ?limit= validated (issue 29, item 3)
+    # /api/v1/ and /api/v2/: request.version from the URL's namespace (api/versioning.py)
+    "DEFAULT_VERSIONING_CLASS": "api.versioning.APIVersioning",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.problems.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": (["api.throttles.UserThrottle"] if API_THROTTLE_USER else [])
@@ -379,7 +383,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "DEFAULT_GENERATOR_CLASS": "api.schema_generator.EnglishSchemaGenerator",  # the contract stays English
-    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "SCHEMA_PATH_PREFIX": r"/api/v[12]",
     # The event streams are plain async views, unseen by drf-spectacular: api/stream_schema.py adds them;
     # api/schema_hooks.py types the path ids by kind and adds the 413 and 415 of every operation that
     # takes a body, and api/problems.py the 503 of every operation.
@@ -391,6 +395,7 @@ SPECTACULAR_SETTINGS = {
         "api.problems.document_database_unavailable",
         "api.oauth_scopes.document_insufficient_scope",  # the 403 of every operation a scope guards
         "api.schema_hooks.name_problem_codes",
+        "api.schema_v2.describe_v2",  # last: /api/v2/'s lists and times, from v1's (nothing in v1 changes)
     ],
     "COMPONENT_SPLIT_REQUEST": True,
     "TAGS": [
@@ -534,7 +539,7 @@ CELERY_BEAT_SCHEDULE["deliver-webhooks-every-minute"] = {"task": "webhooks.tasks
 # Browser clients on other origins (e.g. https://app.example.org), comma-separated; none by default.
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
 CORS_ALLOW_HEADERS = (*cors_default_headers, "if-match", "idempotency-key", "x-request-id", "last-event-id")
-CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "X-Request-ID", "Idempotent-Replayed", "Location"]
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "X-Request-ID", "Idempotent-Replayed", "Location", "Link"]
 CORS_EXPOSE_HEADERS.append("Long-Poll")  # "unavailable": a long-poll answered at once under WSGI (api/streams.py)
 CORS_EXPOSE_HEADERS += ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]  # api/throttles.py
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])

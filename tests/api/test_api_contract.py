@@ -26,6 +26,15 @@ def test_the_live_schema_is_the_committed_openapi_yaml(openapi_schema, committed
     )
 
 
+def test_the_live_v2_schema_is_the_committed_openapi_v2_yaml(openapi_schema_v2, committed_openapi_v2):
+    assert openapi_schema_v2 == committed_openapi_v2, (
+        "The live /api/v2/ schema differs from the committed openapi-v2.yaml. If the change is deliberate, "
+        "regenerate it with\n"
+        "    .venv/bin/python manage.py spectacular --api-version v2 --file openapi-v2.yaml --validate --fail-on-warn\n"
+        "and record the change in CHANGELOG.md."
+    )
+
+
 # --- every body typed (issue 29): tallies, events, frames, webhooks, problems --------------------------
 
 

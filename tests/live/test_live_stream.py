@@ -35,6 +35,19 @@ def test_the_stream_sends_each_event_as_events_shows_it_with_its_seq_and_type(as
     assert [f.json for f in frames] == listed["events"]
 
 
+def test_the_v2_stream_sends_each_event_as_v2_events_shows_it_its_time_with_z(asgi_server, server_match, user, token):
+    match = server_match()
+    services.deal_start(match_id=match.pk, actor=user("ala"))
+    _, _, page = get(f"{asgi_server.url}/api/v2/matches/{match.pk}/events/", token("celina"))
+
+    with SSE(f"{asgi_server.url}/api/v2/matches/{match.pk}/stream/", token("celina")) as sse:
+        sse.frame()
+        frames = sse.events(2)
+
+    assert [f.json for f in frames] == page["results"]
+    assert all(f.json["created_at"].endswith("Z") for f in frames)
+
+
 def test_new_events_arrive_as_they_are_appended(asgi_server, server_match, user, token):
     match = server_match()
 

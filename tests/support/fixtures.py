@@ -43,21 +43,40 @@ def load_yaml(text: str):
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
-@pytest.fixture(scope="session")
-def openapi_schema():
-    """The live OpenAPI schema as ``manage.py spectacular`` writes it (in English), read back from its
-    YAML: generated once per session (seconds each time), shared by the tests that read it. Read, never
-    change it. A test of the schema's view itself asks /api/v1/schema/ (test_skeleton, tests/i18n)."""
+def live_schema(api_version: str | None = None) -> dict:
+    """The live OpenAPI schema of ``api_version`` (None: v1) as ``manage.py spectacular`` writes it
+    (in English), read back from its YAML."""
     from django.utils import translation
     from drf_spectacular.renderers import OpenApiYamlRenderer
     from drf_spectacular.settings import spectacular_settings
 
     with translation.override("en"):
-        schema = spectacular_settings.DEFAULT_GENERATOR_CLASS().get_schema(request=None, public=True)
+        generator = spectacular_settings.DEFAULT_GENERATOR_CLASS(api_version=api_version)
+        schema = generator.get_schema(request=None, public=True)
         return load_yaml(OpenApiYamlRenderer().render(schema, renderer_context={}).decode())
+
+
+@pytest.fixture(scope="session")
+def openapi_schema():
+    """The live v1 schema (``live_schema``): generated once per session (seconds each time), shared by
+    the tests that read it. Read, never change it. A test of the schema's view itself asks
+    /api/v1/schema/ (test_skeleton, tests/i18n)."""
+    return live_schema()
+
+
+@pytest.fixture(scope="session")
+def openapi_schema_v2():
+    """The live /api/v2/ schema, as ``manage.py spectacular --api-version v2`` writes it."""
+    return live_schema("v2")
 
 
 @pytest.fixture(scope="session")
 def committed_openapi():
     """openapi.yaml at the repository's root, read once per session."""
     return load_yaml((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+
+
+@pytest.fixture(scope="session")
+def committed_openapi_v2():
+    """openapi-v2.yaml at the repository's root (the /api/v2/ contract), read once per session."""
+    return load_yaml((Path(__file__).resolve().parents[2] / "openapi-v2.yaml").read_text())
