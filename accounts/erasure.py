@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 from oauth2_provider.models import (
@@ -77,9 +77,7 @@ def person_erase(*, actor, player: Player | None, user=None) -> PrivacyRequest:
         if player is not None:
             player = Player.objects.select_for_update().get(pk=player.pk)
             _refuse_unfinished(player)
-        number = (Player.objects.aggregate(last=Max("erased_number"))["last"] or 0) + 1
-        while Player.objects.filter(username=ERASED.format(number=number)).exists():  # a guest named so
-            number += 1
+        number = _next_erased_number()
         label = ERASED.format(number=number)
         names = _names_of(player, user)
         if player is not None:
@@ -98,6 +96,22 @@ def person_erase(*, actor, player: Player | None, user=None) -> PrivacyRequest:
             by_role=role,
             club_id=club,
         )
+
+
+# The PostgreSQL advisory lock under which an erasure takes its N: two erasures at once would
+# otherwise read the same largest N, and the second would fail on the unique ``erased_number``.
+ERASED_NUMBER_LOCK = 0x6B69_6572_6B69_2D6E  # "kierki-n"
+
+
+def _next_erased_number() -> int:
+    """The next free N, held until the transaction ends (SQLite serialises writers anyway)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ERASED_NUMBER_LOCK])
+    number = (Player.objects.aggregate(last=Max("erased_number"))["last"] or 0) + 1
+    while Player.objects.filter(username=ERASED.format(number=number)).exists():  # a guest named so
+        number += 1
+    return number
 
 
 def _refuse_unfinished(player: Player) -> None:

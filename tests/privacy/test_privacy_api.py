@@ -2,7 +2,10 @@
 the refusals as problem+json with nothing stored."""
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import TestCase
 from support import api_client
+from support.once import fresh, fresh_world, once_per_module
 from support.privacy_world import club_with_zuzanna
 
 from accounts.models import PrivacyRequest
@@ -12,9 +15,14 @@ from scoring import services as leagues
 PROBLEM = "application/problem+json"
 
 
+# The club and its matches are built once for the module (each test's changes are rolled back).
+built = once_per_module(lambda: club_with_zuzanna(get_user_model(), TestCase.captureOnCommitCallbacks, matches=3))
+
+
 @pytest.fixture
-def club(django_user_model, django_capture_on_commit_callbacks):
-    return club_with_zuzanna(django_user_model, django_capture_on_commit_callbacks, matches=3)
+def club(built):
+    world, filed = built
+    return fresh_world(world), [fresh(match) for match in filed]
 
 
 def _zuzanna(world) -> Player:

@@ -6,8 +6,11 @@ and account are gone from every table, the record export and the API."""
 import json
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import TestCase
 from rest_framework.authtoken.models import Token
 from support import api_client
+from support.once import fresh, fresh_world, once_per_module
 from support.privacy_world import club_with_zuzanna, traces_in_database
 from support.world import ratings_of, standings_of
 
@@ -18,10 +21,14 @@ from games.models import Player
 from games.read import audit
 from games.write.checkpointing import checkpoint_take, current_heads
 
+# The club and its matches are built once for the module (each test's changes are rolled back).
+built = once_per_module(lambda: club_with_zuzanna(get_user_model(), TestCase.captureOnCommitCallbacks))
+
 
 @pytest.fixture
-def club(django_user_model, django_capture_on_commit_callbacks):
-    return club_with_zuzanna(django_user_model, django_capture_on_commit_callbacks)
+def club(built):
+    world, filed = built
+    return fresh_world(world), [fresh(match) for match in filed]
 
 
 def _audits(filed):
