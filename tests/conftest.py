@@ -105,6 +105,17 @@ def _no_counts_from_an_earlier_run():
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _static_files_looked_up_when_asked():
+    """WhiteNoise, with finders on, lists every app's static files when its middleware is built:
+    once per process in production, but once per test client here (each client builds its own
+    handler), which was a third of the API tests' time. With autorefresh it finds a file when one
+    is asked for instead. For tests only."""
+    django_settings.WHITENOISE_AUTOREFRESH = True
+    yield
+    del django_settings.WHITENOISE_AUTOREFRESH
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _fast_password_hashing():
     """MD5 first (new passwords hash at once; the default PBKDF2 takes a good part of a second
     each, and every sign-in, failed ones too, pays it again), the project's hashers after it so
