@@ -15,9 +15,11 @@ from games.read import selectors as games_selectors
 from scoring import selectors
 from scoring.models import MatchLine, Rating, StandingRow
 
-pytestmark = pytest.mark.django_db
-
 built = once_per_module(lambda: season_of_evenings(get_user_model()))
+
+# Every test reads the built season, also those that name no fixture (under pytest-xdist a test
+# may be the first of its module on its worker).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("built")]
 
 
 @pytest.fixture
