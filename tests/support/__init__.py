@@ -23,9 +23,9 @@ HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "").strip()
 # no annotation job after every deal the suite plays (tests/*/test_*annotation* switch it on)
 SUITE_SETTINGS = {
     "LANGUAGE_CODE": "en",
-    "ANALYSIS_BUDGET_NODES": 30_000,
+    "ANALYSIS_BUDGET_NODES": 10_000,
     "ANNOTATE_DEALS": False,
-    "ANNOTATION_BUDGET_NODES": 2_000,
+    "ANNOTATION_BUDGET_NODES": 500,
 }
 
 SEATS = ("N", "E", "S", "W")

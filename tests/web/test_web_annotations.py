@@ -32,6 +32,7 @@ def test_every_card_of_an_annotated_deal_carries_its_grade_as_a_colour_and_a_sym
     for grade in set(cells):
         assert f'class="grade-mark grade-{grade}"' in html and MARKS[grade] in html
     costly = [n for n in row.cards if n["cost"][0] > 0]
+    assert costly  # a best card is shown beside each
     assert html.count('class="best-card"') == len(costly)
     assert len(re.findall(r'<tr><th scope="row">\d+</th>', html.split('id="ranges"')[1])) == 13
 
