@@ -44,7 +44,8 @@ The search is a double-dummy alpha-beta over bitmask hands:
 - multi-trick bounds at trick starts (issue 27): in a rozbójnik a ×3 line needs another seat's
   trick while only the seat has one (``another_taker``), and a seat not on lead whose cards of
   each suit rank under the others' can duck every trick left (``ducking``); in an odgrywka the
-  leader's top cards are tricks in a row (``quick_tricks``);
+  leader's top cards are tricks in a row (``quick_tricks``); in both, a leader whose every card
+  is above all the others' cards of its suit takes every trick left (``claims``);
 - a budget, in seconds or (deterministic: no clock read) in nodes: past it the answer is not
   exact and each value is an interval proven by a depth-limited search whose leaves are those
   bounds;
@@ -146,6 +147,7 @@ class SearchOptions:
     quick_tricks: bool = True  # odgrywka, trick start: the leader's top cards win tricks in a row (R16, R17)
     ducking: bool = True  # rozbójnik, trick start: not on lead, each suit under the others': it can duck the rest (R11)
     suit_symmetry: bool = True  # the table's key: suits the rules and penalties treat alike, in a canonical order
+    claims: bool = True  # trick start: a leader above every other card of each of its suits takes every trick left
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +393,9 @@ class _Search:
         self.quick_own, self.quick_others = mode != WORST, mode != BEST
         # the seat's own ducking bounds its value from below where it chooses its cards
         self.ducking = options.bounds and options.ducking and self.rozbojnik and mode != WORST
+        self.claims = options.bounds and options.claims
+        # R15: the last-trick penalties still to come from each trick on
+        self.bonus_left = tuple(sum(self.last_bonus[t:14]) for t in range(15))
         # guaranteed only: the tables of the seat's worst and best searches (worst ≤ guaranteed ≤ best)
         self.floor: Table | None = None
         self.ceiling: Table = {}
@@ -624,6 +629,27 @@ class _Search:
         k_max = without - (0 if taken >> turn & 1 else 1) - (0 if taken >> s & 1 else 1)
         return -INF, (past + ODGRYWKA_TRICK_POINTS * (left - sure)) * (k_max + 1)
 
+    def claim(self, hands: list[int], rem: int, turn: int, trick_no: int, past: int, taken: int) -> int:
+        """At a trick start: the seat's exact value when the leader takes every trick left, else
+        ``-INF``. It does when its lowest card of each suit it holds is above every card of that
+        suit the others hold: whatever it leads (R10), the others follow under it or discard
+        (R11, R16: no one can overtake), and a discard never wins — so it leads again. Every card
+        left is then in its tricks (R14, R15, R17; R21 if it has taken every trick)."""
+        leader = hands[turn]
+        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ leader
+        for shift in range(0, 52, 13):
+            m = leader >> shift & 8191
+            if m and (others >> shift & 8191).bit_length() > (m & -m).bit_length():
+                return -INF
+        if turn != self.seat:
+            return self.final(past, taken | 1 << turn)
+        left = 14 - trick_no
+        if self.rozbojnik:
+            past += rem + TRICK_PENALTY * left + self.bonus_left[trick_no]
+        else:
+            past += ODGRYWKA_TRICK_POINTS * left
+        return self.final(past, taken | 1 << turn)
+
     def ducked(self, hands: list[int], past: int, taken: int) -> int:
         """Rozbójnik, at a trick start another seat leads: a lower bound of the seat's value when
         it can duck every trick still to come, else ``-INF``.
@@ -751,6 +777,10 @@ class _Search:
                     low = q_low
                 if q_high < high:
                     high = q_high
+            if self.claims and low < beta and low != high and high > alpha:
+                claimed = self.claim(hands, rem, turn, trick_no, past, taken)
+                if claimed > -INF:
+                    return claimed
             if self.ducking and turn != s and low < beta and low != high and high > alpha:
                 d_low = self.ducked(hands, past, taken)
                 if d_low > low:
@@ -1170,6 +1200,10 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
     if pos.led < 0 and search.quick_tricks and pos.trick_no < 13:
         q_low, q_high = search.quick(pos.hands, pos.turn, pos.trick_no, past, pos.taken)
         low, high = max(low, q_low), min(high, q_high)
+    if pos.led < 0 and search.claims and pos.trick_no < 13:
+        claimed = search.claim(pos.hands, hand_penalties(pos.hands), pos.turn, pos.trick_no, past, pos.taken)
+        if claimed > -INF:
+            low, high = claimed, claimed
     if pos.led < 0 and search.ducking and pos.trick_no < 13 and pos.turn != seat:
         low = max(low, search.ducked(pos.hands, past, pos.taken))
     if pos.led >= 0 and search.decided_tricks:

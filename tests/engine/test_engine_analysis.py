@@ -126,6 +126,7 @@ def test_the_range_never_widens_after_the_card_actually_played(deal, back):
             SearchOptions(quick_tricks=False),
             SearchOptions(ducking=False),
             SearchOptions(suit_symmetry=False),
+            SearchOptions(claims=False),
             SearchOptions(False, False, False, False, False, False, False),
         ]
     ),
