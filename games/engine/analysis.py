@@ -21,8 +21,9 @@ The search is a double-dummy alpha-beta over bitmask hands:
   difference times its multiplier, whose range the seats still without a trick give);
 - a transposition table at trick starts, keyed on the remaining cards with equivalent ranks
   merged (each suit as the sequence of owners, rank order, with each card's penalty class), as
-  double-dummy bridge solvers do; moves are merged likewise: adjacent live cards of one hand
-  with the same penalty are one move;
+  double-dummy bridge solvers do, and the suits the rules treat alike in a canonical order
+  (an odgrywka's four, a rozbójnik's three other than hearts); moves are merged likewise:
+  adjacent live cards of one hand with the same penalty are one move;
 - bounds from what is still available (penalties and tricks left, how many seats can still
   end with no trick) cut lines that cannot matter; mid-trick, once the trick in progress is
   decided for the seat or against it, its cards and points are counted accordingly;
@@ -41,8 +42,10 @@ The search is a double-dummy alpha-beta over bitmask hands:
   decided for or against the seat, and zero-window probes instead of one full-window search
   (the slow searches are proofs that no line does better, which no window shortens);
 - multi-trick bounds at trick starts (issue 27): in a rozbójnik a ×3 line needs another seat's
-  trick while only the seat has one (``another_taker``); in an odgrywka the leader's top cards
-  are tricks in a row (``quick_tricks``);
+  trick while only the seat has one (``another_taker``), and a seat not on lead whose cards of
+  each suit rank under the others' can duck every trick left (``ducking``); in an odgrywka the
+  leader's top cards are tricks in a row (``quick_tricks``); in both, a leader whose every card
+  is above all the others' cards of its suit takes every trick left (``claims``);
 - a budget, in seconds or (deterministic: no clock read) in nodes: past it the answer is not
   exact and each value is an interval proven by a depth-limited search whose leaves are those
   bounds;
@@ -81,6 +84,7 @@ SUIT_MASKS: Final[tuple[int, ...]] = cards_module.SUIT_MASKS
 HEARTS_MASK: Final[int] = cards_module.HEARTS_MASK
 NOT_HEARTS: Final[int] = ~cards_module.HEARTS_MASK
 KH_BIT: Final[int] = cards_module.KH_BIT
+HEARTS: Final[int] = cards_module.HEARTS
 # The variants whose legality the search computes natively (``legal_mask``), by code; any other
 # variant is asked through ``Variant.legal``.
 RULE_ROZBOJNIK: Final = 0
@@ -141,6 +145,9 @@ class SearchOptions:
     # issue 27 (docs/analysis.md, "From the first card")
     another_taker: bool = True  # rozbójnik: a ×3 line needs another seat's trick, so the seat's pool is 2 short (R20)
     quick_tricks: bool = True  # odgrywka, trick start: the leader's top cards win tricks in a row (R16, R17)
+    ducking: bool = True  # rozbójnik, trick start: not on lead, each suit under the others': it can duck the rest (R11)
+    suit_symmetry: bool = True  # the table's key: suits the rules and penalties treat alike, in a canonical order
+    claims: bool = True  # trick start: a leader above every other card of each of its suits takes every trick left
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,6 +391,11 @@ class _Search:
         # leads) or worst (another leads)
         self.quick_tricks = options.bounds and options.quick_tricks and not self.rozbojnik
         self.quick_own, self.quick_others = mode != WORST, mode != BEST
+        # the seat's own ducking bounds its value from below where it chooses its cards
+        self.ducking = options.bounds and options.ducking and self.rozbojnik and mode != WORST
+        self.claims = options.bounds and options.claims
+        # R15: the last-trick penalties still to come from each trick on
+        self.bonus_left = tuple(sum(self.last_bonus[t:14]) for t in range(15))
         # guaranteed only: the tables of the seat's worst and best searches (worst ≤ guaranteed ≤ best)
         self.floor: Table | None = None
         self.ceiling: Table = {}
@@ -394,6 +406,9 @@ class _Search:
         self.use_bounds = options.bounds
         self.other_pasts = options.other_pasts
         self.merge_ranks = options.merge_ranks
+        # R10–R16, R14, R17: an odgrywka treats the four suits alike, a rozbójnik the three other
+        # than hearts (the same penalties, R14); a variant the search does not know, none
+        self.symmetric = options.suit_symmetry and self.rule != RULE_OTHER
 
     # --- values ---------------------------------------------------------------------------------
     def final(self, past: int, taken: int) -> int:
@@ -614,6 +629,57 @@ class _Search:
         k_max = without - (0 if taken >> turn & 1 else 1) - (0 if taken >> s & 1 else 1)
         return -INF, (past + ODGRYWKA_TRICK_POINTS * (left - sure)) * (k_max + 1)
 
+    def claim(self, hands: list[int], rem: int, turn: int, trick_no: int, past: int, taken: int) -> int:
+        """At a trick start: the seat's exact value when the leader takes every trick left, else
+        ``-INF``. It does when its lowest card of each suit it holds is above every card of that
+        suit the others hold: whatever it leads (R10), the others follow under it or discard
+        (R11, R16: no one can overtake), and a discard never wins — so it leads again. Every card
+        left is then in its tricks (R14, R15, R17; R21 if it has taken every trick)."""
+        leader = hands[turn]
+        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ leader
+        for shift in range(0, 52, 13):
+            m = leader >> shift & 8191
+            if m and (others >> shift & 8191).bit_length() > (m & -m).bit_length():
+                return -INF
+        if turn != self.seat:
+            return self.final(past, taken | 1 << turn)
+        left = 14 - trick_no
+        if self.rozbojnik:
+            past += rem + TRICK_PENALTY * left + self.bonus_left[trick_no]
+        else:
+            past += ODGRYWKA_TRICK_POINTS * left
+        return self.final(past, taken | 1 << turn)
+
+    def ducked(self, hands: list[int], past: int, taken: int) -> int:
+        """Rozbójnik, at a trick start another seat leads: a lower bound of the seat's value when
+        it can duck every trick still to come, else ``-INF``.
+
+        It can when in every suit its lowest card is under the lowest the others hold, its
+        second lowest under their second lowest, and so on (as far as both have cards): it
+        never leads again (it wins nothing), and the j-th time a suit is led, the others have
+        lost at least j − 1 of its cards, so the led card is at least their j-th lowest — above
+        the seat's j-th lowest, which it follows with, or a lower one (R11); it discards its
+        highest of a suit, and a discard never wins. Its points are then its ``past``, times the multiplier of R20 for
+        at most two seats without a trick (another takes the tricks left), or, with no trick of
+        its own, 0 — or R21's −130 while one seat alone may take every trick."""
+        s = self.seat
+        mine = hands[s]
+        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ mine
+        for shift in range(0, 52, 13):
+            m = mine >> shift & 8191
+            o = others >> shift & 8191
+            while m and o:
+                low_m, low_o = m & -m, o & -o
+                if low_m > low_o:
+                    return -INF
+                m ^= low_m
+                o ^= low_o
+        takers = TAKERS[taken]
+        if taken >> s & 1:
+            k_max = 4 - takers
+            return -(past * (k_max + 1 if k_max < 2 else 3))
+        return -POOL if takers <= 1 else 0
+
     # --- the search -----------------------------------------------------------------------------
     def run(self, pos: _Position, alpha: int = -INF, beta: int = INF, depth: int = 99, leaf: int = 0) -> int:
         """The value of ``pos`` for this seat, searched ``depth`` tricks deep (all of them by
@@ -711,6 +777,14 @@ class _Search:
                     low = q_low
                 if q_high < high:
                     high = q_high
+            if self.claims and low < beta and low != high and high > alpha:
+                claimed = self.claim(hands, rem, turn, trick_no, past, taken)
+                if claimed > -INF:
+                    return claimed
+            if self.ducking and turn != s and low < beta and low != high and high > alpha:
+                d_low = self.ducked(hands, past, taken)
+                if d_low > low:
+                    low = d_low
             known = low, high
             if low >= beta or low == high:
                 return low
@@ -946,6 +1020,13 @@ class _Search:
             if code is None:
                 code = codes[raw] = self.suit_code(raw)
             key.append(code)
+        if self.symmetric:  # positions that differ by a swap of such suits have one value
+            if self.rozbojnik:
+                hearts = key.pop(HEARTS)
+                key.sort()
+                key.append(hearts)
+            else:
+                key.sort()
         merged_key = tuple(key)
         found = merged.get(merged_key)
         if found is None:
@@ -1104,7 +1185,8 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
     availability bounds, narrowed by the decided-trick bounds when the trick in progress is
     decided for or against the seat (and, with ``options.decided_leads``, at a trick start
     when the trick about to be led is) and, in an odgrywka at a trick start, the leader's sure
-    tricks (``options.quick_tricks``). Every value ``analyse`` finds lies within it."""
+    tricks (``options.quick_tricks``) and, in a rozbójnik at a trick start another seat leads, the
+    seat's ducking (``options.ducking``). Every value ``analyse`` finds lies within it."""
     transfer = sale_transfer(deal)[seat]
     if deal.is_over:
         points = deal.settlement().points[seat]
@@ -1123,6 +1205,12 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
     if pos.led < 0 and search.quick_tricks and pos.trick_no < 13:
         q_low, q_high = search.quick(pos.hands, pos.turn, pos.trick_no, past, pos.taken)
         low, high = max(low, q_low), min(high, q_high)
+    if pos.led < 0 and search.claims and pos.trick_no < 13:
+        claimed = search.claim(pos.hands, hand_penalties(pos.hands), pos.turn, pos.trick_no, past, pos.taken)
+        if claimed > -INF:
+            low, high = claimed, claimed
+    if pos.led < 0 and search.ducking and pos.trick_no < 13 and pos.turn != seat:
+        low = max(low, search.ducked(pos.hands, past, pos.taken))
     if pos.led >= 0 and search.decided_tricks:
         found = search.decided(
             pos.hands,

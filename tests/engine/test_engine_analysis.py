@@ -124,6 +124,9 @@ def test_the_range_never_widens_after_the_card_actually_played(deal, back):
             SearchOptions(other_pasts=False),
             SearchOptions(another_taker=False),
             SearchOptions(quick_tricks=False),
+            SearchOptions(ducking=False),
+            SearchOptions(suit_symmetry=False),
+            SearchOptions(claims=False),
             SearchOptions(False, False, False, False, False, False, False),
         ]
     ),

@@ -11,7 +11,15 @@ from support import examples
 from test_engine_analysis import SEATS, brute_force, played_deals, values
 
 from games.engine import DealState, Ruleset, Seat
-from games.engine.analysis import Analyser, SearchOptions, analyse, analyse_deal_positions, deal_position
+from games.engine.analysis import (
+    Analyser,
+    Interval,
+    SearchOptions,
+    analyse,
+    analyse_deal_positions,
+    deal_position,
+    search_bounds,
+)
 from games.engine.ruleset import Kind
 from games.engine.schedule import ScheduledDeal
 from games.engine.simulate import choose_card, deal_hands
@@ -119,3 +127,36 @@ def test_an_analyser_past_its_table_limit_starts_afresh_with_the_same_answers():
         position = deal_position(deal, plays)
         assert small.analyse(position, budget=60).as_json() == unlimited.analyse(position, budget=60).as_json()
     assert small.entries() < unlimited.entries()  # it dropped the earlier positions' tables
+
+
+def test_a_seat_that_can_duck_every_trick_left_is_bounded_below_by_its_points_so_far():
+    """R11, R20: in this rozbójnik, 28 cards played, S is not on lead and its lowest card of each
+    suit is under the others' lowest, its second under their second, …: it can duck the rest,
+    so it loses at most its points so far, doubled (E has no trick yet, R20). The bound is the
+    exact guaranteed value the search finds with it off."""
+    position = deal_position(played(13, Kind.ROZBOJNIK), 28)
+    on = search_bounds(position, Seat.S, "guaranteed")
+    off = search_bounds(position, Seat.S, "guaranteed", SearchOptions(ducking=False))
+    exact = analyse(position, budget=60, options=SearchOptions(ducking=False))
+
+    assert position.to_play != Seat.S
+    assert off.low < on.low == exact.seat(Seat.S).guaranteed.low == -20
+    assert analyse(position, budget=60).as_json() == exact.as_json()
+
+
+def test_a_leader_above_every_other_card_of_its_suits_takes_every_trick_left():
+    """R11, R16, R17: in this odgrywka, 28 cards played, N leads and its lowest card of each suit
+    is above every card of that suit the others hold: whatever it leads no one can overtake, so
+    it takes all six tricks left. Every seat's every value is then known before any card is
+    searched, and is the value the search finds with the idea off."""
+    position = deal_position(played(75, Kind.ODGRYWKA), 28)
+    exact = analyse(position, budget=60, options=SearchOptions(claims=False))
+
+    assert position.to_play == Seat.N
+    for seat in SEATS:
+        for mode in MODES:
+            value = getattr(exact.seat(seat), mode).low
+            assert search_bounds(position, seat, mode) == Interval(value, value), (seat, mode)
+    off = search_bounds(position, Seat.E, "guaranteed", SearchOptions(claims=False))
+    assert off.low < off.high
+    assert analyse(position, budget=60).as_json() == exact.as_json()
