@@ -15,7 +15,7 @@ from games.read import analysis
 from .analysis_serializers import AnalysisPendingSerializer, MatchAnalysisSerializer
 from .problems import problem_responses
 
-RETRY_AFTER = 2  # seconds: most positions are searched within the budget (ANALYSIS_BUDGET_MS, 5 s)
+RETRY_AFTER = 2  # seconds: most positions are searched within the budget (ANALYSIS_BUDGET_NODES, about 4 s compiled)
 
 
 class AnalysisQuery(serializers.Serializer):

@@ -14,7 +14,7 @@ from scoring.annotations import annotation_job_queue
 from .annotation_serializers import DealAnnotationSerializer
 from .problems import problem_responses
 
-RETRY_AFTER = 30  # seconds: a deal's 53 positions take up to ANNOTATION_BUDGET_MS each
+RETRY_AFTER = 30  # seconds: a deal's 53 positions take up to ANNOTATION_BUDGET_NODES nodes each
 
 
 class DealAnnotationView(APIView):
