@@ -44,12 +44,14 @@ test: $(STAMP)
 # would share one cache, and the throttle tests empty it. Bytecode is cached between runs even
 # where the environment sets PYTHONDONTWRITEBYTECODE (each worker would compile the project and
 # pytest would rewrite every test module again: a sixth of the run), and schemathesis' plugin,
-# which only the slow fuzz tests use, is not loaded. docs/testing.md.
+# which only the slow fuzz tests use, is not loaded. Each test file goes whole to one worker
+# (--dist loadfile): rows a module builds once (tests/support/once.py) are then built once, not
+# once per worker that gets a test of it. docs/testing.md.
 TEST_FAST_WORKERS ?= $(if $(REDIS_URL),0,2)
 
 test-fast: $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE HYPOTHESIS_PROFILE=fast $(VENV)/bin/pytest -m "not slow" -n $(TEST_FAST_WORKERS) \
-		-p no:schemathesis
+		--dist loadfile -p no:schemathesis
 
 # make compile-engine: the arbiter's search (games/engine/analysis.py) compiled with mypyc, about
 # 6x faster (docs/analysis.md), same answers; optional: needs gcc and the Python headers, and is rebuilt by hand after
