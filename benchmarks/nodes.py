@@ -370,9 +370,10 @@ class GaveUp(Exception):
 
 class RetryingTable:
     """Plays a match's cards, each seat with its token, over ``ports`` in turn (one port: through
-    the balancer; two: alternating between nodes). A failed request (no answer, 5xx, 409 while the
-    same key is still running) is sent again as it was, ``Idempotency-Key`` included, until
-    ``patience`` seconds pass. ``acknowledged``: every play answered 201, as (seq, card)."""
+    the balancer; two: alternating between nodes). A failed request (no answer, an answer cut off
+    by a node killed while sending it, 5xx, 409 while the same key is still running) is sent again
+    as it was, ``Idempotency-Key`` included, until ``patience`` seconds pass. ``acknowledged``:
+    every play answered 201, as (seq, card)."""
 
     def __init__(self, table: dict, ports: list[int], *, patience: float = 90):
         self.match, self.tokens, self.ports, self.patience = table["match"], table["tokens"], ports, patience
@@ -400,7 +401,7 @@ class RetryingTable:
                 conn.request(method, f"/api/v1/matches/{self.match}/{path}", data, all_headers)
                 response = conn.getresponse()
                 status, payload = response.status, response.read()
-            except OSError:
+            except (OSError, http.client.HTTPException):  # no answer, or one cut off by a dying node
                 status, payload = None, b""
             finally:
                 conn.close()
