@@ -96,6 +96,10 @@ def test_make_run_serves_on_the_port_given_and_seed_demo_names_it(tmp_path):
         make.wait(20)
     out.seek(0)
     printed = out.read()
+    err.seek(0)
+    # inotify on the project's folders: polling the whole checkout (.venv too) held half a core while
+    # idle and made a Ctrl-C wait for the scan (this test's wait above ran out under CI's load).
+    assert "using WatchFiles" in err.read()
     assert f"http://127.0.0.1:{port}/api/v1/docs/" in printed
     assert f"http://127.0.0.1:{port}/api/v1/seasons/" in printed and ":8000" not in printed
 
