@@ -1,6 +1,7 @@
 """Shared test set-up: hypothesis profiles, the markers (slow, postgres, browser), the settings
 every test runs with. Shared helpers and fixtures are tests/support's (docs/testing.md)."""
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,12 @@ def _english_unless_asked(settings):
     test_i18n_pages.py's ``test_polish_is_the_default_when_the_browser_asks_for_neither``). A
     test written without knowing of Polish keeps reading English (docs/i18n.md)."""
     settings.LANGUAGE_CODE = SUITE_SETTINGS["LANGUAGE_CODE"]
+
+
+def pytest_collection_finish(session):
+    """What is loaded once collected (Django, the project, the test modules) lives to the end:
+    frozen out of the cyclic collector's scans, and its first generation runs every 50,000
+    allocations instead of 700. The ORM and the serializers allocate much and leave little in
+    cycles; side by side, alternating, the fast suite took 84 against 76 s (147 against 130 CPU s)."""
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
