@@ -26,6 +26,7 @@ DRF_TEXTS = (
 VIEW_NAMES = {
     "Public Api Root": _("Kierki API"),
     "Ping": _("Ping"),
+    "Schema": _("The OpenAPI schema"),  # api/schema_view.py
     "Club List": _("Clubs"),
     "Club Instance": _("Club"),
     "Club Webhooks": _("The club's webhooks"),

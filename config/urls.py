@@ -2,9 +2,10 @@ from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
 from api import urls as api_urls
+from api.schema_view import SchemaView
 from api.versioning import V1, V2
 from config import health
 
@@ -13,7 +14,7 @@ def schema_patterns(version: str) -> list:
     """The version's schema, its Swagger UI and its ReDoc: ``/api/<version>/schema/``, ``docs/``, ``redoc/``
     (the pages find their schema by DRF's ``reverse``, in the request's version)."""
     return [
-        path("schema/", SpectacularAPIView.as_view(api_version=version), name="schema"),
+        path("schema/", SchemaView.as_view(api_version=version), name="schema"),
         # Swagger UI's start-up script from ?script, not inline: the Content-Security-Policy holds (docs/limits.md).
         path(
             "docs/",
