@@ -1,7 +1,8 @@
 """A season of club evenings with results (the charts' tests: tests/web, tests/scoring,
 tests/printing): eight members, three evenings of one round each (two tables), every table's
-match played through the commands by the organiser, who sits at none (so each result is
-confirmed), and one more match filed outside any evening, then the standings recomputed."""
+match filed from its paper sheet by the organiser, who sits at none (so each result is
+confirmed), deal by deal with its points (R33: one command a deal), and one more match played
+card by card outside any evening, then the standings recomputed."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import datetime
 import random
 
 from games.engine import Ruleset
+from games.engine import record as records
+from games.engine.replay import replay
 from games.engine.seats import Seat
 from games.engine.simulate import simulate_match
 
@@ -34,7 +37,7 @@ def season_of_evenings(user_model, *, evenings=EVENING_DAYS, outside: bool = Tru
             tables=[MEMBERS[:4], MEMBERS[4:]] if index % 2 else [MEMBERS[::2], MEMBERS[1::2]],
         )
         for table in seated.tables.select_related("season_match__match"):
-            play_to_end(table.season_match.match, 10 * index + table.number, ada)
+            file_to_end(table.season_match.match, 10 * index + table.number, ada)
     if outside:
         match = season_match(world, MEMBERS[:4], by="sam")
         play_to_end(match, 99, world.users["sam"])
@@ -42,9 +45,35 @@ def season_of_evenings(user_model, *, evenings=EVENING_DAYS, outside: bool = Tru
     return world
 
 
-def play_to_end(match, seed: int, actor) -> None:
+def simulated_for(match, seed: int) -> dict:
+    """A whole match at ``match``'s table, from its first dealer on (``games.engine.simulate``)."""
     seats = {seat: player.username for seat, player in zip("NESW", match.seat_players())}
-    played = simulate_match(
-        random.Random(seed), ruleset=Ruleset.from_options(SHORT), players=seats, first_dealer=Seat[match.first_dealer]
+    return simulate_match(
+        random.Random(seed),
+        ruleset=Ruleset.from_options(match.ruleset_options),
+        players=seats,
+        first_dealer=Seat[match.first_dealer],
     )
-    play_record(match, played, actor)
+
+
+def play_to_end(match, seed: int, actor) -> None:
+    play_record(match, simulated_for(match, seed), actor)
+
+
+def file_to_end(match, seed: int, actor) -> None:
+    """The simulated match filed from its paper sheet: each deal's points (R33) and its sale."""
+    from games.write import services as games
+
+    played = simulated_for(match, seed)
+    summary = replay(records.decode(played)).summary()["deals"]
+    for deal, filed in zip(summary, played["deals"]):
+        games.deal_tally(match_id=match.pk, actor=actor, points=sheet_points(deal), sale=filed.get("sale"))
+
+
+def sheet_points(deal: dict) -> dict:
+    """A deal's points as its sheet has them (R33): after the multiplier, before the sale's transfer
+    (R27), which the summary's points include. Only a compensating odgrywka is sold (R26): there
+    they are 10 a trick (R17) times the multiplier (R22)."""
+    if deal["kind"] != "odgrywka":
+        return deal["points"]
+    return {seat: 10 * tricks * deal["multiplier"] for seat, tricks in deal["tricks"].items()}
