@@ -4,6 +4,9 @@ winner, the deal it ended — so that a client plays a card in one request."""
 
 import pytest
 from api_helpers import dealt_once, post, state
+from support.world import legal_play
+
+from games.models import Match
 
 pytestmark = pytest.mark.django_db
 
@@ -16,9 +19,8 @@ SEATS = {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"}
 
 def play_on_turn(clients, match_id, card=None):
     """The seat on turn plays ``card`` or its first legal card; (seat, answer)."""
-    seat = state(clients["ala"], match_id)["deal"]["to_play"]
-    view = state(clients[SEATS[seat]], match_id)
-    response = post(clients[SEATS[seat]], match_id, "plays", {"card": card or view["deal"]["legal_cards"][0]})
+    seat, first_legal = legal_play(Match.objects.get(pk=match_id))  # from the read model: no request
+    response = post(clients[SEATS[seat]], match_id, "plays", {"card": card or first_legal})
     assert response.status_code == 201, response.content
     return seat, response.json()
 

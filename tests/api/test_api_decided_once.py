@@ -5,9 +5,10 @@ With an ``Idempotency-Key`` on PostgreSQL a play the claim cannot store (those t
 once more on the usual way: at most twice."""
 
 import pytest
-from api_helpers import api_people, fresh_users, post, state
+from api_helpers import api_people, fresh_users, post
 from django.db import connection
 from support.once import once_per_module
+from support.world import legal_play
 
 from games.engine.match import MatchState
 from games.models import Match, MatchEvent
@@ -38,10 +39,9 @@ def decisions(monkeypatch):
 
 
 def _play_legal(clients, match_id, **headers):
-    on_turn = state(clients["ala"], match_id)["deal"]["to_play"]
-    client = clients[SEATS[on_turn]]
-    card = state(client, match_id)["deal"]["legal_cards"][0]
-    return post(client, match_id, "plays", {"card": card}, **headers)
+    """The seat on turn plays its first legal card (found from the read model, not by a request)."""
+    seat, card = legal_play(Match.objects.get(pk=match_id))
+    return post(clients[SEATS[seat]], match_id, "plays", {"card": card}, **headers)
 
 
 def test_every_card_of_a_deal_is_decided_once_the_last_one_too(dealt_match, clients, decisions):
