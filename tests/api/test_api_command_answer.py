@@ -6,8 +6,6 @@ import pytest
 from api_helpers import dealt_once, post, state
 from support.world import legal_play
 
-from games.models import Match
-
 pytestmark = pytest.mark.django_db
 
 
@@ -19,7 +17,7 @@ SEATS = {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"}
 
 def play_on_turn(clients, match_id, card=None):
     """The seat on turn plays ``card`` or its first legal card; (seat, answer)."""
-    seat, first_legal = legal_play(Match.objects.get(pk=match_id))  # from the read model: no request
+    seat, first_legal = legal_play(match_id)  # from the read model: no request
     response = post(clients[SEATS[seat]], match_id, "plays", {"card": card or first_legal})
     assert response.status_code == 201, response.content
     return seat, response.json()

@@ -147,11 +147,8 @@ def test_every_webhook_event_has_its_body_in_the_webhooks_section(committed_open
 def test_the_bodies_a_season_match_filed_from_its_sheet_sends_are_webhook_bodies(committed_openapi, world, settings):
     """What the server would POST (webhooks.signing.body of each delivery written) validates
     against ``WebhookBody`` and against its own type's component."""
-    from support.world import season_match, simulated
+    from support.world import file_by_points, season_match, simulated
 
-    from games.engine import record as records
-    from games.engine.replay import replay
-    from games.write import services as games
     from webhooks import services as hooks
     from webhooks import signing
     from webhooks.models import Delivery
@@ -163,10 +160,8 @@ def test_the_bodies_a_season_match_filed_from_its_sheet_sends_are_webhook_bodies
         url="http://127.0.0.1:9/hook",
         event_types=["deal.finished", "match.finished"],
     )
-    record = simulated(3)
     match = season_match(world)
-    for deal, filed in zip(replay(records.decode(record)).summary()["deals"], record["deals"]):
-        games.deal_tally(match_id=match.pk, actor=world.users["sam"], points=deal["points"], sale=filed.get("sale"))
+    file_by_points(match, simulated(3), world.users["sam"])
     hooks.endpoint_ping(actor=world.users["ada"], endpoint_id=endpoint.pk)
 
     sent = [

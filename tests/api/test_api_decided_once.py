@@ -40,7 +40,7 @@ def decisions(monkeypatch):
 
 def _play_legal(clients, match_id, **headers):
     """The seat on turn plays its first legal card (found from the read model, not by a request)."""
-    seat, card = legal_play(Match.objects.get(pk=match_id))
+    seat, card = legal_play(match_id)
     return post(clients[SEATS[seat]], match_id, "plays", {"card": card}, **headers)
 
 

@@ -11,7 +11,7 @@ from support.once import once_per_module
 from support.world import legal_play
 
 from api.serializers import CommandResultSerializer
-from games.models import Match, MatchProjection
+from games.models import MatchProjection
 from games.read import live
 from games.write import states
 
@@ -113,11 +113,11 @@ def test_a_play_within_a_deal_keeps_the_stored_summary_and_the_last_card_rewrite
     summary = MatchProjection.objects.get(pk=dealt_match).summary
     seats = {"N": "ala", "E": "bartek", "S": "celina", "W": "darek"}
     for _ in range(51):
-        seat, card = legal_play(Match.objects.get(pk=dealt_match))  # from the read model: no request
+        seat, card = legal_play(dealt_match)  # from the read model: no request
         assert post(clients[seats[seat]], dealt_match, "plays", {"card": card}).status_code == 201
         assert MatchProjection.objects.get(pk=dealt_match).summary == summary
 
-    seat, card = legal_play(Match.objects.get(pk=dealt_match))
+    seat, card = legal_play(dealt_match)
     assert post(clients[seats[seat]], dealt_match, "plays", {"card": card}).status_code == 201
     after = MatchProjection.objects.get(pk=dealt_match).summary
     assert len(after["deals"]) == 1 and after["next_deal"]["number"] == 2

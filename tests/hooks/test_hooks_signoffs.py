@@ -4,13 +4,10 @@ withdrawal and reinstatement (``match.withdrawn`` / ``match.reinstated``)."""
 
 import pytest
 from hooks_helpers import PLAYERS, hooks_world, simulated
-from support.world import season_match
+from support.world import file_by_points, season_match
 
 from games.domain import confirmation
-from games.engine import record as records
-from games.engine.replay import replay
 from games.models import Match, Player
-from games.write import services as games
 from games.write import signoffs
 
 
@@ -21,11 +18,8 @@ def world(django_user_model):
 
 def filed_match(world):
     """A season match filed deal by deal from its paper sheet (R33) by the scorer ``sam``."""
-    record = simulated(3)
-    played = replay(records.decode(record)).summary()["deals"]
     match = season_match(world, PLAYERS)
-    for deal, filed in zip(played, record["deals"]):
-        games.deal_tally(match_id=match.pk, actor=world.users["sam"], points=deal["points"], sale=filed.get("sale"))
+    file_by_points(match, simulated(3), world.users["sam"])
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     return match

@@ -2,13 +2,12 @@
 
 import pytest
 from hooks_helpers import PLAYERS, hooks_world, simulated
-from support.world import season_match
+from support.world import file_by_points, season_match
 
 from games.domain.event_types import CardPlayed, DealStarted, DealTallied
 from games.engine import record as records
 from games.engine.replay import replay
 from games.models import Match
-from games.write import services as games
 from webhooks.events import ended_deals
 
 
@@ -45,8 +44,7 @@ def test_a_season_match_filed_deal_by_deal_announces_every_deal_and_its_end(
     match = season_match(world, PLAYERS)
 
     with django_capture_on_commit_callbacks(execute=True):
-        for deal, filed in zip(played, record["deals"]):
-            games.deal_tally(match_id=match.pk, actor=world.users["sam"], points=deal["points"], sale=filed.get("sale"))
+        file_by_points(match, record, world.users["sam"])
 
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED

@@ -10,12 +10,10 @@ import datetime
 import random
 
 from games.engine import Ruleset
-from games.engine import record as records
-from games.engine.replay import replay
 from games.engine.seats import Seat
 from games.engine.simulate import simulate_match
 
-from .world import SHORT, build_world, play_record, season_match
+from .world import SHORT, build_world, file_by_points, play_record, season_match
 
 MEMBERS = ("Łucja & Ewa", "bartek", "celina", "darek", "edek", "franek", "gosia", "<script>")
 EVENING_DAYS = (datetime.date(2026, 10, 1), datetime.date(2026, 10, 8), datetime.date(2026, 10, 15))
@@ -61,19 +59,5 @@ def play_to_end(match, seed: int, actor) -> None:
 
 
 def file_to_end(match, seed: int, actor) -> None:
-    """The simulated match filed from its paper sheet: each deal's points (R33) and its sale."""
-    from games.write import services as games
-
-    played = simulated_for(match, seed)
-    summary = replay(records.decode(played)).summary()["deals"]
-    for deal, filed in zip(summary, played["deals"]):
-        games.deal_tally(match_id=match.pk, actor=actor, points=sheet_points(deal), sale=filed.get("sale"))
-
-
-def sheet_points(deal: dict) -> dict:
-    """A deal's points as its sheet has them (R33): after the multiplier, before the sale's transfer
-    (R27), which the summary's points include. Only a compensating odgrywka is sold (R26): there
-    they are 10 a trick (R17) times the multiplier (R22)."""
-    if deal["kind"] != "odgrywka":
-        return deal["points"]
-    return {seat: 10 * tricks * deal["multiplier"] for seat, tricks in deal["tricks"].items()}
+    """The simulated match filed from its paper sheet (``file_by_points``)."""
+    file_by_points(match, simulated_for(match, seed), actor)

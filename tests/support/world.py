@@ -95,15 +95,15 @@ def season_match(
 
 
 def state_of(match):
-    """The engine state from the match's read model."""
+    """The engine state from the read model of ``match`` (a match or its id)."""
     from games.engine.match import restore
     from games.models import MatchProjection
 
-    return restore(MatchProjection.objects.get(pk=match.pk).snapshot)
+    return restore(MatchProjection.objects.get(pk=getattr(match, "pk", match)).snapshot)
 
 
 def legal_play(match) -> tuple[str, str]:
-    """(seat, card): the seat on turn and its first legal card."""
+    """(seat, card): the seat on turn of ``match`` (a match or its id) and its first legal card."""
     deal = state_of(match).deal
     seat = deal.to_play
     return seat.name, str(deal.legal_cards(seat)[0])
@@ -144,6 +144,26 @@ def play_record(match, record: dict, actor, *, deals: int | None = None, cards: 
         plays = deal["plays"][:cards] if index == len(chosen) - 1 and cards is not None else deal["plays"]
         for card in plays:
             games.card_play(match_id=match.pk, actor=actor, card=card)
+
+
+def file_by_points(match, record: dict, actor) -> None:
+    """``record``'s deals filed into ``match`` from the paper sheet by ``actor``, one command a deal:
+    each deal's points as the sheet has them (R33) and its sale."""
+    from games.engine import record as records
+    from games.engine.replay import replay
+    from games.write import services as games
+
+    for deal, filed in zip(replay(records.decode(record)).summary()["deals"], record["deals"]):
+        games.deal_tally(match_id=match.pk, actor=actor, points=sheet_points(deal), sale=filed.get("sale"))
+
+
+def sheet_points(deal: dict) -> dict:
+    """A summary's deal's points as its sheet has them (R33): after the multiplier, before the sale's
+    transfer (R27), which the summary's points include. Only a compensating odgrywka is sold (R26):
+    there they are 10 a trick (R17) times the multiplier (R22)."""
+    if deal["kind"] != "odgrywka":
+        return deal["points"]
+    return {seat: 10 * tricks * deal["multiplier"] for seat, tricks in deal["tricks"].items()}
 
 
 def standings_of(season) -> list[dict]:
