@@ -62,13 +62,15 @@ def test_a_match_filed_with_its_date_of_play_is_dated_by_it(world, django_captur
     """Item 7: ``last_played`` is the date of play, not the filing time (which stays in the log)."""
     data = {**record(31, ["p1", "p2", "p3", "p4"]), "played_on": "2024-03-05"}
 
+    filing = datetime.datetime.now(datetime.UTC)
     match = file(world, data, django_capture_on_commit_callbacks)
 
     assert match.played_on == datetime.date(2024, 3, 5)
     when = datetime.datetime(2024, 3, 5, tzinfo=datetime.UTC)
     assert SeasonMatch.objects.get(match=match).finished_at == when
     assert {row["last_played"] for row in standings_of(world.season.pk)} == {when}
-    assert match.events.order_by("seq").first().created_at.date() == datetime.date.today()
+    # the log keeps the filing time (compared as instants: a local date is the next day after 23:00 UTC)
+    assert filing <= match.events.order_by("seq").first().created_at <= datetime.datetime.now(datetime.UTC)
 
 
 def test_an_old_sheet_filed_later_is_rated_before_the_matches_played_after_it(
