@@ -578,9 +578,9 @@ def season_standings(*, season: Season, user) -> dict[str, Any]:
 
 
 def player_page(*, player_id: Any, user) -> dict[str, Any]:
-    """A player's page: his seasons' standings, his rating over time per league and his results by
-    deal kind. ``NotFound`` alike for a missing player and a profile the user may not read
-    (``members.players_visible``)."""
+    """A player's page: his seasons' standings, his accuracy over each season (issue 27), his rating
+    over time per league and his results by deal kind. ``NotFound`` alike for a missing player
+    and a profile the user may not read (``members.players_visible``)."""
     player = members.players_visible(user).filter(pk=player_id).first()
     if player is None:
         raise NotFound(gettext("no player %(id)s") % {"id": player_id})
@@ -589,12 +589,25 @@ def player_page(*, player_id: Any, user) -> dict[str, Any]:
         .select_related("season__league__club")
         .order_by("-season__created_at")
     )
+    seasons = list(seasons)
     return {
         "player": player,
-        "seasons": list(seasons),
+        "seasons": seasons,
+        "accuracy": _accuracy_by_season(player, seasons),
         "ratings": scoring_selectors.player_rating_series(player),
         "kinds": scoring_selectors.player_kind_results(player),
     }
+
+
+def _accuracy_by_season(player: Player, seasons: list[StandingRow]) -> list[dict[str, Any]]:
+    """Each season with an annotated deal of his: his figure at its end and the running series his
+    season page plots (two queries a season; a player has a handful)."""
+    found = []
+    for row in seasons:
+        series = season_accuracy_series(season_id=row.season_id, player_id=player.pk)
+        if series:
+            found.append({"season": row.season, "series": series, "accuracy": series[-1]["season"]})
+    return found
 
 
 def season_player_accuracy(*, season: Season, player_id: int) -> dict[str, Any]:

@@ -109,3 +109,28 @@ def test_the_score_sheet_gives_the_matchs_progress_accuracy_and_costliest_cards(
     assert shares == [f"{s:.1f} %" if s is not None else "–" for s in expected]
     costly = match_costliest(match=finished_match)
     assert html.count(f'href="/matches/{finished_match.pk}/deals/', html.index('id="match-costliest"')) >= len(costly)
+
+
+def test_a_players_profile_gives_his_accuracy_in_each_season_with_its_plot(client, users, club):
+    """Issue 27 item 3: on his profile, the season's figure the standings give, the running plot of
+    his season page, and a link to it; only played deals count."""
+    from games.models import Player
+    from scoring.annotation_selectors import season_accuracy
+
+    ala = Player.objects.get(username="ala")
+    client.force_login(users["bartek"])
+    before = client.get(f"/players/{ala.pk}/").content.decode()
+    assert 'id="accuracy"' in before and "No annotated deal of his yet." in before
+
+    for link in club.season.season_matches.all():
+        match_annotate(match_id=link.match_id)
+    figure = season_accuracy(season_id=club.season.pk)[ala.pk]
+    html = client.get(f"/players/{ala.pk}/").content.decode()
+    section = html[html.index('id="accuracy"') : html.index('id="rating"')]
+
+    assert "paper sheet" in section
+    assert f'href="/seasons/{club.season.pk}/players/{ala.pk}/"' in section
+    assert f"{figure.share:.1f} % (of {figure.graded})" in section
+    assert f"points lost per deal: {figure.lost_per_deal:.1f} (annotated deals: {figure.deals})" in section
+    assert f'id="accuracy-plot-{club.season.pk}"' in section
+    assert section.count("<circle ") - 1 == club.season.season_matches.count()  # a marker per match + the legend's

@@ -196,10 +196,11 @@ def running_chart(data: dict) -> dict:
 
 
 @register.inclusion_tag(CHART)
-def accuracy_chart(series: list[dict], name: str) -> dict:
+def accuracy_chart(series: list[dict], name: str, season_id: int | None = None) -> dict:
     """A player's season accuracy after each of his annotated matches
     (``scoring.annotation_selectors.season_accuracy_series``): the share of his graded cards that
-    cost nothing, in per cent, the season so far."""
+    cost nothing, in per cent, the season so far. ``season_id`` where a page shows several
+    seasons' charts (the ids of each chart's title and description must be unique)."""
     shares = [point["season"].share for point in series]
     if not any(share is not None for share in shares):
         return _empty(gettext("No annotated deal of his yet."))
@@ -211,7 +212,7 @@ def accuracy_chart(series: list[dict], name: str) -> dict:
         "share": number(last, 1),
     }
     svg = charts.line_chart(
-        key="accuracy-plot",
+        key="accuracy-plot" if season_id is None else f"accuracy-plot-{season_id}",
         title=gettext("His season accuracy after each match (per cent)"),
         desc=desc,
         x_labels=[date_format(day, gettext("j M")) for day in days],
