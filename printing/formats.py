@@ -106,3 +106,11 @@ def person(who: Any) -> str:
 
 
 ERASED_NAME = re.compile(r"erased player #(\d+)")
+
+# The deal kinds keep their Polish names in every language (RULES.md calls them so).
+KIND_LABELS = {"rozbojnik": "rozbójnik", "odgrywka": "odgrywka"}
+
+
+def kind_label(kind: str) -> str:
+    """A deal kind as people read it: ``rozbojnik`` (the enum value, a code) → ``rozbójnik``."""
+    return KIND_LABELS.get(kind, kind)

@@ -19,6 +19,7 @@ from django.db.models import Count, Sum
 from django.utils.translation import gettext_lazy as _
 
 from games.models import DealScore, Match
+from printing import formats
 
 from .models import SeasonMatch
 
@@ -145,7 +146,9 @@ def season_match_tables(season_id: int) -> list[Table]:
         .order_by("match__season_match__pk", "number", "seat")
     )
     deal_rows = [
-        [str(d.match_id), d.number, d.kind, d.seat, d.player.username, d.tricks, d.points, d.kreski] for d in deals
+        [str(d.match_id), d.number, formats.kind_label(d.kind), d.seat, formats.person(d.player)]
+        + [d.tricks, d.points, d.kreski]
+        for d in deals
     ]
     return [Table(_("Matches"), MATCH_COLUMNS, matches), Table(_("Deals"), DEAL_COLUMNS, deal_rows)]
 
@@ -175,7 +178,7 @@ def match_row(filed: SeasonMatch, points: dict) -> list[Any]:
         table.round.number if table else None,
         table.number if table else None,
         match.get_status_display(),
-        *(player.username for player in match.seat_players()),
+        *(formats.person(player) for player in match.seat_players()),
         *(points.get(seat, (0, 0))[0] for seat in SEATS),
         max((deals for _total, deals in points.values()), default=0),
         match.confirmed,

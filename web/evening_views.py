@@ -6,11 +6,10 @@ is refused, shows the page again with what was typed and the Polish message besi
 
 from __future__ import annotations
 
-import datetime
-
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
@@ -20,6 +19,7 @@ from printing.formats import by_name
 from scoring import evening_selectors, evening_services, members
 
 from . import selectors
+from .refusals import refusal, typed_date
 from .views import not_found_page
 
 SEATS = ("N", "E", "S", "W")
@@ -30,19 +30,6 @@ def _evening(request, evening_id) -> object:
     if evening is None:
         raise NotFound(gettext("no evening %(evening)s") % {"evening": evening_id})
     return evening
-
-
-def _refusal(exc: CommandError) -> dict:
-    """The message and the field it belongs to (``players[3]`` → ``players``), for the form."""
-    field = (getattr(exc, "field", None) or "").split("[")[0].split(".")[0]
-    return {"error": exc.detail, "error_field": field or None}
-
-
-def _date(value: str, field: str) -> datetime.date:
-    try:
-        return datetime.date.fromisoformat(value.strip())
-    except ValueError:
-        raise InvalidInput(gettext("give the date as YYYY-MM-DD"), field=field) from None
 
 
 # --- the season's evenings -------------------------------------------------------------------------
@@ -77,7 +64,7 @@ def evening_new(request, season_id: int):
         "season": season,
         "club_players": club_players,
         "form": {
-            "date": posted.get("date", "") if posted else datetime.date.today().isoformat(),
+            "date": posted.get("date", "") if posted else timezone.localdate().isoformat(),  # today in TIME_ZONE
             "rounds": posted.get("rounds", "") if posted else "4",
             "dealing": posted.get("dealing", "recorded") if posted else "recorded",
             "present": set(posted.getlist("present")) if posted else set(),
@@ -92,14 +79,14 @@ def evening_new(request, season_id: int):
             evening = evening_services.evening_create(
                 actor=request.user,
                 season_id=season.pk,
-                date=_date(posted.get("date", ""), "date"),
+                date=typed_date(posted.get("date", ""), "date"),
                 rounds=rounds,
                 dealing=posted.get("dealing", "recorded"),
                 players=posted.getlist("present"),
                 guests=[line.strip() for line in posted.get("guests", "").splitlines() if line.strip()],
             )
         except CommandError as exc:
-            context.update(_refusal(exc))
+            context.update(refusal(exc))
             return render(request, "web/evening_new.html", context, status=exc.status)
         return redirect("web:evening-seat", evening_id=evening.pk)
     return render(request, "web/evening_new.html", context)
@@ -129,7 +116,7 @@ def evening_players(request, evening_id: int):
             else:
                 raise InvalidInput(gettext("unknown action"))
         except CommandError as exc:
-            context.update(_refusal(exc))
+            context.update(refusal(exc))
             context["error_field"] = "leave" if action == "withdraw" else "arrive"
     attendance = evening_selectors.evening_attendance(evening)
     here = {row["player"] for row in attendance if row["present"]}
@@ -202,7 +189,7 @@ def evening_seat(request, evening_id: int):
             elif action != "preview":
                 raise InvalidInput(gettext("unknown action"))
         except CommandError as exc:
-            context.update(_refusal(exc))
+            context.update(refusal(exc))
         # htmx swaps only a 2xx answer: the refusal, checked as typed, comes as 200 for it
         status = 400 if context["error"] and not request.htmx else 200
         return render(request, "web/evening_seat.html", context, status=status)

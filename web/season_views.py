@@ -4,7 +4,6 @@ command of ``scoring.services``; a refusal shows the form again with what was ty
 
 from __future__ import annotations
 
-import datetime
 import functools
 
 from django.contrib.auth.decorators import login_required
@@ -20,23 +19,10 @@ from scoring import services as scoring_services
 from scoring.models import Membership
 
 from . import selectors
+from .refusals import refusal, typed_date
 from .views import not_found_page
 
 MAX_MIN_MATCHES = 1000  # ranked from that many matches: more is a typo
-
-
-def _refusal(exc: CommandError) -> dict:
-    field = (getattr(exc, "field", None) or "").split("[")[0].split(".")[0]
-    return {"error": exc.detail, "error_field": field or None}
-
-
-def _optional_date(value: str, field: str) -> datetime.date | None:
-    if not value.strip():
-        return None
-    try:
-        return datetime.date.fromisoformat(value.strip())
-    except ValueError:
-        raise InvalidInput(gettext("give the date as YYYY-MM-DD"), field=field) from None
 
 
 def _season_fields(post) -> dict:
@@ -46,8 +32,8 @@ def _season_fields(post) -> dict:
         raise InvalidInput(gettext("give the number of matches as a whole number"), field="min_matches")
     return {
         "name": post.get("name", "").strip(),
-        "start_date": _optional_date(post.get("start_date", ""), "start_date"),
-        "end_date": _optional_date(post.get("end_date", ""), "end_date"),
+        "start_date": typed_date(post.get("start_date", ""), "start_date", optional=True),
+        "end_date": typed_date(post.get("end_date", ""), "end_date", optional=True),
         "min_matches": min_matches,
     }
 
@@ -88,7 +74,7 @@ def season_new(request, club_id: int):
                 actor=request.user, league_id=request.POST.get("league", ""), **_season_fields(request.POST)
             )
         except CommandError as exc:
-            context.update(_refusal(exc))
+            context.update(refusal(exc))
             return render(request, "web/season_form.html", context, status=exc.status)
         return redirect("web:season-evenings", season_id=season.pk)
     return render(request, "web/season_form.html", context)
@@ -116,7 +102,7 @@ def season_edit(request, season_id: int):
         try:
             scoring_services.season_update(actor=request.user, season_id=season.pk, **_season_fields(request.POST))
         except CommandError as exc:
-            context.update(_refusal(exc))
+            context.update(refusal(exc))
             return render(request, "web/season_form.html", context, status=exc.status)
         return redirect("web:season", season_id=season.pk)
     return render(request, "web/season_form.html", context)
@@ -141,10 +127,10 @@ def season_closing(request, season_id: int):
                 raise InvalidInput(gettext("say why the season closes"), field="reason")
             if request.POST.get("confirm") != "yes":
                 raise InvalidInput(gettext("tick the box to confirm that the season closes"), field="confirm")
-            end_date = _optional_date(request.POST.get("end_date", ""), "end_date")
+            end_date = typed_date(request.POST.get("end_date", ""), "end_date", optional=True)
             scoring_services.season_close(actor=request.user, season_id=season.pk, reason=reason, end_date=end_date)
         except CommandError as exc:
-            context.update(_refusal(exc))
+            context.update(refusal(exc))
             return render(request, "web/season_closing.html", context, status=exc.status)
         return redirect("web:season-summary", season_id=season.pk)
     return render(request, "web/season_closing.html", context)
@@ -170,7 +156,7 @@ def club_roles(request, club_id: int):
                 "role": membership.get_role_display(),
             }
         except CommandError as exc:
-            context.update(_refusal(exc))
+            context.update(refusal(exc))
     context["rows"] = [row for row in members.member_rows(club, viewer=request.user) if row["account"]]
     context["roles"] = Membership.Role.choices
     return render(request, "web/club_roles.html", context, status=400 if context["error"] else 200)

@@ -59,8 +59,6 @@ from scoring.models import Club, DealAnnotation, Membership, Season, StandingRow
 from .steps import deal_steps
 
 SEATS = tuple(seat.name for seat in Seat)
-# The deal kinds keep their Polish names in every language (RULES.md calls them so).
-KIND_LABELS = {"rozbojnik": "rozbójnik", "odgrywka": "odgrywka"}
 RULING_LABELS = {
     "no_change": gettext_lazy("no change"),
     "deal_voided": gettext_lazy("deal voided"),
@@ -108,7 +106,7 @@ def score_sheet(*, match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
             {
                 "number": deal["number"],
                 "kind": deal["kind"],
-                "kind_label": KIND_LABELS.get(deal["kind"], deal["kind"]),
+                "kind_label": formats.kind_label(deal["kind"]),
                 "dealer": deal["dealer"],
                 "leader": deal["leader"],
                 "compensating": deal["compensating"],
@@ -217,7 +215,7 @@ def _in_play(match: Match) -> dict[str, Any] | None:
     return {
         "number": spec.number,
         "kind": spec.kind.value,
-        "kind_label": KIND_LABELS[spec.kind.value],
+        "kind_label": formats.kind_label(spec.kind.value),
         "dealer": spec.dealer.name,
         "leader": deal.leader.name,
         "compensating": spec.compensating,
@@ -404,7 +402,7 @@ def _facts(deal: DealState, *, finished: bool) -> dict[str, Any]:
     spec = deal.spec
     return {
         "kind": spec.kind.value,
-        "kind_label": KIND_LABELS[spec.kind.value],
+        "kind_label": formats.kind_label(spec.kind.value),
         "dealer": spec.dealer.name,
         "holder": deal.holder.name,
         "leader": deal.leader.name,

@@ -258,6 +258,7 @@ def test_the_matches_workbook_has_a_row_per_match_and_per_deal_and_seat_with_equ
     assert len(from_evening) == 1 and from_evening[0]["Evening"].date() == evening.date
     assert from_evening[0]["Round"] == 1 and from_evening[0]["Table"] == 1
     assert {row["N"] for row in matches} <= set(HOSTILE)
+    assert {d["Kind"] for d in deals} == {"rozbójnik", "odgrywka"}  # the names people read, not the enum's codes
 
 
 def test_the_evening_workbook_holds_the_pages_ranking_and_tables(world):

@@ -14,9 +14,9 @@ from django import template
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
+from printing import formats
 from web import charts
 from web.charts import Bar, Series, number
-from web.selectors import KIND_LABELS
 
 register = template.Library()
 CHART = "web/_chart.html"
@@ -124,7 +124,7 @@ def kinds_chart(results: list[dict]) -> dict:
     played = [one for one in results if one["deals"]]
     if not played:
         return _empty(gettext("No deal of a match that counts yet."))
-    label = {one["kind"]: KIND_LABELS.get(one["kind"], one["kind"]) for one in results}
+    label = {one["kind"]: formats.kind_label(one["kind"]) for one in results}
     desc = gettext("Mean points per deal of each kind, in the matches that count: %(kinds)s.") % {
         "kinds": "; ".join(_kind_phrase(label[one["kind"]], one) for one in played)
     }

@@ -7,7 +7,6 @@ from django.utils.translation import gettext, pgettext_lazy
 
 from games.models import Dispute
 from printing import formats
-from web.selectors import KIND_LABELS
 
 register = template.Library()
 
@@ -78,7 +77,7 @@ def multiplier(value) -> str:
 @register.filter
 def kind_label(kind: str) -> str:
     """``rozbojnik`` (the enum value) → ``rozbójnik``."""
-    return KIND_LABELS.get(kind, kind)
+    return formats.kind_label(kind)
 
 
 @register.filter
