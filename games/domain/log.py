@@ -19,14 +19,16 @@ def stream(
     match: Match | Any, *kinds: type[Event], upto: int | None = None, latest: int | None = None
 ) -> list[Recorded]:
     """The match's events in log order as ``Recorded``: those of ``kinds`` only when given (exactly
-    those classes), up to seq ``upto``, the ``latest`` few only (one query in every case)."""
+    those classes), up to seq ``upto``, the ``latest`` few only (one query, none for ``latest=0``)."""
+    if latest == 0:  # e.g. no standing lead offer, as on most plays: not even a queryset built
+        return []
     rows = MatchEvent.objects.filter(match=match)
     if kinds:
         rows = rows.filter(type__in=[kind.TYPE for kind in kinds])
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
     if latest is not None:
-        values = list(rows.order_by("-seq").values(*FIELDS)[:latest])[::-1] if latest else []
+        values = list(rows.order_by("-seq").values(*FIELDS)[:latest])[::-1]
     else:
         values = rows.order_by("seq").values(*FIELDS)
     return [recorded_value(value) for value in values]
