@@ -84,11 +84,13 @@ def write_cell(sheet: Worksheet, row: int, col: int, value: Any, column: Column)
 
 
 def cell_value(value: Any, column: Column) -> Any:
-    """``value`` as a cell holds it: a time in the local zone without it, a date column's time as
-    its local date, text without the characters XML cannot hold."""
+    """``value`` as a cell holds it: a time in the local zone without it, to the second (a cell
+    keeps milliseconds only as a float's fraction of a day, which rounds either way), a date
+    column's time as its local date, text without the characters XML cannot hold."""
     if isinstance(value, datetime.datetime):
         if value.tzinfo is not None:
             value = value.astimezone(zoneinfo.ZoneInfo(settings.TIME_ZONE)).replace(tzinfo=None)
+        value = value.replace(microsecond=0)
         return value.date() if column.kind == "date" else value
     if isinstance(value, str):
         return ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
