@@ -27,8 +27,11 @@ The search is a double-dummy alpha-beta over bitmask hands:
 - bounds from what is still available (penalties and tricks left, how many seats can still
   end with no trick) cut lines that cannot matter; mid-trick, once the trick in progress is
   decided for the seat or against it, its cards and points are counted accordingly;
-- moves ordered by who wins the trick and what the cards cost; a seat's guaranteed search
-  reads its worst and best searches' tables (worst ≤ guaranteed ≤ best at every position);
+- moves ordered by who wins the trick and what the cards cost (in an odgrywka a discard keeps
+  the high cards of the side that wants tricks), leads by the two last leads that caused a
+  cutoff at the same trick number in the same search (killer moves: the search's own state, no
+  clock or chance); a seat's guaranteed search reads its worst and best searches' tables
+  (worst ≤ guaranteed ≤ best at every position);
 - nodes kept cheap (most are trick starts the bounds or the table answer at once): the moves
   generated inline (the three variants' legality written out, ``legal_mask``), the remaining
   cards' penalties carried down the search, the bounds tried before the table's key is
@@ -148,6 +151,9 @@ class SearchOptions:
     ducking: bool = True  # rozbójnik, trick start: not on lead, each suit under the others': it can duck the rest (R11)
     suit_symmetry: bool = True  # the table's key: suits the rules and penalties treat alike, in a canonical order
     claims: bool = True  # trick start: a leader above every other card of each of its suits takes every trick left
+    # issue 27, move ordering (docs/analysis.md, "Round four")
+    killer_leads: bool = True  # the last two leads that cut at this trick number, in this search, tried first
+    keep_winners: bool = True  # odgrywka: a discard keeps the mover's high cards when its side wants tricks (R17)
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,6 +406,11 @@ class _Search:
         self.floor: Table | None = None
         self.ceiling: Table = {}
         self.penalty_order = options.penalty_order
+        self.keep_winners = options.keep_winners and not self.rozbojnik
+        # killer leads: per trick number the last two leads that caused a cutoff ([2t], [2t + 1]);
+        # the search's own state, so the same calls give the same node counts (no clock, no chance)
+        self.killer_leads = options.killer_leads
+        self.killers: list[int] = [-1] * 30
         # the options read at every node, as plain attributes; caches of per-position arithmetic
         self.use_tt = options.transpositions
         self.all_max, self.seat_max = mode == BEST, mode == GUARANTEED  # who maximises the seat's points
@@ -813,6 +824,8 @@ class _Search:
         cards = self.merged(hands, hand, allowed, tmask)
         if len(cards) > 1:
             cards = self.order(cards, turn, led, best, winner, maximizing)
+            if n == 0 and self.killer_leads:
+                cards = self.killers_first(cards, trick_no)
         if n == 3:  # R3: the trick completes with each card; its winner leads the next
             above_best = ABOVE[best]
             if rozbojnik:
@@ -874,12 +887,16 @@ class _Search:
                     if v > alpha:
                         alpha = v
                         if alpha >= beta:
+                            if n == 0 and self.killer_leads:
+                                self.killed(card, trick_no)
                             break
             elif v < value:
                 value = v
                 if v < beta:
                     beta = v
                     if alpha >= beta:
+                        if n == 0 and self.killer_leads:
+                            self.killed(card, trick_no)
                         break
         hands[turn] = hand
         if key >= 0:
@@ -980,6 +997,10 @@ class _Search:
         if led >= 0 and cards[0] // 13 != led:  # a discard
             if self.penalty_order and self.rozbojnik and (winner == s) != wants_seat_to_take:
                 return sort_by(cards, CHEAP_FIRST)
+            if self.keep_winners and (turn == s) == wants_seat_to_take:
+                # R17: only tricks count, so the side that wants them keeps its high cards (the
+                # seat when it wants tricks, the others when they want it to have none)
+                return sort_by(cards, RANK_OF)
             return sort_by(cards, COSTLY_FIRST)
         # one suit from here on (following, or a lead): ``merged`` gives the cards lowest first
         if self.penalty_order and led >= 0 and turn != s and winner == s and wants_seat_to_take:
@@ -989,6 +1010,22 @@ class _Search:
         if led < 0:
             return sort_by(cards, HIGH_FIRST if high_first else RANK_OF)
         return cards[::-1] if high_first else cards
+
+    def killers_first(self, cards: list[int], trick_no: int) -> list[int]:
+        """``cards`` (leads) with this trick number's killer leads moved to the front, the latest
+        first: a lead that refuted one line at a trick often refutes its neighbours (the lines
+        that differ in earlier cards), and a cutoff's first move saves its siblings' subtrees."""
+        for k in (self.killers[2 * trick_no + 1], self.killers[2 * trick_no]):
+            if k >= 0 and cards[0] != k and k in cards:
+                cards.remove(k)
+                cards.insert(0, k)
+        return cards
+
+    def killed(self, card: int, trick_no: int) -> None:
+        """A lead caused a cutoff at ``trick_no``: it becomes the first killer, the first the second."""
+        if self.killers[2 * trick_no] != card:
+            self.killers[2 * trick_no + 1] = self.killers[2 * trick_no]
+            self.killers[2 * trick_no] = card
 
     def key(self, raw_key: tuple[int, ...]) -> int:
         """The id of the remaining cards (the four hands) with equivalent ranks merged: per suit,

@@ -127,6 +127,8 @@ def test_the_range_never_widens_after_the_card_actually_played(deal, back):
             SearchOptions(ducking=False),
             SearchOptions(suit_symmetry=False),
             SearchOptions(claims=False),
+            SearchOptions(killer_leads=False),
+            SearchOptions(keep_winners=False),
             SearchOptions(False, False, False, False, False, False, False),
         ]
     ),
