@@ -53,10 +53,14 @@ class Background:
         self.thread.start()
 
     def _run(self, function) -> None:
+        from django.db import connections
+
         try:
             self.value = function()
         except BaseException as error:  # noqa: BLE001 - handed to the test by result()
             self.error = error
+        finally:
+            connections.close_all()  # the thread's own: left open, it kept the test database from being dropped
 
     @property
     def done(self) -> bool:

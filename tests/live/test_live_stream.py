@@ -1,14 +1,13 @@
 """GET /api/v1/matches/{id}/stream/: the match's events as Server-Sent Events, served by uvicorn."""
 
 import json
-import threading
 import time
 import urllib.error
 import urllib.request
 
 import pytest
 from django.test import Client
-from live_helpers import SSE, get
+from live_helpers import SSE, Background, get
 from support import EXAMPLES
 
 from games.models import MatchEvent
@@ -93,12 +92,15 @@ def test_the_stream_ends_when_the_match_does_and_a_reconnect_then_gets_204(asgi_
     match = server_match()
     services.deal_start(match_id=match.pk, actor=user("ala"))
 
+    def abandon_soon():
+        time.sleep(0.2)
+        return services.match_abandon(match_id=match.pk, actor=user("darek"), reason="rain")
+
     with SSE(stream_url(asgi_server, match), token("darek")) as sse:
         sse.events(2)
-        threading.Timer(
-            0.2, lambda: services.match_abandon(match_id=match.pk, actor=user("darek"), reason="rain")
-        ).start()
+        abandoning = Background(abandon_soon)
         rest = [f for f in sse.rest() if f.data is not None]
+    abandoning.result()
     with SSE(stream_url(asgi_server, match), token("darek"), headers={"Last-Event-ID": "3"}) as again:
         again_status = again.status
 
