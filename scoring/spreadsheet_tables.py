@@ -146,8 +146,16 @@ def season_match_tables(season_id: int) -> list[Table]:
         .order_by("match__season_match__pk", "number", "seat")
     )
     deal_rows = [
-        [str(d.match_id), d.number, formats.kind_label(d.kind), d.seat, formats.person(d.player)]
-        + [d.tricks, d.points, d.kreski]
+        [
+            str(d.match_id),
+            d.number,
+            formats.kind_label(d.kind),
+            d.seat,
+            formats.person(d.player),
+            d.tricks,
+            d.points,
+            d.kreski,
+        ]
         for d in deals
     ]
     return [Table(_("Matches"), MATCH_COLUMNS, matches), Table(_("Deals"), DEAL_COLUMNS, deal_rows)]

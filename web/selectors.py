@@ -582,12 +582,11 @@ def player_page(*, player_id: Any, user) -> dict[str, Any]:
     player = members.players_visible(user).filter(pk=player_id).first()
     if player is None:
         raise NotFound(gettext("no player %(id)s") % {"id": player_id})
-    seasons = (
+    seasons = list(
         StandingRow.objects.filter(player=player, season__league__club__in=club_list(user=user))
         .select_related("season__league__club")
         .order_by("-season__created_at")
     )
-    seasons = list(seasons)
     return {
         "player": player,
         "seasons": seasons,
