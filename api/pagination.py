@@ -254,7 +254,10 @@ def beyond(keys, key, backwards: bool) -> Q:
         equal = {keys[j][0]: key[j] for j in range(i)}
         lookup = "lt" if descending != backwards else "gt"
         alternatives.append(Q(**equal, **{f"{name}__{lookup}": key[i]}))
-    return reduce(or_, alternatives)
+    # The same bound on the first field alone, implied by the alternatives: a condition an index
+    # on the order can start its scan at (without it the scan read every row before the cursor).
+    name, descending = keys[0]
+    return Q(**{f"{name}__{'lte' if descending != backwards else 'gte'}": key[0]}) & reduce(or_, alternatives)
 
 
 def is_key_value(value) -> bool:

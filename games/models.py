@@ -78,6 +78,9 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name_plural = "matches"
+        # The list's order with the key that makes it unique: v2's cursor reads a page from the index
+        # (benchmarks/pagination.py), where without it every page sorted the whole table.
+        indexes = [models.Index(fields=["-created_at", "-id"], name="match_list_order")]
 
     SEAT_FIELDS = ("north", "east", "south", "west")  # R1 order N, E, S, W
 

@@ -314,3 +314,25 @@ def test_a_problems_type_is_a_link_in_the_requests_version(staff):
     assert nowhere["type"] == "/api/v2/problems/not_found/"
     assert all(problem["type"] == f"/api/v2/problems/{problem['code']}/" for problem in listed_in_v2)
     assert staff.get(v2["type"]).json()["code"] == "invalid"
+
+
+def test_matches_created_at_one_time_are_paged_forward_and_back_each_once_in_order(staff, world):
+    """The match list's key is its creation time, then its id: four matches of one instant and
+    two of the next are cut in pages of two; ``next`` then ``previous`` walks them in order."""
+    from games.models import Match
+
+    extra = [season_match(world) for _ in range(6)]
+    instant = datetime.datetime(2026, 11, 1, 20, 0, tzinfo=datetime.UTC)
+    for n, match in enumerate(extra):
+        Match.objects.filter(pk=match.pk).update(created_at=instant + datetime.timedelta(seconds=n // 4))
+    expected = [str(m.pk) for m in Match.objects.order_by("-created_at", "-id")]
+
+    forward, pages = read_by_next(staff, "/api/v2/matches/", 2)
+    backward, link = [], pages[-1]["previous"]
+    while link is not None:
+        page = staff.get(link).json()
+        backward[:0] = page["results"]
+        link = page["previous"]
+
+    assert [m["id"] for m in forward] == expected
+    assert [m["id"] for m in backward + pages[-1]["results"]] == expected
