@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import AsyncIterator, Iterable, Iterator
 
+from asgiref.sync import sync_to_async
+from django.http import StreamingHttpResponse
 from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
@@ -113,3 +116,20 @@ def attachment(response, filename: str):
     """``response`` as a download saved under ``filename``."""
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def streamed(request, chunks: Iterator[str], content_type: str) -> StreamingHttpResponse:
+    """``chunks`` sent as they are made, under either server. Django reads a synchronous iterator
+    whole before it sends a byte under ASGI (``make run``, uvicorn), and an asynchronous one whole
+    under WSGI (gunicorn): each gets the kind it streams."""
+    under_asgi = getattr(request, "scope", None) is not None  # an ASGIRequest has the ASGI scope
+    return StreamingHttpResponse(pulled(chunks) if under_asgi else chunks, content_type=content_type)
+
+
+async def pulled(chunks: Iterable[str]) -> AsyncIterator[str]:
+    """Each chunk made in Django's one thread for synchronous code (the ORM's connection and a
+    server-side cursor stay with the thread that opened them)."""
+    step = sync_to_async(next, thread_sensitive=True)
+    chunks, done = iter(chunks), object()
+    while (chunk := await step(chunks, done)) is not done:
+        yield chunk

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import django_filters
-from django.http import StreamingHttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext
 from django_filters.rest_framework import DjangoFilterBackend
@@ -43,6 +42,7 @@ from .exports import (
     StandingsXLSXRenderer,
     XLSXRenderer,
     attachment,
+    streamed,
 )
 from .filters import ID_RANGE
 from .pagination import listed
@@ -585,9 +585,7 @@ class SeasonViewSet(ProblemsWhenExporting, _ReadMixin):
                 yield json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
 
         bytes_asked = getattr(request.accepted_renderer, "format", None) == "ndjson-bytes"
-        response = StreamingHttpResponse(
-            lines(), content_type="application/octet-stream" if bytes_asked else "application/x-ndjson"
-        )
+        response = streamed(request, lines(), "application/octet-stream" if bytes_asked else "application/x-ndjson")
         response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-records.ndjson"'
         return response
 

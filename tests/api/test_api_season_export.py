@@ -103,6 +103,27 @@ def test_an_empty_season_streams_nothing(season_world, django_user_model):
     assert b"".join(response.streaming_content) == b""
 
 
+def test_under_asgi_the_export_is_sent_as_it_is_made_and_reads_as_under_wsgi(season_world):
+    """``make run`` serves the ASGI app: there Django reads a synchronous stream whole before the
+    first byte (with a warning); the export is an asynchronous one, line by line."""
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    async def body_of(response) -> bytes:
+        return b"".join([chunk async for chunk in response.streaming_content])
+
+    users, season, _ = season_world
+    asgi = AsyncClient()
+    asgi.force_login(users["p1"])
+
+    response = async_to_sync(asgi.get)(f"/api/v1/seasons/{season.pk}/records/")
+
+    assert response.status_code == 200 and response.is_async
+    lines = async_to_sync(body_of)(response).splitlines()
+    assert lines == b"".join(export(users["p1"], season.pk).streaming_content).splitlines()
+    assert len(lines) == 2
+
+
 def test_an_ndjson_accept_header_is_honoured(season_world):
     users, season, _ = season_world
 
