@@ -189,3 +189,9 @@ def chromium(monkeypatch):
             yield browser
         finally:
             browser.close()
+            # While Playwright's loop runs, asgiref's Local keeps this thread's database connections
+            # per context, not per thread: closed here, or the test database's teardown finds them
+            # open ("being accessed by other users") since it closes only the thread's own.
+            from django.db import connections
+
+            connections.close_all()
