@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from . import evening_views, privacy_views, season_views, sheet_views, views
+from . import dispute_views, evening_views, privacy_views, season_views, sheet_views, views
 
 app_name = "web"
 
@@ -63,6 +63,12 @@ urlpatterns = [
     ),
     path("matches/<uuid:match_id>/confirmation/", views.match_confirm, name="match-confirm"),
     path("matches/<uuid:match_id>/withdrawal/", views.match_withdraw, name="match-withdraw"),
+    path("matches/<uuid:match_id>/disputes/", dispute_views.match_disputes, name="match-disputes"),
+    path(
+        "matches/<uuid:match_id>/disputes/<int:dispute_id>/ruling/",
+        dispute_views.dispute_ruling,
+        name="dispute-ruling",
+    ),
     path("matches/<uuid:match_id>/deals/<int:number>/", views.deal_detail, name="deal"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
     path("seasons/<int:season_id>/", views.season_detail, name="season"),

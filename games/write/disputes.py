@@ -93,7 +93,7 @@ def dispute_raise(*, match_id, actor, deal: Any, statement: Any, play_index: Any
             gettext("the statement must be text of 1 to %(max)s characters, without NUL") % {"max": MAX_STATEMENT},
             field="statement",
         )
-    plays = _plays_per_deal(match)
+    plays = match_plays_per_deal(match)
     if not _is_int(deal) or not 1 <= deal <= len(plays):
         raise InvalidInput(
             gettext("deal must be the number of a deal dealt in this match (1 to %(count)s)") % {"count": len(plays)},
@@ -108,13 +108,13 @@ def dispute_raise(*, match_id, actor, deal: Any, statement: Any, play_index: Any
     return Dispute.objects.create(match=match, deal=deal, play_index=play_index, statement=statement, raised_by=actor)
 
 
-def _plays_per_deal(match: Match) -> list[int]:
+def match_plays_per_deal(match: Match) -> list[int]:
     """How many cards have been played in each deal dealt (or filed from a paper sheet: none) so far."""
     return plays_per_deal(stream(match, DealStarted, DealTallied, CardPlayed))
 
 
 def plays_per_deal(log: Iterable[Recorded]) -> list[int]:
-    """The fold behind ``_plays_per_deal``: a count per deal dealt or filed, the cards after it."""
+    """The fold behind ``match_plays_per_deal``: a count per deal dealt or filed, the cards after it."""
     counts: list[int] = []
     for item in log:
         if isinstance(item.event, DealStarted | DealTallied):

@@ -5,20 +5,15 @@ to his season's page (issue 27).
 
 Set ``WEB_SCREENSHOTS=<dir>`` to keep a screenshot of each chart and each page."""
 
-import os
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from support.evenings import season_of_evenings
+from web_helpers import PHONE, keep, phone_tab
 
 from games.models import Match, Player
 from scoring.annotations import match_annotate
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-PHONE = {"width": 360, "height": 740}
 
 
 @pytest.fixture
@@ -26,35 +21,9 @@ def world():
     return season_of_evenings(get_user_model())
 
 
-def signed_in(browser, base: str, user, language: str):
-    """A phone-sized tab of ``user`` (his session cookie) reading ``language``."""
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=PHONE, locale="pl-PL" if language == "pl" else "en-GB")
-    host = base.split("//", 1)[1].split(":")[0]
-    context.add_cookies(
-        [
-            {"name": "sessionid", "value": client.cookies["sessionid"].value, "domain": host, "path": "/"},
-            {"name": "kierki_language", "value": language, "domain": host, "path": "/"},
-        ]
-    )
-    page = context.new_page()
-    refused = []
-    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
-    return page, refused
-
-
-def keep(page, name: str, selector: str | None = None) -> None:
-    folder = os.environ.get("WEB_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        target = page.locator(selector).first if selector else page
-        target.screenshot(path=str(Path(folder) / f"{name}.png"), **({} if selector else {"full_page": True}))
-
-
 @pytest.mark.parametrize("language", ["pl", "en"])
 def test_the_three_charts_show_on_a_phone_under_the_policy(browser, live_server, world, language):
-    page, refused = signed_in(browser, live_server.url, world.users["ada"], language)
+    page, refused = phone_tab(browser, live_server.url, world.users["ada"], language)
     match = Match.objects.filter(season_match__season=world.season).order_by("created_at").first()
     player = Player.objects.get(username="celina")
     pages = [
@@ -85,7 +54,7 @@ def test_a_players_profile_plots_his_accuracy_and_leads_to_his_season_page(brows
     for link in club.season.season_matches.all():
         match_annotate(match_id=link.match_id)
     ala = Player.objects.get(username="ala")
-    page, refused = signed_in(browser, live_server.url, users["bartek"], "pl")
+    page, refused = phone_tab(browser, live_server.url, users["bartek"], "pl")
     page.goto(f"{live_server.url}/players/{ala.pk}/")
 
     section = page.locator("#accuracy")

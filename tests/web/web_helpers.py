@@ -2,10 +2,13 @@
 for what the deal viewer must show, and readers for the rendered pages."""
 
 import json
+import os
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import support
+from django.test import Client
 from support import PLAYERS, SEATS, expected  # noqa: F401 - re-exported
 from support.world import people
 
@@ -195,3 +198,36 @@ def sheet_form(tally, **extra) -> dict:
             else:
                 data[f"{seat}-{key}"] = str(value)
     return {**data, **extra}
+
+
+# --- in the browser (Playwright) ---------------------------------------------------------------------
+
+PHONE = {"width": 360, "height": 740}
+
+
+def phone_tab(browser, base: str, user, language: str):
+    """A phone-sized tab of ``user`` (his session cookie: no password to hash) reading ``language``,
+    and the list the Content-Security-Policy's refusals are written to."""
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport=PHONE, locale="pl-PL" if language == "pl" else "en-GB")
+    host = base.split("//", 1)[1].split(":")[0]
+    context.add_cookies(
+        [
+            {"name": "sessionid", "value": client.cookies["sessionid"].value, "domain": host, "path": "/"},
+            {"name": "kierki_language", "value": language, "domain": host, "path": "/"},
+        ]
+    )
+    page = context.new_page()
+    refused = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    return page, refused
+
+
+def keep(page, name: str, selector: str | None = None) -> None:
+    """A screenshot of the page (or of ``selector``) under ``WEB_SCREENSHOTS``, when it is set."""
+    folder = os.environ.get("WEB_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        target = page.locator(selector).first if selector else page
+        target.screenshot(path=str(Path(folder) / f"{name}.png"), **({} if selector else {"full_page": True}))

@@ -1,0 +1,102 @@
+"""What the disputes page shows (``web.dispute_views``): a match's disputes with every ruling on
+them, the deals one may dispute, and the audit's verdict for whoever may audit the match. Reads
+only; who may do what is ``games.domain.roles``' and the commands' (``games.write.disputes``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.dateparse import parse_datetime
+
+from games.domain.exceptions import NotAllowed
+from games.domain.projections import DEAL_VOIDED, RULING_TYPES
+from games.models import Dispute, Match
+from games.read import inspection
+from games.read.selectors import Viewer
+from games.write import disputes
+
+from .selectors import RULING_LABELS, SEATS
+
+
+def disputes_page(*, match: Match, viewer: Viewer, user, ruling: dict | None = None) -> dict[str, Any]:
+    """The match's disputes, newest first, each with its rulings in the order they were made;
+    ``ruling``: a refused ruling form as typed (with its ``dispute``), shown again on its dispute."""
+    rows = list(disputes.disputes_of_match(match=match))
+    may_rule = viewer.may_rule and not match.read_only
+    typed = ruling or {}
+    played = played_points(match)
+    shown = [
+        dispute_row(dispute, view, may_rule, typed if typed.get("dispute") == dispute.pk else {}, played)
+        for dispute, view in zip(rows, disputes.dispute_views(rows))
+    ]
+    return {
+        "disputes": shown,
+        # a ruling refused to someone who has no form to show it beside (not an arbiter here)
+        "refused": typed.get("error") if typed and not any(row["form"] and row["may_rule"] for row in shown) else None,
+        "deals": [
+            {"number": number, "plays": plays}
+            for number, plays in enumerate(disputes.match_plays_per_deal(match), start=1)
+        ],
+        "may_raise": disputes.may_raise(match, user) and not match.read_only,
+        "may_rule": may_rule,
+        "ruling_types": [{"value": value, "label": str(RULING_LABELS[value])} for value in RULING_TYPES],
+        "audit": audit_verdict(match, viewer),
+    }
+
+
+def played_points(match: Match) -> dict[int, dict[str, int]]:
+    """Each finished deal's points as played (the replay summary's), by deal number."""
+    return {deal["number"]: deal["points"] for deal in match.projection.summary.get("deals", []) if "points" in deal}
+
+
+def dispute_row(
+    dispute: Dispute, shown: dict[str, Any], may_rule: bool, typed: dict, played: dict[int, dict[str, int]]
+) -> dict[str, Any]:
+    in_force = shown["ruling"]
+    # the points fields start at the deal's points as played: an adjustment changes a seat or two
+    start = typed or {seat: played.get(dispute.deal, {}).get(seat, "") for seat in SEATS}
+    return {
+        "id": dispute.pk,
+        "deal": dispute.deal,
+        "card": dispute.play_index + 1 if dispute.play_index is not None else None,  # 1-based, as people count
+        "statement": dispute.statement,
+        "raised_by": dispute.raised_by,
+        "created_at": dispute.created_at,
+        "open": dispute.status == Dispute.Status.OPEN,
+        "rulings": [ruling_row(ruling, ruling is in_force) for ruling in shown["rulings"]],
+        # a voided deal stays voided (games.write.disputes): nothing more to rule on that dispute
+        "may_rule": may_rule and (in_force is None or in_force["type"] != DEAL_VOIDED),
+        "form": typed,  # empty unless this dispute's ruling was refused
+        "point_fields": [{"seat": seat, "value": start.get(seat, "")} for seat in SEATS],
+    }
+
+
+def ruling_row(ruling: dict[str, Any], in_force: bool) -> dict[str, Any]:
+    time = ruling["time"]
+    return {
+        "label": str(RULING_LABELS.get(ruling["type"], ruling["type"])),
+        "points": [{"seat": seat, "points": ruling["points"][seat]} for seat in SEATS] if ruling["points"] else None,
+        "reason": ruling["reason"],
+        "override": ruling["override"],
+        "arbiter": ruling["arbiter"],
+        "time": parse_datetime(time) if isinstance(time, str) else time,
+        "in_force": in_force,
+    }
+
+
+def audit_verdict(match: Match, viewer: Viewer) -> dict[str, Any] | None:
+    """The three checks of the audit (the hash chain, the rules, the commitments) for whoever may
+    audit the match (``games.read.inspection.match_audit``); None for anyone else."""
+    try:
+        report = inspection.match_audit(match=match, who=viewer)
+    except NotAllowed:
+        return None
+    events = report["events"]
+    return {
+        "ok": report["ok"],
+        "chain": report["chain"],
+        "rules": report["rules"],
+        "commitments": report["commitments"],
+        "events": len(events),
+        "last_hash": events[-1]["hash"] if events else None,
+    }
