@@ -28,7 +28,7 @@ from games.domain.event_types import (
     LeadOffered,
     LeadSold,
 )
-from games.domain.exceptions import InvalidInput, NotFound
+from games.domain.exceptions import InvalidInput, NotAllowed, NotFound
 from games.domain.log import stream
 from games.domain.messages import engine_message, violation_detail, violation_text, violation_title
 from games.engine import DealState, Seat
@@ -44,7 +44,7 @@ from games.read import selectors as games_selectors
 from games.read.people import names_of
 from games.read.selectors import Viewer, match_list
 from printing import formats
-from scoring import members
+from scoring import arbiters, members
 from scoring import selectors as scoring_selectors
 from scoring.annotation_selectors import (
     annotation_body,
@@ -645,7 +645,18 @@ def club_overview(*, club: Club, user) -> dict[str, Any]:
         "leagues": [
             {"league": league, "seasons": sorted(league.seasons.all(), key=_newest_first)} for league in leagues
         ],
+        "open_disputes": open_disputes(club=club, user=user),
     }
+
+
+def open_disputes(*, club: Club, user) -> list | None:
+    """The club's disputes awaiting a ruling, oldest first, for its arbiters and admins (and staff);
+    None for anyone else (``scoring.arbiters.disputes_for_arbiter`` decides)."""
+    try:
+        found = arbiters.disputes_for_arbiter(user=user, club_id=club.pk, status="open")
+    except NotAllowed:
+        return None
+    return list(found.select_related("match").order_by("created_at", "pk")[:100])
 
 
 def _newest_first(season: Season):

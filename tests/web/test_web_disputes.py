@@ -126,3 +126,25 @@ def test_the_arbiter_sees_the_audits_verdict_and_a_player_sees_it_once_the_match
         assert 'id="audit" data-ok="true"' in html, name
     client.force_login(users["scorer"])  # the scorer audits nothing (games.read.inspection)
     assert 'id="audit"' not in page(client, match).content.decode()
+
+
+def test_the_club_page_lists_the_disputes_awaiting_a_ruling_to_its_arbiters_only(client, django_user_model):
+    from support.world import build_world, play_record, season_match, simulated
+
+    from games.write import disputes
+
+    world = build_world(django_user_model)
+    match = season_match(world)
+    play_record(match, simulated(5), world.users["sam"], deals=1)
+    raised = disputes.dispute_raise(
+        match_id=match.pk, actor=world.users["ala"], deal=1, statement="Rewoka", play_index=3
+    )
+
+    client.force_login(world.users["ari"])
+    html = client.get(f"/clubs/{world.club.pk}/").content.decode()
+    assert f'href="/matches/{match.pk}/disputes/#dispute-{raised.pk}"' in html
+    disputes.ruling_record(dispute_id=raised.pk, actor=world.users["ari"], ruling="no_change", reason="Bez rewoki.")
+    html = client.get(f"/clubs/{world.club.pk}/").content.decode()
+    assert 'id="open-disputes"' in html and f"#dispute-{raised.pk}" not in html
+    client.force_login(world.users["ala"])  # a member, not an arbiter
+    assert 'id="open-disputes"' not in client.get(f"/clubs/{world.club.pk}/").content.decode()
