@@ -15,6 +15,19 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="web:login"), name="logout"),
+    # A signed-in person changes his password (Django's views: the old one first; the session stays)
+    path(
+        "accounts/password/",
+        auth_views.PasswordChangeView.as_view(
+            template_name="web/password_change.html", success_url=reverse_lazy("web:password_change_done")
+        ),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(template_name="web/password_change_done.html"),
+        name="password_change_done",
+    ),
     # Password reset by e-mail: Django's own views (the mail goes through EMAIL_BACKEND)
     path(
         "accounts/password_reset/",
