@@ -37,7 +37,7 @@ def disputes_page(*, match: Match, viewer: Viewer, user, ruling: dict | None = N
             {"number": number, "plays": plays}
             for number, plays in enumerate(disputes.match_plays_per_deal(match), start=1)
         ],
-        "may_raise": disputes.may_raise(match, user) and not match.read_only,
+        "may_raise": disputes.may_raise(match, user),
         "may_rule": may_rule,
         "ruling_types": [{"value": value, "label": str(RULING_LABELS[value])} for value in RULING_TYPES],
         "audit": audit_verdict(match, viewer),
