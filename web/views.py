@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -58,19 +59,16 @@ def not_found_page(view):
     return page
 
 
+MATCHES_PER_PAGE = 50
+
+
 @login_required
 def match_list(request):
-    matches = list(games_selectors.match_list(user=request.user)[:100])
-    return render(
-        request,
-        "web/match_list.html",
-        {
-            "matches": [
-                {"match": m, "names": [p.username for p in m.seat_players()], "summary": m.projection.summary}
-                for m in matches
-            ]
-        },
-    )
+    """The matches the user may read, newest first, a page at a time (``?page=``: a number out of
+    range gives the nearest page, as Django's ``Paginator.get_page`` does)."""
+    page = Paginator(games_selectors.match_list(user=request.user), MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    rows = [{"match": m, "players": m.seat_players(), "summary": m.projection.summary} for m in page]
+    return render(request, "web/match_list.html", {"matches": rows, "page": page})
 
 
 @login_required

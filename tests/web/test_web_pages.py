@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from support.once import fresh, once_per_module
 from web_helpers import (
+    PLAYERS,
     SEATS,
     club_with_standings,
     deal_data,
@@ -21,6 +22,7 @@ from web_helpers import (
 )
 
 from games.models import MatchProjection
+from games.write import services
 
 pytestmark = pytest.mark.django_db
 
@@ -121,6 +123,27 @@ def test_the_scorer_and_staff_also_replay_the_deal_in_play(client, users, live_m
 def test_the_match_list_shows_the_users_matches(client, users, finished_match, live_match):
     assert str(finished_match.pk).encode() in page(client, users["ala"], "/matches/").content
     assert str(finished_match.pk).encode() not in page(client, users["outsider"], "/matches/").content
+
+
+def test_the_match_list_pages_fifty_matches_at_a_time_newest_first(client, users):
+    from web.views import MATCHES_PER_PAGE
+
+    made = [
+        services.match_create(
+            actor=users["scorer"], seats=dict(zip(SEATS, PLAYERS)), first_dealer="N", dealing="recorded"
+        )
+        for _ in range(MATCHES_PER_PAGE + 2)
+    ]
+    newest_first = [str(m.pk) for m in reversed(made)]
+
+    first = page(client, users["ala"], "/matches/").content.decode()
+    second = page(client, users["ala"], "/matches/?page=2").content.decode()
+
+    shown = [[pk for pk in newest_first if pk in html] for html in (first, second)]
+    assert shown == [newest_first[:MATCHES_PER_PAGE], newest_first[MATCHES_PER_PAGE:]]
+    assert 'rel="next" href' not in first and 'href="?page=2" rel="next"' in first
+    assert 'href="?page=1" rel="prev"' in second and 'rel="next"' not in second
+    assert page(client, users["ala"], "/matches/?page=x").status_code == 200  # a bad page: the first
 
 
 def test_the_login_page_signs_in_and_goes_on(client, django_user_model, finished_match):
