@@ -6,13 +6,13 @@ import zipfile
 
 import pytest
 from support.world import build_world, simulated
+from web_helpers import phone_signed_in
 
 from scoring import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "a-long-pass-phrase"
-PHONE = {"width": 360, "height": 740}
 
 
 def test_on_a_phone_the_admin_downloads_the_clubs_archive(live_server, browser, django_user_model, tmp_path):
@@ -20,12 +20,7 @@ def test_on_a_phone_the_admin_downloads_the_clubs_archive(live_server, browser, 
     world.users["ada"].set_password(PASSWORD)
     world.users["ada"].save()
     services.season_record_import(actor=world.users["sam"], season_id=world.season.pk, record=simulated(1))
-    page = browser.new_page(viewport=PHONE, locale="pl-PL", accept_downloads=True)
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "ada")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/matches/")
+    page = phone_signed_in(browser, live_server.url, "ada", PASSWORD, accept_downloads=True)
 
     page.goto(f"{live_server.url}/clubs/{world.club.pk}/")
     assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")

@@ -54,14 +54,9 @@ def test_the_page_is_for_a_signed_in_person_only(client):
 @pytest.mark.django_db(transaction=True)
 def test_on_a_phone_a_person_changes_his_password_from_his_data_page(browser, live_server, ewa):
     from support.polish_check import assert_polish
-    from web_helpers import PHONE, keep
+    from web_helpers import PHONE, keep, phone_signed_in
 
-    page = browser.new_page(viewport=PHONE, locale="pl-PL")
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "ewa")
-    page.fill("#id_password", OLD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/matches/")
+    page = phone_signed_in(browser, live_server.url, "ewa", OLD)
     page.goto(f"{live_server.url}/accounts/data/")
     page.click("#password-change-link")
     page.wait_for_url(f"{live_server.url}/accounts/password/")

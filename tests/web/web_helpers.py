@@ -231,3 +231,14 @@ def keep(page, name: str, selector: str | None = None) -> None:
         Path(folder).mkdir(parents=True, exist_ok=True)
         target = page.locator(selector).first if selector else page
         target.screenshot(path=str(Path(folder) / f"{name}.png"), **({} if selector else {"full_page": True}))
+
+
+def phone_signed_in(browser, base: str, username: str, password: str, **options):
+    """A phone-sized tab (Polish) signed in through the login page, as a person does it."""
+    page = browser.new_page(viewport=PHONE, locale="pl-PL", **options)
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/matches/")
+    return page
