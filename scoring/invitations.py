@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.rectification import valid_email
 from games.domain.exceptions import InvalidInput, NotFound
 from games.domain.ids import int_id
 from games.engine import Seat
@@ -142,7 +143,7 @@ def invitation_claim(*, token, username, password, email: str = "") -> Invitatio
         player = Player.objects.select_for_update().get(pk=invitation.player_id)
         if player.user_id is not None:
             raise InvitationUsed(_("this invitation was used already; sign in, or reset your password"), field="token")
-        user = User(username=_username(username), email=_email(email))
+        user = User(username=_username(username), email=valid_email(email))
         _password(password, user)
         user.save()
         player.user = user
@@ -166,18 +167,6 @@ def _username(username) -> str:
     if User.objects.filter(username=username).exists():
         raise InvalidInput(_("the username %(name)s is taken") % {"name": username}, field="username")
     return username
-
-
-def _email(email) -> str:
-    if not email:
-        return ""
-    field = User._meta.get_field("email")
-    try:
-        field.run_validators(email)
-        field.to_python(email)
-    except (ValidationError, TypeError):
-        raise InvalidInput(_("not an e-mail address"), field="email") from None
-    return email
 
 
 def _password(password, user) -> None:

@@ -1,25 +1,29 @@
 """The privacy pages (issue 28, docs/privacy.md): "Moje dane" — a person downloads everything the
-service holds about him, or erases himself after typing his username — and a club admin's page
-on a member, with the same two actions. The work is ``accounts.erasure`` and ``accounts.personal_data``'s."""
+service holds about him, or erases himself after typing his username, or corrects his e-mail
+address — and a club admin's page on a member, with the download and the erasure. The work is
+``accounts.erasure``, ``accounts.personal_data`` and ``accounts.rectification``'s."""
 
 from __future__ import annotations
 
 import json
 
+from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts.erasure import erasure_role, person_erase
 from accounts.personal_data import person_export
+from accounts.rectification import email_change
 from games.domain.exceptions import CommandError, NotFound
 from games.models import Match, Player
 from web import selectors
+from web.refusals import refusal
 
 
 def _download(document: dict) -> HttpResponse:
@@ -97,3 +101,21 @@ def _match_count(player: Player | None) -> int:
     if player is None:
         return 0
     return sum(Match.objects.filter(**{seat: player}).count() for seat in Match.SEAT_FIELDS)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_email(request):
+    """``/accounts/email/``: the signed-in person corrects his e-mail address, confirmed by his
+    password; refused, the page again with the address as typed and the message beside its field."""
+    form = {"email": request.user.email}
+    if request.method == "POST":
+        form = {"email": request.POST.get("email", "")}
+        try:
+            email_change(user=request.user, email=form["email"], password=request.POST.get("password", ""))
+        except CommandError as exc:
+            return render(request, "web/email_change.html", {"form": {**form, **refusal(exc)}}, status=exc.status)
+        messages.success(request, gettext("Your e-mail address is saved."))
+        return redirect("web:my-data")
+    return render(request, "web/email_change.html", {"form": form})

@@ -59,6 +59,7 @@ urlpatterns = [
     path("invitations/", views.join_invitations, name="join-invitations"),
     path("accounts/tokens/", views.my_tokens, name="tokens"),
     path("accounts/data/", privacy_views.my_data, name="my-data"),
+    path("accounts/email/", privacy_views.my_email, name="my-email"),
     path("invitations/<str:token>/", views.invitation_claim, name="invitation"),
     path("clubs/", views.club_list, name="clubs"),
     path("clubs/<int:club_id>/", views.club_detail, name="club"),
