@@ -6,6 +6,8 @@ are translated here, the template strings in our catalogue (``DRF_TEXTS`` keeps 
 
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from rest_framework import renderers
@@ -112,11 +114,37 @@ def view_name(view) -> str:
     return str(VIEW_NAMES.get(english, english))
 
 
+# DRF's buttons' tooltips (rest_framework/templates/rest_framework/base.html), written in English
+# with no translation tag: rewritten in the rendered page (``tooltips_translated``).
+TOOLTIP = re.compile(
+    r'title="Make an? (?P<method>[A-Z]+) request on the (?P<name>[^"]*?) resource'
+    r'(?: with the format set to `(?P<format>[^`"]*)`)?"'
+)
+FORMAT_TOOLTIP = 'title="Specify a format for the GET request"'
+
+
+def tooltips_translated(html: str) -> str:
+    def translated(found: re.Match) -> str:
+        values = found.groupdict()
+        if values["format"] is None:
+            text = gettext("Send a %(method)s request to %(name)s") % values
+        else:
+            text = gettext("Send a %(method)s request to %(name)s, in the format %(format)s") % values
+        return f'title="{text}"'
+
+    choose = gettext("Choose the format of the GET request")
+    html = html.replace(FORMAT_TOOLTIP, f'title="{choose}"')
+    return TOOLTIP.sub(translated, html)
+
+
 class BrowsableAPIRenderer(renderers.BrowsableAPIRenderer):
-    """DRF's browsable API with our frame (``web/browsable_api.html``) and its raw-data form's
-    labels translated."""
+    """DRF's browsable API with our frame (``web/browsable_api.html``), its raw-data form's labels
+    and its buttons' tooltips translated."""
 
     template = "web/browsable_api.html"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return tooltips_translated(super().render(data, accepted_media_type, renderer_context))
 
     def get_raw_data_form(self, data, view, method, request):
         form = super().get_raw_data_form(data, view, method, request)

@@ -21,12 +21,16 @@ def test_the_browsable_api_speaks_polish(client, django_user_model):
     assert "Season List" not in html and "Django REST framework" not in html
     assert "Typ treści" in html and "Media type" not in html  # the raw-data form of the POST
     assert "Wyloguj" in html and "Log out" not in html
+    assert 'title="Wyślij żądanie GET do: Sezony"' in html  # DRF's buttons' tooltips
+    assert 'title="Wybierz format żądania GET"' in html
+    assert "Make a" not in html and "Specify a format" not in html
 
 
 def test_it_speaks_english_on_request(client, django_user_model):
     user = django_user_model.objects.create_user("wanda")
     html = browse(client, user, "/api/v1/seasons/", "en").content.decode()
     assert "<title>Seasons – Kierki API</title>" in html and "Media type" in html
+    assert 'title="Send a GET request to Seasons"' in html
 
 
 def test_the_json_is_the_same_in_every_language(client, django_user_model):
