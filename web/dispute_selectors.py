@@ -15,7 +15,7 @@ from games.read import inspection
 from games.read.selectors import Viewer
 from games.write import disputes
 
-from .selectors import RULING_LABELS, SEATS
+from .selectors import PLAYED, RULING_LABELS, SEATS
 
 
 def disputes_page(*, match: Match, viewer: Viewer, user, ruling: dict | None = None) -> dict[str, Any]:
@@ -24,9 +24,9 @@ def disputes_page(*, match: Match, viewer: Viewer, user, ruling: dict | None = N
     rows = list(disputes.disputes_of_match(match=match))
     may_rule = viewer.may_rule and not match.read_only
     typed = ruling or {}
-    played = played_points(match)
+    finished = finished_deals(match)
     shown = [
-        dispute_row(dispute, view, may_rule, typed if typed.get("dispute") == dispute.pk else {}, played)
+        dispute_row(dispute, view, may_rule, typed if typed.get("dispute") == dispute.pk else {}, finished)
         for dispute, view in zip(rows, disputes.dispute_views(rows))
     ]
     return {
@@ -44,22 +44,26 @@ def disputes_page(*, match: Match, viewer: Viewer, user, ruling: dict | None = N
     }
 
 
-def played_points(match: Match) -> dict[int, dict[str, int]]:
-    """Each finished deal's points as played (the replay summary's), by deal number."""
-    return {deal["number"]: deal["points"] for deal in match.projection.summary.get("deals", []) if "points" in deal}
+def finished_deals(match: Match) -> dict[int, dict[str, Any]]:
+    """Each finished deal of the replay summary by its number: its points as played, and whether
+    it was played card by card (a deal filed from a paper sheet has no steps to go through)."""
+    return {deal["number"]: deal for deal in match.projection.summary.get("deals", [])}
 
 
 def dispute_row(
-    dispute: Dispute, shown: dict[str, Any], may_rule: bool, typed: dict, played: dict[int, dict[str, int]]
+    dispute: Dispute, shown: dict[str, Any], may_rule: bool, typed: dict, finished: dict[int, dict[str, Any]]
 ) -> dict[str, Any]:
     in_force = shown["ruling"]
+    deal = finished.get(dispute.deal, {})
     # the points fields start at the deal's points as played: an adjustment changes a seat or two
-    start = typed or {seat: played.get(dispute.deal, {}).get(seat, "") for seat in SEATS}
+    start = typed or {seat: deal.get("points", {}).get(seat, "") for seat in SEATS}
     return {
         "id": dispute.pk,
         "deal": dispute.deal,
         "card": dispute.play_index + 1 if dispute.play_index is not None else None,  # 1-based, as people count
         "statement": dispute.statement,
+        # its steps: a deal in play (the deal page decides who sees it) or one played card by card
+        "steps": deal.get("entry", PLAYED) == PLAYED,
         "raised_by": dispute.raised_by,
         "created_at": dispute.created_at,
         "open": dispute.status == Dispute.Status.OPEN,

@@ -170,3 +170,24 @@ def test_an_altered_log_is_said_to_be_altered_at_its_event(client, users, disput
 
     assert 'id="audit" data-ok="false"' in html
     assert f"The hash chain breaks at event {row.seq}." in html
+
+
+def test_a_deal_filed_from_a_paper_sheet_has_no_steps_to_go_through(client, users):
+    from support.world import SHORT, file_by_points, simulated
+
+    from games.write import disputes, services
+
+    match = services.match_create(
+        actor=users["scorer"],
+        seats=dict(zip("NESW", ("ala", "bartek", "celina", "darek"))),
+        first_dealer="N",
+        dealing="recorded",
+        ruleset={"options": SHORT},
+    )
+    file_by_points(match, simulated(3, ("ala", "bartek", "celina", "darek")), users["scorer"])
+    disputes.dispute_raise(match_id=match.pk, actor=users["ala"], deal=1, statement="Źle policzone kiery.")
+    client.force_login(users["ala"])
+
+    html = page(client, match).content.decode()
+
+    assert "Źle policzone kiery." in html and f"/matches/{match.pk}/deals/1/" not in html
