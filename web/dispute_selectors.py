@@ -15,7 +15,7 @@ from games.read import inspection
 from games.read.selectors import Viewer
 from games.write import disputes
 
-from .selectors import PLAYED, RULING_LABELS, SEATS
+from .selectors import PLAYED, RULING_LABELS, SEATS, deal_in_play
 
 
 def disputes_page(*, match: Match, viewer: Viewer, user, ruling: dict | None = None) -> dict[str, Any]:
@@ -33,15 +33,19 @@ def disputes_page(*, match: Match, viewer: Viewer, user, ruling: dict | None = N
         "disputes": shown,
         # a ruling refused to someone who has no form to show it beside (not an arbiter here)
         "refused": typed.get("error") if typed and not any(row["form"] and row["may_rule"] for row in shown) else None,
-        "deals": [
-            {"number": number, "plays": plays}
-            for number, plays in enumerate(disputes.match_plays_per_deal(match), start=1)
-        ],
+        "deals": deals_dealt(match, finished),
         "may_raise": disputes.may_raise(match, user),
         "may_rule": may_rule,
         "ruling_types": [{"value": value, "label": str(RULING_LABELS[value])} for value in RULING_TYPES],
         "audit": audit_verdict(match, viewer),
     }
+
+
+def deals_dealt(match: Match, finished: dict[int, dict[str, Any]]) -> list[int]:
+    """The numbers of the deals dealt so far, the one in play included, from the read model (a
+    log altered behind the commands' back still shows its page, with the audit's verdict)."""
+    in_play = deal_in_play(match)
+    return list(range(1, max([*finished, in_play["number"] if in_play else 0], default=0) + 1))
 
 
 def finished_deals(match: Match) -> dict[int, dict[str, Any]]:

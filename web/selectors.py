@@ -129,7 +129,7 @@ def score_sheet(*, match: Match, viewer: Viewer, user=None) -> dict[str, Any]:
                 "url": deal_url(match, deal["number"]) if deal.get("entry", PLAYED) == PLAYED else None,
             }
         )
-    in_play = _in_play(match)
+    in_play = deal_in_play(match)
     if in_play is not None:
         in_play["url"] = deal_url(match, in_play["number"]) if viewer.sees_all_hands else None
     winners = summary.get("winners") or []
@@ -205,7 +205,7 @@ def _seat_names(match: Match) -> dict[str, str]:
     return {seat: player.username for seat, player in zip(SEATS, match.seat_players())}
 
 
-def _in_play(match: Match) -> dict[str, Any] | None:
+def deal_in_play(match: Match) -> dict[str, Any] | None:
     """The deal in play, from the read model's snapshot (None between deals and after the end)."""
     snapshot = match.projection.snapshot
     if snapshot.get("deal") is None:
@@ -232,7 +232,7 @@ def deal_view(*, match: Match, viewer: Viewer, number: int, user=None) -> dict[s
     links the page asks each step's analysis at (when that user may see it)."""
     summary = match.projection.summary
     results = {deal["number"]: deal for deal in summary["deals"] if deal.get("entry", PLAYED) == PLAYED}
-    in_play = _in_play(match)
+    in_play = deal_in_play(match)
     in_play_number = in_play["number"] if in_play is not None else None
     if number not in results and not (number == in_play_number and viewer.sees_all_hands):
         raise NotFound(

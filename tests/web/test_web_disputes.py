@@ -150,26 +150,29 @@ def test_the_club_page_lists_the_disputes_awaiting_a_ruling_to_its_arbiters_only
     assert 'id="open-disputes"' not in client.get(f"/clubs/{world.club.pk}/").content.decode()
 
 
-def test_an_altered_log_is_said_to_be_altered_at_its_event(client, users, disputed):
+def test_an_altered_log_is_said_to_be_altered_at_its_first_altered_event(client, users, disputed):
     from support.event_table import json_param, tamperable
 
     from games.domain.chain import canonical_json
     from games.models import MatchEvent
 
     match, _ = disputed
-    row = MatchEvent.objects.filter(match=match, type="card_played").order_by("seq").first()
-    other = "2C" if row.payload["card"] != "2C" else "3C"
-    with tamperable() as cursor:  # a card changed behind the commands' back
-        cursor.execute(
-            f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
-            [canonical_json({**row.payload, "card": other}).decode(), row.pk],
-        )
+    rows = MatchEvent.objects.filter(match=match, type="card_played").order_by("seq")
+    changed, malformed = rows[0], rows[1]
+    other = "2C" if changed.payload["card"] != "2C" else "3C"
+    with tamperable() as cursor:  # a card changed, then a payload no command writes, behind their back
+        for row, payload in ((changed, {**changed.payload, "card": other}), (malformed, {**malformed.payload, "x": 1})):
+            cursor.execute(
+                f"UPDATE games_matchevent SET payload = {json_param()} WHERE id = %s",
+                [canonical_json(payload).decode(), row.pk],
+            )
     client.force_login(users["staff"])
 
-    html = page(client, match).content.decode()
+    response = page(client, match)
 
-    assert 'id="audit" data-ok="false"' in html
-    assert f"The hash chain breaks at event {row.seq}." in html
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="audit" data-ok="false"' in html
+    assert f"The hash chain breaks at event {changed.seq}." in html
 
 
 def test_a_deal_filed_from_a_paper_sheet_has_no_steps_to_go_through(client, users):
