@@ -62,6 +62,9 @@ from games.write.commands import Unit
 from games.write.results import CommandResult
 
 MAX_STATEMENT, MAX_REASON = 5000, 2000
+# An adjusted deal's points, either way: far beyond any deal's (a pool of 130 at most ×4), and
+# within the integer columns that store and sum them (DealScore, the standings).
+MAX_ADJUSTED = 10_000
 
 
 # --- who is who -----------------------------------------------------------------------------------
@@ -237,6 +240,11 @@ def _check_ruling_input(ruling: Any, reason: Any, points: Any, override: Any = N
             or not all(_is_int(points[s]) for s in seats)
         ):
             raise InvalidInput(gettext("score_adjusted needs whole points for each of N, E, S, W"), field="points")
+        if not all(-MAX_ADJUSTED <= points[s] <= MAX_ADJUSTED for s in seats):
+            raise InvalidInput(
+                gettext("adjusted points lie from −%(max)d to %(max)d for each seat") % {"max": MAX_ADJUSTED},
+                field="points",
+            )
     elif points is not None:
         raise InvalidInput(
             gettext("only score_adjusted takes points, not %(ruling)s") % {"ruling": ruling}, field="points"

@@ -215,6 +215,7 @@ def test_staff_may_rule_on_a_match_outside_any_season(world, clients, rng):
         ({"type": "score_adjusted", "reason": "x"}, "points"),
         ({"type": "score_adjusted", "reason": "x", "points": {"N": 1}}, "points"),
         ({"type": "no_change", "reason": "x", "points": ADJUSTED}, "points"),
+        ({"type": "score_adjusted", "reason": "x", "override": "o", "points": {**ADJUSTED, "N": 10**11}}, "points"),
     ],
 )
 def test_a_ruling_is_checked_before_anything_is_stored(finished, clients, body, field):
