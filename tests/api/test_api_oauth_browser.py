@@ -6,11 +6,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from oauth_helpers import REDIRECT, authorize_query, make_app, pkce_pair
+from support.servers import phone_signed_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "a-long-pass-phrase"
-PHONE = {"width": 360, "height": 740}
 
 
 def fits_the_width(page) -> bool:
@@ -18,13 +18,7 @@ def fits_the_width(page) -> bool:
 
 
 def signed_in(live_server, browser, username):
-    page = browser.new_page(viewport=PHONE, locale="pl-PL")
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/matches/")
-    return page
+    return phone_signed_in(browser, live_server.url, username, PASSWORD)
 
 
 def test_on_a_phone_a_person_reads_the_consent_page_and_allows_the_app(live_server, browser, django_user_model):

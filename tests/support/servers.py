@@ -195,3 +195,17 @@ def chromium(monkeypatch):
             from django.db import connections
 
             connections.close_all()
+
+
+PHONE = {"width": 360, "height": 740}
+
+
+def phone_signed_in(browser, base: str, username: str, password: str, **options):
+    """A phone-sized tab (Polish) signed in through the login page, as a person does it."""
+    page = browser.new_page(viewport=PHONE, locale="pl-PL", **options)
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/matches/")
+    return page

@@ -10,6 +10,7 @@ from pathlib import Path
 import support
 from django.test import Client
 from support import PLAYERS, SEATS, expected  # noqa: F401 - re-exported
+from support.servers import PHONE, phone_signed_in  # noqa: F401 - re-exported for the page tests
 from support.world import people
 
 from games.engine import MatchState, Ruleset, Seat
@@ -202,8 +203,6 @@ def sheet_form(tally, **extra) -> dict:
 
 # --- in the browser (Playwright) ---------------------------------------------------------------------
 
-PHONE = {"width": 360, "height": 740}
-
 
 def phone_tab(browser, base: str, user, language: str):
     """A phone-sized tab of ``user`` (his session cookie: no password to hash) reading ``language``,
@@ -231,14 +230,3 @@ def keep(page, name: str, selector: str | None = None) -> None:
         Path(folder).mkdir(parents=True, exist_ok=True)
         target = page.locator(selector).first if selector else page
         target.screenshot(path=str(Path(folder) / f"{name}.png"), **({} if selector else {"full_page": True}))
-
-
-def phone_signed_in(browser, base: str, username: str, password: str, **options):
-    """A phone-sized tab (Polish) signed in through the login page, as a person does it."""
-    page = browser.new_page(viewport=PHONE, locale="pl-PL", **options)
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/matches/")
-    return page
