@@ -1,6 +1,7 @@
 """The Polish catalogue: every message the code base marks has a Polish translation, the compiled
 catalogue is the committed one's, and the engine's English is what its errors say."""
 
+import re
 import subprocess
 import sys
 
@@ -31,6 +32,22 @@ def test_the_committed_mo_is_compiled_from_the_committed_po():
     source = {key: text for key, text in translations(catalogue()).items() if text}
 
     assert compiled == source, "run `make messages` (compilemessages) and commit locale/pl/LC_MESSAGES/django.mo"
+
+
+# Words of the club's vocabulary (docs/i18n.md, "Words") and the other Polish word a translation
+# might reach for: a page that says "mecz" beside "partia" reads as two different things.
+NOT_THE_CLUBS_WORD = re.compile(r"\b(mecz\w*|spór|sporu|sporze|sporów)\b", re.IGNORECASE)
+
+
+def test_the_translations_say_partia_and_protest():
+    found = [
+        (word, entry.msgid)
+        for entry in catalogue()
+        for text in (entry.msgstr, *entry.msgstr_plural.values())
+        for word in NOT_THE_CLUBS_WORD.findall(text)
+    ]
+
+    assert found == [], [f"{word!r} in the translation of {msgid!r}" for word, msgid in found]
 
 
 def test_placeholders_are_kept_in_every_translation():
