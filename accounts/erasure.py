@@ -7,8 +7,6 @@ redacted and sealed (``games.write.redaction``). Who may ask is ``erasure_role``
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import connection, transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
@@ -22,11 +20,11 @@ from oauth2_provider.models import (
 from rest_framework.authtoken.models import Token
 
 from accounts.models import PersonalToken, PrivacyRequest
+from accounts.name_copies import name_copies_replace
 from games.domain.exceptions import CommandError, NotAllowed, NotFound
 from games.models import IdempotencyKey, Match, Player
 from games.write import redaction
 from scoring.models import ClubPlayer, Invitation, Membership, SeasonStatusChange, SeatInvitation
-from webhooks.models import Delivery
 
 ERASED = "erased player #{number}"  # the stored name; pages say it in Polish ("usunięty gracz nr N")
 
@@ -76,7 +74,7 @@ def person_erase(*, actor, player: Player | None, user=None) -> PrivacyRequest:
     with transaction.atomic():
         if player is not None:
             player = Player.objects.select_for_update().get(pk=player.pk)
-            _refuse_unfinished(player)
+            refuse_unfinished(player)
         number = _next_erased_number()
         label = ERASED.format(number=number)
         names = _names_of(player, user)
@@ -87,7 +85,7 @@ def person_erase(*, actor, player: Player | None, user=None) -> PrivacyRequest:
             player.save(update_fields=["username", "erased_number", "user"])
         if user is not None:
             _close_account(user, number, label)
-        _scrub_copies(names, label)
+        name_copies_replace(names, label)
         return PrivacyRequest.objects.create(
             kind=PrivacyRequest.Kind.ERASURE,
             subject=player.public_id if player is not None else "",
@@ -114,7 +112,7 @@ def _next_erased_number() -> int:
     return number
 
 
-def _refuse_unfinished(player: Player) -> None:
+def refuse_unfinished(player: Player) -> None:
     seated = Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
     open_ = list(Match.objects.filter(seated, status=Match.Status.IN_PROGRESS).values_list("pk", flat=True))
     if open_:
@@ -150,24 +148,3 @@ def _close_account(user, number: int, label: str) -> None:
     user.save()
     user.groups.clear()
     user.user_permissions.clear()
-
-
-def _scrub_copies(names: set[str], label: str) -> None:
-    """Copies of a name in other people's stored responses and deliveries (made before the log
-    named people by id): replaced by the label."""
-    SeasonStatusChange.objects.filter(actor_name__in=names).update(actor_name=label)
-    for model, field in ((IdempotencyKey, "response"), (Delivery, "payload")):
-        for pk, value in model.objects.values_list("pk", field).iterator():
-            scrubbed = _scrub(value, names, label)
-            if scrubbed != value:
-                model.objects.filter(pk=pk).update(**{field: scrubbed})
-
-
-def _scrub(value: Any, names: set[str], label: str) -> Any:
-    if isinstance(value, str):
-        return label if value in names else value
-    if isinstance(value, list):
-        return [_scrub(v, names, label) for v in value]
-    if isinstance(value, dict):
-        return {k: _scrub(v, names, label) for k, v in value.items()}
-    return value

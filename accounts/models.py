@@ -26,13 +26,14 @@ class PersonalToken(models.Model):
 
 
 class PrivacyRequest(models.Model):
-    """The privacy log (issue 28): append-only, one row per erasure or personal export done —
-    who asked, of whom, when. It holds no personal data of an erased person: the subject is his
+    """The privacy log (issue 28): append-only, one row per erasure, personal export or name
+    correction done — who asked, of whom, when. It holds no personal data of an erased person: the subject is his
     player's public id (random) and his erasure number (the N of "erased player #N")."""
 
     class Kind(models.TextChoices):
         ERASURE = "erasure", _("Erasure")
         EXPORT = "export", _("Personal data export")
+        RENAME = "rename", _("Name corrected")
 
     kind = models.CharField(max_length=8, choices=Kind.choices)
     subject = models.CharField(max_length=17)  # the person's Player.public_id (or "" for an account without one)

@@ -1,14 +1,21 @@
 """Correcting what the service holds about a person (GDPR/RODO Art. 16, docs/privacy.md): his
 e-mail address — where a password reset goes — confirmed by his password, so that someone who
-finds his session open cannot take the account over."""
+finds his session open cannot take the account over; and the display name of a member without
+an account, which his club's admin typed."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.utils.translation import gettext
 
-from games.domain.exceptions import InvalidInput
+from accounts.erasure import erasure_role, refuse_unfinished
+from accounts.models import PrivacyRequest
+from accounts.name_copies import name_copies_replace
+from games.domain.exceptions import InvalidInput, NotAllowed
+from games.models import Player
+from games.write import redaction
 
 
 def valid_email(email) -> str:
@@ -30,3 +37,52 @@ def email_change(*, user, email: str, password: str) -> None:
         raise InvalidInput(gettext("that is not your password"), field="password")
     user.email = valid_email(email.strip() if isinstance(email, str) else email)
     user.save(update_fields=["email"])
+
+
+MAX_NAME = Player._meta.get_field("username").max_length
+
+
+def display_name(name) -> str:
+    """``name`` as a profile's display name: spaces collapsed; empty, too long or unprintable is
+    ``InvalidInput`` naming ``name``."""
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidInput(gettext("a member needs a display name"), field="name")
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME or any(not ch.isprintable() for ch in name):
+        raise InvalidInput(
+            gettext("a display name is at most %(max)d printable characters") % {"max": MAX_NAME}, field="name"
+        )
+    return name
+
+
+def player_rename(*, actor, player: Player, name) -> Player:
+    """A wrong display name of a profile without an account corrected (a club admin of his one
+    club, or staff: ``erasure_role``). The log names him by his public id, so no hashed byte
+    changes; an event stored before that named him by the old name is redacted and sealed as an
+    erasure does (``games.write.redaction``), so replays show the new name too. Refused while he
+    sits in a match in progress, whose log is not resealed under its players; recorded in the
+    privacy log."""
+    role, club = erasure_role(actor, player, player.user)
+    if player.user_id is not None:
+        raise NotAllowed(
+            gettext("This member has an account: his name in results is the one he signs in with, not changed here.")
+        )
+    name = display_name(name)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if name == player.username:
+            return player
+        refuse_unfinished(player)
+        if Player.objects.filter(username=name).exists() or get_user_model().objects.filter(username=name).exists():
+            raise InvalidInput(
+                gettext("the name %(name)s is taken: add an initial, say") % {"name": name}, field="name"
+            )
+        old = player.username
+        redaction.person_redact(player=player, names={old})
+        player.username = name
+        player.save(update_fields=["username"])
+        name_copies_replace({old}, name)
+        PrivacyRequest.objects.create(
+            kind=PrivacyRequest.Kind.RENAME, subject=player.public_id, by=actor, by_role=role, club_id=club
+        )
+    return player

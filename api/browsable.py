@@ -72,6 +72,7 @@ VIEW_NAMES = {
     "My Erasure": _("Erasing my data"),
     "Player Data": _("A player's data"),
     "Player Erasure": _("Erasing a player's data"),
+    "Player Name": _("Correcting a player's name"),
     "Match List": _("Matches"),
     "Match Instance": _("Match"),
     "Match Sheet": _("Score sheet (PDF)"),

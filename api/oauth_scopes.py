@@ -89,9 +89,10 @@ ENDPOINT_SCOPES: dict[str, dict[str, str]] = {
     "WebhookDeliveriesView": {"read": WEBHOOKS},
     "RedeliverView": {"write": WEBHOOKS},
     # Token management (auth/tokens/) has no scope on purpose: no app manages its user's tokens.
-    # Privacy requests (api/privacy.py: MyDataView, MyErasureView, PlayerDataView, PlayerErasureView)
-    # have none either: an erasure cannot be undone and an export is everything about a person, so
-    # a person or a club admin does them signed in, never an app (docs/privacy.md).
+    # Privacy requests (api/privacy.py: MyDataView, MyErasureView, PlayerDataView, PlayerErasureView,
+    # PlayerNameView) have none either: an erasure cannot be undone, an export is everything about a
+    # person, and a name correction reseals old logs, so a person or a club admin does them signed
+    # in, never an app (docs/privacy.md).
 }
 # Answered to anyone (AllowAny) or not resources of the user: no scope asked.
 OPEN_VIEWS = frozenset(

@@ -1,6 +1,7 @@
 """Privacy requests (issue 28, docs/privacy.md): a person downloads everything the service holds
 about him and erases himself (``me/data/``, ``me/erasure/``); a club admin does the same for a
-member of his club, staff for anyone (``players/{id}/data/``, ``players/{id}/erasure/``). No OAuth
+member of his club, staff for anyone (``players/{id}/data/``, ``players/{id}/erasure/``), and
+corrects the display name of a member without an account (``players/{id}/name/``). No OAuth
 scope grants them: an erasure cannot be undone and an export is everything about a person, so
 neither is left to an app (api/oauth_scopes.py)."""
 
@@ -14,6 +15,7 @@ from rest_framework.views import APIView
 
 from accounts.erasure import erasure_role, person_erase
 from accounts.personal_data import person_export
+from accounts.rectification import player_rename
 from games.domain.exceptions import InvalidInput, NotFound
 from games.domain.ids import int_id
 from games.models import Player
@@ -126,3 +128,43 @@ class PlayerErasureView(APIView):
         _confirmed(request, player.username)
         done = person_erase(actor=request.user, player=player)
         return Response({"status": "erased", "erased_number": done.erased_number})
+
+
+NAME = inline_serializer("NewName", {"name": serializers.CharField(help_text="The display name to show from now on.")})
+NAMED = inline_serializer(
+    "NameCorrection",
+    {
+        "id": serializers.IntegerField(help_text="The player's id."),
+        "name": serializers.CharField(help_text="His display name now, as every result shows it."),
+    },
+)
+rename_errors = problem_responses(
+    {
+        400: "`name` is empty, too long or unprintable, or another person's name or an account's username "
+        "(`invalid`, with `field`: `name`).",
+        401: "Not authenticated.",
+        403: "A Bearer token (`insufficient_scope`); or the member has an account, whose name is the one he "
+        "signs in with, or belongs to another club too (`not_allowed`).",
+        404: "No such player among your club's members (`not_found`).",
+        409: "The member sits in a match still in progress (`person_in_unfinished_match`, with `matches`); or a "
+        "match naming him by the old name fails its chain audit (`chain_broken`).",
+    }
+)
+
+
+class PlayerNameView(APIView):
+    @extend_schema(
+        operation_id="players_name",
+        summary="Correct the display name of a member without an account (club admin)",
+        tags=["privacy"],
+        description="Every result shows the new name, the past ones included; no hashed byte of the log "
+        "changes (it names him by his public id; an event stored before that named him by name is redacted "
+        "and sealed). Recorded in the privacy log.",
+        request=NAME,
+        responses={200: NAMED, **rename_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request, pk=None):
+        player = _player(pk)
+        name = request.data.get("name") if isinstance(request.data, dict) else None
+        player = player_rename(actor=request.user, player=player, name=name)
+        return Response({"id": player.pk, "name": player.username})

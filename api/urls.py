@@ -111,6 +111,7 @@ def patterns(version: str) -> list:
         path("me/erasure/", privacy.MyErasureView.as_view(), name="me-erasure"),
         path("players/<str:pk>/data/", privacy.PlayerDataView.as_view(), name="player-data"),
         path("players/<str:pk>/erasure/", privacy.PlayerErasureView.as_view(), name="player-erasure"),
+        path("players/<str:pk>/name/", privacy.PlayerNameView.as_view(), name="player-name"),
         # Audit, disputes and rulings (api/audit_views.py); time travel is the state action's ?at=.
         path("matches/<str:pk>/audit/", audit_views.MatchAuditView.as_view(), name="match-audit"),
         path("matches/<str:pk>/analysis/", analysis_views.MatchAnalysisView.as_view(), name="match-analysis"),

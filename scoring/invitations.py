@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.rectification import valid_email
+from accounts.rectification import display_name, valid_email
 from games.domain.exceptions import InvalidInput, NotFound
 from games.domain.ids import int_id
 from games.engine import Seat
@@ -36,7 +36,6 @@ from .services import club_for_admin, membership_set
 
 User = get_user_model()
 SIGNER_SALT = "scoring.invitation"
-MAX_NAME = Player._meta.get_field("username").max_length
 
 
 def club_player_add(*, actor, club_id, name: str) -> Player:
@@ -46,7 +45,7 @@ def club_player_add(*, actor, club_id, name: str) -> Player:
     by another club's profile or by an account is refused with one message that tells nothing
     more (add a user as a member by username; he accepts)."""
     club = club_for_admin(actor, club_id)
-    name = _display_name(name)
+    name = display_name(name)
     with transaction.atomic():
         player = Player.objects.select_for_update().filter(username=name).first()
         if player is not None and is_club_player(club, player):
@@ -66,17 +65,6 @@ def club_player_add(*, actor, club_id, name: str) -> Player:
             )
         ClubPlayer.objects.create(club=club, player=player, added_by=actor)
     return player
-
-
-def _display_name(name) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise InvalidInput(_("a member needs a display name"), field="name")
-    name = " ".join(name.split())
-    if len(name) > MAX_NAME or any(not ch.isprintable() for ch in name):
-        raise InvalidInput(
-            _("a display name is at most %(max)d printable characters") % {"max": MAX_NAME}, field="name"
-        )
-    return name
 
 
 def invitation_create(*, actor, club_id, player_id) -> tuple[Invitation, str]:

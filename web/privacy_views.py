@@ -1,7 +1,8 @@
 """The privacy pages (issue 28, docs/privacy.md): "Moje dane" — a person downloads everything the
 service holds about him, or erases himself after typing his username, or corrects his e-mail
-address — and a club admin's page on a member, with the download and the erasure. The work is
-``accounts.erasure``, ``accounts.personal_data`` and ``accounts.rectification``'s."""
+address — and a club admin's pages on a member: the download, the erasure, and his display name
+corrected. The work is ``accounts.erasure``, ``accounts.personal_data`` and
+``accounts.rectification``'s."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.erasure import erasure_role, person_erase
 from accounts.personal_data import person_export
-from accounts.rectification import email_change
+from accounts.rectification import email_change, player_rename
 from games.domain.exceptions import CommandError, NotFound
 from games.models import Match, Player
 from web import selectors
@@ -72,7 +73,8 @@ def member_data(request, club_id: int, player_id: int):
         return render(request, "web/not_found.html", {"detail": exc.detail}, status=exc.status)
 
 
-def _member_data(request, club_id: int, player_id: int):
+def _club_member(request, club_id: int, player_id: int):
+    """The club and the member whose data its admin (or staff) handles; else ``NotFound``."""
     club = selectors.club_get(club_id=club_id, user=request.user)
     player = Player.objects.filter(pk=player_id, erased_number__isnull=True).select_related("user").first()
     if player is None:
@@ -80,6 +82,11 @@ def _member_data(request, club_id: int, player_id: int):
     role, in_club = erasure_role(request.user, player, player.user)
     if role == "admin" and in_club != club.pk:
         raise NotFound(gettext("No such person among your club's members."))
+    return club, player, role, in_club
+
+
+def _member_data(request, club_id: int, player_id: int):
+    club, player, role, in_club = _club_member(request, club_id, player_id)
     if request.GET.get("download"):
         return _download(person_export(actor=request.user, player=player, by_role=role, club_id=in_club))
     error = None
@@ -95,6 +102,29 @@ def _member_data(request, club_id: int, player_id: int):
                 return render(request, "web/erased.html", {"number": done.erased_number, "club": club})
     context = {"person": player, "account": player.user, "matches": _match_count(player), "error": error, "club": club}
     return render(request, "web/privacy.html", context, status=400 if error else 200)
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def member_name(request, club_id: int, player_id: int):
+    """``/clubs/<id>/members/<player>/name/``: a club admin corrects the display name of a member
+    without an account (``player_rename``); refused, the page again with the name as typed."""
+    try:
+        club, player, _, _ = _club_member(request, club_id, player_id)
+    except CommandError as exc:
+        return render(request, "web/not_found.html", {"detail": exc.detail}, status=exc.status)
+    form = {"name": player.username}
+    if request.method == "POST":
+        form = {"name": request.POST.get("name", "")}
+        try:
+            player_rename(actor=request.user, player=player, name=form["name"])
+        except CommandError as exc:
+            context = {"club": club, "person": player, "form": {**form, **refusal(exc)}}
+            return render(request, "web/member_name.html", context, status=exc.status)
+        messages.success(request, gettext("The name is corrected."))
+        return redirect("web:member-data", club.pk, player.pk)
+    return render(request, "web/member_name.html", {"club": club, "person": player, "form": form})
 
 
 def _match_count(player: Player | None) -> int:

@@ -65,6 +65,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/", views.club_detail, name="club"),
     path("clubs/<int:club_id>/members/", views.club_members, name="club-members"),
     path("clubs/<int:club_id>/members/<int:player_id>/data/", privacy_views.member_data, name="member-data"),
+    path("clubs/<int:club_id>/members/<int:player_id>/name/", privacy_views.member_name, name="member-name"),
     path("matches/", views.match_list, name="matches"),
     path("matches/<uuid:match_id>/", views.match_detail, name="match"),
     path("matches/<uuid:match_id>/sheet/", sheet_views.match_sheet, name="match-sheet"),

@@ -20,6 +20,7 @@ NO_SCOPE_ON_PURPOSE = {
     "TokenListView",
     "TokenDetailView",  # no app manages its user's tokens
     *("MyDataView", "MyErasureView", "PlayerDataView", "PlayerErasureView"),  # nor erases or exports a person
+    "PlayerNameView",  # nor renames one
 }
 
 

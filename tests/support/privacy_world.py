@@ -39,6 +39,25 @@ def club_with_zuzanna(user_model, capture, matches: int = 10):
     return world, filed
 
 
+GUEST = "Jan Kowalsky"  # a typo of "Jan Kowalski"
+
+
+def club_with_guest(user_model, capture, matches: int = 2):
+    """tests/support's world with members ``p2``–``p4``; the admin ``ada`` added ``GUEST`` by name
+    (no account), who played ``matches`` season matches at North with them; the world and him."""
+    from scoring import services
+    from scoring.invitations import club_player_add
+
+    world = build_world(user_model, players=("p2", "p3", "p4"), options=None)
+    guest = club_player_add(actor=world.users["ada"], club_id=world.club.pk, name=GUEST)
+    with capture(execute=True):
+        for k in range(matches):
+            seats = dict(zip("NESW", (GUEST, "p2", "p3", "p4")))
+            record = simulate_match(random.Random(k), players=seats, ruleset=Ruleset.from_options({}))
+            services.season_record_import(actor=world.users["sam"], season_id=world.season.pk, record=record)
+    return world, guest
+
+
 def text_columns():
     """(model, field name) of every character, text and JSON column of every installed model."""
     kinds = (models.CharField, models.TextField, models.JSONField)
