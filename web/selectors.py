@@ -547,13 +547,18 @@ def season_of_match(*, match: Match) -> Season | None:
     return Season.objects.filter(season_matches__match=match).first()
 
 
+SEASON_PAGE_MATCHES = 100  # the season's page lists the newest; the workbook holds every one
+
+
 def season_standings(*, season: Season, user) -> dict[str, Any]:
-    """The stored standings (``scoring``'s read model) and the season's matches the user may read."""
+    """The stored standings (``scoring``'s read model) and the season's matches the user may read,
+    the newest ``SEASON_PAGE_MATCHES`` of them (``match_count``: how many in all)."""
     rows = list(scoring_selectors.standing_rows(season.pk))
     accuracy = season_accuracy(season_id=season.pk)
     for row in rows:
         row.accuracy = accuracy.get(row.player_id)  # the annotated deals' figure (issue 27)
-    matches = list(match_list(user=user).filter(season_match__season=season).order_by("-created_at")[:100])
+    readable = match_list(user=user).filter(season_match__season=season)
+    matches = list(readable.order_by("-created_at")[:SEASON_PAGE_MATCHES])
     return {
         "season": season,
         "balance": scoring_selectors.season_balance_series(season.pk),
@@ -569,6 +574,7 @@ def season_standings(*, season: Season, user) -> dict[str, Any]:
             }
             for m in matches
         ],
+        "match_count": len(matches) if len(matches) < SEASON_PAGE_MATCHES else readable.count(),
     }
 
 

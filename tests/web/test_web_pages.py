@@ -435,3 +435,30 @@ def test_the_clubs_arbiters_read_its_matches_as_staff_do(client, users, season, 
     assert client.get(match_url(filed)).status_code == 404
     assert client.get(match_url(live, 1)).status_code == 404
     assert client.get(f"/seasons/{season.pk}/").status_code == 200
+
+
+def test_the_season_page_lists_its_matches_and_says_when_it_shows_only_the_newest(client, users, season, monkeypatch):
+    from scoring import services as scoring
+    from web import selectors
+
+    live = scoring.season_match_create(
+        actor=users["scorer"],
+        season_id=season.pk,
+        first_dealer="N",
+        seats=dict(zip(SEATS, ("ala", "bartek", "celina", "darek"))),
+        dealing="recorded",
+    )
+    client.force_login(users["staff"])
+
+    def listed() -> tuple[list[str], str]:
+        html = client.get(f"/seasons/{season.pk}/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+        section = html[html.index('id="season-matches"') :]
+        return re.findall(r'<li><a href="/matches/([0-9a-f-]+)/">', section), section
+
+    assert len(listed()[0]) == 2 and "Najnowsz" not in listed()[1]
+    monkeypatch.setattr(selectors, "SEASON_PAGE_MATCHES", 1)
+
+    shown, section = listed()
+
+    assert shown == [str(live.pk)]
+    assert "Najnowsza 1 z 2; wszystkie są w skoroszycie „Partie i rozdania (XLSX)”." in section
