@@ -138,6 +138,8 @@ def season_detail(request, season_id: int):
     season = selectors.season_get(season_id=season_id, user=request.user)
     context = selectors.season_standings(season=season, user=request.user)
     context["is_admin"] = scoring_selectors.is_club_admin(request.user, season.league.club_id)
+    # the profiles of members without an account are linked for the officials who may read them
+    context["sees_profiles"] = members.sees_profiles(request.user, season.league.club_id)
     return render(request, "web/season_detail.html", context)
 
 

@@ -1,6 +1,7 @@
 """The page on which a club admin corrects a member's display name (docs/privacy.md, Art. 16),
 linked from the member's data: saved, it goes back there; a name already taken is refused beside
-the field with the typing kept; a member with an account has no such page; on a phone in Chromium."""
+the field with the typing kept; a member with an account has no such page; on a phone in Chromium.
+And the season's standings link such a member's profile for the officials who may read it."""
 
 import pytest
 from support.polish_check import assert_polish, page_text
@@ -103,3 +104,14 @@ def test_on_a_phone_the_admin_corrects_a_members_name_from_the_member_list(
     page.goto(f"{live_server.url}/clubs/{world.club.pk}/members/")
     assert RIGHT in page.inner_text("main") and GUEST not in page.inner_text("main")
     assert refused == []
+
+
+def test_the_standings_link_a_member_without_an_account_for_the_officials_who_may_read_his_profile(client, club):
+    world, jan = club
+    link = f'<a href="/players/{jan.pk}/">{GUEST}</a>'
+
+    for who, linked in (("ada", True), ("sam", True), ("p2", False)):
+        client.force_login(world.users[who])
+        html = client.get(f"/seasons/{world.season.pk}/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+        assert (link in html) is linked and GUEST in html, who
+        assert client.get(f"/players/{jan.pk}/").status_code == (200 if linked else 404), who
