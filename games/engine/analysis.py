@@ -44,10 +44,6 @@ The search is a double-dummy alpha-beta over bitmask hands:
   come counted at their cheapest, bounds at a trick start when the trick about to be led is
   decided for or against the seat, and zero-window probes instead of one full-window search
   (the slow searches are proofs that no line does better, which no window shortens);
-- partition search (issue 27, round six): each table entry records how many of each suit's top
-  cards its value depended on (the higher card of every comparison of ranks the search made,
-  the classes of penalty, R14), and a second table answers the positions that differ from it
-  only in who holds the other, lower cards (``options.partition``, ``_Search.relevant``);
 - multi-trick bounds at trick starts (issue 27): in a rozbójnik a ×3 line needs another seat's
   trick while only the seat has one (``another_taker``), and a seat not on lead whose cards of
   each suit rank under the others' can duck every trick left (``ducking``); in an odgrywka the
@@ -103,18 +99,8 @@ INF: Final = 10**9
 WORST, BEST, GUARANTEED = "worst", "best", "guaranteed"
 MODES = (WORST, BEST, GUARANTEED)
 # a transposition table: one int (the merged cards' id, the leader, the seats with a trick, see
-# ``_Search.key``) → (low, high, past, relevant) (see ``_Search.lookup``; ``relevant``: with
-# ``options.partition``, how many of each suit's top cards the value depended on, per slot of
-# the merged key, 4 bits each: ``_Search.relevant``)
-Table = dict[int, tuple[int, int, int, int]]
-# a partition table: the coarse key (``_Search.partition_key``, the leader, the seats with a trick)
-# → its entries, ``PARTITION_FIELDS`` ints each in one flat tuple (the mask and signature of the
-# first two suits, of the last two, low, high, past, relevant per suit: see
-# ``_Search.partition_bounds``; a tuple of ints, so that the garbage collector stops visiting it)
-PartitionTable = dict[int, tuple[int, ...]]
-PARTITION_FIELDS: Final = 8
-NO_PARTS: Final = (0, 0, 0)
-PARTITION_ENTRIES: Final = 8  # entries kept per coarse key (the oldest dropped)
+# ``_Search.key``) → (low, high, past) (see ``_Search.lookup``)
+Table = dict[int, tuple[int, int, int]]
 
 # Penalty classes for the transposition key: cards of one suit with the same penalty (R14) are
 # interchangeable once their relative order is kept (the king of hearts alone costs 21).
@@ -168,9 +154,6 @@ class SearchOptions:
     # issue 27, move ordering (docs/analysis.md, "Round four")
     killer_leads: bool = True  # the last two leads that cut at this trick number, in this search, tried first
     keep_winners: bool = True  # odgrywka: a discard keeps the mover's high cards when its side wants tricks (R17)
-    # issue 27, round six (docs/analysis.md, "Round six"): an entry also answers positions that differ
-    # only in who holds the low cards its value did not depend on
-    partition: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,21 +278,6 @@ def legal_mask(rule: int, hand: int, led: int, best: int, trick_no: int) -> int:
     return allowed
 
 
-IDENTITY_SLOTS: Final = 0 | 1 << 2 | 2 << 4 | 3 << 6  # each suit in its own slot of the merged key
-
-
-def canonical_slots(codes: list[int], rozbojnik: bool) -> int:
-    """Where each suit goes in the merged key (``_Search.key``: the suits the rules treat alike
-    sorted by their codes; a rozbójnik's hearts last, R10, R12), 2 bits a suit. Suits with equal
-    codes are alike card for card, so either order of them is right."""
-    suits = [s for s in range(4) if not (rozbojnik and s == HEARTS)]
-    suits.sort(key=lambda s: codes[s])
-    slots = 3 << 2 * HEARTS if rozbojnik else 0  # hearts last
-    for slot, suit in enumerate(suits):
-        slots |= slot << 2 * suit
-    return slots
-
-
 def compiled() -> bool:
     """Whether this module runs compiled (mypyc: its functions are not Python functions)."""
     return not hasattr(compiled, "__code__")
@@ -338,30 +306,15 @@ def sort_by(cards: list[int], keys: tuple[int, ...]) -> list[int]:
     return cards
 
 
-def top_cards(live: int, suit: int, k: int) -> int:
-    """The ``k`` highest of ``live``'s cards of ``suit`` (partition search, ``_Search.relevant``)."""
-    shift = 13 * suit
-    bits = SUIT_BITS[live >> shift & 8191]
-    if k >= len(bits):
-        return live & SUIT_MASKS[suit]
-    return (live >> shift & 8191 & ~(bits[len(bits) - k] - 1)) << shift
-
-
 class _Keys:
     """The transposition keys' ids, shared by the searches of one position (so that a seat's
     guaranteed search can read its worst and best searches' tables): the hands → the id of their
     merged key (``_Search.key``), and each merged key's id (ids count up from 0)."""
 
     def __init__(self) -> None:
-        # the four hands → the id, shifted left by 8, and the slot of each suit in the merged key
-        # (2 bits a suit; with ``options.partition`` only, see ``canonical_slots``)
-        self.ids: dict[tuple[int, ...], int] = {}
+        self.ids: dict[tuple[int, ...], int] = {}  # the four hands → the id
         self.merged: dict[tuple[int, ...], int] = {}  # a merged key → its id
         self.suit_codes: dict[int, int] = {}  # one suit's owners → its code
-        # partition search: an id and slots (as in ``ids``) → (the coarse key's id, the owners'
-        # signature of the first two suits, of the last two), a coarse key → its id
-        self.parts: dict[int, tuple[int, int, int]] = {}
-        self.coarse: dict[tuple[int, ...], int] = {}
 
 
 class _OutOfTime(Exception):
@@ -467,15 +420,6 @@ class _Search:
         # R10–R16, R14, R17: an odgrywka treats the four suits alike, a rozbójnik the three other
         # than hearts (the same penalties, R14); a variant the search does not know, none
         self.symmetric = options.suit_symmetry and self.rule != RULE_OTHER
-        # partition search: each entry records how many of each suit's top cards its value depended
-        # on (``relevant``); only where the search knows the legality (R10–R16, ``legal_mask``)
-        self.partition = options.partition and options.transpositions and self.rule != RULE_OTHER
-        self.part = False  # ``partition`` in this run: the exact search only, not at a depth limit
-        self.pt: PartitionTable = {}
-        self.rel = 0  # the cards the value a node returned depended on (see ``relevant``)
-        self.found = 0  # the cards the partition entries ``partition_bounds`` used depend on
-        self.hit = 0  # the relevant counts of the entry ``lookup`` found last
-        self.absorbed = 0  # the cards ``merged`` left out last (each stands with a lower one)
 
     # --- values ---------------------------------------------------------------------------------
     def final(self, past: int, taken: int) -> int:
@@ -491,16 +435,12 @@ class _Search:
     def last_trick(self, hands: list[int], turn: int, past: int, taken: int) -> int:
         """Trick 13 from its start: one card each, so it plays itself (R3, R11)."""
         led_card = hands[turn].bit_length() - 1
-        winner, top, penalty, followed = turn, led_card, 0, 0
+        winner, top, penalty = turn, led_card, 0
         for seat in range(4):
             card = hands[seat].bit_length() - 1
             penalty += CARD_PENALTY[card]
-            if SUIT_OF[card] == SUIT_OF[led_card]:
-                followed += 1
-                if card > top:
-                    winner, top = seat, card
-        if self.part and followed > 1:  # the winner beat another card of the led suit (R11)
-            self.rel = 1 << top
+            if SUIT_OF[card] == SUIT_OF[led_card] and card > top:
+                winner, top = seat, card
         if winner == self.seat:
             past += (TRICK_PENALTY + penalty + self.last_bonus[13]) if self.rozbojnik else ODGRYWKA_TRICK_POINTS
         return self.final(past, taken | 1 << winner)
@@ -758,7 +698,6 @@ class _Search:
         hands = list(pos.hands)
         self.stop_trick = pos.trick_no + depth if depth < 99 else 99
         self.leaf = leaf
-        self.part = self.partition and depth >= 99
         return self.node(
             hands,
             pos.turn,
@@ -796,9 +735,6 @@ class _Search:
         self.nodes += 1
         if not self.nodes & self.clock.mask:
             self.clock.check(self.nodes)
-        part = self.part
-        if part:
-            self.rel = 0  # every return sets it: the cards the value depends on (``relevant``)
         if trick_no == 14:
             return self.final(past, taken)
         s = self.seat
@@ -806,10 +742,6 @@ class _Search:
         key = -1  # the table's key, where it is computed
         known = (-INF, INF)  # the bounds the table entry starts from (set where ``key`` is)
         offset = 0
-        rel = 0  # partition: the cards whose ranks or owners the value depends on so far
-        ident = 0  # the key's id and slots (``_Keys.ids``)
-        parts = NO_PARTS  # partition search: this position's ``partition_key`` and its table's key
-        pkey = 0
         if led < 0:  # a trick start: the last trick, the depth limit, the table and bounds
             if trick_no == 13 and self.stop_trick > 13:
                 return self.last_trick(hands, turn, past, taken)
@@ -829,40 +761,29 @@ class _Search:
                     offset = -past if rozbojnik else past
                 raw_key = tuple(hands)
                 found_id = self.ids.get(raw_key)
-                ident = self.key(raw_key) if found_id is None else found_id
-                key = (ident >> 8) << 6 | turn << 4 | taken
+                key = (self.key(raw_key) if found_id is None else found_id) << 6 | turn << 4 | taken
                 t_low, t_high = self.lookup(self.tt, key, offset, past, taken, trick_no)
-                if part and (t_low > low or t_high < high):
-                    rel |= self.entry_cards(self.hit, ident, hands)
                 if t_low > low:
                     low = t_low
                 if t_high < high:
                     high = t_high
                 if self.floor is not None:  # the seat's worst/best tables bound its guaranteed
                     t_low = self.lookup(self.floor, key, offset, past, taken, trick_no)[0]
-                    if t_low > low:
-                        if part:
-                            rel |= self.entry_cards(self.hit, ident, hands)
-                        low = t_low
                     t_high = self.lookup(self.ceiling, key, offset, past, taken, trick_no)[1]
+                    if t_low > low:
+                        low = t_low
                     if t_high < high:
-                        if part:
-                            rel |= self.entry_cards(self.hit, ident, hands)
                         high = t_high
             if self.decided_leads and low < beta and low != high and high > alpha:
                 # only where the table and the availability bounds did not answer (the check costs)
                 found = self.decided_lead(hands, rem, turn, trick_no, past, taken)
                 if found is not None:
-                    if part:  # (left off by default: every card counts)
-                        rel |= hands[0] | hands[1] | hands[2] | hands[3]
                     if found[0] > low:
                         low = found[0]
                     if found[1] < high:
                         high = found[1]
             if self.quick_tricks and low < beta and low != high and high > alpha:
                 q_low, q_high = self.quick(hands, turn, trick_no, past, taken)
-                if part and (q_low > low or q_high < high):
-                    rel |= self.quick_cards(hands, turn)
                 if q_low > low:
                     low = q_low
                 if q_high < high:
@@ -870,28 +791,12 @@ class _Search:
             if self.claims and low < beta and low != high and high > alpha:
                 claimed = self.claim(hands, rem, turn, trick_no, past, taken)
                 if claimed > -INF:
-                    if part:
-                        self.rel = self.claim_cards(hands, turn)
                     return claimed
             if self.ducking and turn != s and low < beta and low != high and high > alpha:
                 d_low = self.ducked(hands, past, taken)
                 if d_low > low:
-                    if part:
-                        rel |= self.duck_cards(hands)
                     low = d_low
-            if part and low < beta and low != high and high > alpha:
-                parts = self.partition_key(ident, hands)
-                pkey = parts[0] << 6 | turn << 4 | taken
-                p_low, p_high = self.partition_bounds(pkey, parts, hands, offset, past, taken, trick_no)
-                if p_low > low or p_high < high:
-                    rel |= self.found
-                    if p_low > low:
-                        low = p_low
-                    if p_high < high:
-                        high = p_high
             known = low, high
-            if part:
-                self.rel = rel
             if low >= beta or low == high:
                 return low
             if high <= alpha:
@@ -902,9 +807,6 @@ class _Search:
                 beta = high
         elif self.decided_tricks:
             low, high = self.decided(hands, turn, led, best, winner, tpen, rem, n, trick_no, past, taken, alpha, beta)
-            if part and (low > -INF or high < INF):  # decided by comparing ranks with the best card
-                rel = 1 << best
-                self.rel = rel
             if low >= beta or low == high:
                 return low
             if high <= alpha:
@@ -920,9 +822,6 @@ class _Search:
         rule = self.rule
         allowed = legal_mask(rule, hand, led, best, trick_no) if rule >= 0 else self.legal(hand, led, best, trick_no)
         cards = self.merged(hands, hand, allowed, tmask)
-        absorbed = self.absorbed
-        if part and rule == RULE_ODGRYWKA and led >= 0 and hand & SUIT_MASKS[led]:
-            rel |= 1 << best  # R16: whether it must overtake compares its cards with the best
         if len(cards) > 1:
             cards = self.order(cards, turn, led, best, winner, maximizing)
             if n == 0 and self.killer_leads:
@@ -940,10 +839,6 @@ class _Search:
             crem = rem - CARD_PENALTY[card]
             if n == 3:
                 nwin = turn if above_best & bit else winner
-                if part:  # two or more of the led suit: the winner beat one by rank (R11)
-                    followed = (tmask | bit) & SUIT_MASKS[led]
-                    if followed & (followed - 1):
-                        rel |= 1 << (followed.bit_length() - 1)
                 if nwin == s:
                     v = self.node(
                         hands,
@@ -986,14 +881,6 @@ class _Search:
                     alpha,
                     beta,
                 )
-            if part:
-                child = self.rel
-                if child:
-                    # ``card`` stands for the equivalent cards above it (``merged``): a sibling of
-                    # the run leaves the cards above it one place lower, so if the cards the
-                    # child's value depends on begin inside a run, ``card`` counts too
-                    above = child & ABOVE[card]
-                    rel |= child | (1 << card if above & -above & absorbed else 0)
             if maximizing:
                 if v > value:
                     value = v
@@ -1013,29 +900,13 @@ class _Search:
                         break
         hands[turn] = hand
         if key >= 0:
-            if part:
-                rel = self.relevant(rel, hands)
-                entry = self.store(key, known, offset, value, a1, b1, past, self.slot_counts(rel, ident))
-                self.partition_store(pkey, parts, hands, rel, entry)
-            else:
-                self.store(key, known, offset, value, a1, b1, past, 0)
-        if part:
-            self.rel = rel
+            self.store(key, known, offset, value, a1, b1, past)
         return value
 
     def store(
-        self,
-        key: int,
-        known: tuple[int, int],
-        offset: int,
-        value: int,
-        alpha: int,
-        beta: int,
-        past: int,
-        relevant: int,
-    ) -> tuple[int, int, int, int]:
-        """The table entry of a trick start searched within ``(alpha, beta)`` (fail-soft), stored
-        and returned; ``relevant``: see ``Table``."""
+        self, key: int, known: tuple[int, int], offset: int, value: int, alpha: int, beta: int, past: int
+    ) -> None:
+        """The table entry of a trick start searched within ``(alpha, beta)`` (fail-soft)."""
         low, high = known
         if value <= alpha:  # failed low: an upper bound
             if value < high:
@@ -1045,8 +916,7 @@ class _Search:
                 low = value
         else:
             low = high = value
-        entry = self.tt[key] = (low - offset, high - offset, past, relevant)
-        return entry
+        self.tt[key] = (low - offset, high - offset, past)
 
     def lookup(self, table: Table, key: int, offset: int, past: int, taken: int, trick_no: int) -> tuple[int, int]:
         """A table entry as bounds at this ``past`` (the seat's raw points so far); ``(-INF, INF)``
@@ -1060,14 +930,7 @@ class _Search:
         entry = table.get(key)
         if entry is None:
             return -INF, INF
-        self.hit = entry[3]
-        return self.at_past(entry[0], entry[1], entry[2], offset, past, taken, trick_no)
-
-    def at_past(
-        self, low: int, high: int, p0: int, offset: int, past: int, taken: int, trick_no: int
-    ) -> tuple[int, int]:
-        """An entry's bounds ``low``, ``high`` stored at the past ``p0``, as bounds at ``past``
-        (see ``lookup``)."""
+        low, high, p0 = entry
         if taken == 15 or p0 == past:
             return low + offset, high + offset
         if not self.other_pasts:
@@ -1091,222 +954,16 @@ class _Search:
             a, b = b, a
         return low + a, high + b
 
-    # --- partition search -----------------------------------------------------------------------
-    # A trick start's value depends on who holds which cards only through the ranks the search
-    # compared (who wins a trick with two or more cards of the led suit, R11; whether a card must
-    # overtake, R16; the bounds that compare ranks) and through the penalties of the cards taken
-    # (R14). In each suit, if every comparison the search made involved cards at or above some
-    # card t (the higher card of each comparison at least t), and the suit's cards under t all
-    # carry one penalty class, then a position with the same cards at or above t in the same
-    # hands, the same number of cards of the suit in each hand and the same classes in rank
-    # order has the same value: map each hand's cards under t to its cards under t in rank order
-    # (R12b/c hold: the king of hearts is alone in its class; a hand's highest heart stays its
-    # highest) and every line of one is a line of the other, with the same tricks and points.
-    # The search marks the higher card of each comparison (``rel``, returned beside the value in
-    # ``self.rel``); at a trick start ``relevant`` closes the marks upwards, and the entry keeps
-    # how many top cards of each suit count. ``partition_bounds`` answers from entries whose
-    # counted cards agree with this position (Ginsberg's partition search, as in double-dummy
-    # bridge solvers, where only the trick winners' ranks count).
-
-    def relevant(self, rel: int, hands: list[int]) -> int:
-        """The cards a trick start's value depends on, from the cards its search marked: in each
-        suit every card from the lowest marked one up (a comparison holds for any cards below the
-        higher one compared) and, in a rozbójnik, from the lowest card whose penalty class (R14)
-        differs from the class of the lowest card: the cards left out are of one class."""
-        live = hands[0] | hands[1] | hands[2] | hands[3]
-        out = 0
-        for shift in range(0, 52, 13):
-            suit = live >> shift & 8191
-            if not suit:
-                continue
-            marked = rel >> shift & suit
-            top = suit & ~((marked & -marked) - 1) if marked else 0
-            low = suit ^ top
-            if low and self.rozbojnik:
-                bits = SUIT_BITS[low]
-                first = CARD_CLASS[shift + bits[0].bit_length() - 1]
-                for bit in bits:
-                    if CARD_CLASS[shift + bit.bit_length() - 1] != first:
-                        top |= suit & ~(bit - 1)
-                        break
-            out |= top << shift
-        return out
-
-    def slot_counts(self, rel: int, ident: int) -> int:
-        """How many cards of each suit ``rel`` holds (a suit's top cards), by the suit's slot in
-        the merged key (4 bits a slot; ``ident``: the id and slots of ``_Keys.ids``), so that an
-        entry read at a position whose suits the key swapped (``suit_symmetry``) counts the
-        right suit's cards."""
-        counts = 0
-        for suit in range(4):
-            counts |= BIT_COUNT[rel >> 13 * suit & 8191] << 4 * (ident >> 2 * suit & 3)
-        return counts
-
-    def entry_cards(self, counts: int, ident: int, hands: list[int]) -> int:
-        """The cards the value of a table entry depends on (``counts``: its relevant counts by
-        slot), in this position."""
-        live = hands[0] | hands[1] | hands[2] | hands[3]
-        cards = 0
-        for suit in range(4):
-            k = counts >> 4 * (ident >> 2 * suit & 3) & 15
-            if k:
-                cards |= top_cards(live, suit, k)
-        return cards
-
-    def partition_key(self, ident: int, hands: list[int]) -> tuple[int, int, int]:
-        """The coarse key's id (each hand's number of cards of each suit and, in a rozbójnik, each
-        suit's penalty classes in rank order, R14) and the signature (each suit's owners from its
-        top card down, 2 bits each, in a 26-bit field per suit, top-aligned) of the first two
-        suits and of the last two (each fits a machine word). A function of the merged key and
-        its slots (``ident``): they hold each suit's owners and classes in rank order."""
-        found = self.keys.parts.get(ident)
-        if found is not None:
-            return found
-        coarse: list[int] = []
-        signature = [0, 0]
-        for suit in range(4):
-            shift = 13 * suit
-            masks = [hand >> shift & 8191 for hand in hands]
-            bits = SUIT_BITS[masks[0] | masks[1] | masks[2] | masks[3]]
-            field, classes = 0, 1
-            for i in range(len(bits) - 1, -1, -1):
-                bit = bits[i]
-                owner = 0 if masks[0] & bit else 1 if masks[1] & bit else 2 if masks[2] & bit else 3
-                field = field << 2 | owner
-                if self.rozbojnik:
-                    classes = classes << 3 | CARD_CLASS[shift + bit.bit_length() - 1]
-            signature[suit >> 1] |= field << 2 * (13 - len(bits)) + 26 * (suit & 1)
-            coarse.extend(BIT_COUNT[m] for m in masks)
-            coarse.append(classes)
-        ids = self.keys.coarse
-        coarse_key = tuple(coarse)
-        coarse_id = ids.get(coarse_key)
-        if coarse_id is None:
-            coarse_id = ids[coarse_key] = len(ids)
-        found = (coarse_id, signature[0], signature[1])
-        self.keys.parts[ident] = found
-        return found
-
-    def partition_store(
-        self, pkey: int, parts: tuple[int, int, int], hands: list[int], rel: int, entry: tuple[int, int, int, int]
-    ) -> None:
-        """The table entry just stored (``entry``) in the partition table at ``pkey`` too, with the
-        cards of this position (``parts``) that ``rel`` counts; not when every card counts (the
-        transposition table holds it then)."""
-        if rel == hands[0] | hands[1] | hands[2] | hands[3]:
-            return
-        _, sig_low, sig_high = parts
-        masks = [0, 0]
-        counts = 0
-        for suit in range(4):
-            k = BIT_COUNT[rel >> 13 * suit & 8191]
-            counts |= k << 4 * suit
-            if k:
-                masks[suit >> 1] |= ((1 << 2 * k) - 1) << 26 * (suit & 1) + 26 - 2 * k
-        low, high, past, _ = entry
-        mask_low, mask_high = masks[0], masks[1]
-        value_low, value_high = sig_low & mask_low, sig_high & mask_high
-        fields = (mask_low, value_low, mask_high, value_high, low, high, past, counts)
-        bucket = self.pt.get(pkey)
-        if bucket is None:
-            self.pt[pkey] = fields
-            return
-        for i in range(0, len(bucket), PARTITION_FIELDS):
-            if (
-                bucket[i] == mask_low
-                and bucket[i + 1] == value_low
-                and bucket[i + 2] == mask_high
-                and bucket[i + 3] == value_high
-            ):  # the same cards count: the newer entry replaces it
-                self.pt[pkey] = bucket[:i] + fields + bucket[i + PARTITION_FIELDS :]
-                return
-        if len(bucket) >= PARTITION_ENTRIES * PARTITION_FIELDS:
-            bucket = bucket[PARTITION_FIELDS:]  # the oldest goes
-        self.pt[pkey] = bucket + fields
-
-    def partition_bounds(
-        self,
-        pkey: int,
-        parts: tuple[int, int, int],
-        hands: list[int],
-        offset: int,
-        past: int,
-        taken: int,
-        trick_no: int,
-    ) -> tuple[int, int]:
-        """The bounds of the partition entries at ``pkey`` (the coarse key, the leader, the seats
-        with a trick) whose counted cards agree with this position (``parts``: its
-        ``partition_key``); ``self.found``: the cards they count here."""
-        self.found = 0
-        low, high = -INF, INF
-        bucket = self.pt.get(pkey)
-        if bucket is None:
-            return low, high
-        _, sig_low, sig_high = parts
-        for i in range(0, len(bucket), PARTITION_FIELDS):
-            if sig_low & bucket[i] != bucket[i + 1] or sig_high & bucket[i + 2] != bucket[i + 3]:
-                continue
-            a, b = self.at_past(bucket[i + 4], bucket[i + 5], bucket[i + 6], offset, past, taken, trick_no)
-            if a > low or b < high:
-                counts = bucket[i + 7]
-                live = hands[0] | hands[1] | hands[2] | hands[3]
-                for suit in range(4):
-                    k = counts >> 4 * suit & 15
-                    if k:
-                        self.found |= top_cards(live, suit, k)
-                if a > low:
-                    low = a
-                if b < high:
-                    high = b
-        return low, high
-
-    def quick_cards(self, hands: list[int], turn: int) -> int:
-        """The cards ``quick`` compared: in each suit the others' highest (the leader's cards
-        above it are its sure tricks)."""
-        leader = hands[turn]
-        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ leader
-        cards = 0
-        for shift in range(0, 52, 13):
-            rest = others >> shift & 8191
-            if leader >> shift & 8191 and rest:
-                cards |= 1 << shift + rest.bit_length() - 1
-        return cards
-
-    def claim_cards(self, hands: list[int], turn: int) -> int:
-        """The cards ``claim`` compared: in each suit the others hold, the leader's lowest."""
-        leader = hands[turn]
-        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ leader
-        cards = 0
-        for shift in range(0, 52, 13):
-            m = leader >> shift & 8191
-            if m and others >> shift & 8191:
-                cards |= (m & -m) << shift
-        return cards
-
-    def duck_cards(self, hands: list[int]) -> int:
-        """The cards ``ducked`` compared: in each suit the seat holds, the others' lowest (each of
-        the seat's cards was compared with one of theirs, all at or above it)."""
-        mine = hands[self.seat]
-        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ mine
-        cards = 0
-        for shift in range(0, 52, 13):
-            o = others >> shift & 8191
-            if mine >> shift & 8191 and o:
-                cards |= (o & -o) << shift
-        return cards
-
     def merged(self, hands: list[int], hand: int, legal: int, tmask: int) -> list[int]:
         """The legal cards (``legal``), lowest first (suit by suit), each run of equivalent ones as
         its lowest: the next live card up is also legal and costs the same (R14). Computed at each
         node: a cache keyed on each suit's legal and live cards cost as much in the pure module
         and more compiled (a boxed key, a hash, a compare)."""
         if not self.merge_ranks:
-            self.absorbed = 0
             return [int(c) for c in iter_cards(legal)]
         live = hands[0] | hands[1] | hands[2] | hands[3] | tmask
         m = legal
         cards: list[int] = []
-        absorbed = 0
         while m:
             low = m & -m
             m ^= low
@@ -1322,9 +979,7 @@ class _Search:
                 if CARD_PENALTY[c2] != penalty:
                     break
                 m ^= nxt
-                absorbed |= nxt
                 c = c2
-        self.absorbed = absorbed
         return cards
 
     def order(self, cards: list[int], turn: int, led: int, best: int, winner: int, maximizing: bool) -> list[int]:
@@ -1376,8 +1031,7 @@ class _Search:
         """The id of the remaining cards (the four hands) with equivalent ranks merged: per suit,
         the owners in rank order (and, in a rozbójnik, each card's penalty class); each suit's
         code is computed once, each merged key gets an id once (``_Keys``, the table's key is the
-        id, the leader and the seats with a trick in one int). Returned shifted left by 8, with
-        each suit's slot in the merged key in the low 8 bits (``canonical_slots``)."""
+        id, the leader and the seats with a trick in one int)."""
         found = self.ids.get(raw_key)
         if found is not None:
             return found
@@ -1386,7 +1040,6 @@ class _Search:
             found = merged.get(raw_key)
             if found is None:
                 found = merged[raw_key] = len(merged)
-            found = found << 8 | IDENTITY_SLOTS
             self.ids[raw_key] = found
             return found
         h0, h1, h2, h3 = raw_key
@@ -1404,10 +1057,7 @@ class _Search:
             if code is None:
                 code = codes[raw] = self.suit_code(raw)
             key.append(code)
-        slots = IDENTITY_SLOTS
         if self.symmetric:  # positions that differ by a swap of such suits have one value
-            if self.partition:
-                slots = canonical_slots(key, self.rozbojnik)
             if self.rozbojnik:
                 hearts = key.pop(HEARTS)
                 key.sort()
@@ -1418,7 +1068,6 @@ class _Search:
         found = merged.get(merged_key)
         if found is None:
             found = merged[merged_key] = len(merged)
-        found = found << 8 | slots
         self.ids[raw_key] = found
         return found
 
@@ -1519,8 +1168,7 @@ class Analyser:
 
     def entries(self) -> int:
         """The entries its tables and keys hold."""
-        tables = sum(len(search.tt) + len(search.pt) for search in self.searches.values())
-        return len(self.keys.ids) + len(self.keys.merged) + len(self.keys.parts) + tables
+        return len(self.keys.ids) + len(self.keys.merged) + sum(len(search.tt) for search in self.searches.values())
 
     def analyse(self, deal: DealState, *, budget: float = 10.0, nodes: int | None = None) -> Analysis:
         """As ``analyse``, with the tables of the positions of this deal analysed before."""

@@ -129,7 +129,6 @@ def test_the_range_never_widens_after_the_card_actually_played(deal, back):
             SearchOptions(claims=False),
             SearchOptions(killer_leads=False),
             SearchOptions(keep_winners=False),
-            SearchOptions(partition=False),
             SearchOptions(False, False, False, False, False, False, False),
         ]
     ),

@@ -160,20 +160,3 @@ def test_a_leader_above_every_other_card_of_its_suits_takes_every_trick_left():
     off = search_bounds(position, Seat.E, "guaranteed", SearchOptions(claims=False))
     assert off.low < off.high
     assert analyse(position, budget=60).as_json() == exact.as_json()
-
-
-def test_partition_search_gives_the_same_answers_in_fewer_nodes():
-    """Partition search (docs/analysis.md, "Round six"): a table entry that also answers the
-    positions differing only in who holds the low cards its value did not depend on. In a
-    rozbójnik and an odgrywka, 28 cards played, the answers are those of the search without it
-    (and of an ``Analyser`` going through the deal's later positions), in fewer nodes."""
-    for seed, kind in ((7, Kind.ROZBOJNIK), (11, Kind.ODGRYWKA)):
-        deal = played(seed, kind)
-        position = deal_position(deal, 28)
-        on, off = analyse(position, nodes=10**8), analyse(position, nodes=10**8, options=SearchOptions(partition=False))
-        assert on.exact and on.as_json() == off.as_json()
-        assert on.nodes < off.nodes
-        kept, fresh = Analyser(), Analyser(SearchOptions(partition=False))
-        for plays in range(28, 53, 3):
-            position = deal_position(deal, plays)
-            assert kept.analyse(position, budget=60).as_json() == fresh.analyse(position, budget=60).as_json()
