@@ -42,6 +42,7 @@ def endpoints():
 
 ENDPOINTS = endpoints()
 SCOPED = [(m, p, v) for m, p, v in ENDPOINTS if not is_open(v)]
+GRANTED = [(m, p, v) for m, p, v in SCOPED if required_scope(v, m) is not None]  # all but NO_SCOPE_ON_PURPOSE
 
 
 def call(client, method, path):
@@ -82,11 +83,9 @@ def test_a_token_without_the_endpoints_scope_is_refused_even_for_staff(staff, me
         assert needed in answer.json()["detail"]
 
 
-@pytest.mark.parametrize(("method", "path", "view"), SCOPED, ids=[f"{m} {p}" for m, p, _ in SCOPED])
+@pytest.mark.parametrize(("method", "path", "view"), GRANTED, ids=[f"{m} {p}" for m, p, _ in GRANTED])
 def test_a_token_with_the_endpoints_scope_alone_gets_past_the_scope_check(staff, method, path, view):
     needed = required_scope(view, method)
-    if needed is None:
-        pytest.skip("no scope grants token management")
 
     answer = call(bearer(scoped_token(staff, needed)), method, path)
 
