@@ -56,29 +56,27 @@ def display_name(name) -> str:
 
 
 def player_rename(*, actor, player: Player, name) -> Player:
-    """A wrong display name of a profile without an account corrected (a club admin of his one
-    club, or staff: ``erasure_role``). The log names him by his public id, so no hashed byte
+    """A wrong display name corrected by his club's admin (of his one club) or staff
+    (``erasure_role``): the name of a member without an account, or of one who claimed his
+    profile under a username of his own. The log names him by his public id, so no hashed byte
     changes; an event stored before that named him by the old name is redacted and sealed as an
     erasure does (``games.write.redaction``), so replays show the new name too. Refused while he
     sits in a match in progress, whose log is not resealed under its players; recorded in the
     privacy log."""
     role, club = erasure_role(actor, player, player.user)
-    if player.user_id is not None:
-        raise NotAllowed(
-            gettext("This member has an account: his name in results is the one he signs in with, not changed here.")
-        )
+    if role == "self":
+        raise NotAllowed(gettext("Your name in results is corrected by your club's admin."))
+    if player.user is not None and player.username == player.user.get_username():
+        raise NotAllowed(gettext("This member is named by the username he signs in with; it is not changed here."))
     name = display_name(name)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if name == player.username:
             return player
         refuse_unfinished(player)
-        if Player.objects.filter(username=name).exists() or get_user_model().objects.filter(username=name).exists():
-            raise InvalidInput(
-                gettext("the name %(name)s is taken: add an initial, say") % {"name": name}, field="name"
-            )
+        _refuse_taken(name, player)
         old = player.username
-        redaction.person_redact(player=player, names={old})
+        redaction.person_redact(player=player, names={old}, user=player.user)
         player.username = name
         player.save(update_fields=["username"])
         name_copies_replace({old}, name)
@@ -86,3 +84,11 @@ def player_rename(*, actor, player: Player, name) -> Player:
             kind=PrivacyRequest.Kind.RENAME, subject=player.public_id, by=actor, by_role=role, club_id=club
         )
     return player
+
+
+def _refuse_taken(name: str, player: Player) -> None:
+    """Each person has one name: another profile's, or another account's username (an account of
+    that name would claim the profile on first use: ``games.write.people.player_of``)."""
+    accounts = get_user_model().objects.filter(username=name).exclude(pk=player.user_id)
+    if Player.objects.filter(username=name).exists() or accounts.exists():
+        raise InvalidInput(gettext("the name %(name)s is taken: add an initial, say") % {"name": name}, field="name")

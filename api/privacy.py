@@ -143,8 +143,8 @@ rename_errors = problem_responses(
         400: "`name` is empty, too long or unprintable, or another person's name or an account's username "
         "(`invalid`, with `field`: `name`).",
         401: "Not authenticated.",
-        403: "A Bearer token (`insufficient_scope`); or the member has an account, whose name is the one he "
-        "signs in with, or belongs to another club too (`not_allowed`).",
+        403: "A Bearer token (`insufficient_scope`); or the member is named by the username he signs in with, "
+        "or asks for himself, or belongs to another club too (`not_allowed`).",
         404: "No such player among your club's members (`not_found`).",
         409: "The member sits in a match still in progress (`person_in_unfinished_match`, with `matches`); or a "
         "match naming him by the old name fails its chain audit (`chain_broken`).",
@@ -155,9 +155,10 @@ rename_errors = problem_responses(
 class PlayerNameView(APIView):
     @extend_schema(
         operation_id="players_name",
-        summary="Correct the display name of a member without an account (club admin)",
+        summary="Correct the display name of a member of your club (club admin)",
         tags=["privacy"],
-        description="Every result shows the new name, the past ones included; no hashed byte of the log "
+        description="A member without an account, or one who claimed his profile under a username of his own. "
+        "Every result shows the new name, the past ones included; no hashed byte of the log "
         "changes (it names him by his public id; an event stored before that named him by name is redacted "
         "and sealed). Recorded in the privacy log.",
         request=NAME,

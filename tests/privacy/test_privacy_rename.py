@@ -23,6 +23,7 @@ from games.read.record import match_record
 from games.write import services as games
 from games.write.checkpointing import checkpoint_take, current_heads
 from scoring import services as leagues
+from scoring.invitations import invitation_claim, invitation_create
 from scoring.printouts import standing_dicts
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +75,7 @@ def test_a_name_that_is_taken_is_refused_and_nothing_changes(club, taken):
     assert jan.username == WRONG and not PrivacyRequest.objects.exists()
 
 
-def test_a_member_with_an_account_keeps_the_name_he_signs_in_with(club):
+def test_a_member_named_by_his_username_keeps_the_name_he_signs_in_with(club):
     world, _ = club
 
     with pytest.raises(NotAllowed):
@@ -171,3 +172,23 @@ def test_the_api_refuses_as_problem_json_and_changes_nothing(club, who, name, st
     assert response.json()["code"] == code and response.json().get("field") == ("name" if status == 400 else None)
     jan.refresh_from_db()
     assert jan.username == WRONG and not PrivacyRequest.objects.exists()
+
+
+def claimed(world, jan):
+    """``jan`` claims his profile through an invitation, under the username ``jkowal``."""
+    _, token = invitation_create(actor=world.users["ada"], club_id=world.club.pk, player_id=jan.pk)
+    return invitation_claim(token=token, username="jkowal", password="a-long-pass-phrase-2026").claimed_by
+
+
+def test_the_display_name_of_a_member_who_claimed_his_profile_is_corrected_by_the_admin_not_by_himself(club):
+    world, jan = club
+    jkowal = claimed(world, jan)
+
+    assert rename_api(jkowal, jan, "Jan K.").status_code == 403  # his own: the club's admin corrects it
+    response = rename_api(world.users["ada"], jan, RIGHT)
+
+    assert response.status_code == 200 and response.json()["name"] == RIGHT
+    jan.refresh_from_db()
+    jkowal.refresh_from_db()
+    assert (jan.username, jan.user, jkowal.username) == (RIGHT, jkowal, "jkowal")
+    assert rename_api(world.users["ada"], jan, "jkowal").status_code == 200  # his own username is his to take

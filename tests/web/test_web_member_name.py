@@ -115,3 +115,17 @@ def test_the_standings_link_a_member_without_an_account_for_the_officials_who_ma
         html = client.get(f"/seasons/{world.season.pk}/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
         assert (link in html) is linked and GUEST in html, who
         assert client.get(f"/players/{jan.pk}/").status_code == (200 if linked else 404), who
+
+
+def test_a_member_who_claimed_his_profile_under_another_username_has_the_rename_link(client, club):
+    from scoring.invitations import invitation_claim, invitation_create
+
+    world, jan = club
+    _, token = invitation_create(actor=world.users["ada"], club_id=world.club.pk, player_id=jan.pk)
+    invitation_claim(token=token, username="jkowal", password="a-long-pass-phrase-2026")
+    client.force_login(world.users["ada"])
+
+    data = client.get(f"/clubs/{world.club.pk}/members/{jan.pk}/data/", HTTP_ACCEPT_LANGUAGE="pl").content.decode()
+
+    assert 'id="name-change-link"' in data and "jkowal" in data
+    assert rename_page(client, world, jan, RIGHT).status_code == 302
