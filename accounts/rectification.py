@@ -16,6 +16,7 @@ from accounts.name_copies import name_copies_replace
 from games.domain.exceptions import InvalidInput, NotAllowed
 from games.models import Player
 from games.write import redaction
+from printing.formats import ERASED_NAME
 
 
 def valid_email(email) -> str:
@@ -52,6 +53,8 @@ def display_name(name) -> str:
         raise InvalidInput(
             gettext("a display name is at most %(max)d printable characters") % {"max": MAX_NAME}, field="name"
         )
+    if ERASED_NAME.fullmatch(name):  # pages would show him as an erased person ("usunięty gracz nr N")
+        raise InvalidInput(gettext("%(name)s is how an erased person is named") % {"name": name}, field="name")
     return name
 
 

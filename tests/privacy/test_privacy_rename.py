@@ -160,6 +160,7 @@ def test_the_api_corrects_the_name_and_answers_it(club):
         ("ada", "p2", 400, "invalid"),  # taken
         ("ada", "", 400, "invalid"),
         ("ada", None, 400, "invalid"),
+        ("ada", "erased player #1", 400, "invalid"),  # it would read as an erased person
         ("p2", RIGHT, 404, "not_found"),  # a member is not the admin
     ],
 )

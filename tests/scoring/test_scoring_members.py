@@ -83,6 +83,7 @@ def test_a_guest_from_a_paper_sheet_becomes_the_clubs_profile(world):
         ("x" * 151, "at most"),
         ("nul\x00here", "printable"),
         (None, "display name"),
+        ("erased player #3", "erased person"),  # pages would show "usunięty gracz nr 3"
     ],
 )
 def test_a_bad_display_name_is_refused_and_nothing_stored(world, name, field_message):
