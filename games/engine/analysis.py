@@ -35,9 +35,10 @@ The search is a double-dummy alpha-beta over bitmask hands:
 - nodes kept cheap (most are trick starts the bounds or the table answer at once): the moves
   generated inline (the three variants' legality written out, ``legal_mask``), the remaining
   cards' penalties carried down the search, the bounds tried before the table's key is
-  computed, the table keyed on one int; compiled with mypyc (``compiled.py``), no name imported
-  at a node, no optional or boxed pair returned, no Python call per comparison (``sort_by``), the
-  merged moves computed rather than cached;
+  computed, the table keyed on one int, the remaining cards looked up by their union (the deal
+  fixes who holds each card); compiled with mypyc (``compiled.py``), no name imported at a node,
+  no optional or boxed pair returned, no Python call per comparison (``sort_by``), the merged
+  moves computed rather than cached;
 - every idea can be switched off (``SearchOptions``) and ``search_bounds`` shows the range a
   search starts from, so that tests check each against brute force; three more can be
   switched on, measured and left off because they do not pay: a decided trick's cards still to
@@ -88,6 +89,7 @@ HEARTS_MASK: Final[int] = cards_module.HEARTS_MASK
 NOT_HEARTS: Final[int] = ~cards_module.HEARTS_MASK
 KH_BIT: Final[int] = cards_module.KH_BIT
 HEARTS: Final[int] = cards_module.HEARTS
+assert HEARTS == 1  # ``_Search.key`` sets the hearts apart by their place
 # The variants whose legality the search computes natively (``legal_mask``), by code; any other
 # variant is asked through ``Variant.legal``.
 RULE_ROZBOJNIK: Final = 0
@@ -306,15 +308,49 @@ def sort_by(cards: list[int], keys: tuple[int, ...]) -> list[int]:
     return cards
 
 
+def sorted3(a: int, b: int, c: int) -> int:
+    """Three suits' small ids (under 2**15) in ascending order, in one int (no list to sort)."""
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+        if a > b:
+            a, b = b, a
+    return a << 30 | b << 15 | c
+
+
+def sorted4(a: int, b: int, c: int, d: int) -> int:
+    """Four suits' small ids (under 2**15) in ascending order, in one int."""
+    if a > b:
+        a, b = b, a
+    if c > d:
+        c, d = d, c
+    if a > c:
+        a, c = c, a
+    if b > d:
+        b, d = d, b
+    if b > c:
+        b, c = c, b
+    return a << 45 | b << 30 | c << 15 | d
+
+
 class _Keys:
-    """The transposition keys' ids, shared by the searches of one position (so that a seat's
-    guaranteed search can read its worst and best searches' tables): the hands → the id of their
-    merged key (``_Search.key``), and each merged key's id (ids count up from 0)."""
+    """The transposition keys' ids, shared by the searches of one deal (so that a seat's
+    guaranteed search can read its worst and best searches' tables): the remaining cards → the
+    id of their merged key (``_Search.key``), and each merged key's id (ids count up from 0).
+
+    The cards still in the hands are keyed as one int, their union: the deal fixes who holds
+    each card (an ``Analyser`` starts afresh for another deal), so the union says where each
+    is. Compiled, a dictionary keyed on one int is read with one compare; keyed on the tuple of
+    the four hands it hashed four ints and, on a hit, followed five pointers to compare them."""
 
     def __init__(self) -> None:
-        self.ids: dict[tuple[int, ...], int] = {}  # the four hands → the id
-        self.merged: dict[tuple[int, ...], int] = {}  # a merged key → its id
-        self.suit_codes: dict[int, int] = {}  # one suit's owners → its code
+        self.ids: dict[int, int] = {}  # the remaining cards → the id
+        self.merged: dict[int, int] = {}  # a merged key (``_Search.key``) → its id
+        # a suit's remaining cards (suit << 13 | its 13-bit mask) → 1 + the small id of its code
+        # (0: not computed yet): a list read, no hash
+        self.suit_ids: list[int] = [0] * (4 << 13)
+        self.codes: dict[int, int] = {}  # a suit's code (``_Search.suit_code``) → its small id
 
 
 class _OutOfTime(Exception):
@@ -759,9 +795,9 @@ class _Search:
             if self.use_tt:
                 if taken == 15:  # every seat has a trick: multiplier 1, the past adds up
                     offset = -past if rozbojnik else past
-                raw_key = tuple(hands)
-                found_id = self.ids.get(raw_key)
-                key = (self.key(raw_key) if found_id is None else found_id) << 6 | turn << 4 | taken
+                left = hands[0] | hands[1] | hands[2] | hands[3]
+                found_id = self.ids.get(left)
+                key = (self.key(hands, left) if found_id is None else found_id) << 6 | turn << 4 | taken
                 t_low, t_high = self.lookup(self.tt, key, offset, past, taken, trick_no)
                 if t_low > low:
                     low = t_low
@@ -1027,49 +1063,58 @@ class _Search:
             self.killers[2 * trick_no + 1] = self.killers[2 * trick_no]
             self.killers[2 * trick_no] = card
 
-    def key(self, raw_key: tuple[int, ...]) -> int:
-        """The id of the remaining cards (the four hands) with equivalent ranks merged: per suit,
-        the owners in rank order (and, in a rozbójnik, each card's penalty class); each suit's
-        code is computed once, each merged key gets an id once (``_Keys``, the table's key is the
-        id, the leader and the seats with a trick in one int)."""
-        found = self.ids.get(raw_key)
-        if found is not None:
-            return found
-        merged = self.keys.merged
-        if not self.merge_ranks:
-            found = merged.get(raw_key)
-            if found is None:
-                found = merged[raw_key] = len(merged)
-            self.ids[raw_key] = found
-            return found
-        h0, h1, h2, h3 = raw_key
-        codes = self.keys.suit_codes
-        key = []
-        for shift in range(0, 52, 13):
-            raw = (
-                h0 >> shift & 8191
-                | (h1 >> shift & 8191) << 13
-                | (h2 >> shift & 8191) << 26
-                | (h3 >> shift & 8191) << 39
-                | shift << 52
-            )
-            code = codes.get(raw)
-            if code is None:
-                code = codes[raw] = self.suit_code(raw)
-            key.append(code)
-        if self.symmetric:  # positions that differ by a swap of such suits have one value
-            if self.rozbojnik:
-                hearts = key.pop(HEARTS)
-                key.sort()
-                key.append(hearts)
+    def key(self, hands: list[int], left: int) -> int:
+        """The id of the remaining cards ``left`` (held as ``hands``) with equivalent ranks merged:
+        per suit, the owners in rank order (and, in a rozbójnik, each card's penalty class); each
+        suit's code is computed once and numbered (a small id), the merged key is the suits' small
+        ids in one int, and each merged key gets an id once (``_Keys``; the table's key is the id,
+        the leader and the seats with a trick in one int). Two positions get one id exactly when
+        their suits' codes are the same (in a canonical order of the suits ``symmetric`` allows)."""
+        keys = self.keys
+        merged = keys.merged
+        if not self.merge_ranks:  # every set of remaining cards its own key (above any merged one)
+            merged_key = 1 << 61 | left
+        else:
+            i0 = self.suit_id(hands, left, 0)
+            i1 = self.suit_id(hands, left, 1)
+            i2 = self.suit_id(hands, left, 2)
+            i3 = self.suit_id(hands, left, 3)
+            if self.symmetric:  # positions that differ by a swap of such suits have one value
+                if self.rozbojnik:  # hearts (suit 1, ``HEARTS``) apart, the other three in order
+                    merged_key = sorted3(i0, i2, i3) << 15 | i1
+                else:
+                    merged_key = sorted4(i0, i1, i2, i3)
             else:
-                key.sort()
-        merged_key = tuple(key)
+                merged_key = i0 << 45 | i1 << 30 | i2 << 15 | i3
         found = merged.get(merged_key)
         if found is None:
             found = merged[merged_key] = len(merged)
-        self.ids[raw_key] = found
+        keys.ids[left] = found
         return found
+
+    def suit_id(self, hands: list[int], left: int, suit: int) -> int:
+        """The small id of suit ``suit``'s code (``suit_code``) for the remaining cards ``left``:
+        computed once per suit and set of its cards (the deal fixes their owners)."""
+        shift = 13 * suit
+        slot = suit << 13 | left >> shift & 8191
+        suit_ids = self.keys.suit_ids
+        found = suit_ids[slot]
+        if found:
+            return found - 1
+        raw = (
+            hands[0] >> shift & 8191
+            | (hands[1] >> shift & 8191) << 13
+            | (hands[2] >> shift & 8191) << 26
+            | (hands[3] >> shift & 8191) << 39
+            | shift << 52
+        )
+        code = self.suit_code(raw)
+        codes = self.keys.codes
+        small = codes.get(code)
+        if small is None:
+            small = codes[code] = len(codes)
+        suit_ids[slot] = small + 1
+        return small
 
     def suit_code(self, raw: int) -> int:
         """One suit's canonical code (see ``key``): ``raw`` holds the four owners' 13-bit masks and the shift."""
