@@ -27,8 +27,8 @@ class PersonalToken(models.Model):
 
 class PrivacyRequest(models.Model):
     """The privacy log (issue 28): append-only, one row per erasure, personal export or name
-    correction done — who asked, of whom, when. It holds no personal data of an erased person: the subject is his
-    player's public id (random) and his erasure number (the N of "erased player #N")."""
+    correction done — who asked, of whom, when. It holds no personal data of an erased person: the
+    subject is his player's public id (random) and his erasure number (the N of "erased player #N")."""
 
     class Kind(models.TextChoices):
         ERASURE = "erasure", _("Erasure")

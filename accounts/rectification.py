@@ -1,7 +1,7 @@
 """Correcting what the service holds about a person (GDPR/RODO Art. 16, docs/privacy.md): his
 e-mail address — where a password reset goes — confirmed by his password, so that someone who
-finds his session open cannot take the account over; and the display name of a member without
-an account, which his club's admin typed."""
+finds his session open cannot take the account over; and the display name his club's admin typed
+for a member (``player_rename``)."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def player_rename(*, actor, player: Player, name) -> Player:
     role, club = erasure_role(actor, player, player.user)
     if role == "self":
         raise NotAllowed(gettext("Your name in results is corrected by your club's admin."))
-    if player.user is not None and player.username == player.user.get_username():
+    if named_by_username(player):
         raise NotAllowed(gettext("This member is named by the username he signs in with; it is not changed here."))
     name = display_name(name)
     with transaction.atomic():
@@ -87,6 +87,12 @@ def player_rename(*, actor, player: Player, name) -> Player:
             kind=PrivacyRequest.Kind.RENAME, subject=player.public_id, by=actor, by_role=role, club_id=club
         )
     return player
+
+
+def named_by_username(player: Player) -> bool:
+    """Whether ``player`` is named by his account's username (he signed up himself): that name is
+    his sign-in name, not a display name his club corrects."""
+    return player.user is not None and player.username == player.user.get_username()
 
 
 def _refuse_taken(name: str, player: Player) -> None:

@@ -1,9 +1,9 @@
 """Privacy requests (issue 28, docs/privacy.md): a person downloads everything the service holds
 about him and erases himself (``me/data/``, ``me/erasure/``); a club admin does the same for a
 member of his club, staff for anyone (``players/{id}/data/``, ``players/{id}/erasure/``), and
-corrects the display name of a member without an account (``players/{id}/name/``). No OAuth
-scope grants them: an erasure cannot be undone and an export is everything about a person, so
-neither is left to an app (api/oauth_scopes.py)."""
+corrects a member's display name (``players/{id}/name/``). No OAuth scope grants them: an erasure
+cannot be undone, an export is everything about a person and a name correction reseals old logs,
+so none is left to an app (api/oauth_scopes.py)."""
 
 from __future__ import annotations
 
@@ -58,9 +58,13 @@ def _attachment(document: dict) -> Response:
     return response
 
 
+def _body_field(request, field: str):
+    """``field`` of a JSON object body; None when absent or the body is no object."""
+    return request.data.get(field) if isinstance(request.data, dict) else None
+
+
 def _confirmed(request, name: str) -> None:
-    confirm = request.data.get("confirm") if isinstance(request.data, dict) else None
-    if confirm != name:
+    if _body_field(request, "confirm") != name:
         raise InvalidInput(_("To erase, send confirm with the name %(name)s.") % {"name": name}, field="confirm")
 
 
@@ -140,8 +144,8 @@ NAMED = inline_serializer(
 )
 rename_errors = problem_responses(
     {
-        400: "`name` is empty, too long or unprintable, or another person's name or an account's username "
-        "(`invalid`, with `field`: `name`).",
+        400: '`name` is empty, too long or unprintable, reads as an erased person ("erased player #N"), or is '
+        "another person's name or another account's username (`invalid`, with `field`: `name`).",
         401: "Not authenticated.",
         403: "A Bearer token (`insufficient_scope`); or the member is named by the username he signs in with, "
         "or asks for himself, or belongs to another club too (`not_allowed`).",
@@ -166,6 +170,5 @@ class PlayerNameView(APIView):
     )
     def post(self, request, pk=None):
         player = _player(pk)
-        name = request.data.get("name") if isinstance(request.data, dict) else None
-        player = player_rename(actor=request.user, player=player, name=name)
+        player = player_rename(actor=request.user, player=player, name=_body_field(request, "name"))
         return Response({"id": player.pk, "name": player.username})

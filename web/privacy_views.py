@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.erasure import erasure_role, person_erase
 from accounts.personal_data import person_export
-from accounts.rectification import email_change, player_rename
+from accounts.rectification import email_change, named_by_username, player_rename
 from games.domain.exceptions import CommandError, NotFound
 from games.models import Match, Player
 from web import selectors
@@ -100,7 +100,14 @@ def _member_data(request, club_id: int, player_id: int):
                 error = exc.detail
             else:
                 return render(request, "web/erased.html", {"number": done.erased_number, "club": club})
-    context = {"person": player, "account": player.user, "matches": _match_count(player), "error": error, "club": club}
+    context = {
+        "person": player,
+        "account": player.user,
+        "matches": _match_count(player),
+        "error": error,
+        "club": club,
+        "renamable": not named_by_username(player),
+    }
     return render(request, "web/privacy.html", context, status=400 if error else 200)
 
 
