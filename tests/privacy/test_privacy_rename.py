@@ -193,3 +193,17 @@ def test_the_display_name_of_a_member_who_claimed_his_profile_is_corrected_by_th
     jkowal.refresh_from_db()
     assert (jan.username, jan.user, jkowal.username) == (RIGHT, jkowal, "jkowal")
     assert rename_api(world.users["ada"], jan, "jkowal").status_code == 200  # his own username is his to take
+
+
+def test_the_admin_renames_with_his_sign_in_token_as_the_readme_shows(club):
+    """(No app token reaches it: tests/api/test_api_oauth_scopes.py, NO_SCOPE_ON_PURPOSE.)"""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    world, jan = club
+    signed_in = APIClient()
+    signed_in.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=world.users['ada']).key}")
+
+    answered = signed_in.post(f"/api/v1/players/{jan.pk}/name/", {"name": RIGHT}, format="json")
+
+    assert answered.status_code == 200 and answered.json() == {"id": jan.pk, "name": RIGHT}
