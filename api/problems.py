@@ -115,6 +115,14 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
             " of its matches takes a command or a ruling; staff may reopen it with a reason."
         ),
     ),
+    "log_unreadable": (
+        409,
+        _("The match's log cannot be read"),
+        _(
+            "A stored event of the match cannot be read: it was changed outside the service. `seq` names it; "
+            "nothing that replays the log answers until it is restored (the match's audit shows where)."
+        ),
+    ),
     "last_admin": (
         409,
         _("A club needs an admin"),

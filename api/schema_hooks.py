@@ -147,8 +147,9 @@ CODES_BY_OPERATION = {
 # Operations whose 422 may carry an R30 code though their text does not say so (a ruling replays
 # the deal it changes: games/write/disputes.py raises RuleBroken).
 RULE_OPERATIONS = {"disputes_ruling"}
-# Any request may get these; the API's description names them.
-ANY_OPERATION = ["method_not_allowed", "not_acceptable", "server_error"]
+# Any request may get these; the API's description names them (``log_unreadable``: any that reads
+# a match whose stored log was changed outside the service).
+ANY_OPERATION = ["method_not_allowed", "not_acceptable", "server_error", "log_unreadable"]
 RULE_CODES_TEXT = "an R30 rule code (`rule_violation` family: each listed under /api/v1/problems/, with its rule)"
 
 

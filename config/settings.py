@@ -120,6 +120,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",  # request.htmx: the pages that check as you type (issue 23)
+    "web.middleware.LogUnreadableMiddleware",  # a page on a match whose log was altered: 409, not 500
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -26,10 +26,30 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from games.engine.cards import NAMES
+
 VERSION_KEY = "v"  # in the payload of a version above 1 only: version 1 payloads (every stored one) lack it
 
 Hands = Mapping[str, list[str]]  # seat name (N, E, S, W) -> card names
 BySeat = Mapping[str, Any]  # seat name -> a number or a tally entry
+
+SEAT_NAMES = frozenset("NESW")
+CARD_NAMES = frozenset(NAMES)
+
+
+def _check_seat(seat: Any) -> None:
+    if seat not in SEAT_NAMES:
+        raise ValueError(f"{seat!r} is not a seat")
+
+
+def _check_hands(hands: Any) -> None:
+    """Four hands of card names by seat: a stored payload changed outside the service is refused
+    where it is read, not where a reader looks a card up (``log.stored``: 409, not 500)."""
+    if not isinstance(hands, Mapping) or set(hands) != SEAT_NAMES:
+        raise ValueError("hands are four lists of cards, by seat")
+    for cards in hands.values():
+        if not isinstance(cards, list) or not all(isinstance(c, str) and c in CARD_NAMES for c in cards):
+            raise ValueError(f"{cards!r} is not a list of card names")
 
 
 @dataclass(frozen=True)
@@ -110,6 +130,10 @@ class DealStarted(Event):
     commitment: str | None = None
     hands: Hands | None = None
 
+    def __post_init__(self) -> None:
+        if self.hands is not None:
+            _check_hands(self.hands)
+
 
 @dataclass(frozen=True)
 class LeadOffered(Event):
@@ -143,6 +167,11 @@ class CardPlayed(Event):
     seat: str
     card: str
 
+    def __post_init__(self) -> None:
+        _check_seat(self.seat)
+        if self.card not in CARD_NAMES:
+            raise ValueError(f"{self.card!r} is not a card")
+
 
 @dataclass(frozen=True)
 class HandsRevealed(Event):
@@ -152,6 +181,9 @@ class HandsRevealed(Event):
     number: int
     hands: Hands
     salt: str
+
+    def __post_init__(self) -> None:
+        _check_hands(self.hands)
 
 
 @dataclass(frozen=True)

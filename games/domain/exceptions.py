@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.domain.messages import violation_detail
@@ -69,6 +70,23 @@ class DuplicateRecord(CommandError):
     """The record's deals and players equal a match already stored (``match``: its id)."""
 
     status, code, title = 409, "duplicate_record", _("Already filed")
+
+
+class LogUnreadable(CommandError):
+    """A stored event of the match cannot be read (its payload was changed outside the service):
+    nothing that folds the log can answer; the audit names the event (``games.read.audit``)."""
+
+    status, code, title = 409, "log_unreadable", _("The match's log cannot be read")
+
+    def __init__(self, seq: int, type: str):
+        super().__init__(
+            gettext(
+                "Event %(seq)s (%(type)s) of this match's log cannot be read: it was changed outside the "
+                "service. The match's audit shows where."
+            )
+            % {"seq": seq, "type": type},
+            seq=seq,
+        )
 
 
 class MatchReadOnly(CommandError):

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from games.domain.event_types import Event
+from games.domain.exceptions import LogUnreadable
 from games.domain.stream import Recorded, recorded
 from games.models import Match, MatchEvent
 
@@ -42,10 +43,20 @@ def streams(match_ids: Iterable[Any], *kinds: type[Event]) -> list[Recorded]:
     return [recorded_value(value) for value in rows.order_by("match_id", "seq").values(*FIELDS)]
 
 
+def stored(**envelope: Any) -> Recorded:
+    """A stored row as ``recorded`` reads it; a payload it cannot read (changed outside the service,
+    the commands never write one) is ``LogUnreadable`` naming the event, where a read model or a
+    command would otherwise fail with a 500 (the cause stays chained: the audit reports it)."""
+    try:
+        return recorded(**envelope)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise LogUnreadable(envelope["seq"], envelope["type"]) from exc
+
+
 def recorded_value(value: dict[str, Any]) -> Recorded:
     """One ``MatchEvent.objects.values(*FIELDS)`` row as a ``Recorded``."""
     actor = value["actor_name"] if value["actor_name"] is not None else value["actor__username"]
-    return recorded(
+    return stored(
         seq=value["seq"],
         type=value["type"],
         payload=value["payload"],
@@ -58,7 +69,7 @@ def recorded_value(value: dict[str, Any]) -> Recorded:
 def recorded_row(row: MatchEvent) -> Recorded:
     """A ``MatchEvent`` already loaded (a command's appended rows, an audit's) as a ``Recorded``:
     the actor as hashed (``actor_name``, which every row stored since names were hashed has)."""
-    return recorded(
+    return stored(
         seq=row.seq, type=row.type, payload=row.payload, actor=row.actor_name, recorded_at=row.created_at, hash=row.hash
     )
 

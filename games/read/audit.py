@@ -19,6 +19,7 @@ from typing import Any
 from games.domain import checkpoints, projections, seals
 from games.domain.chain import ChainCheck, deal_commitment, event_body, timestamp, verify_chain
 from games.domain.event_types import CardPlayed, DealCorrected, DealStarted, DealTallied, HandsRevealed
+from games.domain.exceptions import LogUnreadable
 from games.domain.log import recorded_row
 from games.domain.stream import Recorded, of_kind
 from games.engine.errors import RuleViolation
@@ -155,6 +156,8 @@ def rules_check(match: Match) -> RulesCheck:
         projections.fold(cursor, hands_by_deal(match, readable(rows)))
     except RuleViolation as violation:
         return RulesCheck(False, cursor.row.seq, cursor.locate(violation))
+    except LogUnreadable as exc:  # a payload the typed events cannot read
+        return RulesCheck(False, cursor.row.seq, cursor.malformed(exc.__cause__ or exc))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a payload the engine cannot read
         return RulesCheck(False, cursor.row.seq if cursor.row else None, cursor.malformed(exc))
     return RulesCheck(True)
@@ -180,7 +183,7 @@ def readable(rows: Iterable[MatchEvent]) -> list[Recorded]:
     for row in rows:
         try:
             log.append(recorded_row(row))
-        except (TypeError, ValueError):
+        except LogUnreadable:
             continue
     return log
 

@@ -15,7 +15,7 @@ def test_a_tallied_deal_ends_when_it_is_filed_live_or_in_a_record():
     summary = {"deals": [{"number": 1}, {"number": 2}, {"number": 3}]}
     live = [DealTallied(number=3, kind="rozbojnik", entry="tally", tally={})]
     imported = [
-        DealStarted(number=1, kind="rozbojnik", dealer="N", leader="E", compensating=False, hands={}),
+        DealStarted(number=1, kind="rozbojnik", dealer="N", leader="E", compensating=False, hands=None),
         CardPlayed(seat="E", card="2C"),
         DealTallied(number=2, kind="rozbojnik", entry="points", points={}),
         DealTallied(number=3, kind="rozbojnik", entry="points", points={}),
