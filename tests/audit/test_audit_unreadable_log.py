@@ -128,3 +128,18 @@ def test_the_events_the_commands_write_still_read():
     hands = {"N": ["AS"], "E": ["2C"], "S": ["KH"], "W": ["QD"]}
     started = {"number": 1, "kind": "R", "dealer": "N", "leader": "E", "compensating": False, "hands": hands}
     assert parse("deal_started", started).hands == hands and isinstance(parse("deal_started", started), DealStarted)
+
+
+def test_a_dispute_raised_on_the_page_keeps_what_was_typed_and_stores_nothing(world, client):
+    match, seq = altered(world, CHANGES["a missing card"])
+    client.force_login(world.users["ala"])
+
+    response = client.post(
+        f"/matches/{match.pk}/disputes/",
+        {"deal": "1", "card": "", "statement": "Bartek nie dołożył kiera"},
+        HTTP_ACCEPT_LANGUAGE="pl",
+    )
+
+    assert response.status_code == 409 and match.disputes.count() == 0
+    html = response.content.decode()
+    assert "Bartek nie dołożył kiera" in html and f"Zdarzenie {seq} (card_played)" in html
