@@ -143,3 +143,14 @@ def test_a_dispute_raised_on_the_page_keeps_what_was_typed_and_stores_nothing(wo
     assert response.status_code == 409 and match.disputes.count() == 0
     html = response.content.decode()
     assert "Bartek nie dołożył kiera" in html and f"Zdarzenie {seq} (card_played)" in html
+
+
+def test_under_asgi_the_page_says_the_same(world, async_client):
+    from asgiref.sync import async_to_sync
+
+    match, seq = altered(world, CHANGES["an unknown key"])
+    async_client.force_login(world.users["sam"])
+
+    response = async_to_sync(async_client.get)(f"/matches/{match.pk}/deals/1/", headers={"Accept-Language": "pl"})
+
+    assert response.status_code == 409 and f"Zdarzenie {seq}" in page_text(response.content)

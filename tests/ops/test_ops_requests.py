@@ -279,11 +279,12 @@ def test_the_middleware_runs_as_coroutines_under_asgi():
 
     from config.health import HealthCheckMiddleware
     from config.middleware import RequestIDMiddleware
+    from web.middleware import LogUnreadableMiddleware
 
     async def inner(request):
         return None
 
-    for middleware in (RequestIDMiddleware, HealthCheckMiddleware, BodySizeLimitMiddleware):
+    for middleware in (RequestIDMiddleware, HealthCheckMiddleware, BodySizeLimitMiddleware, LogUnreadableMiddleware):
         assert iscoroutinefunction(middleware(inner)), middleware
         assert not iscoroutinefunction(middleware(lambda request: None)), middleware
 
