@@ -217,6 +217,7 @@ CODE_MEMBERS: dict[str, dict[str, dict]] = {
     "version_mismatch": {"current_version": {"type": "integer", "description": "The match's version now."}},
     "payload_too_large": {"limit": {"type": "integer", "description": "How many bytes a body may have."}},
     "duplicate_record": {"match": {"type": "string", "format": "uuid", "description": "The match filed already."}},
+    "log_unreadable": {"seq": {"type": "integer", "description": "The stored event that cannot be read."}},
     "too_few_players": {
         "present": {"type": "array", "items": {"type": "string"}, "description": "The players there, by username."}
     },
