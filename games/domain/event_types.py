@@ -26,30 +26,26 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.engine.cards import NAMES
+from games.engine.cards import Card
+from games.engine.seats import SEAT_NAMES, Seat
 
 VERSION_KEY = "v"  # in the payload of a version above 1 only: version 1 payloads (every stored one) lack it
 
 Hands = Mapping[str, list[str]]  # seat name (N, E, S, W) -> card names
 BySeat = Mapping[str, Any]  # seat name -> a number or a tally entry
 
-SEAT_NAMES = frozenset("NESW")
-CARD_NAMES = frozenset(NAMES)
-
-
-def _check_seat(seat: Any) -> None:
-    if seat not in SEAT_NAMES:
-        raise ValueError(f"{seat!r} is not a seat")
-
 
 def _check_hands(hands: Any) -> None:
-    """Four hands of card names by seat: a stored payload changed outside the service is refused
-    where it is read, not where a reader looks a card up (``log.stored``: 409, not 500)."""
-    if not isinstance(hands, Mapping) or set(hands) != SEAT_NAMES:
+    """Four hands of card names by seat (``Seat.parse``, ``Card.parse``): a stored payload changed
+    outside the service is refused where it is read, not where a reader looks a card up
+    (``log.stored``: 409, not 500)."""
+    if not isinstance(hands, Mapping) or set(hands) != set(SEAT_NAMES):
         raise ValueError("hands are four lists of cards, by seat")
     for cards in hands.values():
-        if not isinstance(cards, list) or not all(isinstance(c, str) and c in CARD_NAMES for c in cards):
+        if not isinstance(cards, list):
             raise ValueError(f"{cards!r} is not a list of card names")
+        for card in cards:
+            Card.parse(card)
 
 
 @dataclass(frozen=True)
@@ -168,9 +164,8 @@ class CardPlayed(Event):
     card: str
 
     def __post_init__(self) -> None:
-        _check_seat(self.seat)
-        if self.card not in CARD_NAMES:
-            raise ValueError(f"{self.card!r} is not a card")
+        Seat.parse(self.seat)
+        Card.parse(self.card)
 
 
 @dataclass(frozen=True)
