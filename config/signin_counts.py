@@ -121,8 +121,13 @@ def _increment(key: str, period: int) -> int:
 
 
 def count(limits: list[Limit], *, what: str) -> Attempt:
-    """Counts one attempt in every limit; refused (and given back) when any count passes its limit."""
-    limits = [limit for limit in limits if limit.rate]
+    """Counts one attempt in every limit; refused (and given back) when any count passes its limit.
+
+    The lowest limit is counted first and counting stops at the first count past its limit: a
+    refused attempt, until it is given back, must not hold a place in a count it never reached,
+    or concurrent attempts under that count's limit are refused with it (of 64 concurrent
+    attempts, 2 let through where the limit was 3)."""
+    limits = sorted((limit for limit in limits if limit.rate), key=lambda limit: parse_rate(limit.rate)[0])
     now = time.time()
     counted: list[str] = []
     retry_after = 0
@@ -133,10 +138,11 @@ def count(limits: list[Limit], *, what: str) -> Attempt:
             _, period = parse_rate(limit.rate)
             value = _increment(key, period)
             counted.append(key)
-            if value > allowed:
-                retry_after = max(retry_after, left)
             if tightest is None or max(0, allowed - value) < tightest[0]:
                 tightest = (max(0, allowed - value), allowed, left)
+            if value > allowed:
+                retry_after = left
+                break
     except CACHE_ERRORS as exc:  # the cache down: let the attempt through
         log.warning("%s limit unchecked, the cache failed: %s: %s", what, type(exc).__name__, exc)
         return Attempt(allowed=True)
