@@ -193,3 +193,23 @@ def test_the_deal_viewer_speaks_polish(client, users, finished_match):
     assert texts["suits"]["H"] == "kier" and texts["ranks"]["Q"] == "dama"
     assert texts["card"] % {"rank": "dama", "suit": "kier"} == "dama kier"
     assert 'title="dama kier"' in html or 'title="król kier"' in html  # the cards' names in the trick list
+
+
+def test_the_annotated_deal_and_the_matchs_annotations_speak_polish(client, users, finished_match, settings):
+    """Issue 27 items 2–4: the grades, the costliest cards, each seat's range after each trick
+    (a real minus sign, as every other number) and the match's progress, in Polish."""
+    from scoring.annotations import match_annotate
+
+    settings.ANNOTATION_BUDGET_NODES = 20_000  # most cards graded, the first ones not: both texts show
+    match_annotate(match_id=finished_match.pk)
+    pages = {
+        f"/matches/{finished_match.pk}/deals/3/": "Rozdanie z oceną kart",
+        f"/matches/{finished_match.pk}/": "Rozdania z oceną kart",
+    }
+    for url, heading in pages.items():
+        html = get(client, users["ala"], url, "pl").content.decode()
+
+        assert heading in html, url
+        assert english_leftovers(html, names=NAMES) == set(), url
+        problems = polish_problems(page_text(html))
+        assert problems == [], "\n".join(problems)

@@ -1,7 +1,9 @@
 """The annotated deal in a real browser on a 360 px phone (Playwright, Debian's chromium): each
 played card's cell takes its grade's colour and shows its symbol, the best card stands beside a
 costly one, and the ranges table keeps inside its section (it scrolls in its own box). (The
-table of hands above is wider than a phone already: not this page's part.)
+table of hands above is wider than a phone already: not this page's part.) In Polish, the same
+page and the analysis of the position shown fit the phone, their negative points with a real
+minus sign.
 
 Set ``WEB_SCREENSHOTS=<dir>`` to keep the screenshot."""
 
@@ -9,7 +11,8 @@ import os
 from pathlib import Path
 
 import pytest
-from web_helpers import sample
+from support.polish_check import assert_polish, page_text
+from web_helpers import keep, phone_tab, sample
 
 from games.write import services
 from scoring.annotations import match_annotate
@@ -18,6 +21,11 @@ from scoring.models import DealAnnotation
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "a-long-pass-phrase"
+RIGHT = "s => document.querySelector(s).getBoundingClientRect().right"
+INNER_RIGHT = (  # where an element's content ends: inside its padding
+    "s => { const e = document.querySelector(s);"
+    " return e.getBoundingClientRect().right - parseFloat(getComputedStyle(e).paddingRight); }"
+)
 COLOURS = {  # web/static/web/viewer.css: --grade-bg of each grade
     "best": "rgb(227, 243, 229)",
     "inaccuracy": "rgb(255, 241, 191)",
@@ -55,12 +63,42 @@ def test_each_card_is_coloured_by_its_grade_on_a_phone(live_server, browser, dja
         assert cell.evaluate("e => getComputedStyle(e).backgroundColor") == COLOURS[grade]
         assert cell.locator(".grade-mark [aria-hidden]").inner_text() in {"✓", "?!", "?", "??", "~"}
         assert (cell.locator(".best-card").count() == 1) == (notes[play]["cost"][0] > 0)
-    right = "s => document.querySelector(s).getBoundingClientRect().right"
-    assert page.evaluate(right, "#ranges") <= page.evaluate(right, "#annotation")  # scrolls in its own box
-    assert page.evaluate(right, ".trick-list table") <= page.evaluate(right, ".trick-list")
+    assert page.evaluate(RIGHT, "#ranges") <= page.evaluate(RIGHT, "#annotation")  # scrolls in its own box
+    assert page.evaluate(RIGHT, ".trick-list table") <= page.evaluate(RIGHT, ".trick-list")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # the page fits the phone
     page.locator("#annotation").scroll_into_view_if_needed()
     folder = os.environ.get("WEB_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(folder) / "annotation-360.png"), full_page=True)
+
+
+def test_the_annotated_deal_reads_in_polish_on_a_phone(live_server, browser, django_user_model, settings):
+    """The grades' legend, the costliest cards and each seat's range after each trick in Polish;
+    negative points with a real minus sign, as every other number of the site: in the ranges and
+    in the analysis of the position shown."""
+    make = django_user_model.objects.create_user
+    ala = make("ala")
+    for name in ("bartek", "celina", "darek"):
+        make(name)
+    match = services.record_import(actor=make("scorer"), record=sample("m1-legal"))
+    settings.ANNOTATION_BUDGET_NODES = 20_000
+    match_annotate(match_id=match.pk)
+
+    page, refused = phone_tab(browser, live_server.url, ala, "pl")
+    page.goto(f"{live_server.url}/matches/{match.pk}/deals/1/")
+
+    heading = page.locator("#annotation-heading")
+    assert heading.inner_text() == "Rozdanie z oceną kart"
+    assert_polish(page_text(page.content()), "the annotated deal")
+    ranges = page.locator("#ranges tbody").inner_text()
+    assert "−" in ranges and "-" not in ranges  # U+2212, never a hyphen
+    page.wait_for_selector("#analysis-table:not([hidden])", timeout=30_000)  # the rozbójnik's first lead
+    values = page.locator("#analysis-table tbody").inner_text()
+    assert "−" in values and "-" not in values
+    assert page.evaluate(RIGHT, "#analysis-table") <= page.evaluate(INNER_RIGHT, "#analysis")  # the Polish headings fit
+    keep(page, "analysis-360-pl", "#analysis")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert refused == []
+    page.locator("#annotation").scroll_into_view_if_needed()
+    keep(page, "annotation-360-pl")

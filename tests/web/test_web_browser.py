@@ -243,11 +243,19 @@ def deal_data(page) -> dict:
     return page.evaluate("() => JSON.parse(document.getElementById('deal-data').textContent)")
 
 
+def shown_points(text: str) -> int:
+    """Points as the page writes them: a real minus sign (U+2212), never a hyphen."""
+    assert "-" not in text, text
+    return int(text.replace("−", "-"))
+
+
 def panel(page) -> dict:
     """What the analysis panel shows: each seat's worst, best and guaranteed points, the seat
     marked on turn, and each card offered with its value and cost."""
     seats = {
-        seat: {field: int(page.inner_text(f"#analysis-table tr[data-seat='{seat}'] .{field}")) for field in RANGE}
+        seat: {
+            field: shown_points(page.inner_text(f"#analysis-table tr[data-seat='{seat}'] .{field}")) for field in RANGE
+        }
         for seat in SEATS
     }
     on_turn = page.locator("#analysis-table tr.on-turn").evaluate_all("nodes => nodes.map(n => n.dataset.seat)")
@@ -285,7 +293,8 @@ def test_an_arbiter_sees_each_seats_range_and_the_cost_of_each_legal_card(live_s
         assert top == seen["seats"][on_turn]["guaranteed"] and 0 in seen["costs"].values()
         for card, cost in seen["costs"].items():  # as the reader sees it: the value, and the cost when there is one
             shown_text = page.inner_text(f"#analysis-cards .card-value[data-card='{card}']")
-            assert shown_text.endswith(f"{answer['cards'][card]} (−{cost})" if cost else str(answer["cards"][card]))
+            value = str(answer["cards"][card]).replace("-", "−")
+            assert shown_text.endswith(f"{value} (−{cost})" if cost else value)
         if shown == PLAYED:
             assert max(seen["costs"].values()) > 0  # here three of S's four cards cost him 10
         assert "Analysing" not in page.inner_text("#analysis-status")

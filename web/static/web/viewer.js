@@ -62,6 +62,11 @@
     return RANKS.indexOf(b[0]) - RANKS.indexOf(a[0]);
   }
 
+  /* Points as the server's pages write them (web_tags.number): a real minus sign, U+2212. */
+  function pointsText(value) {
+    return value < 0 ? "\u2212" + String(-value) : String(value);
+  }
+
   function clear(node) {
     while (node.firstChild) {
       node.removeChild(node.firstChild);
@@ -254,7 +259,7 @@
       var row = table.querySelector("tr[data-seat='" + seat + "']");
       var values = found.seats[seat];
       ["worst", "best", "guaranteed"].forEach(function (field) {
-        row.querySelector("." + field).textContent = String(values[field]);
+        row.querySelector("." + field).textContent = pointsText(values[field]);
       });
       row.classList.toggle("on-turn", found.to_play === seat);
     });
@@ -278,7 +283,7 @@
       item.setAttribute("data-card", card);
       item.setAttribute("data-cost", String(top - value));
       item.appendChild(cardNode(card));
-      item.appendChild(document.createTextNode(" " + value + (value === top ? "" : " (−" + (top - value) + ")")));
+      item.appendChild(document.createTextNode(" " + pointsText(value) + (value === top ? "" : " (−" + (top - value) + ")")));
       cardsLine.appendChild(item);
     });
     cardsLine.hidden = false;
