@@ -3,7 +3,7 @@ search nodes, with ``SearchOptions`` switches off and on, side by side in one ru
 
     .venv/bin/python benchmarks/analysis_nodes.py [--deals 20] [--seed 27] [--nodes 5000000]
                                                   [--levels 13,10,7,4] [--before FIELD=0,...]
-                                                  [--after FIELD=1,...]
+                                                  [--after FIELD=1,...] [--by-search]
 
 The same ``--deals`` deals of simulated matches (``games.engine.simulate``, seed ``--seed``, as
 ``benchmarks/analysis_first_card.py`` draws them) are analysed at the positions with each
@@ -13,7 +13,9 @@ the same on every run and machine, whatever the load). Each row: the options ("b
 defaults with the ``--before`` switches, ``FIELD=0`` or ``FIELD=1``; "after": with the
 ``--after`` ones), exact positions, and the nodes used (total, median, max). The CPU seconds
 of each run are printed too (``time.process_time``, one process: on a shared machine the nodes
-are the measure; the seconds give nodes per second).
+are the measure; the seconds give nodes per second). ``--by-search`` also prints each
+position's nodes by search (seat and mode, the largest first) and each seat's proven values:
+where a position's budget goes.
 """
 
 from __future__ import annotations
@@ -43,12 +45,15 @@ def simulated_deals(seed: int, count: int) -> list:
     return deals[:count]
 
 
-def measure(deals: list, left: int, nodes: int, options: analysis.SearchOptions) -> dict:
+def measure(deals: list, left: int, nodes: int, options: analysis.SearchOptions, by_search: bool = False) -> dict:
     exact, used, cpu = 0, [], time.process_time()
-    for deal in deals:
-        found = analysis.analyse(analysis.deal_position(deal, 4 * (13 - left)), nodes=nodes, options=options)
+    for number, deal in enumerate(deals):
+        analyser = analysis.Analyser(options)
+        found = analyser.analyse(analysis.deal_position(deal, 4 * (13 - left)), nodes=nodes)
         exact += found.exact
         used.append(found.nodes)
+        if by_search:
+            print_searches(number, deal, found, analyser)
     return {
         "left": left,
         "exact": exact,
@@ -58,6 +63,17 @@ def measure(deals: list, left: int, nodes: int, options: analysis.SearchOptions)
         "max": max(used),
         "cpu_s": round(time.process_time() - cpu, 1),
     }
+
+
+def print_searches(number: int, deal, found: analysis.Analysis, analyser: analysis.Analyser) -> None:
+    """One position's nodes by search (seat, mode), the largest first, with each seat's values."""
+    seats = "NESW"
+    print(f"  #{number} {deal.kind.value}, {seats[found.to_play]} to play, exact {found.exact}, {found.nodes:,} nodes")
+    for (seat, mode), search in sorted(analyser.searches.items(), key=lambda item: -item[1].nodes):
+        share = search.nodes / found.nodes if found.nodes else 0
+        print(f"    {seats[seat]} {mode:<10} {search.nodes:>12,} nodes ({share:.0%})")
+    for seat, values in zip(seats, found.seats, strict=True):
+        print(f"    {seat} {values.bounds_json()}")
 
 
 def switched(switches: str) -> analysis.SearchOptions:
@@ -74,6 +90,7 @@ def main() -> None:
     parser.add_argument("--levels", default="13,10,7,4")
     parser.add_argument("--before", default="", help="SearchOptions switches of the 'before' rows: FIELD=0,FIELD=1")
     parser.add_argument("--after", default="", help="SearchOptions switches of the 'after' rows")
+    parser.add_argument("--by-search", action="store_true", help="each position's nodes by search (seat, mode)")
     args = parser.parse_args()
     deals = simulated_deals(args.seed, args.deals)
     levels = [int(x) for x in args.levels.split(",")]
@@ -84,7 +101,7 @@ def main() -> None:
     rows = []
     for left in levels:
         for name, options in runs.items():
-            row = {"run": name, **measure(deals, left, args.nodes, options)}
+            row = {"run": name, **measure(deals, left, args.nodes, options, args.by_search)}
             rows.append(row)
             rate = row["nodes"] / row["cpu_s"] if row["cpu_s"] else 0
             print(
