@@ -7,9 +7,6 @@ minus sign.
 
 Set ``WEB_SCREENSHOTS=<dir>`` to keep the screenshot."""
 
-import os
-from pathlib import Path
-
 import pytest
 from support.polish_check import assert_polish, page_text
 from web_helpers import keep, phone_tab, sample
@@ -67,10 +64,7 @@ def test_each_card_is_coloured_by_its_grade_on_a_phone(live_server, browser, dja
     assert page.evaluate(RIGHT, ".trick-list table") <= page.evaluate(RIGHT, ".trick-list")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # the page fits the phone
     page.locator("#annotation").scroll_into_view_if_needed()
-    folder = os.environ.get("WEB_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / "annotation-360.png"), full_page=True)
+    keep(page, "annotation-360")
 
 
 def test_the_annotated_deal_reads_in_polish_on_a_phone(live_server, browser, django_user_model, settings):
