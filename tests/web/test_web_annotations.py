@@ -137,8 +137,9 @@ def test_a_players_profile_gives_his_accuracy_in_each_season_with_its_plot(clien
 
 
 def test_a_cost_known_only_as_a_range_reads_as_points_lost_at_both_ends(client, users, finished_match):
-    """A search cut short by its budget proves a card's cost as a range: the costliest cards
-    write it "−12…−40" (points lost, both ends), never "−12…40"."""
+    """A search cut short by its budget proves a card's cost as a range: the costliest cards,
+    and the card's own label in the viewer, write it "−12…−40" (points lost, both ends), never
+    "−12…40" nor only "−12"."""
     match_annotate(match_id=finished_match.pk)
     row = DealAnnotation.objects.get(match=finished_match, number=1)
     row.cards[5] = {**row.cards[5], "cost": [12, 40], "grade": None}  # as a search cut short leaves it
@@ -148,3 +149,5 @@ def test_a_cost_known_only_as_a_range_reads_as_points_lost_at_both_ends(client, 
     for url in (f"/matches/{finished_match.pk}/", deal_url(finished_match, 1)):
         html = client.get(url).content.decode()
         assert "−12…−40" in html and "−12…40" not in html, url
+    label = re.search(r'aria-label="Play 6: [^"]*"', html).group()
+    assert label.endswith('−12…−40"'), label

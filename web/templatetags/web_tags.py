@@ -38,6 +38,14 @@ def points(value) -> str:
 
 
 @register.filter
+def cost(value) -> str:
+    """A card's cost, points lost: ``[12, 12]`` → −12; a range known only by its proven ends,
+    ``[12, 40]`` → −12…−40 (lost at both ends, never read as "−12 to +40")."""
+    low, high = value
+    return f"−{low}" if low == high else f"−{low}…−{high}"
+
+
+@register.filter
 def per_match(value) -> str:
     """A balance per match to two places, signed like ``points``, with the language's decimal
     separator (−12,50 in Polish)."""
