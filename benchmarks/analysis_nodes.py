@@ -11,7 +11,9 @@ number of tricks left of ``--levels`` (4 × (13 − left) cards played), each po
 budget of ``--nodes`` nodes (``analyse(deal, nodes=N)``: no clock is read, so the figures are
 the same on every run and machine, whatever the load). Each row: the options ("before": the
 defaults with the ``--before`` switches, ``FIELD=0`` or ``FIELD=1``; "after": with the
-``--after`` ones), exact positions, and the nodes used (total, median, max). The CPU seconds
+``--after`` ones), exact positions, the nodes used (total, median, max), and how wide the
+proven bounds are where a search did not end (each of worst, best and guaranteed: its
+``high − low`` summed over the positions' four seats; 0 where every position is exact). The CPU seconds
 of each run are printed too (``time.process_time``, one process: on a shared machine the nodes
 are the measure; the seconds give nodes per second). ``--by-search`` also prints each
 position's nodes by search (seat and mode, the largest first) and each seat's proven values:
@@ -47,11 +49,16 @@ def simulated_deals(seed: int, count: int) -> list:
 
 def measure(deals: list, left: int, nodes: int, options: analysis.SearchOptions, by_search: bool = False) -> dict:
     exact, used, cpu = 0, [], time.process_time()
+    widths = dict.fromkeys(analysis.MODES, 0)
     for number, deal in enumerate(deals):
         analyser = analysis.Analyser(options)
         found = analyser.analyse(analysis.deal_position(deal, 4 * (13 - left)), nodes=nodes)
         exact += found.exact
         used.append(found.nodes)
+        for values in found.seats:
+            for mode in widths:
+                bounds = getattr(values, mode)
+                widths[mode] += bounds.high - bounds.low
         if by_search:
             print_searches(number, deal, found, analyser)
     return {
@@ -62,6 +69,7 @@ def measure(deals: list, left: int, nodes: int, options: analysis.SearchOptions,
         "median": int(statistics.median(used)),
         "max": max(used),
         "cpu_s": round(time.process_time() - cpu, 1),
+        "widths": widths,
     }
 
 
@@ -109,6 +117,7 @@ def main() -> None:
                 f"(median {row['median']:,}, max {row['max']:,}), {row['cpu_s']} CPU s ({rate / 1e6:.2f} M nodes/s)",
                 flush=True,
             )
+            print(f"{'':>14}bounds wide (points, summed): {', '.join(f'{m} {w:,}' for m, w in row['widths'].items())}")
     print(json.dumps({"compiled": analysis.compiled(), "nodes": args.nodes, "rows": rows}))
 
 

@@ -52,7 +52,9 @@ The search is a double-dummy alpha-beta over bitmask hands:
   is above all the others' cards of its suit takes every trick left (``claims``);
 - a budget, in seconds or (deterministic: no clock read) in nodes: past it the answer is not
   exact and each value is an interval proven by a depth-limited search whose leaves are those
-  bounds;
+  bounds, then narrowed by zero-window probes that read the exact attempt's table
+  (``probe_bounds``: a probe of a ``best`` or ``worst`` search, all four playing one way, often
+  finds its line at once);
 - an ``Analyser`` keeps each search and its table from one position of a deal to the next
   (``analyse_deal_positions``: every position in order), since an entry holds whatever came
   before it.
@@ -156,6 +158,8 @@ class SearchOptions:
     # issue 27, move ordering (docs/analysis.md, "Round four")
     killer_leads: bool = True  # the last two leads that cut at this trick number, in this search, tried first
     keep_winners: bool = True  # odgrywka: a discard keeps the mover's high cards when its side wants tricks (R17)
+    # issue 27, bounds (docs/analysis.md, "Round ten")
+    probe_bounds: bool = True  # past the budget: half the bounds' share to probes of the exact game's table
 
 
 @dataclass(frozen=True, slots=True)
@@ -1331,7 +1335,7 @@ def _run_jobs(
     deal: DealState, pos: _Position, jobs: list, options: SearchOptions, work: _Budget, keys: _Keys
 ) -> dict[tuple[int, str, int | None], Interval]:
     """Each job's value: exact if its search ends within its share of the budget, else the
-    bounds a deepening search proves. Easy jobs finish early and leave their share to the
+    bounds it proves (``_proven``). Easy jobs finish early and leave their share to the
     others. ``work.searches`` holds each (seat, mode)'s search, kept for the next position."""
     searches = work.searches
     results: dict[tuple[int, str, int | None], Interval] = {}
@@ -1357,9 +1361,19 @@ def _run_jobs(
             break
     for index, (seat, mode, card) in enumerate(pending):
         share = max(work.total - work.spent(), 0.0) / (len(pending) - index)
-        search = searches[(seat, mode)]
-        results[(seat, mode, card)] = _bounded(search, pos, card, work.clock(search, share))
+        results[(seat, mode, card)] = _proven(searches[(seat, mode)], pos, card, work, share)
     return results
+
+
+def _proven(search: _Search, pos: _Position, card: int | None, work: _Budget, share: float) -> Interval:
+    """The bounds of a search that did not end within its share: a deepening search's, then
+    (``probe_bounds``) narrowed by probes with what is left of ``share`` after half of it."""
+    if not search.options.probe_bounds:
+        return _bounded(search, pos, card, work.clock(search, share))
+    begun = work.spent()
+    deepened = _bounded(search, pos, card, work.clock(search, share / 2))
+    left = share - (work.spent() - begun)
+    return _probed_bounds(search, pos, card, deepened, work.clock(search, left))
 
 
 def _share_tables(search: _Search, worst: _Search | None, best: _Search | None) -> None:
@@ -1394,6 +1408,23 @@ def _bounded(search: _Search, pos: _Position, card: int | None, clock: _Clock) -
     return Interval(low, high)
 
 
+def _probed_bounds(search: _Search, pos: _Position, card: int | None, bounds: Interval, clock: _Clock) -> Interval:
+    """``bounds`` narrowed by zero-window probes of the exact game until ``clock`` stops, each
+    finished probe's bound kept. The depth-limited bounds start from empty tables; the probes
+    read the table the exact attempt filled (and the seat's worst and best tables), so a
+    ``best`` or a ``worst`` search, all four playing one way, often finds its line at once
+    (docs/analysis.md, "Round ten": the first lead's worst and best ranges half as wide)."""
+    start = pos if card is None else _play(search, pos, card)
+    low, high = bounds.low, bounds.high
+    search.clock = clock
+    try:
+        while low < high:
+            low, high = _probe(search, start, low, high)
+    except _OutOfTime:
+        pass
+    return Interval(low, high)
+
+
 def _value(search: _Search, pos: _Position, card: int | None, depth: int, leaf: int) -> int:
     if card is not None:
         pos, depth = _play(search, pos, card), depth + (pos.in_trick == 3)
@@ -1408,13 +1439,16 @@ def _probed(search: _Search, pos: _Position) -> int:
     rem, past = hand_penalties(pos.hands), pos.raw[search.seat]
     low, high = search.static_bounds(rem, pos.trick_penalty, pos.trick_no, past, pos.taken)
     while low < high:
-        guess = (low + high + 1) // 2  # does the value reach ``guess``?
-        value = search.run(pos, guess - 1, guess)
-        if value >= guess:
-            low = value
-        else:
-            high = value
+        low, high = _probe(search, pos, low, high)
     return low
+
+
+def _probe(search: _Search, pos: _Position, low: int, high: int) -> tuple[int, int]:
+    """One zero-window probe: does the value of ``pos`` reach the middle of the proven
+    ``[low, high]``? The range, narrowed by the answer (fail-soft: often by more than half)."""
+    guess = (low + high + 1) // 2
+    value = search.run(pos, guess - 1, guess)
+    return (value, high) if value >= guess else (low, value)
 
 
 def _play(search: _Search, pos: _Position, card: int) -> _Position:

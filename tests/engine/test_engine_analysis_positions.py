@@ -72,6 +72,27 @@ def test_past_its_node_budget_at_the_first_card_it_still_gives_bounds_that_hold_
         assert row.worst.low <= points[seat] <= row.best.high
 
 
+def test_past_its_budget_probes_of_the_exact_game_narrow_the_worst_and_best_ranges():
+    """Round ten (``probe_bounds``): a search cut short has its bounds narrowed by zero-window
+    probes that read the table its exact attempt filled; a ``worst`` or ``best`` search (all
+    four playing one way) finds its line at once. At a rozbójnik's first card the ranges are
+    much narrower than the depth-limited search's alone, and still hold the points played."""
+    deal = played(7, Kind.ROZBOJNIK)
+    position, points = deal_position(deal, 0), deal.settlement().points
+    probed = analyse(position, nodes=50_000)
+    deepened = analyse(position, nodes=50_000, options=SearchOptions(probe_bounds=False))
+
+    def width(analysis):
+        return sum(
+            getattr(analysis.seat(s), m).high - getattr(analysis.seat(s), m).low for s in SEATS for m in MODES[:2]
+        )
+
+    assert not probed.exact and 4 * width(probed) < 3 * width(deepened)
+    for seat in SEATS:
+        row = probed.seat(seat)
+        assert row.worst.low <= points[seat] <= row.best.high and row.worst.low <= row.guaranteed.low
+
+
 @settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played_deals(), st.integers(4, 20))
 def test_an_analyser_kept_from_position_to_position_gives_each_the_fresh_searchs_answer(deal, back):
