@@ -90,9 +90,39 @@ def test_the_annotated_deal_reads_in_polish_on_a_phone(live_server, browser, dja
     page.wait_for_selector("#analysis-table:not([hidden])", timeout=30_000)  # the rozbójnik's first lead
     values = page.locator("#analysis-table tbody").inner_text()
     assert "−" in values and "-" not in values
+    assert_shows_the_proven_ranges(page, live_server.url)
     assert page.evaluate(RIGHT, "#analysis-table") <= page.evaluate(INNER_RIGHT, "#analysis")  # the Polish headings fit
     keep(page, "analysis-360-pl", "#analysis")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert refused == []
     page.locator("#annotation").scroll_into_view_if_needed()
     keep(page, "annotation-360-pl")
+
+
+def points(value: int) -> str:
+    return str(value).replace("-", "−")
+
+
+def range_text(low: int, high: int) -> str:
+    return points(low) if low == high else f"{points(low)}…{points(high)}"
+
+
+def assert_shows_the_proven_ranges(page, base: str):
+    """Past its budget the panel shows what is proven, not one end of it: each value as the
+    API's ``bounds`` range, and each card's value and cost as ranges (points lost, both ends)."""
+    links = page.evaluate("() => JSON.parse(document.getElementById('deal-data').textContent).analysis")
+    answer = page.request.get(f"{base}{links['url']}?at={links['seqs'][0]}").json()["analysis"]
+    assert not answer["exact"] and "Niedokładnie" in page.inner_text("#analysis-status")
+    bounds = answer["bounds"]
+    for seat, modes in bounds["seats"].items():
+        for mode, (low, high) in modes.items():
+            assert page.inner_text(f"#analysis-table tr[data-seat='{seat}'] .{mode}") == range_text(low, high)
+    assert any(low < high for modes in bounds["seats"].values() for low, high in modes.values())
+    top_low = max(low for low, _ in bounds["cards"].values())
+    top_high = max(high for _, high in bounds["cards"].values())
+    for card, (low, high) in bounds["cards"].items():
+        shown = " ".join(page.locator(f"#analysis-cards .card-value[data-card='{card}']").text_content().split())
+        lost = (max(0, top_low - high), max(0, top_high - low))
+        least = f"−{lost[0]}" if lost[0] else "0"
+        cost = "" if lost[1] == 0 else f" ({least})" if lost[0] == lost[1] else f" ({least}…−{lost[1]})"
+        assert shown.endswith(range_text(low, high) + cost), (card, shown)

@@ -40,9 +40,11 @@ def points(value) -> str:
 @register.filter
 def cost(value) -> str:
     """A card's cost, points lost: ``[12, 12]`` → −12; a range known only by its proven ends,
-    ``[12, 40]`` → −12…−40 (lost at both ends, never read as "−12 to +40")."""
+    ``[12, 40]`` → −12…−40 (lost at both ends, never read as "−12 to +40"), ``[0, 40]`` → 0…−40.
+    viewer.js's ``costText`` writes the same in the analysis panel."""
     low, high = value
-    return f"−{low}" if low == high else f"−{low}…−{high}"
+    least = f"−{low}" if low else "0"
+    return least if low == high else f"{least}…−{high}"
 
 
 @register.filter
@@ -156,7 +158,10 @@ def viewer_texts() -> dict:
         "counter_dealt": gettext("Dealt · 0 / %(last)s"),
         "counter_play": gettext("Play %(number)s / %(last)s"),
         "analysis_loading": gettext("Analysing…"),
-        "analysis_not_exact": gettext("Not exact: the search ran out of time; the values are proven bounds."),
+        "analysis_not_exact": gettext(
+            "Not exact: the search used up its budget; each value is a proven range, from the least to the "
+            "most it can be."
+        ),
         "analysis_unavailable": gettext("No analysis for this position."),
         "analysis_cards": gettext(
             "Each legal card: what the seat on turn guarantees after it, and its cost against the best card"

@@ -67,6 +67,24 @@
     return value < 0 ? "\u2212" + String(-value) : String(value);
   }
 
+  /* A proven range of points in ``node``: one number when it is exact, else "low…high", a line
+     break allowed after the "…" (as the ranges after each trick, _annotation.html). */
+  function showRange(node, low, high) {
+    clear(node);
+    node.appendChild(document.createTextNode(pointsText(low)));
+    if (low !== high) {
+      node.appendChild(document.createTextNode("\u2026"));
+      node.appendChild(document.createElement("wbr"));
+      node.appendChild(document.createTextNode(pointsText(high)));
+    }
+  }
+
+  /* Points lost, at both ends of a proven range (web_tags.cost): "−15", "−4…−15", "0…−15". */
+  function costText(low, high) {
+    var least = low ? "\u2212" + low : "0";
+    return low === high ? least : least + "\u2026\u2212" + high;
+  }
+
   function clear(node) {
     while (node.firstChild) {
       node.removeChild(node.firstChild);
@@ -255,11 +273,13 @@
       return;
     }
     status.textContent = found.exact ? "" : say("not-exact");
+    var bounds = found.bounds; // an inexact answer's proven [low, high] of each value
     SEATS.forEach(function (seat) {
       var row = table.querySelector("tr[data-seat='" + seat + "']");
       var values = found.seats[seat];
       ["worst", "best", "guaranteed"].forEach(function (field) {
-        row.querySelector("." + field).textContent = pointsText(values[field]);
+        var range = bounds ? bounds.seats[seat][field] : [values[field], values[field]];
+        showRange(row.querySelector("." + field), range[0], range[1]);
       });
       row.classList.toggle("on-turn", found.to_play === seat);
     });
@@ -268,7 +288,13 @@
     if (!found.to_play || !cards.length) {
       return;
     }
-    var top = Math.max.apply(null, cards.map(function (card) { return found.cards[card]; }));
+    var ranges = {};
+    cards.forEach(function (card) {
+      ranges[card] = bounds ? bounds.cards[card] : [found.cards[card], found.cards[card]];
+    });
+    // the seat's guaranteed is its best card's: at least the highest low, at most the highest high
+    var topLow = Math.max.apply(null, cards.map(function (card) { return ranges[card][0]; }));
+    var topHigh = Math.max.apply(null, cards.map(function (card) { return ranges[card][1]; }));
     clear(cardsLine);
     var intro = document.createElement("span");
     intro.className = "legal-intro";
@@ -277,13 +303,21 @@
     cards.sort(function (a, b) {
       return found.cards[b] - found.cards[a] || SUITS.indexOf(a[1]) - SUITS.indexOf(b[1]) || byRankDown(a, b);
     }).forEach(function (card) {
-      var value = found.cards[card];
+      var range = ranges[card];
+      var costLow = Math.max(0, topLow - range[1]);
+      var costHigh = Math.max(0, topHigh - range[0]);
       var item = document.createElement("span");
-      item.className = "card-value" + (value === top ? " best" : "");
+      item.className = "card-value" + (costHigh === 0 ? " best" : "");
       item.setAttribute("data-card", card);
-      item.setAttribute("data-cost", String(top - value));
+      item.setAttribute("data-cost", String(costLow));
       item.appendChild(cardNode(card));
-      item.appendChild(document.createTextNode(" " + pointsText(value) + (value === top ? "" : " (−" + (top - value) + ")")));
+      var value = document.createElement("span"); // the value and its cost: one piece of text
+      showRange(value, range[0], range[1]);
+      if (costHigh > 0) {
+        value.appendChild(document.createTextNode(" (" + costText(costLow, costHigh) + ")"));
+      }
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(value);
       cardsLine.appendChild(item);
     });
     cardsLine.hidden = false;
