@@ -12,8 +12,10 @@ from support.polish_check import assert_polish, page_text
 from web_helpers import keep, phone_tab, sample
 
 from games.write import services
+from printing.formats import number
 from scoring.annotations import match_annotate
 from scoring.models import DealAnnotation
+from web.templatetags.web_tags import cost
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -99,17 +101,15 @@ def test_the_annotated_deal_reads_in_polish_on_a_phone(live_server, browser, dja
     keep(page, "annotation-360-pl")
 
 
-def points(value: int) -> str:
-    return str(value).replace("-", "−")
-
-
 def range_text(low: int, high: int) -> str:
-    return points(low) if low == high else f"{points(low)}…{points(high)}"
+    """A proven range as the server's ranges after each trick write it (_annotation.html)."""
+    return number(low) if low == high else f"{number(low)}…{number(high)}"
 
 
 def assert_shows_the_proven_ranges(page, base: str):
     """Past its budget the panel shows what is proven, not one end of it: each value as the
-    API's ``bounds`` range, and each card's value and cost as ranges (points lost, both ends)."""
+    API's ``bounds`` range, and each card's value and cost as ranges (points lost, both ends,
+    as the server's ``cost`` filter writes them)."""
     links = page.evaluate("() => JSON.parse(document.getElementById('deal-data').textContent).analysis")
     answer = page.request.get(f"{base}{links['url']}?at={links['seqs'][0]}").json()["analysis"]
     assert not answer["exact"] and "Niedokładnie" in page.inner_text("#analysis-status")
@@ -123,6 +123,5 @@ def assert_shows_the_proven_ranges(page, base: str):
     for card, (low, high) in bounds["cards"].items():
         shown = " ".join(page.locator(f"#analysis-cards .card-value[data-card='{card}']").text_content().split())
         lost = (max(0, top_low - high), max(0, top_high - low))
-        least = f"−{lost[0]}" if lost[0] else "0"
-        cost = "" if lost[1] == 0 else f" ({least})" if lost[0] == lost[1] else f" ({least}…−{lost[1]})"
-        assert shown.endswith(range_text(low, high) + cost), (card, shown)
+        lost_text = f" ({cost(lost)})" if lost[1] else ""
+        assert shown.endswith(range_text(low, high) + lost_text), (card, shown)
