@@ -1,0 +1,107 @@
+"""Issue 27 item 2, in nodes: how many early cards the annotation grades within a budget of
+search nodes, with ``SearchOptions`` switches off and on, side by side in one run.
+
+    .venv/bin/python benchmarks/annotation_grades.py [--deals 3] [--seed 27] [--cards 28]
+                                                     [--nodes 4000000] [--before FIELD=0,...]
+                                                     [--after FIELD=1,...]
+
+The first ``--cards`` cards of each of ``--deals`` simulated deals (the draw of
+``benchmarks/analysis_nodes.py``) are annotated as the worker annotates a deal
+(``annotation.annotate``: one ``Analyser`` for the deal, its positions in order), each position
+within ``--nodes`` nodes (``ANNOTATION_BUDGET_NODES`` is 4,000,000). Each row: the options
+("before": the defaults with the ``--before`` switches; "after": with the ``--after`` ones), the
+cards graded, the cards whose cost is exact, how wide the cards' cost ranges are (``high − low``,
+averaged over the cards), the nodes used (and how many of them went to the positions searched to
+the end), and how far the positions cut short ran past their budget (the search checks its node
+count every 1,024 nodes at most: a search cut short may overrun its share a little, and one that
+stops early leaves the rest unspent). Nodes do not depend on the load; the CPU seconds are printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from analysis_nodes import simulated_deals, switched  # noqa: E402
+
+from games.engine import analysis, annotation  # noqa: E402
+
+
+def measure(deals: list, cards: int, nodes: int, options: analysis.SearchOptions) -> dict:
+    graded = exact = width = used = overrun = cut_short = used_exact = 0
+    count, cpu = 0, time.process_time()
+    for deal in deals:
+        analyser = analysis.Analyser(options)
+        positions: list[analysis.Analysis] = []
+
+        def run(position, analyser=analyser, positions=positions):
+            found = analyser.analyse(position, nodes=nodes)
+            positions.append(found)
+            return found
+
+        # the worker's order: every position of the deal from the first card
+        notes = annotation.annotate(deal, nodes=nodes, analyser=run).notes[:cards]
+        searched = positions[: len(notes)]
+        for note in notes:
+            count += 1
+            graded += note.grade is not None
+            exact += note.cost.exact
+            width += note.cost.high - note.cost.low
+        for found in searched:
+            used += found.nodes
+            if found.exact:
+                used_exact += found.nodes
+            else:
+                cut_short += 1
+                overrun += found.nodes - nodes
+    return {
+        "cards": count,
+        "graded": graded,
+        "exact": exact,
+        "mean_width": round(width / count, 1),
+        "nodes": used,
+        "nodes_exact_positions": used_exact,
+        "positions_cut_short": cut_short,
+        "overrun": overrun,
+        "cpu_s": round(time.process_time() - cpu, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument("--cards", type=int, default=28, help="the first cards of each deal (its early tricks)")
+    parser.add_argument("--nodes", type=int, default=4_000_000)
+    parser.add_argument("--before", default="", help="SearchOptions switches of the 'before' row: FIELD=0,FIELD=1")
+    parser.add_argument("--after", default="", help="SearchOptions switches of the 'after' row")
+    args = parser.parse_args()
+    deals = simulated_deals(args.seed, args.deals)
+    runs = {"after": switched(args.after)}
+    if args.before:
+        runs = {"before": switched(args.before), **runs}
+    print(f"search {'compiled' if analysis.compiled() else 'pure Python'}, {args.nodes:,} nodes per position")
+    rows = []
+    for name, options in runs.items():
+        started = time.perf_counter()
+        row = {"run": name, **measure(deals, args.cards, args.nodes, options)}
+        rows.append(row)
+        print(
+            f"{name:>6}: graded {row['graded']}/{row['cards']}, exact {row['exact']}, "
+            f"cost ranges {row['mean_width']} points wide on average, nodes {row['nodes']:,} "
+            f"({row['nodes_exact_positions']:,} in the positions searched to the end; "
+            f"{row['positions_cut_short']} positions cut short, {row['overrun']:,} nodes past their budgets), "
+            f"{row['cpu_s']} CPU s ({time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
+    print(json.dumps({"compiled": analysis.compiled(), "nodes": args.nodes, "rows": rows}))
+
+
+if __name__ == "__main__":
+    main()
