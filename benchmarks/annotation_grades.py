@@ -23,6 +23,7 @@ import argparse
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,17 +38,10 @@ def measure(deals: list, cards: int, nodes: int, options: analysis.SearchOptions
     graded = exact = width = used = overrun = cut_short = used_exact = 0
     count, cpu = 0, time.process_time()
     for deal in deals:
-        analyser = analysis.Analyser(options)
-        positions: list[analysis.Analysis] = []
-
-        def run(position, analyser=analyser, positions=positions):
-            found = analyser.analyse(position, nodes=nodes)
-            positions.append(found)
-            return found
-
-        # the worker's order: every position of the deal from the first card
-        notes = annotation.annotate(deal, nodes=nodes, analyser=run).notes[:cards]
-        searched = positions[: len(notes)]
+        # the worker's order: every position of the deal from the first card, one Analyser
+        annotated = annotation.annotate(deal, analyser=partial(analysis.Analyser(options).analyse, nodes=nodes))
+        notes = annotated.notes[:cards]
+        searched = annotated.positions[: len(notes)]  # the position before each of those cards
         for note in notes:
             count += 1
             graded += note.grade is not None
