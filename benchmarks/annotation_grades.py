@@ -15,6 +15,9 @@ averaged over the cards), the nodes used (and how many of them went to the posit
 the end), and how far the positions cut short ran past their budget (the search checks its node
 count every 1,024 nodes at most: a search cut short may overrun its share a little, and one that
 stops early leaves the rest unspent). Nodes do not depend on the load; the CPU seconds are printed too.
+With both rows, the positions are compared one by one: the nodes of those searched to the end
+in both runs, and those searched to the end in one run only (a position cut short leaves the
+next one more to do, so the sum over the exact positions moves with them).
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ from games.engine import analysis, annotation  # noqa: E402
 def measure(deals: list, cards: int, nodes: int, options: analysis.SearchOptions) -> dict:
     graded = exact = width = used = overrun = cut_short = used_exact = 0
     count, cpu = 0, time.process_time()
-    for deal in deals:
+    positions = {}  # (deal, cards played) → (exact, nodes)
+    for number, deal in enumerate(deals):
         # the worker's order: every position of the deal from the first card, one Analyser
         annotated = annotation.annotate(deal, analyser=partial(analysis.Analyser(options).analyse, nodes=nodes))
         notes = annotated.notes[:cards]
@@ -47,7 +51,8 @@ def measure(deals: list, cards: int, nodes: int, options: analysis.SearchOptions
             graded += note.grade is not None
             exact += note.cost.exact
             width += note.cost.high - note.cost.low
-        for found in searched:
+        for played, found in enumerate(searched):
+            positions[(number, played)] = (found.exact, found.nodes)
             used += found.nodes
             if found.exact:
                 used_exact += found.nodes
@@ -64,7 +69,28 @@ def measure(deals: list, cards: int, nodes: int, options: analysis.SearchOptions
         "positions_cut_short": cut_short,
         "overrun": overrun,
         "cpu_s": round(time.process_time() - cpu, 1),
+        "positions": positions,
     }
+
+
+def compared(before: dict, after: dict) -> dict:
+    """The positions searched to the end in one run and not the other, with their nodes, and the
+    nodes of those searched to the end in both: a change in the nodes of the exact positions is
+    often one position that became exact or stopped being, and the next ones it fed."""
+    both = [p for p, (exact, _) in before.items() if exact and after[p][0]]
+    return {
+        "exact_in_both": len(both),
+        "nodes_before": sum(before[p][1] for p in both),
+        "nodes_after": sum(after[p][1] for p in both),
+        "largest_changes": sorted(both, key=lambda p: abs(after[p][1] - before[p][1]), reverse=True)[:3],
+        "exact_only_before": exact_only(before, after),
+        "exact_only_after": exact_only(after, before),
+    }
+
+
+def exact_only(one: dict, other: dict) -> list:
+    """The positions searched to the end in ``one`` and cut short in ``other``."""
+    return [p for p, (exact, _) in one.items() if exact and not other[p][0]]
 
 
 def main() -> None:
@@ -94,6 +120,20 @@ def main() -> None:
             f"{row['cpu_s']} CPU s ({time.perf_counter() - started:.0f} s)",
             flush=True,
         )
+    if len(rows) == 2:
+        before, after = (row.pop("positions") for row in rows)
+        split = compared(before, after)
+        print(
+            f"positions searched to the end in both runs: {split['exact_in_both']}, "
+            f"nodes {split['nodes_before']:,} → {split['nodes_after']:,}; the largest changes (deal, cards played): "
+            + ", ".join(f"{p} {before[p][1]:,} → {after[p][1]:,}" for p in split["largest_changes"])
+        )
+        for name, only, nodes in (("before", "exact_only_before", before), ("after", "exact_only_after", after)):
+            listed = ", ".join(f"{p} {nodes[p][1]:,}" for p in split[only])
+            print(f"searched to the end only {name}: {listed or 'none'}")
+        rows.append({"run": "compared", **split})
+    else:
+        rows[0].pop("positions")
     print(json.dumps({"compiled": analysis.compiled(), "nodes": args.nodes, "rows": rows}))
 
 
