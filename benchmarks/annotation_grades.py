@@ -38,7 +38,7 @@ from games.engine import analysis, annotation  # noqa: E402
 
 
 def measure(deals: list, cards: int, nodes: int, options: analysis.SearchOptions) -> dict:
-    graded = exact = width = used = overrun = cut_short = used_exact = 0
+    graded = exact = width = 0
     count, cpu = 0, time.process_time()
     positions = {}  # (deal, cards played) → (exact, nodes)
     for number, deal in enumerate(deals):
@@ -53,21 +53,16 @@ def measure(deals: list, cards: int, nodes: int, options: analysis.SearchOptions
             width += note.cost.high - note.cost.low
         for played, found in enumerate(searched):
             positions[(number, played)] = (found.exact, found.nodes)
-            used += found.nodes
-            if found.exact:
-                used_exact += found.nodes
-            else:
-                cut_short += 1
-                overrun += found.nodes - nodes
+    short = [used for exact_position, used in positions.values() if not exact_position]
     return {
         "cards": count,
         "graded": graded,
         "exact": exact,
         "mean_width": round(width / count, 1),
-        "nodes": used,
-        "nodes_exact_positions": used_exact,
-        "positions_cut_short": cut_short,
-        "overrun": overrun,
+        "nodes": sum(used for _, used in positions.values()),
+        "nodes_exact_positions": sum(used for exact_position, used in positions.values() if exact_position),
+        "positions_cut_short": len(short),
+        "overrun": sum(short) - nodes * len(short),
         "cpu_s": round(time.process_time() - cpu, 1),
         "positions": positions,
     }
@@ -120,8 +115,9 @@ def main() -> None:
             f"{row['cpu_s']} CPU s ({time.perf_counter() - started:.0f} s)",
             flush=True,
         )
-    if len(rows) == 2:
-        before, after = (row.pop("positions") for row in rows)
+    searched = [row.pop("positions") for row in rows]  # per position: not printed as JSON
+    if len(searched) == 2:
+        before, after = searched
         split = compared(before, after)
         print(
             f"positions searched to the end in both runs: {split['exact_in_both']}, "
@@ -132,8 +128,6 @@ def main() -> None:
             listed = ", ".join(f"{p} {nodes[p][1]:,}" for p in split[only])
             print(f"searched to the end only {name}: {listed or 'none'}")
         rows.append({"run": "compared", **split})
-    else:
-        rows[0].pop("positions")
     print(json.dumps({"compiled": analysis.compiled(), "nodes": args.nodes, "rows": rows}))
 
 
