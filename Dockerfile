@@ -36,12 +36,12 @@ RUN pip install --no-deps . \
 
 # The arbiter's search compiled with mypyc (docs/analysis.md, "Speed": about 6× faster, within the
 # 1 s target from any position with up to 7 tricks left); the compiler and mypy leave with this
-# layer (the extension needs neither at run time).
+# layer (the extension needs neither at run time; it needs librt, a dependency of the project).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends gcc libc6-dev \
     && pip install "mypy>=2.4" \
     && python -m games.engine.compiled build \
-    && pip uninstall -y mypy librt ast-serialize \
+    && pip uninstall -y mypy ast-serialize \
     && apt-get purge -y --auto-remove gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*
 

@@ -11,6 +11,13 @@ benchmark script of ``benchmarks/`` (after ``--``, with its arguments) from each
 A B C A B C … — so that a change of load on a shared machine hits every variant alike. Each run's
 last line of output is its JSON; the table gives, per figure, every run and the median. The
 benchmark's own dependencies must be importable (``PYTHONPATH`` passes through).
+
+``--compile`` compiles each tree's search with mypyc first (``games.engine.compiled build`` in
+the tree: each variant runs its own compiled search), for the analysis's benchmarks:
+
+    .venv/bin/python benchmarks/side_by_side.py --pairs 3 --compile \\
+        --variant before=HEAD~1 --variant after=HEAD \\
+        -- analysis_nodes.py --deals 6 --levels 9 --nodes 5000000
 """
 
 from __future__ import annotations
@@ -38,6 +45,8 @@ FIGURES = (  # the figures worth comparing, from either benchmark's JSON
     "ping_per_second",
     "gunicorn_cpu_ms_per_play",
     "postgres_cpu_ms_per_play",
+    "search_cpu_s",  # analysis_nodes.py
+    "nodes_searched",
 )
 
 
@@ -51,6 +60,12 @@ def exported(revision: str, patch: str | None, into: Path) -> Path:
         tarfile.open(fileobj=file).extractall(tree, filter="data")
     if patch:
         subprocess.run(["git", "apply", str(ROOT / patch)], cwd=tree, check=True)
+    return tree
+
+
+def compiled(tree: Path) -> Path:
+    """``tree`` with its own search compiled (mypyc, from the tree's ``analysis.py``)."""
+    subprocess.run([sys.executable, "-m", "games.engine.compiled", "build"], cwd=tree, check=True, capture_output=True)
     return tree
 
 
@@ -78,6 +93,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", action="append", required=True, help="NAME=REVISION[+PATCH]")
     parser.add_argument("--pairs", type=int, default=3, help="rounds: each variant runs once per round")
+    parser.add_argument("--compile", action="store_true", help="compile each tree's search with mypyc first")
     parser.add_argument("script", nargs=argparse.REMAINDER, help="-- benchmark.py [its arguments]")
     args = parser.parse_args()
     script = args.script[1:] if args.script[:1] == ["--"] else args.script
@@ -87,6 +103,8 @@ def main() -> None:
             name, _, spec = variant.partition("=")
             revision, _, patch = spec.partition("+")
             trees[name] = exported(revision, patch or None, Path(scratch))
+            if args.compile:
+                trees[name] = compiled(trees[name])
         runs: dict[str, list[dict]] = {name: [] for name in trees}
         for round_ in range(1, args.pairs + 1):
             for name, tree in trees.items():

@@ -36,7 +36,9 @@ The search is a double-dummy alpha-beta over bitmask hands:
   generated inline (the three variants' legality written out, ``legal_mask``), the remaining
   cards' penalties carried down the search, the bounds tried before the table's key is
   computed, the table keyed on one int, the remaining cards looked up by their union (the deal
-  fixes who holds each card); compiled with mypyc (``compiled.py``), no name imported at a node,
+  fixes who holds each card), the hands and the cards above each card in vectors of unboxed
+  64-bit ints (librt's ``vec[i64]``: compiled, read and written as machine words, with no int
+  object made and freed per card); compiled with mypyc (``compiled.py``), no name imported at a node,
   no optional or boxed pair returned, no Python call per comparison (``sort_by``), the merged
   moves computed rather than cached;
 - every idea can be switched off (``SearchOptions``) and ``search_bounds`` shows the range a
@@ -67,6 +69,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from games.engine import cards as cards_module
 from games.engine import scoring as scoring_module
 from games.engine.cards import NAMES, Card, iter_cards
@@ -78,8 +83,9 @@ from games.engine.seats import SEATS, Seat
 
 # The tables and constants the search reads at every node, as this module's own ``Final`` names
 # (compiled, a module's own Final is a C static; a name imported from another module is a
-# dictionary look-up at each use).
-ABOVE: Final[tuple[int, ...]] = cards_module.ABOVE
+# dictionary look-up at each use). The cards above each card are 52-bit masks: in a vec[i64] they
+# are read unboxed (from a tuple, each read converts an int object).
+ABOVE: Final[vec[i64]] = vec[i64](cards_module.ABOVE)
 SUIT_OF: Final[tuple[int, ...]] = cards_module.SUIT_OF
 CARD_PENALTY: Final[tuple[int, ...]] = scoring_module.CARD_PENALTY  # R14
 POOL: Final[int] = scoring_module.POOL  # R14, R17
@@ -226,7 +232,7 @@ class Analysis:
         return data
 
 
-def hand_penalties(hands: list[int]) -> int:
+def hand_penalties(hands: vec[i64]) -> int:
     """R14: the penalties of the cards still in the hands (the search keeps it up to date)."""
     union = hands[0] | hands[1] | hands[2] | hands[3]
     return sum(SUIT_PENALTY[s][union >> 13 * s & 8191] for s in range(4))
@@ -365,7 +371,7 @@ class _OutOfTime(Exception):
 class _Position:
     """The search's view of a ``DealState``: bitmask hands, the trick in progress, raw points."""
 
-    hands: list[int]
+    hands: vec[i64]
     turn: int
     led: int
     best: int
@@ -383,7 +389,7 @@ def _position(deal: DealState) -> _Position:
     raw = raw_points(deal.kind, deal.plays, deal.winners, deal.ruleset.last_tricks)
     taken = sum(1 << s for s in SEATS if deal.tricks[s])
     return _Position(
-        list(deal.hands),
+        vec[i64](deal.hands),
         deal.turn,
         deal.led,
         deal.best,
@@ -472,12 +478,12 @@ class _Search:
             return 0 if takers == 1 else -(past * (5 - takers))  # R21 Max: 0; R20: × (k + 1)
         return past * (5 - takers)  # R22
 
-    def last_trick(self, hands: list[int], turn: int, past: int, taken: int) -> int:
+    def last_trick(self, hands: vec[i64], turn: int, past: int, taken: int) -> int:
         """Trick 13 from its start: one card each, so it plays itself (R3, R11)."""
-        led_card = hands[turn].bit_length() - 1
+        led_card = int(hands[turn]).bit_length() - 1
         winner, top, penalty = turn, led_card, 0
         for seat in range(4):
-            card = hands[seat].bit_length() - 1
+            card = int(hands[seat]).bit_length() - 1
             penalty += CARD_PENALTY[card]
             if SUIT_OF[card] == SUIT_OF[led_card] and card > top:
                 winner, top = seat, card
@@ -539,7 +545,7 @@ class _Search:
 
     def decided(
         self,
-        hands: list[int],
+        hands: vec[i64],
         turn: int,
         led: int,
         best: int,
@@ -586,7 +592,7 @@ class _Search:
         shed = self.still_to_come(hands, turn, led, n)  # at least that much of them is the seat's
         return self.static_bounds(rem, 0, trick_no + 1, past + gain + shed, taken | 1 << s, False, shed)
 
-    def still_to_come(self, hands: list[int], turn: int, led: int, n: int) -> int:
+    def still_to_come(self, hands: vec[i64], turn: int, led: int, n: int) -> int:
         """R14: the least penalty the cards still to come to the trick in progress add up to:
         each player still to play at its cheapest card of the led suit if it holds one (R11),
         else of its hand (R12 only narrows the choice); 0 outside a rozbójnik."""
@@ -607,7 +613,7 @@ class _Search:
         return total
 
     def decided_lead(
-        self, hands: list[int], rem: int, turn: int, trick_no: int, past: int, taken: int
+        self, hands: vec[i64], rem: int, turn: int, trick_no: int, past: int, taken: int
     ) -> tuple[int, int] | None:
         """Trick-start bounds when the trick about to be led is decided for the seat or against it
         whatever is led (the leader's legal leads, R10, R16), else None.
@@ -644,7 +650,7 @@ class _Search:
         # the trick is the seat's: the next trick's view, this trick's cards still in the pool
         return self.static_bounds(rem, 0, trick_no + 1, past + gain, taken | 1 << s)
 
-    def quick(self, hands: list[int], turn: int, trick_no: int, past: int, taken: int) -> tuple[int, int]:
+    def quick(self, hands: vec[i64], turn: int, trick_no: int, past: int, taken: int) -> tuple[int, int]:
         """Odgrywka, at a trick start: bounds from the leader's sure tricks, else ``(-INF, INF)``.
 
         The leader's cards of a suit above every other card of it still out (or all of them, when
@@ -661,7 +667,7 @@ class _Search:
             if top:
                 rest = others >> shift & 8191
                 if rest:
-                    top &= ~((1 << rest.bit_length()) - 1)
+                    top &= ~((1 << int(rest).bit_length()) - 1)
                 sure += BIT_COUNT[top]
         if not sure:
             return -INF, INF
@@ -680,7 +686,7 @@ class _Search:
         k_max = without - (0 if taken >> turn & 1 else 1) - (0 if taken >> s & 1 else 1)
         return -INF, (past + ODGRYWKA_TRICK_POINTS * (left - sure)) * (k_max + 1)
 
-    def claim(self, hands: list[int], rem: int, turn: int, trick_no: int, past: int, taken: int) -> int:
+    def claim(self, hands: vec[i64], rem: int, turn: int, trick_no: int, past: int, taken: int) -> int:
         """At a trick start: the seat's exact value when the leader takes every trick left, else
         ``-INF``. It does when its lowest card of each suit it holds is above every card of that
         suit the others hold: whatever it leads (R10), the others follow under it or discard
@@ -690,7 +696,7 @@ class _Search:
         others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ leader
         for shift in range(0, 52, 13):
             m = leader >> shift & 8191
-            if m and (others >> shift & 8191).bit_length() > (m & -m).bit_length():
+            if m and int(others >> shift & 8191).bit_length() > int(m & -m).bit_length():
                 return -INF
         if turn != self.seat:
             return self.final(past, taken | 1 << turn)
@@ -701,7 +707,7 @@ class _Search:
             past += ODGRYWKA_TRICK_POINTS * left
         return self.final(past, taken | 1 << turn)
 
-    def ducked(self, hands: list[int], past: int, taken: int) -> int:
+    def ducked(self, hands: vec[i64], past: int, taken: int) -> int:
         """Rozbójnik, at a trick start another seat leads: a lower bound of the seat's value when
         it can duck every trick still to come, else ``-INF``.
 
@@ -735,7 +741,7 @@ class _Search:
     def run(self, pos: _Position, alpha: int = -INF, beta: int = INF, depth: int = 99, leaf: int = 0) -> int:
         """The value of ``pos`` for this seat, searched ``depth`` tricks deep (all of them by
         default); at the depth limit a leaf is its low (``leaf`` 0) or high (1) static bound."""
-        hands = list(pos.hands)
+        hands = vec[i64](pos.hands)  # a copy: the search plays its cards in it
         self.stop_trick = pos.trick_no + depth if depth < 99 else 99
         self.leaf = leaf
         return self.node(
@@ -757,7 +763,7 @@ class _Search:
 
     def node(
         self,
-        hands: list[int],
+        hands: vec[i64],
         turn: int,
         led: int,
         best: int,
@@ -994,7 +1000,7 @@ class _Search:
             a, b = b, a
         return low + a, high + b
 
-    def merged(self, hands: list[int], hand: int, legal: int, tmask: int) -> list[int]:
+    def merged(self, hands: vec[i64], hand: int, legal: int, tmask: int) -> list[int]:
         """The legal cards (``legal``), lowest first (suit by suit), each run of equivalent ones as
         its lowest: the next live card up is also legal and costs the same (R14). Computed at each
         node: a cache keyed on each suit's legal and live cards cost as much in the pure module
@@ -1015,7 +1021,7 @@ class _Search:
                 nxt = above & -above
                 if not nxt & m:
                     break
-                c2 = nxt.bit_length() - 1
+                c2 = int(nxt).bit_length() - 1
                 if CARD_PENALTY[c2] != penalty:
                     break
                 m ^= nxt
@@ -1067,7 +1073,7 @@ class _Search:
             self.killers[2 * trick_no + 1] = self.killers[2 * trick_no]
             self.killers[2 * trick_no] = card
 
-    def key(self, hands: list[int], left: int) -> int:
+    def key(self, hands: vec[i64], left: int) -> int:
         """The id of the remaining cards ``left`` (held as ``hands``) with equivalent ranks merged:
         per suit, the owners in rank order (and, in a rozbójnik, each card's penalty class); each
         suit's code is computed once and numbered (a small id), the merged key is the suits' small
@@ -1096,7 +1102,7 @@ class _Search:
         keys.ids[left] = found
         return found
 
-    def suit_id(self, hands: list[int], left: int, suit: int) -> int:
+    def suit_id(self, hands: vec[i64], left: int, suit: int) -> int:
         """The small id of suit ``suit``'s code (``suit_code``) for the remaining cards ``left``:
         computed once per suit and set of its cards (the deal fixes their owners)."""
         shift = 13 * suit
@@ -1453,7 +1459,7 @@ def _probe(search: _Search, pos: _Position, low: int, high: int) -> tuple[int, i
 
 def _play(search: _Search, pos: _Position, card: int) -> _Position:
     """``pos`` after the seat on turn plays ``card`` (a card's value is the position right after it)."""
-    hands = list(pos.hands)
+    hands = vec[i64](pos.hands)
     hands[pos.turn] ^= 1 << card
     bit = 1 << card
     if pos.led < 0:
