@@ -15,9 +15,7 @@ defaults with the ``--before`` switches, ``FIELD=0`` or ``FIELD=1``; "after": wi
 proven bounds are where a search did not end (each of worst, best and guaranteed: its
 ``high − low`` summed over the positions' four seats; 0 where every position is exact). The CPU seconds
 of each run are printed too (``time.process_time``, one process: on a shared machine the nodes
-are the measure; the seconds give nodes per second); the last line, JSON, sums them over the
-rows (``search_cpu_s``, ``nodes_searched``) for ``side_by_side.py --compile``, which compares
-two versions of the search. ``--by-search`` also prints each
+are the measure; the seconds give nodes per second). ``--by-search`` also prints each
 position's nodes by search (seat and mode, the largest first) and each seat's proven values:
 where a position's budget goes.
 """
@@ -120,8 +118,7 @@ def main() -> None:
                 flush=True,
             )
             print(f"{'':>14}bounds wide (points, summed): {', '.join(f'{m} {w:,}' for m, w in row['widths'].items())}")
-    totals = {"search_cpu_s": round(sum(r["cpu_s"] for r in rows), 1), "nodes_searched": sum(r["nodes"] for r in rows)}
-    print(json.dumps({"compiled": analysis.compiled(), "nodes": args.nodes, "rows": rows, **totals}))
+    print(json.dumps({"compiled": analysis.compiled(), "nodes": args.nodes, "rows": rows}))
 
 
 if __name__ == "__main__":

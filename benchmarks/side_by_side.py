@@ -77,7 +77,7 @@ def run_once(tree: Path, script: list[str]) -> dict:
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
         sys.exit(f"{script[0]} failed in {tree}:\n{done.stderr[-2000:]}")
-    return with_cpu_per_play({**json.loads(lines[-1]), "load_average": load})
+    return with_search_totals(with_cpu_per_play({**json.loads(lines[-1]), "load_average": load}))
 
 
 def with_cpu_per_play(run: dict) -> dict:
@@ -86,6 +86,15 @@ def with_cpu_per_play(run: dict) -> dict:
     if cores and rate:
         run["gunicorn_cpu_ms_per_play"] = round(cores["gunicorn"] * 1000 / rate, 2)
         run["postgres_cpu_ms_per_play"] = round(cores["postgres"] * 1000 / rate, 2)
+    return run
+
+
+def with_search_totals(run: dict) -> dict:
+    """``analysis_nodes.py`` gives a row per level: its CPU seconds and nodes, summed."""
+    rows = run.get("rows")
+    if rows and all("cpu_s" in row and "nodes" in row for row in rows):
+        run["search_cpu_s"] = round(sum(row["cpu_s"] for row in rows), 1)
+        run["nodes_searched"] = sum(row["nodes"] for row in rows)
     return run
 
 
