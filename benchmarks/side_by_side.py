@@ -63,10 +63,9 @@ def exported(revision: str, patch: str | None, into: Path) -> Path:
     return tree
 
 
-def compiled(tree: Path) -> Path:
-    """``tree`` with its own search compiled (mypyc, from the tree's ``analysis.py``)."""
+def compile_search(tree: Path) -> None:
+    """Compile ``tree``'s own search (mypyc, from the tree's ``analysis.py``) into the tree."""
     subprocess.run([sys.executable, "-m", "games.engine.compiled", "build"], cwd=tree, check=True, capture_output=True)
-    return tree
 
 
 def run_once(tree: Path, script: list[str]) -> dict:
@@ -113,7 +112,7 @@ def main() -> None:
             revision, _, patch = spec.partition("+")
             trees[name] = exported(revision, patch or None, Path(scratch))
             if args.compile:
-                trees[name] = compiled(trees[name])
+                compile_search(trees[name])
         runs: dict[str, list[dict]] = {name: [] for name in trees}
         for round_ in range(1, args.pairs + 1):
             for name, tree in trees.items():
