@@ -13,7 +13,8 @@ the same on every run and machine, whatever the load). Each row: the options ("b
 defaults with the ``--before`` switches, ``FIELD=0`` or ``FIELD=1``; "after": with the
 ``--after`` ones), exact positions, the nodes used (total, median, max), and how wide the
 proven bounds are where a search did not end (each of worst, best and guaranteed: its
-``high − low`` summed over the positions' four seats; 0 where every position is exact). The CPU seconds
+``high − low`` summed over the positions' four seats; 0 where every position is exact), and the
+nodes by kind of deal and mode (``by_mode``: where the budget goes). The CPU seconds
 of each run are printed too (``time.process_time``, one process: on a shared machine the nodes
 are the measure; the seconds give nodes per second). ``--by-search`` also prints each
 position's nodes by search (seat and mode, the largest first) and each seat's proven values:
@@ -50,6 +51,7 @@ def simulated_deals(seed: int, count: int) -> list:
 def measure(deals: list, left: int, nodes: int, options: analysis.SearchOptions, by_search: bool = False) -> dict:
     exact, used, cpu = 0, [], time.process_time()
     widths = dict.fromkeys(analysis.MODES, 0)
+    by_mode: dict[str, dict[str, int]] = {}
     for number, deal in enumerate(deals):
         analyser = analysis.Analyser(options)
         found = analyser.analyse(analysis.deal_position(deal, 4 * (13 - left)), nodes=nodes)
@@ -59,6 +61,9 @@ def measure(deals: list, left: int, nodes: int, options: analysis.SearchOptions,
             for mode in widths:
                 bounds = getattr(values, mode)
                 widths[mode] += bounds.high - bounds.low
+        kind = by_mode.setdefault(deal.kind.value, dict.fromkeys(analysis.MODES, 0))
+        for (_, mode), search in analyser.searches.items():
+            kind[mode] += search.nodes
         if by_search:
             print_searches(number, deal, found, analyser)
     return {
@@ -70,6 +75,7 @@ def measure(deals: list, left: int, nodes: int, options: analysis.SearchOptions,
         "max": max(used),
         "cpu_s": round(time.process_time() - cpu, 1),
         "widths": widths,
+        "by_mode": by_mode,
     }
 
 
@@ -118,6 +124,8 @@ def main() -> None:
                 flush=True,
             )
             print(f"{'':>14}bounds wide (points, summed): {', '.join(f'{m} {w:,}' for m, w in row['widths'].items())}")
+            for kind, modes in sorted(row["by_mode"].items()):
+                print(f"{'':>14}{kind} nodes: {', '.join(f'{m} {n:,}' for m, n in modes.items())}")
     print(json.dumps({"compiled": analysis.compiled(), "nodes": args.nodes, "rows": rows}))
 
 

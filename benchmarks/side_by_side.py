@@ -18,6 +18,13 @@ the tree: each variant runs its own compiled search), for the analysis's benchma
     .venv/bin/python benchmarks/side_by_side.py --pairs 3 --compile \\
         --variant before=HEAD~1 --variant after=HEAD \\
         -- analysis_nodes.py --deals 6 --levels 9 --nodes 5000000
+
+``--compile NAME …`` compiles only the variants named, so one run puts the pure and the compiled
+search of one revision side by side (how much the compiler buys):
+
+    .venv/bin/python benchmarks/side_by_side.py --pairs 3 --compile compiled \\
+        --variant pure=HEAD --variant compiled=HEAD \\
+        -- analysis_nodes.py --deals 4 --levels 7 --nodes 1000000
 """
 
 from __future__ import annotations
@@ -101,17 +108,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", action="append", required=True, help="NAME=REVISION[+PATCH]")
     parser.add_argument("--pairs", type=int, default=3, help="rounds: each variant runs once per round")
-    parser.add_argument("--compile", action="store_true", help="compile each tree's search with mypyc first")
+    parser.add_argument(
+        "--compile",
+        nargs="*",
+        metavar="NAME",
+        help="compile the trees' search with mypyc first: every tree's, or only the variants named",
+    )
     parser.add_argument("script", nargs=argparse.REMAINDER, help="-- benchmark.py [its arguments]")
     args = parser.parse_args()
     script = args.script[1:] if args.script[:1] == ["--"] else args.script
+    names = [variant.partition("=")[0] for variant in args.variant]
+    if unknown := set(args.compile or ()) - set(names):
+        parser.error(f"--compile names no variant: {', '.join(sorted(unknown))}")
     with tempfile.TemporaryDirectory(prefix="side_by_side_") as scratch:
         trees = {}
         for variant in args.variant:
             name, _, spec = variant.partition("=")
             revision, _, patch = spec.partition("+")
             trees[name] = exported(revision, patch or None, Path(scratch))
-            if args.compile:
+            if args.compile is not None and (not args.compile or name in args.compile):
                 compile_search(trees[name])
         runs: dict[str, list[dict]] = {name: [] for name in trees}
         for round_ in range(1, args.pairs + 1):
