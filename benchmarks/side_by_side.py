@@ -117,16 +117,16 @@ def main() -> None:
     parser.add_argument("script", nargs=argparse.REMAINDER, help="-- benchmark.py [its arguments]")
     args = parser.parse_args()
     script = args.script[1:] if args.script[:1] == ["--"] else args.script
-    names = [variant.partition("=")[0] for variant in args.variant]
-    if unknown := set(args.compile or ()) - set(names):
+    specs = {name: spec for name, _, spec in (variant.partition("=") for variant in args.variant)}
+    compiled = set(specs) if args.compile == [] else set(args.compile or ())
+    if unknown := compiled - set(specs):
         parser.error(f"--compile names no variant: {', '.join(sorted(unknown))}")
     with tempfile.TemporaryDirectory(prefix="side_by_side_") as scratch:
         trees = {}
-        for variant in args.variant:
-            name, _, spec = variant.partition("=")
+        for name, spec in specs.items():
             revision, _, patch = spec.partition("+")
             trees[name] = exported(revision, patch or None, Path(scratch))
-            if args.compile is not None and (not args.compile or name in args.compile):
+            if name in compiled:
                 compile_search(trees[name])
         runs: dict[str, list[dict]] = {name: [] for name in trees}
         for round_ in range(1, args.pairs + 1):
