@@ -57,7 +57,7 @@ test-fast: $(STAMP)
 		--dist loadfile -p no:schemathesis
 
 # make compile-engine: the arbiter's search (games/engine/analysis.py) compiled with mypyc, about
-# 6x faster (docs/analysis.md), same answers; optional: needs gcc and the Python headers, and is rebuilt by hand after
+# 12x faster (docs/analysis.md, "Compiled with mypyc"), same answers; optional: needs gcc and the Python headers, and is rebuilt by hand after
 # analysis.py changes (the tests fail while it is stale). make clean-engine: back to pure Python.
 compile-engine: $(STAMP)
 	$(PY) -m pip install -q -e '.[dev,compile]'
