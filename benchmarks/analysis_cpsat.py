@@ -70,8 +70,13 @@ class BestModel:
         self.m.AddBoolOr([a.Not(), b.Not()]).OnlyEnforceIf(v.Not())
         return v
 
-    def played_before(self, cards, t):
-        return sum(self.x[c, u] for c in cards for u in range(t))
+    def still_holds(self, cards: list[int], t: int):
+        """True when at least one of ``cards`` (one player's) is still in hand at trick ``t``."""
+        v = self.m.NewBoolVar("")
+        played = sum(self.x[c, u] for c in cards for u in range(t))
+        self.m.Add(played <= len(cards) - 1).OnlyEnforceIf(v)
+        self.m.Add(played == len(cards)).OnlyEnforceIf(v.Not())
+        return v
 
     def plays_once(self, leader: int) -> None:
         """Each card once; each player one card a trick; one leader a trick, the first given."""
@@ -101,13 +106,9 @@ class BestModel:
         for p in range(4):
             for s in range(4):
                 suit = [c for c in self.cards if self.owner[c] == p and c // 13 == s]
-                for t in self.tricks[1:] if suit else ():
-                    holds = self.m.NewBoolVar("")
-                    self.m.Add(self.played_before(suit, t) <= len(suit) - 1).OnlyEnforceIf(holds)
-                    self.m.Add(self.played_before(suit, t) == len(suit)).OnlyEnforceIf(holds.Not())
+                for t in self.tricks if suit else ():
+                    holds = self.still_holds(suit, t)
                     self.m.Add(sum(self.x[c, t] for c in suit) == 1).OnlyEnforceIf([self.led[s, t], holds])
-                for t in self.tricks[:1] if suit else ():  # every card is still held at the first
-                    self.m.Add(sum(self.x[c, t] for c in suit) == 1).OnlyEnforceIf(self.led[s, t])
 
     def before(self, q: int, p: int, t: int):
         """1 when ``q`` plays before ``p`` in trick ``t`` (clockwise from its leader)."""
@@ -141,9 +142,7 @@ class BestModel:
         for t in self.tricks if between else ():
             top_between = self.m.NewBoolVar("")
             self.m.AddMaxEquality(top_between, [earlier[e, p, t] for e in between])
-            holds_b = self.m.NewBoolVar("")
-            self.m.Add(self.played_before([b], t) == 0).OnlyEnforceIf(holds_b)
-            self.m.Add(self.played_before([b], t) == 1).OnlyEnforceIf(holds_b.Not())
+            holds_b = self.still_holds([b], t)
             clause = [self.x[a, t].Not(), self.led[s, t].Not(), top_between.Not(), holds_b.Not()]
             self.m.AddBoolOr(clause + [earlier[e, p, t] for e in above])
 
@@ -223,8 +222,9 @@ def main() -> None:
                 search = found.seats[seat].best if found else None
                 exact = search.low if search is not None and search.exact else None
                 optimal += status == "OPTIMAL"
-                checked += exact is not None and status == "OPTIMAL"
-                agreed += exact is not None and status == "OPTIMAL" and exact == value
+                if exact is not None and status == "OPTIMAL":
+                    checked += 1
+                    agreed += exact == value
                 seconds.append(wall)
                 line = {"deal": number, "left": left, "seat": "NESW"[seat], "status": status, "value": value}
                 print(json.dumps(line | {"bound": bound, "search": exact, "wall_s": round(wall, 2)}), flush=True)
