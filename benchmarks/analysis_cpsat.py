@@ -188,15 +188,18 @@ class BestModel:
         self.m.Maximize(value)
         return value
 
-    def solve(self, seconds: float) -> tuple[str, int, int, float]:
+    def solve(self, seconds: float) -> tuple[str, int | None, int | None, float]:
+        """The status, the best line found and the proven bound (both None when no line was found in time:
+        CP-SAT's bound then means nothing)."""
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1  # one core, as the target is stated
         solver.parameters.max_time_in_seconds = seconds
         status = solver.Solve(self.m)
+        found = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
         return (
             solver.StatusName(status),
-            int(solver.ObjectiveValue()),
-            int(solver.BestObjectiveBound()),
+            int(solver.ObjectiveValue()) if found else None,
+            int(solver.BestObjectiveBound()) if found else None,
             solver.WallTime(),
         )
 
@@ -218,7 +221,8 @@ def main() -> None:
             found = analysis.analyse(position, nodes=args.check_nodes) if args.check_nodes else None
             for seat in range(4):
                 status, value, bound, wall = BestModel(position, seat).solve(args.seconds)
-                value, bound = value + transfer[seat], bound + transfer[seat]
+                if value is not None:  # R27: the sale's transfer, as analyse adds it
+                    value, bound = value + transfer[seat], bound + transfer[seat]
                 search = found.seats[seat].best if found else None
                 exact = search.low if search is not None and search.exact else None
                 optimal += status == "OPTIMAL"
