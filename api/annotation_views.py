@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from django.conf import settings
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring import annotation_selectors
-from scoring.annotations import annotation_job_queue
+from scoring.annotations import annotated_automatically, annotation_job_queue
+from scoring.exceptions import AnnotationNotScheduled
 
 from .annotation_serializers import DealAnnotationSerializer
 from .problems import problem_responses
@@ -34,10 +35,12 @@ class DealAnnotationView(APIView):
                     401: "Not authenticated.",
                     404: "No such match or one you may not see; or the deal is not over (in play or not "
                     "played): nobody sees an annotation while its deal is in play.",
-                    422: "The deal was filed by its tally or points: no cards (`analysis_unavailable`).",
-                    503: "The database is unavailable (`database_unavailable`).",
+                    409: "Not annotated, and no job annotates deals on this server (`ANNOTATE_DEALS` off): "
+                    "its administrator runs `manage.py annotate_deals`. Asking again will not help.",
+                    422: "The deal was filed by its tally or points: no cards.",
+                    503: "The database is unavailable.",
                 }
-            )(401, 404, 422, 503),
+            )(401, 404, 409, 422, 503),
         },
         description="For each card played in a finished deal: what it cost the player who played it (his "
         "guaranteed points, by his own best play against the other three, before it minus after it), its "
@@ -47,7 +50,15 @@ class DealAnnotationView(APIView):
     )
     def get(self, request, pk: str, number: int):
         found = annotation_selectors.deal_annotation_get(match_id=pk, number=number, user=request.user)
-        if found.annotation is None and settings.ANNOTATE_DEALS:
+        if found.annotation is None and not annotated_automatically():
+            raise AnnotationNotScheduled(
+                gettext(
+                    "Deal %(deal)d is not annotated, and no job annotates deals on this server (ANNOTATE_DEALS "
+                    "is off): its administrator annotates them with manage.py annotate_deals."
+                )
+                % {"deal": number}
+            )
+        if found.annotation is None:
             annotation_job_queue(match_id=str(found.match.pk))  # stale, or its job lost
             found = annotation_selectors.deal_annotation_get(match_id=pk, number=number, user=request.user)
         body = DealAnnotationSerializer(

@@ -115,6 +115,15 @@ PROBLEMS: dict[str, tuple[int, str, str]] = {
             " of its matches takes a command or a ruling; staff may reopen it with a reason."
         ),
     ),
+    "annotation_not_scheduled": (
+        409,
+        _("Not annotated on this server"),
+        _(
+            "The deal is not annotated, and no job annotates deals on this server (ANNOTATE_DEALS is off, the "
+            "default without a task queue): its administrator annotates them with manage.py annotate_deals. "
+            "Asking again will not help until then."
+        ),
+    ),
     "log_unreadable": (
         409,
         _("The match's log cannot be read"),

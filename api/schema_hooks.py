@@ -119,6 +119,7 @@ CODES_BY_OPERATION = {
     "matches_reinstate": [("403", "arbiter_involved"), ("409", "withdrawal_conflict"), ("409", "season_closed")],
     "disputes_ruling": [("403", "arbiter_involved"), ("409", "season_closed"), ("422", "ruling_outside_analysis")],
     "matches_analysis": [("422", "analysis_unavailable")],
+    "matches_deal_annotations": [("409", "annotation_not_scheduled"), ("422", "analysis_unavailable")],
     "invitations_claim": [("400", "invitation_invalid"), ("409", "invitation_used"), ("410", "invitation_expired")],
     "clubs_players_invitation_create": [("409", "invitation_used")],
     "invitations_accept": [("409", "invitation_used"), ("410", "invitation_expired")],

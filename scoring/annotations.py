@@ -44,9 +44,15 @@ def deal_ended(events: list, result: Any) -> bool:
     return T.CARD_PLAYED in types and state is not None and state.deal is None
 
 
+def annotated_automatically() -> bool:
+    """Whether a job annotates each deal as it ends (``ANNOTATE_DEALS``). When not, a deal is
+    annotated only by ``manage.py annotate_deals``, and nothing is computing one that is missing."""
+    return settings.ANNOTATE_DEALS
+
+
 def on_events_appended(sender, *, match, events: list, result=None, **kwargs) -> None:
     """Queue the match's annotation after the commit when a deal just ended."""
-    if settings.ANNOTATE_DEALS and deal_ended(events, result):
+    if annotated_automatically() and deal_ended(events, result):
         match_id = str(match.pk)
         transaction.on_commit(lambda: annotation_job_queue(match_id=match_id))
 

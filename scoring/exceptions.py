@@ -58,3 +58,10 @@ class RoundInProgress(CommandError):
     """Swiss seating needs the results of the rounds before: one of their matches is still on."""
 
     status, code, title = 409, "round_in_progress", _("The previous round is still being played")
+
+
+class AnnotationNotScheduled(CommandError):
+    """A deal not annotated yet on a server where no job annotates deals (``ANNOTATE_DEALS``
+    off): it stays so until an administrator runs ``manage.py annotate_deals``."""
+
+    status, code, title = 409, "annotation_not_scheduled", _("Not annotated on this server")

@@ -54,6 +54,7 @@ from scoring.annotation_selectors import (
     season_accuracy,
     season_accuracy_series,
 )
+from scoring.annotations import annotated_automatically
 from scoring.models import Club, DealAnnotation, Membership, Season, StandingRow
 
 from .steps import deal_steps
@@ -274,8 +275,8 @@ def deal_annotation(match: Match, number: int) -> dict[str, Any]:
     and the match's progress while it is computed."""
     row = DealAnnotation.objects.filter(match=match, number=number, version=ENGINE_VERSION).first()
     progress = annotation_progress(match=match)
-    if row is None:
-        return {"done": False, "progress": progress}
+    if row is None:  # being computed, or (no job annotates deals here) waiting for the command
+        return {"done": False, "progress": progress, "automatic": annotated_automatically()}
     body = annotation_body(row)
     return {
         "done": True,
@@ -301,6 +302,7 @@ def match_annotations(*, match: Match) -> dict[str, Any] | None:
     names = _seat_names(match)
     return {
         "progress": progress,
+        "automatic": annotated_automatically(),
         "costliest": [{**c, "url": deal_url(match, c["deal"])} for c in match_costliest(match=match)],
         "seats": [
             {"seat": seat, "name": names[seat], "accuracy": accuracy.get(player)}

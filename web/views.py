@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -127,7 +126,7 @@ def match_confirm(request, match_id):
 def deal_detail(request, match_id, number: int):
     match, viewer, role = selectors.match_for_page(match_id=match_id, user=request.user)
     view = selectors.deal_view(match=match, viewer=viewer, number=number, user=request.user)
-    if view["annotation"] is not None and not view["annotation"]["done"] and settings.ANNOTATE_DEALS:
+    if view["annotation"] is not None and not view["annotation"]["done"] and view["annotation"]["automatic"]:
         annotation_job_queue(match_id=str(match.pk))  # stale (a new engine) or its job lost: once more
     return render(request, "web/deal_detail.html", {"match": match, "role": role, "view": view})
 

@@ -1,12 +1,13 @@
 """The annotated deal (issue 27): the job a deal's end queues (eager Celery here), the stored rows,
 their rebuild when the engine's version changes, and ``GET /matches/{id}/deals/{n}/annotations/``
-(200 once computed, 202 with progress while not, 404 for a deal in play to everyone, 422 for a
-paper-sheet deal)."""
+(200 once computed, 202 with progress while its job has not run, 409 where no job annotates deals,
+404 for a deal in play to everyone, 422 for a paper-sheet deal)."""
 
 import json
 
 import pytest
 from audit_helpers import PROBLEM, url
+from django.core.cache import cache
 from django.core.management import call_command
 from support import TALLY_EXAMPLES
 from support.world import simulated
@@ -15,6 +16,7 @@ from games.engine.annotation import ENGINE_VERSION, GRADES
 from games.models import MatchEvent
 from games.write import services as games
 from scoring.annotation_selectors import match_accuracy, season_accuracy
+from scoring.annotations import queued_mark
 from scoring.models import DealAnnotation
 
 pytestmark = pytest.mark.django_db
@@ -69,15 +71,35 @@ def test_nobody_sees_an_annotation_while_its_deal_is_in_play(annotating, world, 
 
 
 def test_while_the_job_has_not_run_it_answers_202_with_the_matchs_progress(world, clients, season_match, settings):
-    match = season_match(deals=2)  # ANNOTATE_DEALS off: no job queued
+    match = season_match(deals=2)  # filed with ANNOTATE_DEALS off: no job ran
+    settings.ANNOTATE_DEALS = True
+    cache.add(queued_mark(match.pk), 1)  # its job is queued and has not started
 
     response = annotations(clients["ala"], match, 1)
     assert response.status_code == 202 and response["Retry-After"]
     assert response.json()["status"] == "pending" and response.json()["annotation"] is None
     assert response.json()["progress"] == {"done": 0, "to_do": 2}
 
-    settings.ANNOTATE_DEALS = True
-    response = annotations(clients["ala"], match, 1)  # queues the job: eager, it runs in the request
+    cache.delete(queued_mark(match.pk))  # the job was lost
+    response = annotations(clients["ala"], match, 1)  # queues it again: eager, it runs in the request
+    assert response.status_code == 200 and response.json()["progress"] == {"done": 2, "to_do": 2}
+
+
+def test_where_no_job_annotates_deals_it_says_so_instead_of_asking_the_client_to_wait(
+    world, clients, season_match, settings
+):
+    match = season_match(deals=2)
+    settings.ANNOTATE_DEALS = False  # the embedded default: no task queue
+
+    response = annotations(clients["ala"], match, 1)
+    assert response.status_code == 409 and response["Content-Type"] == PROBLEM
+    assert "Retry-After" not in response
+    body = response.json()
+    assert body["code"] == "annotation_not_scheduled" and "manage.py annotate_deals" in body["detail"]
+    assert not DealAnnotation.objects.filter(match=match).exists()
+
+    call_command("annotate_deals", "--match", str(match.pk), stdout=open("/dev/null", "w"))
+    response = annotations(clients["ala"], match, 1)
     assert response.status_code == 200 and response.json()["progress"] == {"done": 2, "to_do": 2}
 
 

@@ -5,9 +5,10 @@ each trick; the match's progress while it is computed; nothing for a deal in pla
 import re
 
 import pytest
+from django.core.cache import cache
 from web_helpers import SEATS
 
-from scoring.annotations import match_annotate
+from scoring.annotations import match_annotate, queued_mark
 from scoring.models import DealAnnotation
 
 pytestmark = pytest.mark.django_db
@@ -37,11 +38,29 @@ def test_every_card_of_an_annotated_deal_carries_its_grade_as_a_colour_and_a_sym
     assert len(re.findall(r'<tr><th scope="row">\d+</th>', html.split('id="ranges"')[1])) == 13
 
 
-def test_while_it_is_computed_the_page_says_how_far_the_match_is(client, users, finished_match):
+def test_while_it_is_computed_the_page_says_how_far_the_match_is(client, users, finished_match, settings):
+    settings.ANNOTATE_DEALS = True
+    cache.add(queued_mark(finished_match.pk), 1)  # its job is queued and has not started
     client.force_login(users["ala"])
     html = client.get(deal_url(finished_match, 1)).content.decode()
-    assert 'id="annotation-status"' in html and "0 of 9 deals" in html
-    assert "graded grade-" not in html
+    assert 'id="annotation-status"' in html and "Being annotated: 0 of 9 deals" in html
+    assert "graded grade-" not in html and "annotate_deals" not in html
+
+
+def test_where_no_job_annotates_deals_the_pages_say_who_does_instead_of_asking_to_wait(
+    client, users, finished_match, settings
+):
+    settings.ANNOTATE_DEALS = False  # the embedded default (make run): no task queue
+    client.force_login(users["ala"])
+    deal = client.get(deal_url(finished_match, 1)).content.decode()
+    assert 'id="annotation-status"' in deal and "Not annotated yet: 0 of 9 deals" in deal
+    assert "<code>manage.py annotate_deals</code>" in deal and "Reload in a while" not in deal
+    sheet = client.get(f"/matches/{finished_match.pk}/").content.decode()
+    assert "0 of 9 played deals annotated" in sheet and "<code>manage.py annotate_deals</code>" in sheet
+
+    match_annotate(match_id=finished_match.pk)  # what the command does
+    sheet = client.get(f"/matches/{finished_match.pk}/").content.decode()
+    assert "9 of 9 played deals annotated" in sheet and "annotate_deals" not in sheet
 
 
 def test_a_deal_in_play_shows_no_annotation_even_to_the_scorer(client, users, live_match):
