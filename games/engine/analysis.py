@@ -50,8 +50,10 @@ The search is a double-dummy alpha-beta over bitmask hands:
 - multi-trick bounds at trick starts (issue 27): in a rozbójnik a ×3 line needs another seat's
   trick while only the seat has one (``another_taker``), and a seat not on lead whose cards of
   each suit rank under the others' can duck every trick left (``ducking``); in an odgrywka the
-  leader's top cards are tricks in a row (``quick_tricks``); in both, a leader whose every card
-  is above all the others' cards of its suit takes every trick left (``claims``);
+  leader's top cards are tricks in a row (``quick_tricks``), and a seat that no line, even with
+  all four playing for it, gives every trick left has one trick fewer (``best_tricks``: an
+  exact search of those lines alone, where R16 leaves few choices); in both, a leader whose
+  every card is above all the others' cards of its suit takes every trick left (``claims``);
 - a budget, in seconds or (deterministic: no clock read) in nodes: past it the answer is not
   exact and each value is an interval proven by a depth-limited search whose leaves are those
   bounds, then narrowed by zero-window probes that read the exact attempt's table
@@ -106,6 +108,10 @@ RULE_ODGRYWKA: Final = 2
 RULE_OTHER: Final = -1
 
 INF: Final = 10**9
+# the steps (``all_from_lead``, ``first_trick`` calls) one ``takes_all`` may take; past them the
+# seat is taken to be able to take every trick (no bound): a guard, which the measured runs
+# reached only at the first lead (docs: one position in a thousand)
+ALL_TRICKS_STEPS: Final = 4096
 WORST, BEST, GUARANTEED = "worst", "best", "guaranteed"
 MODES = (WORST, BEST, GUARANTEED)
 # a transposition table: one int (the merged cards' id, the leader, the seats with a trick, see
@@ -166,6 +172,9 @@ class SearchOptions:
     keep_winners: bool = True  # odgrywka: a discard keeps the mover's high cards when its side wants tricks (R17)
     # issue 27, bounds (docs/analysis.md, "Round ten")
     probe_bounds: bool = True  # past the budget: half the bounds' share to probes of the exact game's table
+    # odgrywka, trick start: a seat that cannot take every trick left even with all four playing
+    # for it (R16) has one trick fewer and, while the others have none, a multiplier less (R22)
+    best_tricks: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,6 +370,272 @@ class _Keys:
         # (0: not computed yet): a list read, no hash
         self.suit_ids: list[int] = [0] * (4 << 13)
         self.codes: dict[int, int] = {}  # a suit's code (``_Search.suit_code``) → its small id
+        # odgrywka: whether a seat can take every trick left (``takes_all``): the remaining cards
+        # (their union: the deal fixes the owners) << 4 | the leader << 2 | the seat → the answer
+        self.all_tricks: dict[int, bool] = {}
+
+
+def sheds(hand: int, led: int, mine: int) -> int:
+    """The cards worth trying (a mask) for a player other than the seat on a trick the seat wins
+    (see ``all_from_lead``, (b)): its highest card of the led suit if it holds one, else its
+    highest card of each suit the seat still holds (``mine``), else any one card."""
+    follow = hand >> 13 * led & 8191
+    if follow:
+        return 1 << (13 * led + follow.bit_length() - 1)
+    found = 0
+    for shift in range(0, 52, 13):
+        if mine >> shift & 8191:
+            m = hand >> shift & 8191
+            if m:
+                found |= 1 << (shift + m.bit_length() - 1)
+    return found if found else hand & -hand
+
+
+def shed_all(
+    mine: int, a: int, b: int, c: int, sa: int, sb: int, sc: int, s: int, cache: dict[int, bool], work: list[int]
+) -> bool:
+    """Whether, after one card of each of ``sa``, ``sb``, ``sc`` (masks; 0: that player has already
+    played) leaves ``a``, ``b``, ``c``, the seat on lead with ``mine`` can take every trick left."""
+    if mine and not masters_left(mine, (a | b | c) & ~(sa | sb | sc)):
+        return False  # whatever they shed, the seat has no card to lead next that wins
+    ma = sa
+    while True:
+        x = ma & -ma
+        mb = sb
+        while True:
+            y = mb & -mb
+            mc = sc
+            while True:
+                z = mc & -mc
+                if all_from_lead(mine, a ^ x, b ^ y, c ^ z, s, cache, work):
+                    return True
+                mc ^= z
+                if not mc:
+                    break
+            mb ^= y
+            if not mb:
+                break
+        ma ^= x
+        if not ma:
+            break
+    return False
+
+
+def masters_left(mine: int, others: int) -> bool:
+    """Whether ``mine`` holds a card above all of ``others``' cards of its suit (or of a suit they lack)."""
+    for shift in range(0, 52, 13):
+        m = mine >> shift & 8191
+        if m and m.bit_length() > int(others >> shift & 8191).bit_length():
+            return True
+    return False
+
+
+def all_from_lead(mine: int, a: int, b: int, c: int, s: int, cache: dict[int, bool], work: list[int]) -> bool:
+    """Odgrywka: whether the seat, on lead with ``mine`` against the others' ``a``, ``b``, ``c``,
+    can take every trick left when all four play for it (exact).
+
+    (a) On such a line the seat wins every trick, so it leads each one (it won the one before),
+    and each card it leads is above every card of that suit the others hold: else the first of
+    them holding a higher one must play a higher one (R16, nadbijanie), and a discard never
+    wins. The others then follow with any card of the suit (R16: none can overtake), or, void,
+    discard any card.
+
+    (b) Only some of those cards need trying. Call B at least as good as A when B is position A
+    with some of the others' cards each swapped for a lower card of its suit or for a card of a
+    suit the seat no longer holds (such a suit is never led again on such a line: its cards only
+    wait to be discarded), and some of the seat's for higher cards of their suit. If some line
+    gives the seat every trick from A, one does from B, by induction on the tricks: in B each
+    player plays the card A's line plays, or its swapped card. The seat's lead is still above the
+    others' cards of its suit (theirs lower or gone, its own higher). A player following in A
+    follows in B with the matching card; if that was swapped for another suit's, with another
+    card of the led suit (the swap moves to that card), or, holding none, it is void and
+    discards the swapped card (R16: any card of the suit is legal, none can overtake). A player
+    void in A is void in B and discards the matching card. After the trick B is again at least
+    as good as A. Hence the seat leads its lowest card of a suit above all the others' cards of
+    it (keeping the higher ones); a player follows with its highest card of the suit (keeping the
+    lower ones); a void player discards its highest card of one of the suits the seat still
+    holds, or, holding none, any card (``sheds``)."""
+    if not mine:
+        return True
+    others = a | b | c
+    if not masters_left(mine, others):  # the usual answer, found without the cache
+        return False
+    key = (mine | a | b | c) << 4 | s << 2 | s
+    found = cache.get(key)
+    if found is not None:
+        return found
+    work[0] -= 1
+    if work[0] < 0:  # out of steps: not proven impossible (not kept: another call may finish it)
+        return True
+    result = False
+    for suit in range(4):
+        shift = 13 * suit
+        m = mine >> shift & 8191
+        if not m:
+            continue
+        rest = others >> shift & 8191
+        if rest:
+            m &= ~((1 << rest.bit_length()) - 1)
+        if not m:
+            continue
+        after = mine ^ (m & -m) << shift  # the lowest card of the suit above all the others'
+        if shed_all(
+            after, a, b, c, sheds(a, suit, after), sheds(b, suit, after), sheds(c, suit, after), s, cache, work
+        ):
+            result = True
+            break
+    cache[key] = result
+    return result
+
+
+def may_win_first(hands: vec[i64], turn: int, s: int) -> bool:
+    """Odgrywka, another seat (``turn``) on lead: False when the seat surely cannot take both the
+    first trick and the second (R16). The first: only with a card of the led suit (a discard never
+    wins) above the leader's lead, so above the leader's lowest card of some suit both hold. The
+    second: the seat leads it, with a card no one else can overtake; each other player has played
+    one card in the first trick, so in the suit led every other player held at most one card above
+    the seat's highest card of it."""
+    mine = int(hands[s])
+    leader = int(hands[turn])
+    first = False
+    for shift in range(0, 52, 13):
+        m = mine >> shift & 8191
+        lead = leader >> shift & 8191
+        if m and lead and m.bit_length() > (lead & -lead).bit_length():
+            first = True
+            break
+    if not first:
+        return False
+    for shift in range(0, 52, 13):
+        m = mine >> shift & 8191
+        if not m:
+            continue
+        top = m.bit_length()
+        beaten = False
+        for step in range(1, 4):
+            over = int(hands[(s + step) & 3]) >> shift & 8191
+            over >>= top
+            if over & (over - 1):  # two cards or more above the seat's highest
+                beaten = True
+                break
+        if not beaten:
+            return True
+    return False
+
+
+def all_after_first(hands: vec[i64], turn: int, s: int, cache: dict[int, bool], work: list[int]) -> bool:
+    """Odgrywka, another seat (``turn``) on lead: whether some first trick goes to the seat and
+    leaves it able to take every trick after it (``all_from_lead``; exact).
+
+    The seat wins the first trick only with a card of the led suit (a discard never wins), above
+    every card played before it: the leader leads a suit the seat holds, under the seat's
+    highest card of it (each such card is tried); the players between try every legal card
+    under it (R16; void, the highest card of each suit, by ``all_from_lead`` (b) applied to the
+    position after the trick), of equivalent cards one (``distinct``); the seat plays a card above
+    the best one so far (R16 makes it, and it must win) such that no player after it holds a
+    higher one of the suit (he would have to overtake): the lowest such card, which keeps its
+    higher ones (b), while the players after it have the same choices whichever it plays: their
+    ``sheds``."""
+    mine = int(hands[s])
+    pos = (s - turn) & 3  # the seat's place in the trick (1 to 3)
+    leader = int(hands[turn])
+    live = int(hands[0] | hands[1] | hands[2] | hands[3])
+    played = vec[i64]([hands[0], hands[1], hands[2], hands[3]])  # the first trick's cards taken out
+    for suit in range(4):
+        shift = 13 * suit
+        m = mine >> shift & 8191
+        if not m:
+            continue  # R16: a discard never wins
+        # a lead under the seat's highest card of the suit, one of each run of equivalent cards
+        lead = distinct(leader & ((1 << (shift + m.bit_length() - 1)) - 1) & SUIT_MASKS[suit], live)
+        while lead:
+            low = lead & -lead
+            lead ^= low
+            card = low.bit_length() - 1
+            played[turn] = leader ^ low
+            if first_trick(played, turn, suit, card, 1, pos, s, live, cache, work):
+                return True
+    return False
+
+
+def distinct(cards: int, live: int) -> int:
+    """``cards`` less each card whose next card up among ``live`` (its suit's, in rank order) is in
+    ``cards`` too: between two such cards no one holds a card, so either is the other's equal in
+    every comparison of this trick and of the tricks after it."""
+    m = cards
+    result = cards
+    while m:
+        low = m & -m
+        m ^= low
+        above = live & ABOVE[low.bit_length() - 1]
+        if above & -above & cards:
+            result ^= low
+    return result
+
+
+def first_trick(
+    hands: vec[i64],
+    turn: int,
+    led: int,
+    best: int,
+    n: int,
+    pos: int,
+    s: int,
+    live: int,
+    cache: dict[int, bool],
+    work: list[int],
+) -> bool:
+    """The rest of the first trick (``n`` cards played, the best so far ``best``, the seat
+    ``pos``-th) and then ``all_from_lead``, as ``all_after_first`` says."""
+    work[0] -= 1
+    if work[0] < 0:  # out of steps: not proven impossible
+        return True
+    seat = (turn + n) & 3
+    hand = int(hands[seat])
+    if n == pos:
+        higher = hand & int(ABOVE[best])
+        m = higher
+        while m:
+            low = m & -m
+            m ^= low
+            card = low.bit_length() - 1
+            above = ABOVE[card]
+            beaten = False
+            for step in range(n + 1, 4):
+                if hands[(turn + step) & 3] & above:
+                    beaten = True
+            if beaten:
+                continue
+            mine = hand ^ low
+            a, b, c = int(hands[(s + 1) & 3]), int(hands[(s + 2) & 3]), int(hands[(s + 3) & 3])
+            # the players after the seat (``3 - n`` of them: the leader is never one) shed
+            sa = sheds(a, led, mine) if n < 3 else 0
+            sb = sheds(b, led, mine) if n < 2 else 0
+            sc = 0
+            # the lowest winning card keeps the seat's higher ones: no other is better
+            return shed_all(mine, a, b, c, sa, sb, sc, s, cache, work)
+        return False
+    if hand >> 13 * led & 8191:  # following (R16): under the seat's highest card of the suit
+        top = int(hands[s]) >> 13 * led & 8191
+        under = (1 << (13 * led + top.bit_length() - 1)) - 1
+        m = distinct(legal_mask(RULE_ODGRYWKA, hand, led, best, 2) & under, live)
+    else:  # a discard: the highest of a suit at most
+        m = 0
+        for shift in range(0, 52, 13):
+            suit = hand >> shift & 8191
+            if suit:
+                m |= 1 << (shift + suit.bit_length() - 1)
+    while m:
+        low = m & -m
+        m ^= low
+        card = low.bit_length() - 1
+        hands[seat] = hand ^ low
+        nbest = card if ABOVE[best] & low else best
+        if first_trick(hands, turn, led, nbest, n + 1, pos, s, live, cache, work):
+            hands[seat] = hand
+            return True
+    hands[seat] = hand
+    return False
 
 
 class _OutOfTime(Exception):
@@ -446,6 +721,7 @@ class _Search:
         # the seat's own ducking bounds its value from below where it chooses its cards
         self.ducking = options.bounds and options.ducking and self.rozbojnik and mode != WORST
         self.claims = options.bounds and options.claims
+        self.best_tricks = options.bounds and options.best_tricks and self.rule == RULE_ODGRYWKA
         # R15: the last-trick penalties still to come from each trick on
         self.bonus_left = tuple(sum(self.last_bonus[t:14]) for t in range(15))
         # guaranteed only: the tables of the seat's worst and best searches (worst ≤ guaranteed ≤ best)
@@ -707,6 +983,48 @@ class _Search:
             past += ODGRYWKA_TRICK_POINTS * left
         return self.final(past, taken | 1 << turn)
 
+    def tricks_high(self, hands: vec[i64], turn: int, trick_no: int, past: int, taken: int, high: int) -> int:
+        """Odgrywka, at a trick start: an upper bound of the seat's value when no line, even with
+        all four playing for it, gives it every trick left (``takes_all``), else ``INF``. Only
+        decided when the bound would be below ``high`` (the search asks when it would cut).
+
+        Proof. If no line gives the seat all ``left`` tricks, on every line it takes at most
+        ``left − 1`` of them (R17: its raw points at most ``past + 10 (left − 1)``) and another
+        seat takes one. R22: a seat that ends with no trick gets 0, below the bound; otherwise its
+        points are the raw ones times ``k + 1``, ``k`` the seats with no trick at the end, none of
+        them the seat: at most the other seats with no trick yet, and when none of the three
+        others has one, one of them takes the trick the seat does not, so ``k ≤ 2``. The bound
+        holds every line, so it bounds ``best``, and ``guaranteed`` and ``worst`` below it."""
+        s = self.seat
+        others = 3 - TAKERS[taken & ~(1 << s)]  # the other seats with no trick yet
+        if others == 3:  # another seat takes a trick: at most two of them end without one (R22)
+            others = 2
+        bound = (past + ODGRYWKA_TRICK_POINTS * (13 - trick_no)) * (others + 1)
+        if bound >= high or self.takes_all(hands, turn):
+            return INF
+        return bound
+
+    def takes_all(self, hands: vec[i64], turn: int) -> bool:
+        """Odgrywka, at a trick start led by ``turn``: whether some line (all four playing for the
+        seat, R16) gives the seat every trick left; exact (``all_from_lead``, ``all_after_first``),
+        kept per remaining cards, leader and seat in the deal's ``_Keys``."""
+        s = self.seat
+        union = int(hands[0] | hands[1] | hands[2] | hands[3])
+        cache = self.keys.all_tricks
+        key = union << 4 | turn << 2 | s
+        found = cache.get(key)
+        if found is not None:
+            return found
+        work = [ALL_TRICKS_STEPS]
+        if turn == s:
+            result = all_from_lead(
+                int(hands[s]), int(hands[(s + 1) & 3]), int(hands[(s + 2) & 3]), int(hands[(s + 3) & 3]), s, cache, work
+            )
+        else:
+            result = may_win_first(hands, turn, s) and all_after_first(hands, turn, s, cache, work)
+        cache[key] = result
+        return result
+
     def ducked(self, hands: vec[i64], past: int, taken: int) -> int:
         """Rozbójnik, at a trick start another seat leads: a lower bound of the seat's value when
         it can duck every trick still to come, else ``-INF``.
@@ -834,6 +1152,11 @@ class _Search:
                     low = q_low
                 if q_high < high:
                     high = q_high
+            if self.best_tricks and low < beta and low != high and high > alpha:
+                # asked only where it would cut (``alpha + 1``): a narrower window alone saved no nodes
+                t_high = self.tricks_high(hands, turn, trick_no, past, taken, alpha + 1)
+                if t_high < high:
+                    high = t_high
             if self.claims and low < beta and low != high and high > alpha:
                 claimed = self.claim(hands, rem, turn, trick_no, past, taken)
                 if claimed > -INF:
@@ -1223,7 +1546,9 @@ class Analyser:
 
     def entries(self) -> int:
         """The entries its tables and keys hold."""
-        return len(self.keys.ids) + len(self.keys.merged) + sum(len(search.tt) for search in self.searches.values())
+        keys = self.keys
+        tables = sum(len(search.tt) for search in self.searches.values())
+        return len(keys.ids) + len(keys.merged) + len(keys.all_tricks) + tables
 
     def analyse(self, deal: DealState, *, budget: float = 10.0, nodes: int | None = None) -> Analysis:
         """As ``analyse``, with the tables of the positions of this deal analysed before."""
@@ -1277,7 +1602,8 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
     availability bounds, narrowed by the decided-trick bounds when the trick in progress is
     decided for or against the seat (and, with ``options.decided_leads``, at a trick start
     when the trick about to be led is) and, in an odgrywka at a trick start, the leader's sure
-    tricks (``options.quick_tricks``) and, in a rozbójnik at a trick start another seat leads, the
+    tricks (``options.quick_tricks``) and whether the seat can take every trick left
+    (``options.best_tricks``) and, in a rozbójnik at a trick start another seat leads, the
     seat's ducking (``options.ducking``). Every value ``analyse`` finds lies within it."""
     transfer = sale_transfer(deal)[seat]
     if deal.is_over:
@@ -1297,6 +1623,8 @@ def search_bounds(deal: DealState, seat: Seat, mode: str, options: SearchOptions
     if pos.led < 0 and search.quick_tricks and pos.trick_no < 13:
         q_low, q_high = search.quick(pos.hands, pos.turn, pos.trick_no, past, pos.taken)
         low, high = max(low, q_low), min(high, q_high)
+    if pos.led < 0 and search.best_tricks and pos.trick_no < 13:
+        high = min(high, search.tricks_high(pos.hands, pos.turn, pos.trick_no, past, pos.taken, INF))
     if pos.led < 0 and search.claims and pos.trick_no < 13:
         claimed = search.claim(pos.hands, hand_penalties(pos.hands), pos.turn, pos.trick_no, past, pos.taken)
         if claimed > -INF:

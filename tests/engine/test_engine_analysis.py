@@ -10,7 +10,7 @@ leads (R26, R27) all occur.
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from support import examples
 from support.played_deals import played_deals
@@ -23,6 +23,7 @@ from games.engine.analysis import (
     deal_position,
     legal_mask,
     rule_code,
+    sale_transfer,
     search_bounds,
 )
 from games.engine.rules import ODGRYWKA, ROZBOJNIK, ROZBOJNIK_DESCENDING
@@ -129,6 +130,7 @@ def test_the_range_never_widens_after_the_card_actually_played(deal, back):
             SearchOptions(claims=False),
             SearchOptions(killer_leads=False),
             SearchOptions(keep_winners=False),
+            SearchOptions(best_tricks=False),
             SearchOptions(False, False, False, False, False, False, False),
         ]
     ),
@@ -301,3 +303,37 @@ def test_the_search_legality_is_the_variants_for_every_hand_of_a_deck_that_holds
         if legal_mask(code, mask, led, best, trick_no) != variant.legal(mask, led, best, trick_no)
     ]
     assert differ == []
+
+
+def most_tricks(deal: DealState, seat: Seat) -> int:
+    """The most tricks ``seat`` ends the deal with over every legal continuation (the engine's moves)."""
+    if deal.is_over:
+        return deal.tricks[seat]
+    return max(most_tricks(deal.play(card), seat) for card in deal.legal_cards(deal.to_play))
+
+
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(played_deals(), st.sampled_from([4, 8, 12]))
+def test_an_odgrywka_seat_that_cannot_take_every_trick_left_is_bounded_by_one_trick_fewer(deal, back):
+    """R16, R17, R22 (``SearchOptions.best_tricks``): at a trick start, the bound a search starts
+    from is never below the brute-force best; and where no line gives a seat every trick left,
+    its best is bounded by one trick fewer and, while the three others have no trick, by a
+    multiplier less: the search sees exactly the positions where no line gives it every trick."""
+    assume(deal.kind is Kind.ODGRYWKA)
+    position = deal_position(deal, 52 - back)
+    expected = brute_force(position)
+    left = back // 4
+    options = SearchOptions(quick_tricks=False, claims=False)  # the availability bounds and this one
+    for seat in SEATS:
+        interval = search_bounds(position, seat, "best", options)
+        assert interval.low <= expected[seat][1] <= interval.high, (seat, interval)
+        if left == 1:  # the last trick plays itself: no bound is asked there
+            continue
+        if most_tricks(position, seat) - position.tricks[seat] < left:
+            others = sum(1 for s in SEATS if s != seat and not position.tricks[s])
+            past = 10 * position.tricks[seat]  # R17
+            bound = (past + 10 * (left - 1)) * (min(others, 2) + 1) + sale_transfer(position)[seat]
+            assert interval.high <= bound, (seat, interval, bound)
+        else:
+            without = SearchOptions(quick_tricks=False, claims=False, best_tricks=False)
+            assert interval == search_bounds(position, seat, "best", without)
