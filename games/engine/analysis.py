@@ -109,8 +109,7 @@ RULE_OTHER: Final = -1
 
 INF: Final = 10**9
 # the steps (``all_from_lead``, ``first_trick`` calls) one ``takes_all`` may take; past them the
-# seat is taken to be able to take every trick (no bound): a guard, which the measured runs
-# reached only at the first lead (docs: one position in a thousand)
+# seat is taken to be able to take every trick (no bound, so still sound): a guard only
 ALL_TRICKS_STEPS: Final = 4096
 WORST, BEST, GUARANTEED = "worst", "best", "guaranteed"
 MODES = (WORST, BEST, GUARANTEED)
@@ -167,13 +166,14 @@ class SearchOptions:
     ducking: bool = True  # rozbójnik, trick start: not on lead, each suit under the others': it can duck the rest (R11)
     suit_symmetry: bool = True  # the table's key: suits the rules and penalties treat alike, in a canonical order
     claims: bool = True  # trick start: a leader above every other card of each of its suits takes every trick left
-    # issue 27, move ordering (docs/analysis.md, "Round four")
+    # issue 27, move ordering (docs/analysis-rounds.md, "Round four")
     killer_leads: bool = True  # the last two leads that cut at this trick number, in this search, tried first
     keep_winners: bool = True  # odgrywka: a discard keeps the mover's high cards when its side wants tricks (R17)
-    # issue 27, bounds (docs/analysis.md, "Round ten")
+    # issue 27, bounds (docs/analysis-rounds.md, "Round ten")
     probe_bounds: bool = True  # past the budget: half the bounds' share to probes of the exact game's table
     # odgrywka, trick start: a seat that cannot take every trick left even with all four playing
-    # for it (R16) has one trick fewer and, while the others have none, a multiplier less (R22)
+    # for it (R16) has one trick fewer and, while the others have none, a multiplier less (R22;
+    # docs/analysis-rounds.md, "Round sixteen")
     best_tricks: bool = True
 
 
@@ -1747,7 +1747,7 @@ def _probed_bounds(search: _Search, pos: _Position, card: int | None, bounds: In
     finished probe's bound kept. The depth-limited bounds start from empty tables; the probes
     read the table the exact attempt filled (and the seat's worst and best tables), so a
     ``best`` or a ``worst`` search, all four playing one way, often finds its line at once
-    (docs/analysis.md, "Round ten": the first lead's worst and best ranges half as wide)."""
+    (docs/analysis-rounds.md, "Round ten": the first lead's worst and best ranges half as wide)."""
     start = pos if card is None else _play(search, pos, card)
     low, high = bounds.low, bounds.high
     search.clock = clock
