@@ -375,6 +375,11 @@ class _Keys:
         self.all_tricks: dict[int, bool] = {}
 
 
+# --- can the seat take every trick left? (odgrywka, ``best_tricks``, asked by ``_Search.takes_all``)
+# An exact search of the lines on which all four play for the seat and it wins every trick: R16
+# leaves them few choices, and ``all_from_lead`` proves which cards need trying.
+
+
 def sheds(hand: int, led: int, mine: int) -> int:
     """The cards worth trying (a mask) for a player other than the seat on a trick the seat wins
     (see ``all_from_lead``, (b)): its highest card of the led suit if it holds one, else its
