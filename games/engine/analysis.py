@@ -353,6 +353,22 @@ def sorted4(a: int, b: int, c: int, d: int) -> int:
     return a << 45 | b << 30 | c << 15 | d
 
 
+def masters(mine: int, others: int) -> int:
+    """``mine``'s cards above every card of their suit in ``others`` (a mask; all of a suit they
+    lack). Led, each wins its trick: no one can overtake it (R11, R16) and a discard never wins.
+    The odgrywka's sure tricks (``quick``), a claim of every trick left (``claim``) and the
+    takes-every-trick search (``all_from_lead``) are all read off it."""
+    found = 0
+    for shift in range(0, 52, 13):
+        m = mine >> shift & 8191
+        if m:
+            rest = others >> shift & 8191
+            if rest:
+                m &= ~((1 << rest.bit_length()) - 1)
+            found |= m << shift
+    return found
+
+
 class _Keys:
     """The transposition keys' ids, shared by the searches of one deal (so that a seat's
     guaranteed search can read its worst and best searches' tables): the remaining cards → the
@@ -401,7 +417,7 @@ def shed_all(
 ) -> bool:
     """Whether, after one card of each of ``sa``, ``sb``, ``sc`` (masks; 0: that player has already
     played) leaves ``a``, ``b``, ``c``, the seat on lead with ``mine`` can take every trick left."""
-    if mine and not masters_left(mine, (a | b | c) & ~(sa | sb | sc)):
+    if mine and not masters(mine, (a | b | c) & ~(sa | sb | sc)):
         return False  # whatever they shed, the seat has no card to lead next that wins
     ma = sa
     while True:
@@ -423,15 +439,6 @@ def shed_all(
         ma ^= x
         if not ma:
             break
-    return False
-
-
-def masters_left(mine: int, others: int) -> bool:
-    """Whether ``mine`` holds a card above all of ``others``' cards of its suit (or of a suit they lack)."""
-    for shift in range(0, 52, 13):
-        m = mine >> shift & 8191
-        if m and m.bit_length() > int(others >> shift & 8191).bit_length():
-            return True
     return False
 
 
@@ -462,8 +469,8 @@ def all_from_lead(mine: int, a: int, b: int, c: int, s: int, cache: dict[int, bo
     holds, or, holding none, any card (``sheds``)."""
     if not mine:
         return True
-    others = a | b | c
-    if not masters_left(mine, others):  # the usual answer, found without the cache
+    top = masters(mine, a | b | c)
+    if not top:  # the usual answer, found without the cache
         return False
     key = (mine | a | b | c) << 4 | s << 2 | s
     found = cache.get(key)
@@ -475,12 +482,7 @@ def all_from_lead(mine: int, a: int, b: int, c: int, s: int, cache: dict[int, bo
     result = False
     for suit in range(4):
         shift = 13 * suit
-        m = mine >> shift & 8191
-        if not m:
-            continue
-        rest = others >> shift & 8191
-        if rest:
-            m &= ~((1 << rest.bit_length()) - 1)
+        m = top >> shift & 8191
         if not m:
             continue
         after = mine ^ (m & -m) << shift  # the lowest card of the suit above all the others'
@@ -941,17 +943,10 @@ class _Search:
         at least what the other seats still without a trick leave); led by another, the seat
         takes at most the tricks left beyond them, and the leader has a trick (R22)."""
         leader = hands[turn]
-        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ leader
-        sure = 0
-        for shift in range(0, 52, 13):
-            top = leader >> shift & 8191
-            if top:
-                rest = others >> shift & 8191
-                if rest:
-                    top &= ~((1 << int(rest).bit_length()) - 1)
-                sure += BIT_COUNT[top]
-        if not sure:
+        top = masters(leader, (hands[0] | hands[1] | hands[2] | hands[3]) ^ leader)
+        if not top:
             return -INF, INF
+        sure = BIT_COUNT[top & 8191] + BIT_COUNT[top >> 13 & 8191] + BIT_COUNT[top >> 26 & 8191] + BIT_COUNT[top >> 39]
         s = self.seat
         left = 14 - trick_no
         if sure > left:
@@ -974,11 +969,8 @@ class _Search:
         (R11, R16: no one can overtake), and a discard never wins — so it leads again. Every card
         left is then in its tricks (R14, R15, R17; R21 if it has taken every trick)."""
         leader = hands[turn]
-        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ leader
-        for shift in range(0, 52, 13):
-            m = leader >> shift & 8191
-            if m and int(others >> shift & 8191).bit_length() > int(m & -m).bit_length():
-                return -INF
+        if masters(leader, (hands[0] | hands[1] | hands[2] | hands[3]) ^ leader) != leader:
+            return -INF
         if turn != self.seat:
             return self.final(past, taken | 1 << turn)
         left = 14 - trick_no
