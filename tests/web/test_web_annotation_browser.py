@@ -125,3 +125,35 @@ def assert_shows_the_proven_ranges(page, base: str):
         lost = (max(0, top_low - high), max(0, top_high - low))
         lost_text = f" ({cost(lost)})" if lost[1] else ""
         assert shown.endswith(range_text(low, high) + lost_text), (card, shown)
+
+
+def test_where_no_job_annotates_deals_the_phone_says_who_does_in_polish(
+    live_server, browser, django_user_model, settings
+):
+    """With no task queue (the embedded default, ``ANNOTATE_DEALS`` off) a finished deal is not
+    annotated until the administrator runs the command: the deal page and the score sheet say so
+    in Polish instead of asking to reload, and the command's name wraps inside a phone's width."""
+    settings.ANNOTATE_DEALS = False
+    make = django_user_model.objects.create_user
+    ala = make("ala")
+    for name in ("bartek", "celina", "darek"):
+        make(name)
+    match = services.record_import(actor=make("scorer"), record=sample("m1-legal"))
+
+    page, refused = phone_tab(browser, live_server.url, ala, "pl")
+    page.goto(f"{live_server.url}/matches/{match.pk}/deals/1/")
+    status = page.locator("#annotation-status")
+    assert "ocenia je administrator poleceniem manage.py annotate_deals" in " ".join(status.inner_text().split())
+    assert status.locator("code").inner_text() == "manage.py annotate_deals"
+    assert page.locator(".trick-list td.graded").count() == 0  # no grade is made up meanwhile
+    assert page.evaluate(RIGHT, "#annotation-status") <= 360
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    status.scroll_into_view_if_needed()
+    keep(page, "annotation-by-command-360-pl", "#annotation")
+
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    progress = " ".join(page.locator("#annotation-progress").inner_text().split())
+    assert progress.startswith("Ocenione rozegrane rozdania: 0 z ") and "manage.py annotate_deals" in progress
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    keep(page, "sheet-by-command-360-pl", "#annotation-progress")
+    assert refused == []
