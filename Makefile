@@ -56,9 +56,10 @@ test-fast: $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE HYPOTHESIS_PROFILE=fast $(VENV)/bin/pytest -m "not slow" -n $(TEST_FAST_WORKERS) \
 		--dist loadfile -p no:schemathesis
 
-# make compile-engine: the arbiter's search (games/engine/analysis.py) compiled with mypyc, about
-# 12x faster (docs/analysis.md, "Compiled with mypyc"), same answers; optional: needs gcc and the Python headers, and is rebuilt by hand after
-# analysis.py changes (the tests fail while it is stale). make clean-engine: back to pure Python.
+# make compile-engine: the arbiter's search (games/engine/analysis.py, masks.py, takes_all.py)
+# compiled with mypyc, about 12x faster (docs/analysis.md, "Compiled with mypyc"), same answers;
+# optional: needs gcc and the Python headers, and is rebuilt by hand after one of them changes
+# (the tests fail while it is stale). make clean-engine: back to pure Python.
 compile-engine: $(STAMP)
 	$(PY) -m pip install -q -e '.[dev,compile]'
 	$(PY) -m games.engine.compiled build

@@ -79,16 +79,23 @@ print(json.dumps(out))
 """
 
 
-def engine_copy(work: Path, name: str, source: str, compiled: bool) -> Path:
-    """A copy of ``games/engine`` under ``work/name`` with ``source`` as its analysis.py, built with mypyc if asked."""
+def engine_copy(work: Path, name: str, revision: str | None, compiled: bool) -> Path:
+    """A copy of ``games/engine`` under ``work/name``, at git ``revision`` (None: the working
+    tree's), built with mypyc if asked (by its own ``compiled.py``)."""
     root = work / name
-    shutil.copytree(
-        ROOT / "games" / "engine",
-        root / "games" / "engine",
-        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.sha256"),
-    )
+    if revision is None:
+        shutil.copytree(
+            ROOT / "games" / "engine",
+            root / "games" / "engine",
+            ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.sha256"),
+        )
+    else:
+        root.mkdir()
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", revision, "games/engine"], capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(root)], input=archive, check=True)
     (root / "games" / "__init__.py").write_text("")
-    (root / "games" / "engine" / "analysis.py").write_text(source)
     if compiled:
         subprocess.run(
             [
@@ -183,18 +190,13 @@ def main() -> None:
             [*git, "merge-base", "HEAD", "main"], capture_output=True, text=True, check=True
         ).stdout.strip()
     )
-    sources = {
-        "before": subprocess.run(
-            [*git, "show", f"{before}:games/engine/analysis.py"], capture_output=True, text=True, check=True
-        ).stdout,
-        "after": (ROOT / "games" / "engine" / "analysis.py").read_text(),
-    }
+    revisions = {"before": before, "after": None}  # None: the working tree's engine
     results: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as work:
         running = {}
         for variant in args.variants.split(","):
             code, build = variant.split("-")
-            root = engine_copy(Path(work), variant, sources[code], build == "compiled")
+            root = engine_copy(Path(work), variant, revisions[code], build == "compiled")
             whole = args.whole_deals if variant == "after-compiled" else 0
             running[variant] = start(root, args, whole)
             if not args.parallel:

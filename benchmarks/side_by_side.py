@@ -71,7 +71,7 @@ def exported(revision: str, patch: str | None, into: Path) -> Path:
 
 
 def compile_search(tree: Path) -> None:
-    """Compile ``tree``'s own search (mypyc, from the tree's ``analysis.py``) into the tree."""
+    """Compile ``tree``'s own search (mypyc, by the tree's own ``games/engine/compiled.py``) into the tree."""
     subprocess.run([sys.executable, "-m", "games.engine.compiled", "build"], cwd=tree, check=True, capture_output=True)
 
 

@@ -6,7 +6,7 @@ Rule ids (R1–R33) refer to RULES.md. Entry points:
 - ``replay(record)``: the summary, or the first violation;
 - ``MatchState``: start a match, deal, offer/decide the lead, play cards;
 - ``DealState.legal_cards(seat)``: the one source of legality (``rules.Variant.legal``; the
-  search's written-out copy, ``analysis.legal_mask``, is tested equal to it exhaustively);
+  search's written-out copy, ``masks.legal_mask``, is tested equal to it exhaustively);
 - ``MatchState.file_deal``: a deal filed from a paper sheet, by tally or points (R31–R33).
 """
 

@@ -41,7 +41,16 @@ THRESHOLDS: tuple[tuple[int, str], ...] = ((30, BLUNDER), (10, MISTAKE), (1, INA
 
 # The sources whose change may change an annotation: the search, the rules and scoring it
 # applies, and this module.
-VERSIONED_SOURCES = ("analysis.py", "annotation.py", "cards.py", "deal.py", "rules.py", "scoring.py")
+VERSIONED_SOURCES = (
+    "analysis.py",
+    "annotation.py",
+    "cards.py",
+    "deal.py",
+    "masks.py",
+    "rules.py",
+    "scoring.py",
+    "takes_all.py",
+)
 
 
 def engine_version() -> str:

@@ -1,11 +1,12 @@
 """The optional compiled search (docs/analysis.md, "Speed"): ``make compile-engine`` compiles
-``analysis.py`` with mypyc into an extension module next to it, which Python then imports instead
-of the source; ``make clean-engine`` removes it. Without it the pure-Python module runs: nothing
-else needs a compiler.
+the search's modules (``SOURCES``: ``analysis.py`` and the two it calls at every node) with
+mypyc into extension modules next to them, which Python then imports instead of the sources;
+``make clean-engine`` removes them. Without them the pure-Python modules run: nothing else needs
+a compiler.
 
-An extension is built from the source as it was: a stamp (the source's SHA-256) is written with
-it, and ``stale()`` says when the source has changed since (the tests fail then: recompile or
-clean).
+The extensions are built from the sources as they were: a stamp (each source's SHA-256) is
+written with them, and ``stale()`` says when a source has changed since (the tests fail then:
+recompile or clean).
 
     python -m games.engine.compiled build|clean|status
 """
@@ -21,8 +22,11 @@ from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parent
 ROOT = ENGINE.parent.parent
-SOURCES = ("analysis.py",)  # the search; the rest of the engine stays interpreted
+# the search and the masks it computes at every node, compiled together (one mypyc group: their
+# calls to each other are C calls); the rest of the engine stays interpreted
+SOURCES = ("analysis.py", "masks.py", "takes_all.py")
 STAMP = ENGINE / "compiled.sha256"
+GROUP = "games.engine.search"  # mypyc's group: its runtime library is games/engine/search__mypyc
 
 
 def extensions(root: Path = ROOT) -> list[Path]:
@@ -53,9 +57,20 @@ def build(root: Path = ROOT) -> None:
     clean(root)
     work = root / "build"  # mypyc's C sources and objects (its command line always puts them there)
     existed = work.exists()
+    work.mkdir(exist_ok=True)
     paths = [f"games/engine/{name}" for name in SOURCES]
-    # follow-imports=silent: the modules imported are type-checked only as far as the search needs
-    subprocess.run([sys.executable, "-m", "mypyc", "--follow-imports=silent", *paths], cwd=root, check=True)
+    # What the mypyc command writes and runs, with a group name of our own: its shared library is
+    # then games/engine/search__mypyc (for several modules mypyc would name it by a hash, at the
+    # root). follow-imports=silent: the modules imported are type-checked only as far as the
+    # search needs.
+    setup = work / "setup_search.py"
+    setup.write_text(
+        "from setuptools import setup\n"
+        "from mypyc.build import mypycify\n"
+        f"setup(name='kierki_search', ext_modules=mypycify({['--follow-imports=silent', *paths]!r},"
+        f" opt_level='3', group_name={GROUP!r}))\n"
+    )
+    subprocess.run([sys.executable, str(setup), "build_ext", "--inplace"], cwd=root, check=True)
     if not existed:
         shutil.rmtree(work)
     (root / "games" / "engine" / STAMP.name).write_text(digest(root))

@@ -7,7 +7,7 @@ the cards of ``hand`` that *this* rule alone allows (the whole hand where it doe
 apply). A ``Variant`` holds the rules of one kind of deal, in the order R30 reports
 them, and ``legal(...)`` — their intersection — is the one source of legality that
 the deal, the API, the viewer and the bots all use. The arbiter's search alone runs a copy
-written out for speed (``analysis.legal_mask``); tests/engine/test_engine_analysis.py proves the
+written out for speed (``masks.legal_mask``); tests/engine/test_engine_masks.py proves the
 two equal on every case the rules tell apart.
 """
 

@@ -16,17 +16,7 @@ from support import examples
 from support.played_deals import played_deals
 
 from games.engine import DealState, Ruleset, Seat
-from games.engine.analysis import (
-    RULE_OTHER,
-    SearchOptions,
-    analyse,
-    deal_position,
-    legal_mask,
-    rule_code,
-    sale_transfer,
-    search_bounds,
-)
-from games.engine.rules import ODGRYWKA, ROZBOJNIK, ROZBOJNIK_DESCENDING
+from games.engine.analysis import SearchOptions, analyse, deal_position, sale_transfer, search_bounds
 from games.engine.ruleset import Kind
 from games.engine.schedule import ScheduledDeal
 from games.engine.simulate import choose_card, deal_hands
@@ -259,50 +249,6 @@ def test_deeper_the_bounds_hold_the_exact_values_too(options, deal, back):
         for mode in ("worst", "best", "guaranteed"):
             interval, value = search_bounds(position, seat, mode, options), getattr(analysis.seat(seat), mode).low
             assert interval.low <= value <= interval.high, (seat, mode)
-
-
-@PROPERTY
-@given(
-    st.sampled_from((ROZBOJNIK, ROZBOJNIK_DESCENDING, ODGRYWKA)),
-    st.sets(st.integers(0, 51), min_size=1, max_size=13),
-    st.integers(-1, 3),
-    st.integers(0, 12),
-    st.integers(1, 13),
-)
-def test_the_search_legality_is_the_variants(variant, hand, led, rank, trick_no):
-    """R10–R16: the masks the search computes natively (``legal_mask``) are ``Variant.legal``'s."""
-    mask = sum(1 << c for c in hand)
-    best = -1 if led < 0 else 13 * led + rank
-    code = rule_code(variant)
-    assert code != RULE_OTHER
-    assert legal_mask(code, mask, led, best, trick_no) == variant.legal(mask, led, best, trick_no)
-
-
-# Every case the play rules tell apart (R10–R16), with one card or two for each: in the led suit a
-# card below and a card above the best card so far; in hearts (R10, R12a–c) also the king and the
-# cards on either side of it. Each rule reads only whether a hand holds such cards, so every hand of
-# this small deck, led each way, at the first trick and a later one, covers every branch of both.
-EXHAUSTIVE_RANKS = {suit: (0, 12) for suit in range(4)} | {1: (0, 7, 10, 11, 12)}  # 1: hearts (SHDC)
-EXHAUSTIVE_DECK = [13 * suit + rank for suit, ranks in EXHAUSTIVE_RANKS.items() for rank in ranks]
-EXHAUSTIVE_LEADS = [(-1, -1)] + [(suit, 13 * suit + rank) for suit in range(4) for rank in (6, 11)]
-
-
-@pytest.mark.parametrize(
-    "variant", [ROZBOJNIK, ROZBOJNIK_DESCENDING, ODGRYWKA], ids=["rozbojnik", "descending", "odgrywka"]
-)
-def test_the_search_legality_is_the_variants_for_every_hand_of_a_deck_that_holds_every_case(variant):
-    """R10–R16, issue 31: ``legal_mask`` (the search's written-out copy) equals ``Variant.legal``,
-    the one source, on all 2,048 hands of ``EXHAUSTIVE_DECK``, every lead, tricks 1 and 2."""
-    code = rule_code(variant)
-    differ = [
-        (hand, led, best, trick_no)
-        for hand in range(1 << len(EXHAUSTIVE_DECK))
-        for mask in [sum(1 << card for bit, card in enumerate(EXHAUSTIVE_DECK) if hand >> bit & 1)]
-        for led, best in EXHAUSTIVE_LEADS
-        for trick_no in (1, 2)
-        if legal_mask(code, mask, led, best, trick_no) != variant.legal(mask, led, best, trick_no)
-    ]
-    assert differ == []
 
 
 def most_tricks(deal: DealState, seat: Seat) -> int:

@@ -1,6 +1,7 @@
 """The compiled search (games/engine/compiled.py, docs/analysis.md "Speed"): mypyc compiles
-``analysis.py`` (in a copy of the engine) and the compiled module gives the source's answers on
-the same positions, node for node; a compiled engine left in the checkout by
+``analysis.py``, ``masks.py`` and ``takes_all.py`` (in a copy of the engine), its runtime
+library beside them, and the compiled modules give the sources' answers on the same positions,
+node for node; a compiled engine left in the checkout by
 ``make compile-engine`` is current and is the one imported."""
 
 import importlib.machinery
@@ -10,7 +11,7 @@ import shutil
 import subprocess
 import sys
 
-from games.engine import analysis, compiled
+from games.engine import analysis, compiled, masks, takes_all
 
 SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
@@ -19,7 +20,7 @@ SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 # on the compiled copy; the same code, so the positions are the same.
 ANSWERS = """
 import json, random, sys
-from games.engine import SEATS, analysis, record, replay
+from games.engine import SEATS, analysis, masks, record, replay, takes_all
 from games.engine.simulate import simulate_match
 
 def positions(seed, count):
@@ -36,7 +37,8 @@ for position in positions(int(sys.argv[1]), int(sys.argv[2])):
     bounds = [analysis.search_bounds(position, seat, mode) for seat in SEATS for mode in analysis.MODES]
     answers.append({"exact": found.exact, "nodes": found.nodes, "json": found.as_json(),
                     "bounds": [[b.low, b.high] for b in bounds]})
-print(json.dumps({"module": analysis.__file__, "answers": answers}, default=str))
+modules = [module.__file__ for module in (analysis, masks, takes_all)]
+print(json.dumps({"modules": modules, "answers": answers}, default=str))
 """
 
 
@@ -63,15 +65,20 @@ def test_compiled_with_mypyc_the_search_gives_the_sources_answers_node_for_node(
     assert compiled.extensions(tmp_path)
 
     fast, slow = answers(tmp_path), answers(compiled.ROOT)
-    assert fast["module"].endswith(SUFFIXES) and fast["module"].startswith(str(tmp_path))
-    assert slow["module"] == str(engine / "analysis.py") or slow["module"].endswith(SUFFIXES)
+    assert all(
+        name.endswith(SUFFIXES) and name.startswith(str(tmp_path / "games" / "engine")) for name in fast["modules"]
+    )
+    assert not list(tmp_path.glob("*__mypyc*"))  # the runtime library is in games/engine, not at the top
+    sources = [str(engine / name) for name in compiled.SOURCES]
+    assert slow["modules"] == sources or all(name.endswith(SUFFIXES) for name in slow["modules"])
     assert all(answer["exact"] for answer in slow["answers"])
     assert fast["answers"] == slow["answers"]
 
 
 def test_a_compiled_engine_in_the_checkout_is_current_and_is_the_one_imported():
-    if not compiled.extensions():  # pure Python (a clean checkout, CI): the source itself runs
-        assert analysis.__file__.endswith("analysis.py")
+    modules = (analysis, masks, takes_all)
+    if not compiled.extensions():  # pure Python (a clean checkout, CI): the sources themselves run
+        assert all(module.__file__.endswith(".py") for module in modules)
         return
-    assert not compiled.stale(), "analysis.py changed since make compile-engine: run it again, or make clean-engine"
-    assert analysis.__file__.endswith(SUFFIXES)
+    assert not compiled.stale(), "the search changed since make compile-engine: run it again, or make clean-engine"
+    assert all(module.__file__.endswith(SUFFIXES) for module in modules)
