@@ -20,6 +20,9 @@ SUIT_MASKS: Final[tuple[int, ...]] = cards_module.SUIT_MASKS
 HEARTS_MASK: Final[int] = cards_module.HEARTS_MASK
 NOT_HEARTS: Final[int] = ~cards_module.HEARTS_MASK
 KH_BIT: Final[int] = cards_module.KH_BIT
+# ABOVE_TOP[m]: the ranks (a 13-bit mask) above the highest rank of the 13-bit mask ``m`` (all
+# thirteen when ``m`` is empty), read unboxed from a vec[i64]
+ABOVE_TOP: Final[vec[i64]] = vec[i64]([8191 & ~((1 << m.bit_length()) - 1) for m in range(1 << 13)])
 # The variants whose legality the search computes natively (``legal_mask``), by code; any other
 # variant is asked through ``Variant.legal``.
 RULE_ROZBOJNIK: Final = 0
@@ -80,17 +83,14 @@ def legal_mask(rule: int, hand: int, led: int, best: int, trick_no: int) -> int:
     return allowed
 
 
-def masters(mine: int, others: int) -> int:
+def masters(mine: i64, others: i64) -> i64:
     """``mine``'s cards above every card of their suit in ``others`` (a mask; all of a suit they
     lack). Led, each wins its trick: no one can overtake it (R11, R16) and a discard never wins.
     The odgrywka's sure tricks, a claim of every trick left and the takes-every-trick search
     (``takes_all.py``) are all read off it."""
-    found = 0
-    for shift in range(0, 52, 13):
-        m = mine >> shift & 8191
-        if m:
-            rest = others >> shift & 8191
-            if rest:
-                m &= ~((1 << rest.bit_length()) - 1)
-            found |= m << shift
-    return found
+    return mine & (
+        ABOVE_TOP[others & 8191]
+        | ABOVE_TOP[others >> 13 & 8191] << 13
+        | ABOVE_TOP[others >> 26 & 8191] << 26
+        | ABOVE_TOP[others >> 39 & 8191] << 39
+    )
