@@ -6,15 +6,21 @@ long option of a select stays on the screen.
 
 Set ``WEB_SCREENSHOTS=<dir>`` to keep the screenshots (``phone-<page>.png``)."""
 
+import datetime
+
 import pytest
 from web_helpers import keep, phone_tab
 
 from games.models import Match, Player
 from scoring.annotations import match_annotate
+from scoring.evening_services import evening_create, evening_round_seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTH = 360
+# guests with long names (profiles without an account: the members page offers each an invitation
+# link), seated at an evening's tables beside the club's members
+GUESTS = ("Bartłomiej Wiśniewski-Kowalczyk", "Małgorzata Żółkiewska-Brzęczyszczykiewicz", "Zenon Gość")
 
 
 def overflowing(page, base: str, pages: dict[str, str]) -> dict[str, int]:
@@ -30,10 +36,20 @@ def overflowing(page, base: str, pages: dict[str, str]) -> dict[str, int]:
     return wide
 
 
-def test_every_page_fits_a_phone_in_polish(live_server, browser, users, finished_match, club):
+def test_every_page_fits_a_phone_in_polish(live_server, browser, users, finished_match, club, settings):
     for match in Match.objects.all():  # the accuracy tables and the annotated deal show
         match_annotate(match_id=match.pk)
     season, ala, player = club.season, users["ala"], Player.objects.get(username="ala")
+    settings.EVENING_SEATING_SECONDS = 0.5
+    evening = evening_create(
+        actor=club.ada,
+        season_id=season.pk,
+        date=datetime.date(2026, 12, 3),
+        rounds=2,
+        players=("ala", "bartek", "celina", "darek", "scorer"),
+        guests=GUESTS,
+    )
+    evening_round_seat(actor=club.ada, evening_id=evening.pk)  # round 1 of 2: two tables of long names
     member = {
         "home": "/",
         "matches": "/matches/",
@@ -59,6 +75,10 @@ def test_every_page_fits_a_phone_in_polish(live_server, browser, users, finished
         "evenings": f"/seasons/{season.pk}/evenings/",
         "evening-new": f"/seasons/{season.pk}/evenings/new/",
         "season-close": f"/seasons/{season.pk}/close/",
+        "evening": f"/evenings/{evening.pk}/",
+        "evening-seat": f"/evenings/{evening.pk}/seat/",
+        "evening-players": f"/evenings/{evening.pk}/players/",
+        "evening-results": f"/evenings/{evening.pk}/results/",
     }
     wide = {}
     for user, pages in ((ala, member), (club.ada, admin)):
