@@ -113,3 +113,17 @@ def test_every_file_and_module_a_page_names_exists(page):
     missing = sorted(p for p in paths if not (ROOT / p).exists() and not ignored_by_git(p))
     missing += sorted(d for d in set(DOTTED.findall(text)) if not resolves(d))
     assert missing == [], f"{page.name} names what is not in the repository"
+
+
+# The patches the docs apply to today's code (docs/benchmarks.md and benchmarks/side_by_side.py:
+# ``HEAD+benchmarks/patches/no-fast-path.diff``; the README: ``git apply …/oracle-order.diff``).
+# The others are a research round's record, made against the commit docs/analysis-rounds.md names.
+PATCHES_FOR_TODAY = ("no-fast-path.diff", "oracle-order.diff")
+
+
+@pytest.mark.parametrize("name", PATCHES_FOR_TODAY)
+def test_a_patch_the_docs_apply_to_today_s_code_applies(name):
+    done = subprocess.run(
+        ["git", "apply", "--check", f"benchmarks/patches/{name}"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
