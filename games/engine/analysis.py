@@ -672,8 +672,8 @@ class _Search:
 
     def takes_all(self, hands: vec[i64], turn: int) -> bool:
         """Odgrywka, at a trick start led by ``turn``: whether some line (all four playing for the
-        seat, R16) gives the seat every trick left; exact (``all_from_lead``, ``all_after_first``),
-        kept per remaining cards, leader and seat in the deal's ``_Keys``."""
+        seat, R16) gives the seat every trick left; exact (``takes_all.py``), kept per remaining
+        cards, leader and seat in the deal's ``_Keys``."""
         s = self.seat
         union = int(hands[0] | hands[1] | hands[2] | hands[3])
         cache = self.keys.all_tricks

@@ -55,7 +55,7 @@ def build(root: Path = ROOT) -> None:
     """mypyc (the ``compile`` extra, or ``dev``) and a C compiler; ``root``: the checkout (or a
     copy of its ``games/engine``, as tests/engine compiles one)."""
     clean(root)
-    work = root / "build"  # mypyc's C sources and objects (its command line always puts them there)
+    work = root / "build"  # mypyc's C sources and objects (mypycify always puts them there)
     existed = work.exists()
     work.mkdir(exist_ok=True)
     paths = [f"games/engine/{name}" for name in SOURCES]
