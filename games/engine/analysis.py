@@ -578,11 +578,8 @@ class _Search:
         mine = hands[s]
         leads = self.legal(hands[turn], -1, -1, trick_no)
         if turn == s:
-            others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ mine
-            for shift in range(0, 52, 13):
-                m = leads >> shift & 8191
-                if m and others & ABOVE[shift + (m & -m).bit_length() - 1]:
-                    return None
+            if masters(leads, (hands[0] | hands[1] | hands[2] | hands[3]) ^ mine) != leads:
+                return None
         else:
             lost = True
             for shift in range(0, 52, 13):
@@ -592,11 +589,11 @@ class _Search:
                     break
             if lost:
                 return self.static_bounds(rem, 0, trick_no, past, taken, True)
-            others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ mine
+            top = masters(mine, (hands[0] | hands[1] | hands[2] | hands[3]) ^ mine)
             for shift in range(0, 52, 13):
                 if leads >> shift & 8191:
                     m = mine >> shift & 8191
-                    if not m or others & ABOVE[shift + (m & -m).bit_length() - 1]:
+                    if not m or top >> shift & 8191 != m:
                         return None
         gain = TRICK_PENALTY + self.last_bonus[trick_no] if self.rozbojnik else ODGRYWKA_TRICK_POINTS
         # the trick is the seat's: the next trick's view, this trick's cards still in the pool
